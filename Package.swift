@@ -3,9 +3,11 @@ import PackageDescription
 
 let package = Package(
   name: "Retrace",
-  platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "Retrace", targets: ["Retrace"]),
+    .library(name: "RetraceTesting", targets: ["RetraceTesting"]),
+    .library(name: "RetraceExamples", targets: ["RetraceExamples"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -22,11 +24,37 @@ let package = Package(
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
       ]
     ),
+    .target(
+      name: "RetraceTesting",
+      dependencies: [
+        "Retrace",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    .target(
+      name: "RetraceExamples",
+      dependencies: [
+        "Retrace",
+        .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+      ]
+    ),
     .testTarget(
       name: "RetraceTests",
       dependencies: [
         "Retrace",
+        "RetraceTesting",
         .product(name: "PropertyBased", package: "swift-property-based"),
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    .testTarget(
+      name: "RetraceExamplesTests",
+      dependencies: [
+        "RetraceExamples",
+        "RetraceTesting",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),
   ],

@@ -1,0 +1,174 @@
+/// Everything the debugger, the benchmarks and the tests need to know about one app domain:
+/// its name, its state and action types, its reducer, its invariants and a workload
+/// generator.
+///
+/// Apps describe each domain with a ``DomainDefinition`` value; a registry lists them as
+/// `[any Domain]`, and generic code opens the existential to get the concrete types back:
+///
+/// ```swift
+/// func finalState<D: Domain>(_ domain: D, _ actions: [D.Action]) -> D.State {
+///   var state = domain.initialState
+///   for action in actions { _ = domain.reduce(into: &state, action: action) }
+///   return state
+/// }
+/// ```
+public protocol Domain: Sendable {
+  /// The domain's state: a value type, `Codable` for snapshots and `Equatable` for checks.
+  associatedtype State: Codable & Equatable & Sendable
+  /// The domain's actions, `Codable` with Swift's synthesized enum coding.
+  associatedtype Action: Codable & Sendable
+
+  /// The name tools use for the domain, such as `banking`.
+  var name: String { get }
+  /// One sentence that says what the domain is.
+  var summary: String { get }
+  /// The version of the action encoding; traces record it, and upcasters rewrite actions
+  /// recorded with older versions.
+  var actionSchemaVersion: Int { get }
+  /// The state before the first action of a session.
+  var initialState: State { get }
+  /// The names of the action cases, as they appear in encoded actions (`addTransaction`).
+  var actionCases: [String] { get }
+  /// The rules the state must always obey.
+  var invariants: [Invariant<State>] { get }
+  /// A generator of realistic action sequences.
+  var workload: Workload<State, Action> { get }
+
+  /// Applies an action with the domain's reducer.
+  func reduce(into state: inout State, action: Action) -> Effect<Action>
+}
+
+extension Domain {
+  /// The invariant called `name`, if the domain has one.
+  public func invariant(named name: String) -> Invariant<State>? {
+    invariants.first { $0.name == name }
+  }
+}
+
+/// A domain described by one value: the usual way to define a ``Domain``.
+///
+/// ```swift
+/// public let counterDomain = DomainDefinition(
+///   name: "counter",
+///   summary: "A counter that goes up and down.",
+///   initialState: CounterState(),
+///   reducer: CounterReducer(),
+///   actionCases: ["increment", "decrement", "reset"],
+///   invariants: [Invariant("non-negative", "The count is never below zero.") { $0.count >= 0 }],
+///   workload: Workload { state, step, random in
+///     Bool.random(using: &random) ? .increment : .decrement
+///   }
+/// )
+/// ```
+public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Codable & Sendable>:
+  Domain
+{
+  public let name: String
+  public let summary: String
+  public let actionSchemaVersion: Int
+  public let initialState: State
+  public let actionCases: [String]
+  public let invariants: [Invariant<State>]
+  public let workload: Workload<State, Action>
+  private let reducer: Reduce<State, Action>
+
+  /// Creates a domain description.
+  ///
+  /// - Parameters:
+  ///   - name: The name tools use for the domain.
+  ///   - summary: One sentence that says what the domain is.
+  ///   - actionSchemaVersion: The version of the action encoding (1 for a new domain).
+  ///   - initialState: The state before the first action.
+  ///   - reducer: The domain's reducer.
+  ///   - actionCases: The names of the action cases.
+  ///   - invariants: The rules the state must obey.
+  ///   - workload: A generator of realistic action sequences.
+  public init<R: Reducer & Sendable>(
+    name: String,
+    summary: String,
+    actionSchemaVersion: Int = 1,
+    initialState: State,
+    reducer: R,
+    actionCases: [String],
+    invariants: [Invariant<State>] = [],
+    workload: Workload<State, Action>
+  ) where R.State == State, R.Action == Action {
+    self.name = name
+    self.summary = summary
+    self.actionSchemaVersion = actionSchemaVersion
+    self.initialState = initialState
+    self.reducer = Reduce(reducer)
+    self.actionCases = actionCases
+    self.invariants = invariants
+    self.workload = workload
+  }
+
+  /// Applies an action with the domain's reducer.
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    reducer.reduce(into: &state, action: action)
+  }
+}
+
+/// A named rule about a domain's state, such as "no balance is below zero".
+public struct Invariant<State>: Sendable {
+  /// The name tools use, such as `non-negative-balance`.
+  public let name: String
+  /// One sentence that says what must hold.
+  public let summary: String
+  /// Returns `true` when the state obeys the rule.
+  public let holds: @Sendable (State) -> Bool
+
+  /// Creates an invariant.
+  ///
+  /// - Parameters:
+  ///   - name: The name tools use.
+  ///   - summary: One sentence that says what must hold.
+  ///   - holds: Returns `true` when the state obeys the rule.
+  public init(_ name: String, _ summary: String, holds: @escaping @Sendable (State) -> Bool) {
+    self.name = name
+    self.summary = summary
+    self.holds = holds
+  }
+}
+
+/// A seeded generator of realistic action sequences for a domain.
+///
+/// The generator sees the current state, so it can address things that exist (an account's
+/// IBAN), and the step number, so it can make dates increase. Given the same seed it always
+/// produces the same actions.
+public struct Workload<State, Action>: Sendable {
+  /// Returns the next action for `state` at `step` (0 for the first action).
+  public let next: @Sendable (_ state: State, _ step: Int, _ random: inout SeededRandom) -> Action
+
+  /// Creates a workload from its step function.
+  ///
+  /// - Parameter next: Returns the next action for a state and a step, drawing randomness
+  ///   only from `random`.
+  public init(
+    _ next: @escaping @Sendable (_ state: State, _ step: Int, _ random: inout SeededRandom) -> Action
+  ) {
+    self.next = next
+  }
+}
+
+extension Domain {
+  /// Generates `count` actions from the initial state with the workload, reducing each one
+  /// so that the generator sees the state it produces.
+  ///
+  /// - Parameters:
+  ///   - count: The number of actions.
+  ///   - seed: The seed; the same seed gives the same actions.
+  /// - Returns: The actions and the state after them.
+  public func generate(count: Int, seed: UInt64) -> (actions: [Action], finalState: State) {
+    var random = SeededRandom(seed: seed)
+    var state = initialState
+    var actions: [Action] = []
+    actions.reserveCapacity(count)
+    for step in 0..<count {
+      let action = workload.next(state, step, &random)
+      _ = reduce(into: &state, action: action)
+      actions.append(action)
+    }
+    return (actions, state)
+  }
+}

@@ -1,0 +1,191 @@
+/// The work an action starts, described as a value.
+///
+/// A reducer never performs side effects itself: it returns an `Effect`, and the ``Store``
+/// runs it. Whatever the work produces comes back as actions, which go through the reducer
+/// like any other action and so are recorded; a replay never runs effects.
+///
+/// ```swift
+/// case .refresh:
+///   state.isLoading = true
+///   return .run { send in
+///     let posts = try? await loader.load()
+///     await send(posts.map(Action.loaded) ?? .loadFailed)
+///   }
+///   .cancellable(id: "load", cancelInFlight: true)
+/// ```
+public struct Effect<Action> {
+  @usableFromInline
+  enum Operation {
+    case none
+    case send(Action)
+    case run(TaskPriority?, @Sendable (Send<Action>) async -> Void)
+    indirect case cancellable(EffectID, cancelInFlight: Bool, Effect<Action>)
+    case cancel(EffectID)
+    case merge([Effect<Action>])
+  }
+
+  @usableFromInline
+  let operation: Operation
+
+  @inlinable
+  init(_ operation: Operation) {
+    self.operation = operation
+  }
+
+  /// An effect that does nothing.
+  @inlinable
+  public static var none: Self { Self(.none) }
+
+  /// An effect that sends `action` back to the store right after the current action.
+  ///
+  /// The action is queued and reduced after the one that returned this effect, never
+  /// recursively inside it.
+  ///
+  /// - Parameter action: The action to send.
+  /// - Returns: The effect.
+  @inlinable
+  public static func send(_ action: Action) -> Self { Self(.send(action)) }
+
+  /// An effect that runs asynchronous work, which reports back through `send`.
+  ///
+  /// The work runs in a task off the store's actor. Actions sent after the task is
+  /// cancelled are dropped.
+  ///
+  /// - Parameters:
+  ///   - priority: The priority of the task.
+  ///   - operation: The work; call `await send(action)` to report results.
+  /// - Returns: The effect.
+  public static func run(
+    priority: TaskPriority? = nil,
+    operation: @escaping @Sendable (Send<Action>) async -> Void
+  ) -> Self {
+    Self(.run(priority, operation))
+  }
+
+  /// Marks this effect as cancellable with `id`.
+  ///
+  /// - Parameters:
+  ///   - id: The identifier that ``cancel(id:)`` uses.
+  ///   - cancelInFlight: Whether to cancel running effects with the same identifier first.
+  /// - Returns: The cancellable effect.
+  public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Self {
+    if case .none = operation { return self }
+    return Self(.cancellable(EffectID(id), cancelInFlight: cancelInFlight, self))
+  }
+
+  /// An effect that cancels the running effects marked with `id`.
+  ///
+  /// - Parameter id: The identifier given to ``cancellable(id:cancelInFlight:)``.
+  /// - Returns: The effect.
+  public static func cancel(id: some Hashable & Sendable) -> Self {
+    Self(.cancel(EffectID(id)))
+  }
+
+  /// An effect that runs several effects at once.
+  ///
+  /// - Parameter effects: The effects to run.
+  /// - Returns: The merged effect.
+  public static func merge(_ effects: [Self]) -> Self {
+    let effects = effects.filter { !$0.isNone }
+    switch effects.count {
+    case 0: return .none
+    case 1: return effects[0]
+    default: return Self(.merge(effects))
+    }
+  }
+
+  /// Returns an effect that runs this effect and `other`.
+  @inlinable
+  public func merge(with other: Self) -> Self {
+    if case .none = other.operation { return self }
+    if case .none = operation { return other }
+    return .merge([self, other])
+  }
+
+  /// Whether this effect does nothing.
+  @inlinable
+  public var isNone: Bool {
+    if case .none = operation { return true }
+    return false
+  }
+
+  /// Returns an effect whose actions are transformed by `transform`.
+  ///
+  /// Used to lift a child reducer's effect into its parent's actions.
+  ///
+  /// - Parameter transform: Turns this effect's actions into the new action type.
+  /// - Returns: The transformed effect.
+  @inlinable
+  public func map<NewAction>(
+    _ transform: @escaping @Sendable (Action) -> NewAction
+  ) -> Effect<NewAction> {
+    switch operation {
+    case .none:
+      return .none
+    case .send(let action):
+      return .send(transform(action))
+    case .run(let priority, let work):
+      return Effect<NewAction>(
+        .run(priority) { send in
+          await work(Send { action in send(transform(action)) })
+        })
+    case .cancellable(let id, let cancelInFlight, let effect):
+      return Effect<NewAction>(.cancellable(id, cancelInFlight: cancelInFlight, effect.map(transform)))
+    case .cancel(let id):
+      return Effect<NewAction>(.cancel(id))
+    case .merge(let effects):
+      return Effect<NewAction>(.merge(effects.map { $0.map(transform) }))
+    }
+  }
+}
+
+extension Effect: Sendable where Action: Sendable {}
+extension Effect.Operation: Sendable where Action: Sendable {}
+
+/// The identifier of a cancellable effect.
+@usableFromInline
+struct EffectID: Hashable, Sendable {
+  let base: any Hashable & Sendable
+
+  init(_ base: some Hashable & Sendable) {
+    self.base = base
+  }
+
+  @usableFromInline static func == (lhs: Self, rhs: Self) -> Bool {
+    AnyHashable(lhs.base) == AnyHashable(rhs.base)
+  }
+
+  @usableFromInline func hash(into hasher: inout Hasher) {
+    hasher.combine(AnyHashable(base))
+  }
+}
+
+/// Sends actions from an effect back to its store.
+///
+/// ```swift
+/// return .run { send in
+///   await send(.tick)
+/// }
+/// ```
+///
+/// Actions sent after the effect's task was cancelled are dropped.
+@MainActor
+public struct Send<Action>: Sendable {
+  @usableFromInline
+  let send: @MainActor @Sendable (Action) -> Void
+
+  /// Creates a `Send` that hands actions to `send`.
+  ///
+  /// - Parameter send: Receives each action.
+  nonisolated public init(_ send: @escaping @MainActor @Sendable (Action) -> Void) {
+    self.send = send
+  }
+
+  /// Sends `action` to the store, unless the effect was cancelled.
+  ///
+  /// - Parameter action: The action to send.
+  public func callAsFunction(_ action: Action) {
+    guard !Task.isCancelled else { return }
+    send(action)
+  }
+}

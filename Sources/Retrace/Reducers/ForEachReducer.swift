@@ -1,0 +1,69 @@
+import IdentifiedCollections
+
+/// Runs an element reducer on one element of an identified collection, then the parent
+/// reducer; see ``Reducer/forEach(_:action:element:)``.
+public struct ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: Reducer>: Reducer {
+  @usableFromInline let parent: Parent
+  @usableFromInline let toElements:
+    WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>> & Sendable
+  @usableFromInline let toElementAction: ActionCase<Parent.Action, (id: ID, action: Element.Action)>
+  @usableFromInline let element: Element
+
+  @inlinable
+  init(
+    parent: Parent,
+    toElements: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>> & Sendable,
+    toElementAction: ActionCase<Parent.Action, (id: ID, action: Element.Action)>,
+    element: Element
+  ) {
+    self.parent = parent
+    self.toElements = toElements
+    self.toElementAction = toElementAction
+    self.element = element
+  }
+
+  /// Runs the element reducer on the addressed element (if it exists), then the parent.
+  ///
+  /// An action addressed to an identifier that is not in the collection leaves the elements
+  /// unchanged; the parent reducer still sees it.
+  @inlinable
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    var elementEffect = Effect<Parent.Action>.none
+    if let (id, elementAction) = toElementAction.extract(action),
+      let index = state[keyPath: toElements].index(id: id)
+    {
+      let embed = toElementAction.embed
+      elementEffect = element.reduce(into: &state[keyPath: toElements][index], action: elementAction)
+        .map { embed((id: id, action: $0)) }
+    }
+    return elementEffect.merge(with: parent.reduce(into: &state, action: action))
+  }
+}
+
+extension ForEachReducer: Sendable where Parent: Sendable, Element: Sendable {}
+
+extension Reducer {
+  /// Runs `element` on one element of an identified collection in this reducer's state.
+  ///
+  /// ```swift
+  /// BankReducer()
+  ///   .forEach(\.accounts, action: .account, element: AccountReducer())
+  /// ```
+  ///
+  /// The element reducer runs first, in place (no copy of the element or the collection),
+  /// then this reducer.
+  ///
+  /// - Parameters:
+  ///   - elements: Where the identified collection lives in the state.
+  ///   - action: How an element's action and its identifier are embedded in this reducer's actions.
+  ///   - element: The reducer to run on the addressed element.
+  /// - Returns: A reducer that runs both.
+  @inlinable
+  public func forEach<ID: Hashable & Sendable, Element: Reducer>(
+    _ elements: WritableKeyPath<State, IdentifiedArray<ID, Element.State>> & Sendable,
+    action: ActionCase<Action, (id: ID, action: Element.Action)>,
+    element: Element
+  ) -> ForEachReducer<Self, ID, Element> {
+    ForEachReducer(parent: self, toElements: elements, toElementAction: action, element: element)
+  }
+}

@@ -1,0 +1,212 @@
+import DequeModule
+import Observation
+
+/// The runtime that holds an app's state, applies actions to it with a reducer, runs the
+/// effects, and tells everyone who watches.
+///
+/// ```swift
+/// let store = Store(initialState: CounterState(), reducer: CounterReducer())
+/// store.send(.increment)
+/// print(store.state.count)  // 1
+/// ```
+///
+/// ## Threading
+///
+/// A store lives on the main actor, like the views that read it: ``send(_:)``, ``state`` and
+/// the callbacks all run there, so no lock is taken on the hot path. Effects run their work
+/// in tasks off the main actor and come back through ``Send``, which hops to the main actor.
+/// Code on another thread sends with `await store.send(action)` from a task.
+///
+/// ## Order of events
+///
+/// `send` reduces the action, then calls the recorders (``attach(_:)``), then the
+/// subscribers (``subscribe(_:)``), then Observation's observers, then starts the action's
+/// effect. An action sent while another is being reduced or observed (by an effect's
+/// ``Effect/send(_:)``, by a subscriber, by a recorder) is queued and reduced after it, in
+/// order, never recursively.
+///
+/// ## Cost
+///
+/// With no recorder, subscriber or Observation observer, `send` is the reducer call plus a
+/// few flag checks; it does not allocate and does not copy the state. Subscribers receive
+/// the old and the new state, which keeps the old state alive across the reducer call, so
+/// the reducer's in-place change copies what it touches (copy-on-write).
+@MainActor
+public final class Store<State: Sendable, Action: Sendable>: Observable {
+  private var currentState: State
+  private let reducer: any Reducer<State, Action>
+  private let clock: StoreClock
+  private var isSending = false
+  private var queue = Deque<Action>()
+  private var recorders: [any StoreRecorder<State, Action>] = []
+  private var recordersWantStateBefore = false
+  private var subscribers: [(flag: CancellationFlag, onChange: @MainActor (State, State) -> Void)] = []
+  private var isObservationTracked = false
+  private let registrar = ObservationRegistrar()
+  private lazy var effects = EffectRunner<Action> { [weak self] action in self?.send(action) }
+
+  /// The number of actions this store has reduced; the sequence number of the last one.
+  public private(set) var sequence: UInt64 = 0
+
+  /// Creates a store.
+  ///
+  /// - Parameters:
+  ///   - initialState: The state before the first action.
+  ///   - reducer: The reducer that applies actions.
+  ///   - clock: Where recorders' timestamps come from; the system clock by default.
+  public init(
+    initialState: State,
+    reducer: some Reducer<State, Action>,
+    clock: StoreClock = .system
+  ) {
+    self.currentState = initialState
+    self.reducer = reducer
+    self.clock = clock
+  }
+
+  /// The current state, an immutable value.
+  ///
+  /// Reading it inside `withObservationTracking` (or a SwiftUI view's body) registers the
+  /// reader for the next change.
+  public var state: State {
+    registrar.access(self, keyPath: \.state)
+    isObservationTracked = true
+    return currentState
+  }
+
+  /// Reduces `action`, then notifies recorders and observers and starts its effect.
+  ///
+  /// If an action is being reduced or observed already, `action` is queued and reduced after
+  /// it, so that actions are always reduced one at a time and in the order they were sent.
+  ///
+  /// - Parameter action: The action to reduce.
+  public func send(_ action: Action) {
+    if isSending {
+      queue.append(action)
+      return
+    }
+    isSending = true
+    process(action)
+    while let next = queue.popFirst() {
+      process(next)
+    }
+    isSending = false
+  }
+
+  @inline(__always)
+  private func process(_ action: Action) {
+    sequence &+= 1
+    let effect: Effect<Action>
+    if recorders.isEmpty && subscribers.isEmpty && !isObservationTracked {
+      effect = reducer.reduce(into: &currentState, action: action)
+    } else {
+      effect = processObserved(action)
+    }
+    if !effect.isNone {
+      effects.run(effect)
+    }
+  }
+
+  private func processObserved(_ action: Action) -> Effect<Action> {
+    let before: State? =
+      (recordersWantStateBefore || !subscribers.isEmpty) ? currentState : nil
+    let tracked = isObservationTracked
+    if tracked {
+      // Observation's observers fire once; whoever observes again reads `state` again,
+      // which sets the flag again. Until then, `send` skips the registrar.
+      isObservationTracked = false
+      registrar.willSet(self, keyPath: \.state)
+    }
+    let effect = reducer.reduce(into: &currentState, action: action)
+    if !recorders.isEmpty {
+      let transition = Transition(
+        sequence: sequence,
+        time: clock.now(sequence),
+        action: action,
+        stateBefore: recordersWantStateBefore ? before : nil,
+        stateAfter: currentState
+      )
+      for recorder in recorders {
+        recorder.record(transition)
+      }
+    }
+    if let before, !subscribers.isEmpty {
+      notifySubscribers(old: before)
+    }
+    if tracked {
+      registrar.didSet(self, keyPath: \.state)
+    }
+    return effect
+  }
+
+  private func notifySubscribers(old: State) {
+    var sawCancelled = false
+    for subscriber in subscribers {
+      if subscriber.flag.isCancelled {
+        sawCancelled = true
+        continue
+      }
+      subscriber.onChange(old, currentState)
+    }
+    if sawCancelled {
+      subscribers.removeAll { $0.flag.isCancelled }
+    }
+  }
+
+  /// Calls `onChange` with the old and the new state after every action, until the returned
+  /// subscription is cancelled or released.
+  ///
+  /// ```swift
+  /// let subscription = store.subscribe { old, new in
+  ///   if old.count != new.count { print("count:", new.count) }
+  /// }
+  /// ```
+  ///
+  /// The callback runs on the main actor after each action, including actions that leave the
+  /// state unchanged. Actions it sends are queued.
+  ///
+  /// - Parameter onChange: Receives the state before and after each action.
+  /// - Returns: The subscription; keep it as long as you want updates.
+  public func subscribe(
+    _ onChange: @escaping @MainActor (_ old: State, _ new: State) -> Void
+  ) -> StoreSubscription {
+    let subscription = StoreSubscription()
+    subscribers.append((subscription.flag, onChange))
+    return subscription
+  }
+
+  /// Attaches a recorder that sees every action reduced from now on.
+  ///
+  /// The recorder's ``StoreRecorder/attached(sequence:state:)`` is called first, with the
+  /// current state.
+  ///
+  /// - Parameter recorder: The recorder to attach.
+  public func attach(_ recorder: some StoreRecorder<State, Action>) {
+    recorder.attached(sequence: sequence, state: currentState)
+    recorders.append(recorder)
+    recordersWantStateBefore = recorders.contains { $0.wantsStateBefore }
+  }
+
+  /// Detaches a recorder attached with ``attach(_:)``.
+  ///
+  /// - Parameter recorder: The recorder to detach; nothing happens if it is not attached.
+  public func detach(_ recorder: some StoreRecorder<State, Action>) {
+    recorders.removeAll { $0 === recorder }
+    recordersWantStateBefore = recorders.contains { $0.wantsStateBefore }
+  }
+
+  /// The number of effects still running.
+  public var runningEffectCount: Int { effects.runningCount }
+
+  /// Cancels every running effect.
+  public func cancelAllEffects() {
+    effects.cancelAll()
+  }
+
+  /// Waits until every running effect (and every effect they start) has finished.
+  ///
+  /// Useful in tests and command-line tools; an app rarely needs it.
+  public func waitForEffects() async {
+    await effects.waitUntilIdle()
+  }
+}

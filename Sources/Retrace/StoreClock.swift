@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where a store's timestamps come from.
+///
+/// Recorders see a timestamp with every reduced action. The store reads the clock only when
+/// a recorder is attached, so an unrecorded store pays nothing for it. A fixed clock makes
+/// recorded traces reproducible byte for byte.
+///
+/// ```swift
+/// let store = Store(initialState: 0, reducer: counter,
+///                   clock: .fixed(start: 1_763_771_000, interval: 0.25))
+/// ```
+public struct StoreClock: Sendable {
+  /// Returns the time, in seconds since 1970-01-01T00:00:00Z, at which the action with the
+  /// given sequence number is reduced.
+  public let now: @Sendable (_ sequence: UInt64) -> Double
+
+  /// Creates a clock from a function of the sequence number.
+  ///
+  /// - Parameter now: The time in seconds since 1970 for an action's sequence number.
+  public init(_ now: @escaping @Sendable (_ sequence: UInt64) -> Double) {
+    self.now = now
+  }
+
+  /// The system's wall clock.
+  public static let system = StoreClock { _ in
+    var spec = timespec()
+    clock_gettime(CLOCK_REALTIME, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1_000_000_000
+  }
+
+  /// A clock that starts at `start` and advances by `interval` seconds per action.
+  ///
+  /// - Parameters:
+  ///   - start: The time of action 0, in seconds since 1970.
+  ///   - interval: The seconds between two actions.
+  /// - Returns: The clock.
+  public static func fixed(start: Double, interval: Double) -> StoreClock {
+    StoreClock { start + Double($0) * interval }
+  }
+}

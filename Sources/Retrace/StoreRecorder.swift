@@ -1,0 +1,70 @@
+/// One action as a store reduced it: what a ``StoreRecorder`` sees.
+public struct Transition<State, Action> {
+  /// The action's sequence number: 1 for the first action a store reduces, then 2, 3, …
+  public let sequence: UInt64
+  /// When the action was reduced, in seconds since 1970, from the store's ``StoreClock``.
+  public let time: Double
+  /// The action.
+  public let action: Action
+  /// The state before the action; `nil` unless a recorder asked for it with
+  /// ``StoreRecorder/wantsStateBefore``.
+  public let stateBefore: State?
+  /// The state after the action.
+  public let stateAfter: State
+
+  /// Creates a transition.
+  public init(sequence: UInt64, time: Double, action: Action, stateBefore: State?, stateAfter: State) {
+    self.sequence = sequence
+    self.time = time
+    self.action = action
+    self.stateBefore = stateBefore
+    self.stateAfter = stateAfter
+  }
+}
+
+extension Transition: Sendable where State: Sendable, Action: Sendable {}
+
+/// A hook that sees every action a store reduces, without changing the reducer.
+///
+/// This is where middleware goes: a trace recorder, a logger, an analytics sink. The store
+/// calls ``record(_:)`` on its actor, right after the reducer returned and before observers
+/// are notified, so a recorder must return quickly: append to a buffer and do the real work
+/// elsewhere.
+///
+/// ```swift
+/// final class PrintRecorder: StoreRecorder {
+///   func record(_ transition: Transition<Int, CounterAction>) {
+///     print(transition.sequence, transition.action)
+///   }
+/// }
+/// store.attach(PrintRecorder())
+/// ```
+public protocol StoreRecorder<State, Action>: AnyObject, Sendable {
+  /// The state of the store this recorder attaches to.
+  associatedtype State: Sendable
+  /// The actions of the store this recorder attaches to.
+  associatedtype Action: Sendable
+
+  /// Whether this recorder needs ``Transition/stateBefore``.
+  ///
+  /// Keeping the state before an action alive makes the reducer's in-place mutation copy
+  /// what it changes (copy-on-write), so ask for it only if you use it. The default is `false`.
+  var wantsStateBefore: Bool { get }
+
+  /// Called once when the recorder is attached, with the store's current sequence number
+  /// (the number of actions reduced so far) and state.
+  ///
+  /// A trace recorder writes this state as the trace's starting snapshot.
+  func attached(sequence: UInt64, state: State)
+
+  /// Called for every reduced action, in order, on the store's actor.
+  func record(_ transition: Transition<State, Action>)
+}
+
+extension StoreRecorder {
+  /// Recorders do not need the state before an action unless they say so.
+  public var wantsStateBefore: Bool { false }
+
+  /// By default a recorder ignores the state it is attached at.
+  public func attached(sequence: UInt64, state: State) {}
+}
