@@ -1,0 +1,38 @@
+import Retrace
+
+/// The `banking` domain, after the seed's banking app.
+public let bankingDomain = DomainDefinition(
+  name: "banking",
+  summary: "Accounts with an opening deposit, transactions and an overdraft penalty.",
+  initialState: BankingState(),
+  reducer: BankingReducer(),
+  actionCases: ["addAccount", "addTransaction", "moveAccount"],
+  invariants: bankingInvariants,
+  workload: BankingWorkload.workload
+)
+
+/// The banking domain's invariants.
+public let bankingInvariants: [Invariant<BankingState>] = [
+  Invariant("balance-matches-transactions", "Every account's balance is the sum of its transactions.") {
+    $0.accounts.allSatisfy { $0.balance == $0.transactions.reduce(0) { $0 + $1.amount } }
+  },
+  Invariant("non-negative-balance", "No account's balance is below zero.") {
+    $0.accounts.allSatisfy { $0.balance >= 0 }
+  },
+  Invariant("unique-iban", "No two accounts share an IBAN, ignoring spaces and letter case.") {
+    var seen = Set<String>()
+    return $0.accounts.allSatisfy { seen.insert(normalizedIBAN($0.iban)).inserted }
+  },
+  Invariant("opening-deposit", "Every account's first transaction is the 2,000.00 opening deposit.") {
+    $0.accounts.allSatisfy {
+      $0.transactions.first.map {
+        $0.amount == BankingReducer.openingDeposit && $0.beneficiary == BankingReducer.openingBeneficiary
+      } ?? false
+    }
+  },
+]
+
+/// An IBAN without spaces, in capitals: the form in which two IBANs are compared.
+func normalizedIBAN(_ iban: String) -> String {
+  String(iban.filter { $0 != " " }).uppercased()
+}

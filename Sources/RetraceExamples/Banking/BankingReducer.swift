@@ -1,0 +1,51 @@
+import Retrace
+
+/// The banking example's reducer, with the seed app's domain rules.
+public struct BankingReducer: Reducer, Sendable {
+  /// The opening deposit every new account receives, in cents.
+  public static let openingDeposit = 200_000
+  /// The beneficiary of the opening deposit.
+  public static let openingBeneficiary = "Initial Balance"
+  /// The penalty booked when a debit leaves the balance below zero, in cents.
+  public static let overdraftPenalty = -1_500
+  /// The beneficiary of the overdraft penalty.
+  public static let overdraftBeneficiary = "Overdraft penalty"
+
+  /// Creates the reducer.
+  public init() {}
+
+  /// Applies a banking action.
+  public func reduce(into state: inout BankingState, action: BankingAction) -> Effect<BankingAction> {
+    switch action {
+    case .addAccount(let name, let kind, let iban, let date):
+      guard state.accounts.index(id: iban) == nil else { return .none }
+      let deposit = Transaction(amount: Self.openingDeposit, beneficiary: Self.openingBeneficiary, date: date)
+      state.accounts.append(
+        Account(name: name, iban: iban, kind: kind, transactions: [deposit], balance: deposit.amount))
+
+    case .addTransaction(let iban, let amount, let beneficiary, let date):
+      guard let index = state.accounts.index(id: iban) else { return .none }
+      // Mutating through the index changes the account in place: no copy of the account or
+      // of its transactions, so the cost does not grow with the state.
+      state.accounts[index].book(Transaction(amount: amount, beneficiary: beneficiary, date: date))
+      if amount < 0 && state.accounts[index].balance < 0 {
+        state.accounts[index].book(
+          Transaction(amount: Self.overdraftPenalty, beneficiary: Self.overdraftBeneficiary, date: date))
+      }
+
+    case .moveAccount(let from, let to):
+      let indices = state.accounts.indices
+      guard indices.contains(from), indices.contains(to) else { return .none }
+      let account = state.accounts.remove(at: from)
+      state.accounts.insert(account, at: to)
+    }
+    return .none
+  }
+}
+
+extension Account {
+  fileprivate mutating func book(_ transaction: Transaction) {
+    transactions.append(transaction)
+    balance += transaction.amount
+  }
+}

@@ -1,0 +1,207 @@
+import CustomDump
+import DequeModule
+import IssueReporting
+import Retrace
+
+/// A store for tests: send an action, say how the state must change, and receive the
+/// actions that effects send back, like TCA's `TestStore`.
+///
+/// ```swift
+/// @MainActor @Test func loading() async {
+///   let store = TestStore(initialState: PostsState(), reducer: PostsReducer(loader: { [post] }))
+///   await store.send(.load) { $0.list = .loading }
+///   await store.receive(.postsLoaded(posts: [post])) { $0.list = .display([post]) }
+///   await store.finish()
+/// }
+/// ```
+///
+/// A state that differs from the expected one fails the test with a field-level diff
+/// (`-` expected, `+` actual). By default the store is exhaustive: every action an effect
+/// sends must be received with ``receive(_:timeout:assert:fileID:filePath:line:column:)``,
+/// and ``finish(timeout:fileID:filePath:line:column:)`` fails while effects are still running
+/// or actions are left unreceived. Set ``exhaustivity`` to ``Exhaustivity/off`` to assert
+/// only what you care about.
+@MainActor
+public final class TestStore<State: Equatable & Sendable, Action: Equatable & Sendable> {
+  /// The current state.
+  public private(set) var state: State
+  /// Whether every change and every received action must be asserted.
+  public var exhaustivity: Exhaustivity = .on
+  /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)`` and
+  /// ``finish(timeout:fileID:filePath:line:column:)`` wait by default.
+  public var timeout: Duration = .seconds(1)
+
+  private let reducer: any Reducer<State, Action>
+  private var received = Deque<Action>()
+  private lazy var effects = EffectRunner<Action> { [weak self] action in
+    self?.received.append(action)
+  }
+
+  /// Creates a test store.
+  ///
+  /// - Parameters:
+  ///   - initialState: The state before the first action.
+  ///   - reducer: The reducer under test.
+  public init(initialState: State, reducer: some Reducer<State, Action>) {
+    self.state = initialState
+    self.reducer = reducer
+  }
+
+  /// The actions effects sent that have not been received yet.
+  public var receivedActions: [Action] { Array(received) }
+
+  /// Sends `action` and checks that the state changed as `assert` says.
+  ///
+  /// - Parameters:
+  ///   - action: The action to send.
+  ///   - assert: Changes the expected state (exhaustive: the state before the action;
+  ///     non-exhaustive: the actual state after it) into what the state must now be.
+  public func send(
+    _ action: Action,
+    assert: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    if exhaustivity == .on, !received.isEmpty {
+      reportIssue(
+        "Must handle \(received.count) received action(s) before sending an action:\n"
+          + received.map { "  " + String(customDumping: $0) }.joined(separator: "\n"),
+        fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+    apply(action, assert: assert, fileID: fileID, filePath: filePath, line: line, column: column)
+    await Task.yield()
+  }
+
+  /// Waits for an effect to send `expected`, reduces it, and checks the state change.
+  ///
+  /// - Parameters:
+  ///   - expected: The action an effect must send next (non-exhaustive: at some point;
+  ///     earlier actions are reduced without checks).
+  ///   - timeout: How long to wait; ``timeout`` by default.
+  ///   - assert: Changes the expected state into what the state must now be.
+  public func receive(
+    _ expected: Action,
+    timeout: Duration? = nil,
+    assert: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let deadline = ContinuousClock.now + (timeout ?? self.timeout)
+    while true {
+      while received.isEmpty {
+        guard ContinuousClock.now < deadline else {
+          reportIssue(
+            "Expected to receive an action, but received none after \(timeout ?? self.timeout):\n  "
+              + String(customDumping: expected),
+            fileID: fileID, filePath: filePath, line: line, column: column)
+          return
+        }
+        try? await Task.sleep(for: .milliseconds(1))
+      }
+      let action = received.removeFirst()
+      if action == expected {
+        apply(action, assert: assert, fileID: fileID, filePath: filePath, line: line, column: column)
+        await Task.yield()
+        return
+      }
+      if exhaustivity == .on {
+        let difference = diff(expected, action).map { "\n\($0)" } ?? ""
+        reportIssue(
+          "Received an unexpected action (- expected, + received):\(difference)",
+          fileID: fileID, filePath: filePath, line: line, column: column)
+        return
+      }
+      // Non-exhaustive: reduce the skipped action without checks and keep looking.
+      apply(action, assert: nil, check: false, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+  }
+
+  /// Waits for running effects to finish, then fails if any is still running or (when
+  /// exhaustive) if received actions were left unhandled.
+  ///
+  /// - Parameter timeout: How long to wait; ``timeout`` by default.
+  public func finish(
+    timeout: Duration? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let deadline = ContinuousClock.now + (timeout ?? self.timeout)
+    while effects.runningCount > 0, ContinuousClock.now < deadline {
+      try? await Task.sleep(for: .milliseconds(1))
+    }
+    if effects.runningCount > 0 {
+      reportIssue(
+        "\(effects.runningCount) effect(s) still running after \(timeout ?? self.timeout). "
+          + "Cancel them in the reducer, or wait longer.",
+        fileID: fileID, filePath: filePath, line: line, column: column)
+      effects.cancelAll()
+    }
+    if exhaustivity == .on, !received.isEmpty {
+      reportIssue(
+        "\(received.count) received action(s) were not handled:\n"
+          + received.map { "  " + String(customDumping: $0) }.joined(separator: "\n"),
+        fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+  }
+
+  /// Reduces and drops every action received so far, without checks.
+  public func skipReceivedActions() {
+    while let action = received.popFirst() {
+      var next = state
+      effects.run(reducer.reduce(into: &next, action: action))
+      state = next
+    }
+  }
+
+  /// Cancels every running effect, so that ``finish(timeout:fileID:filePath:line:column:)``
+  /// does not fail because of them.
+  public func cancelInFlightEffects() {
+    effects.cancelAll()
+  }
+
+  private func apply(
+    _ action: Action,
+    assert: ((inout State) throws -> Void)?,
+    check: Bool = true,
+    fileID: StaticString,
+    filePath: StaticString,
+    line: UInt,
+    column: UInt
+  ) {
+    let before = state
+    var after = state
+    let effect = reducer.reduce(into: &after, action: action)
+    state = after
+    effects.run(effect)
+    guard check else { return }
+    var expected = exhaustivity == .on ? before : after
+    do {
+      try assert?(&expected)
+    } catch {
+      reportIssue(error, "The assertion closure threw",
+        fileID: fileID, filePath: filePath, line: line, column: column)
+      return
+    }
+    if expected != after {
+      let difference = diff(expected, after).map { "\n\($0)" } ?? ""
+      reportIssue(
+        "The state after \(String(customDumping: action)) is not as expected (- expected, + actual):"
+          + difference,
+        fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+  }
+}
+
+/// Whether a ``TestStore`` requires every change and every received action to be asserted.
+public enum Exhaustivity: Sendable, Equatable {
+  /// Every state change must be described and every received action received.
+  case on
+  /// Only what the test states is checked; other changes and actions pass.
+  case off
+}

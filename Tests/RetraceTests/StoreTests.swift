@@ -1,0 +1,110 @@
+import Observation
+import Retrace
+import Synchronization
+import Testing
+
+@MainActor
+@Suite struct StoreTests {
+  @Test func sendReducesAndCountsSequenceNumbers() {
+    let store = Store(initialState: Tally(), reducer: tallyReducer)
+    store.send(.add(2))
+    store.send(.add(3))
+    #expect(store.state.total == 5)
+    #expect(store.sequence == 2)
+  }
+
+  @Test func actionsSentFromSubscribersAreQueuedInOrderNeverRecursive() {
+    let store = Store(initialState: Tally(), reducer: tallyReducer)
+    var seen: [(old: [String], new: [String])] = []
+    let subscription = store.subscribe { old, new in
+      seen.append((old.log, new.log))
+      if new.log.last == "a" {
+        store.send(.log("b"))
+        store.send(.log("c"))
+        // Nothing was reduced recursively: the state is still the one this callback got.
+        #expect(store.state.log == ["a"])
+      }
+    }
+    store.send(.log("a"))
+    #expect(store.state.log == ["a", "b", "c"])
+    #expect(seen.map(\.new) == [["a"], ["a", "b"], ["a", "b", "c"]])
+    #expect(seen.map(\.old) == [[], ["a"], ["a", "b"]])
+    subscription.cancel()
+  }
+
+  @Test func sendEffectsAreQueuedAfterTheCurrentAction() {
+    let reducer = Reduce<Tally, TallyAction> { state, action in
+      switch action {
+      case .add(let n):
+        state.log.append("add \(n)")
+        return n > 0 ? .merge([.send(.add(n - 1)), .send(.log("after \(n)"))]) : .none
+      case .log(let s):
+        state.log.append(s)
+        return .none
+      }
+    }
+    let store = Store(initialState: Tally(), reducer: reducer)
+    store.send(.add(2))
+    #expect(store.state.log == ["add 2", "add 1", "after 2", "add 0", "after 1"])
+  }
+
+  @Test func cancelledOrReleasedSubscriptionsStopReceiving() {
+    let store = Store(initialState: Tally(), reducer: tallyReducer)
+    var calls = 0
+    let kept = store.subscribe { _, _ in calls += 1 }
+    do {
+      _ = store.subscribe { _, _ in calls += 100 }  // released at once
+    }
+    store.send(.add(1))
+    #expect(calls == 1)
+    kept.cancel()
+    store.send(.add(1))
+    #expect(calls == 1)
+    #expect(kept.isCancelled)
+  }
+
+  @Test func recordersSeeEveryActionWithSequenceTimeAndStates() {
+    final class Log: StoreRecorder {
+      let entries = Mutex<[String]>([])
+      let wantsStateBefore = true
+      func attached(sequence: UInt64, state: Tally) {
+        entries.withLock { $0.append("attached at \(sequence) total \(state.total)") }
+      }
+      func record(_ t: Transition<Tally, TallyAction>) {
+        entries.withLock {
+          $0.append("\(t.sequence) @\(t.time) \(t.stateBefore?.total ?? -1)->\(t.stateAfter.total)")
+        }
+      }
+    }
+    let store = Store(initialState: Tally(), reducer: tallyReducer, clock: .fixed(start: 100, interval: 0.5))
+    store.send(.add(1))
+    let log = Log()
+    store.attach(log)
+    store.send(.add(2))
+    store.send(.add(3))
+    store.detach(log)
+    store.send(.add(4))
+    #expect(
+      log.entries.withLock { $0 } == ["attached at 1 total 1", "2 @101.0 1->3", "3 @101.5 3->6"])
+  }
+
+  @Test func observationTrackingFiresOnChange() async {
+    let store = Store(initialState: Tally(), reducer: tallyReducer)
+    let fired = Mutex(0)
+    withObservationTracking {
+      _ = store.state
+    } onChange: {
+      fired.withLock { $0 += 1 }
+    }
+    store.send(.add(1))
+    store.send(.add(1))  // the tracking fires once, as Observation promises
+    #expect(fired.withLock { $0 } == 1)
+    withObservationTracking {
+      _ = store.state
+    } onChange: {
+      fired.withLock { $0 += 1 }
+    }
+    store.send(.add(1))
+    #expect(fired.withLock { $0 } == 2)
+  }
+}
