@@ -8,6 +8,9 @@ let package = Package(
     .library(name: "Retrace", targets: ["Retrace"]),
     .library(name: "RetraceTesting", targets: ["RetraceTesting"]),
     .library(name: "RetraceExamples", targets: ["RetraceExamples"]),
+    .library(name: "RetraceDebugger", targets: ["RetraceDebugger"]),
+    .library(name: "RetraceCLI", targets: ["RetraceCLI"]),
+    .executable(name: "retrace", targets: ["retrace"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -15,6 +18,8 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/onevcat/Rainbow", from: "4.2.2"),
   ],
   targets: [
     .target(
@@ -39,6 +44,25 @@ let package = Package(
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
       ]
     ),
+    .target(
+      name: "RetraceDebugger",
+      dependencies: [
+        "Retrace",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+      ]
+    ),
+    .target(
+      name: "RetraceCLI",
+      dependencies: [
+        "RetraceDebugger",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Rainbow", package: "Rainbow"),
+      ]
+    ),
+    .executableTarget(
+      name: "retrace",
+      dependencies: ["RetraceCLI", "RetraceExamples"]
+    ),
     .testTarget(
       name: "RetraceTests",
       dependencies: [
@@ -54,6 +78,17 @@ let package = Package(
         "RetraceExamples",
         "RetraceTesting",
         .product(name: "PropertyBased", package: "swift-property-based"),
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    .testTarget(
+      name: "RetraceDebuggerTests",
+      dependencies: [
+        "RetraceDebugger",
+        "RetraceCLI",
+        "RetraceExamples",
+        "retrace",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),
