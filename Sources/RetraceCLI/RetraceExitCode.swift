@@ -5,7 +5,7 @@
 /// | 0 | success: the command did what was asked, and the answer is positive |
 /// | 1 | a negative answer: a replay diverged, two traces differ, an invariant fails, a trace is not intact, nothing to shrink |
 /// | 2 | usage: a bad option or argument, or options that do not go together |
-/// | 3 | a file: no such file, unreadable or unwritable, not a trace, damaged or truncated input |
+/// | 3 | a file: no such file, unreadable or unwritable, not a trace, damaged or truncated input, an action this tool cannot decode |
 /// | 4 | a name or number that does not exist: an unknown domain, invariant or action case, a sequence number out of range, traces of different domains |
 public enum RetraceExitCode: Int32, Sendable, CaseIterable {
   /// The command did what was asked, and the answer is positive.
@@ -25,7 +25,7 @@ public enum RetraceExitCode: Int32, Sendable, CaseIterable {
   /// - Returns: ``file`` for file problems, ``unknown`` for names and numbers.
   public static func forError(_ error: DebuggerError) -> RetraceExitCode {
     switch error.code {
-    case .notFound, .io, .notATrace, .damaged, .unsupportedVersion: .file
+    case .notFound, .io, .notATrace, .damaged, .undecodable, .unsupportedVersion: .file
     case .unknownDomain, .unknownInvariant, .unknownActionCase, .outOfRange, .domainMismatch: .unknown
     }
   }
@@ -37,7 +37,8 @@ public enum RetraceExitCode: Int32, Sendable, CaseIterable {
       1  a negative answer: a replay diverged, traces differ, an invariant fails,
          a trace is not intact, or there is nothing to shrink
       2  usage: a bad option or argument
-      3  a file: missing, unreadable, unwritable, not a trace, damaged or truncated
+      3  a file: missing, unreadable, unwritable, not a trace, damaged or truncated,
+         or holding an action this tool cannot decode
       4  an unknown domain, invariant or action case, a sequence number out of
          range, or traces of different domains
     """

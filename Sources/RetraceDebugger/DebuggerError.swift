@@ -23,8 +23,11 @@ public struct DebuggerError: Error, Sendable, CustomStringConvertible {
     case io
     /// The file is not a session this tool can read.
     case notATrace
-    /// The file is a session, but part of it is damaged or cannot be decoded.
+    /// The file is a session, but part of it is damaged.
     case damaged
+    /// A record could not be decoded into the domain's action or state type: an action case
+    /// the domain does not have, a missing or mistyped field.
+    case undecodable
     /// The file's format version is newer than this tool knows.
     case unsupportedVersion
     /// No domain of that name is registered.

@@ -155,8 +155,8 @@ public enum JSONLines {
   ///   - path: The file's name, for errors.
   /// - Returns: The session, without checkpoints or snapshots.
   /// - Throws: ``DebuggerError`` naming the line: ``DebuggerError/Code/damaged`` for a line
-  ///   that is not a valid action or is out of sequence, ``DebuggerError/Code/unknownActionCase``
-  ///   for an action case the domain does not have, ``DebuggerError/Code/domainMismatch`` when
+  ///   that is not a valid record or is out of sequence, ``DebuggerError/Code/undecodable``
+  ///   for an action the domain's type cannot decode (such as an unknown case), ``DebuggerError/Code/domainMismatch`` when
   ///   the header names another domain.
   public static func readSession<D: Domain>(
     from data: Data, domain: D, path: String? = nil
@@ -227,7 +227,7 @@ public enum JSONLines {
         }
       } catch let decodingError {
         error = DebuggerError(
-          unknownCase(in: line, domain: domain) == nil ? .damaged : .unknownActionCase,
+          Self.isActionProblem(decodingError, line: line, domain: domain) ? .undecodable : .damaged,
           problem(with: line, error: decodingError, domain: domain), path: path, line: number,
           cause: decodingError)
       }
@@ -251,6 +251,21 @@ public enum JSONLines {
         path: path, line: number)
     }
     return header
+  }
+
+  /// Whether a line failed to decode because of its action (an unknown case, a bad field)
+  /// rather than because the line itself is broken.
+  private static func isActionProblem<D: Domain>(_ error: any Error, line: Data, domain: D) -> Bool {
+    if unknownCase(in: line, domain: domain) != nil { return true }
+    let path: [any CodingKey]
+    switch error as? DecodingError {
+    case .keyNotFound(_, let context)?, .typeMismatch(_, let context)?, .valueNotFound(_, let context)?,
+      .dataCorrupted(let context)?:
+      path = context.codingPath
+    default:
+      return false
+    }
+    return path.first?.stringValue == "action"
   }
 
   /// The action case of a line whose action the domain does not know, if that is its problem.
