@@ -211,28 +211,62 @@ public enum JSONLines {
     var actions: [TimedAction<D.Action>] = []
     var expected = header.firstSequence + 1
     var damage: Damage?
-    while let (number, line) = lines.next() {
-      var error: DebuggerError?
-      do {
-        let decoded = try decoder.decode(ActionLine<D.Action>.self, from: line)
-        if decoded.seq != expected {
-          error = DebuggerError(
-            .damaged, "expected sequence number \(expected), found \(decoded.seq)", path: path, line: number)
-        } else if !decoded.time.isFinite {
-          error = DebuggerError(.damaged, "the time is not a finite number", path: path, line: number)
-        } else {
-          actions.append(TimedAction(sequence: decoded.seq, time: decoded.time, action: decoded.action))
-          expected += 1
-          continue
-        }
-      } catch let decodingError {
-        error = DebuggerError(
-          Self.isActionProblem(decodingError, line: line, domain: domain) ? .undecodable : .damaged,
-          problem(with: line, error: decodingError, domain: domain), path: path, line: number,
-          cause: decodingError)
+
+    // Checks one decoded line; returns the error that stops reading, if any.
+    func accept(_ decoded: ActionLine<D.Action>, number: Int) -> DebuggerError? {
+      guard decoded.seq == expected else {
+        return DebuggerError(
+          .damaged, "expected sequence number \(expected), found \(decoded.seq)", path: path, line: number)
       }
-      damage = Damage(error: error!, isTruncation: lines.isAtEnd && data.last != 0x0A)
-      break
+      guard decoded.time.isFinite else {
+        return DebuggerError(.damaged, "the time is not a finite number", path: path, line: number)
+      }
+      actions.append(TimedAction(sequence: decoded.seq, time: decoded.time, action: decoded.action))
+      expected += 1
+      return nil
+    }
+
+    // JSONDecoder's cost is mostly per call, so lines are decoded a batch at a time, as one
+    // JSON array; a batch that does not decode is decoded again line by line, to find and
+    // name the first bad line.
+    var batch: [(number: Int, line: Data)] = []
+    var exhausted = false
+    while damage == nil && !exhausted {
+      batch.removeAll(keepingCapacity: true)
+      while batch.count < 1_024, let (number, line) = lines.next() { batch.append((number, line)) }
+      exhausted = batch.count < 1_024
+      guard !batch.isEmpty else { break }
+      var joined = Data("[".utf8)
+      for (index, entry) in batch.enumerated() {
+        if index > 0 { joined.append(0x2C) }
+        joined.append(entry.line)
+      }
+      joined.append(0x5D)
+      if let decoded = try? decoder.decode([ActionLine<D.Action>].self, from: joined), decoded.count == batch.count {
+        for (entry, line) in zip(batch, decoded) {
+          if let error = accept(line, number: entry.number) {
+            damage = Damage(error: error, isTruncation: false)
+            break
+          }
+        }
+        continue
+      }
+      for (index, entry) in batch.enumerated() {
+        let error: DebuggerError
+        do {
+          let decoded = try decoder.decode(ActionLine<D.Action>.self, from: entry.line)
+          guard let stop = accept(decoded, number: entry.number) else { continue }
+          error = stop
+        } catch let decodingError {
+          error = DebuggerError(
+            Self.isActionProblem(decodingError, line: entry.line, domain: domain) ? .undecodable : .damaged,
+            problem(with: entry.line, error: decodingError, domain: domain), path: path, line: entry.number,
+            cause: decodingError)
+        }
+        let isLast = index == batch.count - 1 && lines.isAtEnd
+        damage = Damage(error: error, isTruncation: isLast && data.last != 0x0A)
+        break
+      }
     }
     let session = RecordedSession<D>(
       info: header.info, startSequence: header.firstSequence, initialState: initialState, actions: actions)
@@ -330,30 +364,50 @@ private struct InitialStateOnly<State: Decodable>: Decodable {
 }
 
 /// The non-blank lines of a file, with their 1-based line numbers; a trailing `\r` is dropped.
+///
+/// The line boundaries are found in one pass over the raw bytes: going through `Data`'s
+/// collection interface byte by byte costs more than decoding the lines.
 struct LineIterator: IteratorProtocol {
   private let data: Data
-  private var offset: Data.Index
-  private var number = 0
+  /// The start and end offsets of every line, blank ones included.
+  private let ranges: [Range<Int>]
+  private var index = 0
 
   init(_ data: Data) {
     self.data = data
-    self.offset = data.startIndex
+    var ranges: [Range<Int>] = []
+    data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+      guard let base = buffer.baseAddress else { return }
+      var start = 0
+      while start < buffer.count {
+        let end: Int
+        if let newline = memchr(base + start, 0x0A, buffer.count - start) {
+          end = base.distance(to: UnsafeRawPointer(newline))
+        } else {
+          end = buffer.count
+        }
+        ranges.append(start..<end)
+        start = end + 1
+      }
+    }
+    self.ranges = ranges
   }
 
   /// Whether every line has been read.
-  var isAtEnd: Bool { offset >= data.endIndex }
+  var isAtEnd: Bool { index >= ranges.count }
 
   mutating func next() -> (Int, Data)? {
-    while offset < data.endIndex {
-      number += 1
-      let end = data[offset...].firstIndex(of: 0x0A) ?? data.endIndex
-      var lineEnd = end
-      if lineEnd > offset, data[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-      let line = data[offset..<lineEnd]
-      offset = end < data.endIndex ? end + 1 : end
-      if line.contains(where: { $0 != 0x20 && $0 != 0x09 }) {
-        return (number, Data(line))
+    while index < ranges.count {
+      let range = ranges[index]
+      index += 1
+      let line = data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Data? in
+        var end = range.upperBound
+        if end > range.lowerBound, buffer[end - 1] == 0x0D { end -= 1 }
+        let bytes = UnsafeRawBufferPointer(rebasing: buffer[range.lowerBound..<end])
+        guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return nil }
+        return Data(bytes)
       }
+      if let line { return (index, line) }
     }
     return nil
   }

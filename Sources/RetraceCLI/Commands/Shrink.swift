@@ -61,8 +61,10 @@ struct Shrink: AsyncParsableCommand {
     } else {
       print(summary)
       let writer = JSONLines.ActionWriter<D.Action>()
+      let width = String(shrunk.actions.last?.sequence ?? 0).count
       for action in shrunk.actions {
-        print("  \(action.sequence)  \(actionCaseName(of: action.action).cyan) \((try? writer.json(for: action.action)) ?? "?")")
+        let json = (try? writer.json(for: action.action)) ?? "?"
+        print("  " + String(action.sequence).leftPadded(to: width) + "  \(actionCaseName(of: action.action).cyan) \(json)")
       }
     }
   }

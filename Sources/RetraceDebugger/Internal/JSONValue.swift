@@ -15,6 +15,7 @@ package enum JSONValue {
   /// JSON text that is already encoded, such as an action from `JSONEncoder`.
   case raw(String)
 
+  /// `transform(value)`, or `null` when there is no value.
   package static func optional<T>(_ value: T?, _ transform: (T) -> JSONValue) -> JSONValue {
     value.map(transform) ?? .null
   }
