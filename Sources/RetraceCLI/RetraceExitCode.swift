@@ -34,13 +34,13 @@ public enum RetraceExitCode: Int32, Sendable, CaseIterable {
   static let helpText = """
     EXIT CODES:
       0  success, and a positive answer
-      1  a negative answer: a replay diverged, traces differ, an invariant fails,
-         a trace is not intact, or there is nothing to shrink
+      1  a negative answer: a replay diverged, traces differ, an invariant
+         fails, a trace is not intact, or there is nothing to shrink
       2  usage: a bad option or argument
-      3  a file: missing, unreadable, unwritable, not a trace, damaged or truncated,
-         or holding an action this tool cannot decode
-      4  an unknown domain, invariant or action case, a sequence number out of
-         range, or traces of different domains
+      3  a file: missing, unreadable, unwritable, not a trace, damaged,
+         truncated, or holding an action this tool cannot decode
+      4  an unknown domain, invariant or action case, a sequence number
+         out of range, or traces of different domains
     """
 }
 
