@@ -47,9 +47,10 @@ public struct DebugSession<D: Domain> {
     self.debugger = debugger
     let session = debugger.session
     let domain = debugger.domain
-    // Few snapshots: each one may keep a copy of the state's storage alive, so a session of
-    // a million actions gets 32 of them, and a move replays at most n / 32 actions.
-    let interval = max(256, session.actions.count / 32)
+    // Few snapshots: each one may keep a copy of the state's storage alive (the reducer's
+    // next in-place change copies what the snapshot shares), so a session of a million
+    // actions gets 16 of them, and a move replays at most n / 16 actions.
+    let interval = max(1_024, session.actions.count / 16)
     history = History(
       initialState: session.initialState,
       reducer: Reduce<D.State, D.Action> { domain.reduce(into: &$0, action: $1) },
