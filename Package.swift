@@ -7,6 +7,7 @@ let package = Package(
   products: [
     .library(name: "Retrace", targets: ["Retrace"]),
     .library(name: "RetraceTesting", targets: ["RetraceTesting"]),
+    .library(name: "RetraceLog", targets: ["RetraceLog"]),
     .library(name: "RetraceExamples", targets: ["RetraceExamples"]),
   ],
   dependencies: [
@@ -22,6 +23,18 @@ let package = Package(
       dependencies: [
         .product(name: "DequeModule", package: "swift-collections"),
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+      ]
+    ),
+    .systemLibrary(
+      name: "CZstd",
+      pkgConfig: "libzstd",
+      providers: [.apt(["libzstd-dev"])]
+    ),
+    .target(
+      name: "RetraceLog",
+      dependencies: [
+        "Retrace",
+        "CZstd",
       ]
     ),
     .target(
@@ -56,6 +69,15 @@ let package = Package(
         .product(name: "PropertyBased", package: "swift-property-based"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
+    ),
+    .testTarget(
+      name: "RetraceLogTests",
+      dependencies: [
+        "RetraceLog",
+        "RetraceExamples",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ],
+      exclude: ["read_trace.py"]
     ),
   ],
   swiftLanguageModes: [.v6]
