@@ -6,14 +6,12 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "Retrace", targets: ["Retrace"]),
-    .library(name: "RetraceTesting", targets: ["RetraceTesting"]),
+    .library(name: "RetraceCoordinator", targets: ["RetraceCoordinator"]),
     .library(name: "RetraceExamples", targets: ["RetraceExamples"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
-    .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
-    .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
   ],
   targets: [
@@ -25,36 +23,26 @@ let package = Package(
       ]
     ),
     .target(
-      name: "RetraceTesting",
+      name: "RetraceCoordinator",
       dependencies: [
         "Retrace",
-        .product(name: "CustomDump", package: "swift-custom-dump"),
-        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+        .product(name: "OrderedCollections", package: "swift-collections"),
       ]
     ),
     .target(
       name: "RetraceExamples",
       dependencies: [
         "Retrace",
+        "RetraceCoordinator",
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
       ]
     ),
     .testTarget(
-      name: "RetraceTests",
+      name: "RetraceCoordinatorTests",
       dependencies: [
-        "Retrace",
-        "RetraceTesting",
-        .product(name: "PropertyBased", package: "swift-property-based"),
-        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-      ]
-    ),
-    .testTarget(
-      name: "RetraceExamplesTests",
-      dependencies: [
+        "RetraceCoordinator",
         "RetraceExamples",
-        "RetraceTesting",
         .product(name: "PropertyBased", package: "swift-property-based"),
-        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),
   ],
