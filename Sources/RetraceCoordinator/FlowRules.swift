@@ -147,6 +147,7 @@ public struct FlowRules<Route: Routable>: Sendable {
   }
 
   /// Whether the rules allow a tab called `name` (any tab, if they declare none).
+  @inlinable
   public func allowsTab(_ name: String) -> Bool {
     allowsEverything || tabs.isEmpty || tabs[name] != nil
   }

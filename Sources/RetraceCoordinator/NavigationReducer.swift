@@ -42,6 +42,7 @@ public struct NavigationReducer<Route: Routable>: Reducer, Sendable {
   ///   - state: The navigation state.
   ///   - action: The navigation action.
   /// - Returns: ``Retrace/Effect/none``.
+  @inlinable
   public func reduce(
     into state: inout NavigationState<Route>,
     action: NavigationAction<Route>

@@ -33,6 +33,7 @@ public struct NavigationRefusal<Route: Routable>: Hashable, Codable, Sendable {
   ///   - from: The route it started from.
   ///   - to: The route it would have led to.
   ///   - tab: The tab it named.
+  @inlinable
   public init(action: String, reason: Reason, from: Route? = nil, to: Route? = nil, tab: String? = nil) {
     self.action = action
     self.reason = reason

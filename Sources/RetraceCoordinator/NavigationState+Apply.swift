@@ -15,6 +15,7 @@ extension NavigationState {
   ///   - action: The action to apply.
   ///   - rules: The flow rules that decide which transitions are allowed.
   /// - Returns: The refusal, or `nil` when the action was applied.
+  @inlinable
   @discardableResult
   public mutating func apply(
     _ action: NavigationAction<Route>,
@@ -57,7 +58,7 @@ extension NavigationState {
     case .present(let route, let style):
       let from = visibleRoute
       if rules.allowsPresent(from: from, to: route) {
-        presentations.append(Presentation(style: style, stack: [route]))
+        _presentations.append(Presentation(style: style, stack: [route]))
         refusal = nil
       } else {
         refusal = NavigationRefusal(
@@ -65,36 +66,36 @@ extension NavigationState {
       }
 
     case .dismiss:
-      if presentations.isEmpty {
+      if _presentations.isEmpty {
         refusal = NavigationRefusal(action: "dismiss", reason: .nothingPresented, from: visibleRoute)
       } else {
-        presentations.removeLast()
+        _presentations.removeLast()
         refusal = nil
       }
 
     case .selectTab(let tab):
-      if !presentations.isEmpty {
+      if !_presentations.isEmpty {
         refusal = NavigationRefusal(
           action: "selectTab", reason: .presentationActive, from: visibleRoute, tab: tab)
-      } else if !rules.allowsTab(tab) || !tabs.contains(where: { $0.name == tab }) {
+      } else if !rules.allowsTab(tab) || !_tabs.contains(where: { $0.name == tab }) {
         refusal = NavigationRefusal(
           action: "selectTab", reason: .unknownTab, from: visibleRoute, tab: tab)
       } else {
-        selectedTab = tab
+        _selectedTab = tab
         refusal = nil
       }
 
     case .setPath(let path):
-      let tab = path.tab ?? selectedTab
-      if let index = tabs.firstIndex(where: { $0.name == tab }), rules.allowsTab(tab) {
+      let tab = path.tab ?? _selectedTab
+      if let index = _tabs.firstIndex(where: { $0.name == tab }), rules.allowsTab(tab) {
         if let problem = Self.check(path.stack, tab: tab, rules: rules)
           ?? Self.check(path.presentations, above: path.stack.last, rules: rules)
         {
           refusal = problem.refusal(action: "setPath", tab: tab)
         } else {
-          tabs[index].stack = path.stack
-          selectedTab = tab
-          presentations = path.presentations
+          _tabs[index].stack = path.stack
+          _selectedTab = tab
+          _presentations = path.presentations
           refusal = nil
         }
       } else {
@@ -104,10 +105,10 @@ extension NavigationState {
     }
 
     if let refusal {
-      lastRefusal = refusal
-      refusalCount &+= 1
-    } else if lastRefusal != nil {
-      lastRefusal = nil
+      _lastRefusal = refusal
+      _refusalCount &+= 1
+    } else if _lastRefusal != nil {
+      _lastRefusal = nil
     }
     return refusal
   }
@@ -118,32 +119,42 @@ extension NavigationState {
   /// that is on no stack; an app may call it for refusals of its own.
   ///
   /// - Parameter refusal: The refusal to report.
+  @inlinable
   public mutating func report(_ refusal: NavigationRefusal<Route>) {
-    lastRefusal = refusal
-    refusalCount &+= 1
+    _lastRefusal = refusal
+    _refusalCount &+= 1
   }
 
   /// Records that an action was applied: clears ``lastRefusal``.
+  @inlinable
   public mutating func clearRefusal() {
-    if lastRefusal != nil { lastRefusal = nil }
+    if _lastRefusal != nil { _lastRefusal = nil }
   }
 
   /// Runs `body` on the top layer's stack, in place.
-  @inline(__always)
+  @inlinable
   mutating func modifyCurrentStack<Result>(_ body: (inout [Route]) -> Result) -> Result {
-    if presentations.isEmpty {
-      return body(&tabs[selectedTabIndex].stack)
+    if _presentations.isEmpty {
+      return body(&_tabs[selectedTabIndex].stack)
     }
-    return body(&presentations[presentations.count - 1].stack)
+    return body(&_presentations[_presentations.count - 1].stack)
   }
 }
 
 /// What is wrong with a stack or a presentation, before it is turned into a refusal or an error.
+@usableFromInline
 struct PathProblem<Route: Routable> {
   var reason: NavigationRefusal<Route>.Reason
   var from: Route?
   var to: Route?
 
+  init(reason: NavigationRefusal<Route>.Reason, from: Route? = nil, to: Route? = nil) {
+    self.reason = reason
+    self.from = from
+    self.to = to
+  }
+
+  @usableFromInline
   func refusal(action: String, tab: String?) -> NavigationRefusal<Route> {
     NavigationRefusal(action: action, reason: reason, from: from, to: to, tab: tab)
   }
@@ -151,6 +162,7 @@ struct PathProblem<Route: Routable> {
 
 extension NavigationState {
   /// Checks that `stack` starts at a root of `tab` and that each route may push the next.
+  @usableFromInline
   static func check(_ stack: [Route], tab: String, rules: FlowRules<Route>) -> PathProblem<Route>? {
     guard let root = stack.first else { return PathProblem(reason: .emptyStack) }
     guard rules.allowsRoot(root, ofTab: tab) else { return PathProblem(reason: .notARoot, to: root) }
@@ -163,6 +175,7 @@ extension NavigationState {
 
   /// Checks that each presentation is presented by the route below it and that each of its
   /// routes may push the next.
+  @usableFromInline
   static func check(
     _ presentations: [Presentation<Route>],
     above bottom: Route?,

@@ -25,19 +25,27 @@
 /// There is at least one tab, tab names are unique, the selected tab exists, and no stack is
 /// empty. Actions keep these; a decoded state can be checked with ``validate(rules:)``.
 public struct NavigationState<Route: Routable>: Hashable, Codable, Sendable {
+  // Stored under other names so that the inlinable hot path (``apply(_:rules:)``, which
+  // apps specialize for their own routes) can change them while users can only read them.
+  @usableFromInline var _tabs: [NavigationTab<Route>]
+  @usableFromInline var _selectedTab: String
+  @usableFromInline var _presentations: [Presentation<Route>]
+  @usableFromInline var _lastRefusal: NavigationRefusal<Route>?
+  @usableFromInline var _refusalCount: Int
+
   /// The tabs, in tab-bar order, each with its stack.
-  public internal(set) var tabs: [NavigationTab<Route>]
+  @inlinable public var tabs: [NavigationTab<Route>] { _tabs }
   /// The name of the selected tab.
-  public internal(set) var selectedTab: String
+  @inlinable public var selectedTab: String { _selectedTab }
   /// The modal presentations above the selected tab's stack, bottom first.
-  public internal(set) var presentations: [Presentation<Route>]
+  @inlinable public var presentations: [Presentation<Route>] { _presentations }
   /// Why the last navigation (or screen) action was refused; `nil` after one was applied.
-  public internal(set) var lastRefusal: NavigationRefusal<Route>?
+  @inlinable public var lastRefusal: NavigationRefusal<Route>? { _lastRefusal }
   /// How many actions have been refused so far.
   ///
   /// It tells two refusals in a row apart: a tool that compares the states before and
   /// after an action sees a refusal whenever this count went up.
-  public internal(set) var refusalCount: Int
+  @inlinable public var refusalCount: Int { _refusalCount }
 
   /// Creates the state of an app without a tab bar: one tab, called `main`, at `root`.
   ///
@@ -75,30 +83,32 @@ public struct NavigationState<Route: Routable>: Hashable, Codable, Sendable {
     precondition(Set(tabs.map(\.name)).count == tabs.count, "tab names must be unique")
     precondition(tabs.contains { $0.name == selectedTab }, "unknown selected tab \(selectedTab)")
     precondition(presentations.allSatisfy { !$0.stack.isEmpty }, "a presentation needs a route")
-    self.tabs = tabs
-    self.selectedTab = selectedTab
-    self.presentations = presentations
-    self.lastRefusal = nil
-    self.refusalCount = 0
+    self._tabs = tabs
+    self._selectedTab = selectedTab
+    self._presentations = presentations
+    self._lastRefusal = nil
+    self._refusalCount = 0
   }
 
   /// The index of the selected tab in ``tabs``.
   @inlinable
   public var selectedTabIndex: Int {
     // Tab bars are short; a linear scan of small strings beats hashing.
-    for index in tabs.indices where tabs[index].name == selectedTab { return index }
-    preconditionFailure("selected tab \(selectedTab) is not among the tabs")
+    for index in _tabs.indices where _tabs[index].name == _selectedTab { return index }
+    preconditionFailure("selected tab \(_selectedTab) is not among the tabs")
   }
 
   /// The stack of the top layer: the topmost presentation's, else the selected tab's.
+  @inlinable
   public var currentStack: [Route] {
-    presentations.last?.stack ?? tabs[selectedTabIndex].stack
+    _presentations.last?.stack ?? _tabs[selectedTabIndex].stack
   }
 
   /// The screen on top: the last route of ``currentStack``.
+  @inlinable
   public var visibleRoute: Route {
-    if let top = presentations.last { return top.stack[top.stack.count - 1] }
-    let stack = tabs[selectedTabIndex].stack
+    if let top = _presentations.last { return top.stack[top.stack.count - 1] }
+    let stack = _tabs[selectedTabIndex].stack
     return stack[stack.count - 1]
   }
 
@@ -116,8 +126,9 @@ public struct NavigationState<Route: Routable>: Hashable, Codable, Sendable {
   }
 
   /// Whether `route` is on any stack: any tab's or any presentation's.
+  @inlinable
   public func contains(_ route: Route) -> Bool {
-    tabs.contains { $0.stack.contains(route) } || presentations.contains { $0.stack.contains(route) }
+    _tabs.contains { $0.stack.contains(route) } || _presentations.contains { $0.stack.contains(route) }
   }
 
   /// Every route on every stack: the tabs' in tab order, then the presentations', bottom first.
@@ -143,10 +154,37 @@ public struct NavigationState<Route: Routable>: Hashable, Codable, Sendable {
       throw DecodingError.dataCorrupted(
         DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "invalid navigation state: \(problem)"))
     }
-    self.tabs = tabs
-    self.selectedTab = selectedTab
-    self.presentations = presentations
-    self.lastRefusal = try container.decodeIfPresent(NavigationRefusal<Route>.self, forKey: .lastRefusal)
-    self.refusalCount = try container.decodeIfPresent(Int.self, forKey: .refusalCount) ?? 0
+    self._tabs = tabs
+    self._selectedTab = selectedTab
+    self._presentations = presentations
+    self._lastRefusal = try container.decodeIfPresent(NavigationRefusal<Route>.self, forKey: .lastRefusal)
+    self._refusalCount = try container.decodeIfPresent(Int.self, forKey: .refusalCount) ?? 0
+  }
+
+  /// Encodes the state as `{"tabs": […], "selectedTab": …, "presentations": […],
+  /// "lastRefusal": …, "refusalCount": …}`; `lastRefusal` is left out when it is `nil`.
+  ///
+  /// - Parameter encoder: The encoder to write to.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(_tabs, forKey: .tabs)
+    try container.encode(_selectedTab, forKey: .selectedTab)
+    try container.encode(_presentations, forKey: .presentations)
+    try container.encodeIfPresent(_lastRefusal, forKey: .lastRefusal)
+    try container.encode(_refusalCount, forKey: .refusalCount)
+  }
+}
+
+extension NavigationState: CustomReflectable {
+  /// Shows the state's public names (`tabs`, `selectedTab`, …) to dumps and diffs, rather
+  /// than the storage behind them.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "tabs": _tabs as Any, "selectedTab": _selectedTab, "presentations": _presentations,
+        "lastRefusal": _lastRefusal as Any, "refusalCount": _refusalCount,
+      ],
+      displayStyle: .struct)
   }
 }

@@ -27,6 +27,7 @@ public struct Presentation<Route: Routable>: Hashable, Codable, Sendable {
   ///   - style: How the presentation covers the screens beneath it.
   ///   - stack: The presentation's stack, presented screen first. A stack that is empty is
   ///     refused when it arrives in a ``NavigationAction/setPath(path:)``.
+  @inlinable
   public init(style: PresentationStyle, stack: [Route]) {
     self.style = style
     self.stack = stack

@@ -28,12 +28,14 @@ import OrderedCollections
 /// order of the screens is the order in which their routes arrived, which keeps encoding
 /// and state hashes deterministic.
 public struct ScreenStates<Route: Routable, Screen: Hashable & Codable & Sendable>: Hashable, Sendable {
+  @usableFromInline var _screens: OrderedDictionary<Route, Screen>
+
   /// The screen states by route, in the order the routes arrived.
-  public private(set) var screens: OrderedDictionary<Route, Screen>
+  @inlinable public var screens: OrderedDictionary<Route, Screen> { _screens }
 
   /// Creates an empty collection; call ``sync(with:make:)`` to create the initial screens.
   public init() {
-    self.screens = [:]
+    self._screens = [:]
   }
 
   /// Creates the screen states for the routes already on `navigation`'s stacks.
@@ -42,17 +44,18 @@ public struct ScreenStates<Route: Routable, Screen: Hashable & Codable & Sendabl
   ///   - navigation: The navigation state.
   ///   - make: The initial state of a route's screen, or `nil` for a route without one.
   public init(for navigation: NavigationState<Route>, make: (Route) -> Screen?) {
-    self.screens = [:]
+    self._screens = [:]
     sync(with: navigation, make: make)
   }
 
   /// The state of `route`'s screen, if it has one.
+  @inlinable
   public subscript(route: Route) -> Screen? {
-    screens[route]
+    _screens[route]
   }
 
   /// The number of screen states.
-  public var count: Int { screens.count }
+  @inlinable public var count: Int { _screens.count }
 
   /// Brings the screen states in step with the stacks: drops the states of routes that left
   /// every stack and creates the states of routes that arrived.
@@ -63,13 +66,14 @@ public struct ScreenStates<Route: Routable, Screen: Hashable & Codable & Sendabl
   /// - Parameters:
   ///   - navigation: The navigation state after the action.
   ///   - make: The initial state of a route's screen, or `nil` for a route without one.
+  @inlinable
   public mutating func sync(with navigation: NavigationState<Route>, make: (Route) -> Screen?) {
     var index = 0
-    while index < screens.count {
-      if navigation.contains(screens.keys[index]) {
+    while index < _screens.count {
+      if navigation.contains(_screens.keys[index]) {
         index += 1
       } else {
-        screens.remove(at: index)
+        _screens.remove(at: index)
       }
     }
     for tab in navigation.tabs {
@@ -80,9 +84,10 @@ public struct ScreenStates<Route: Routable, Screen: Hashable & Codable & Sendabl
     }
   }
 
-  private mutating func addMissing(_ stack: [Route], make: (Route) -> Screen?) {
-    for route in stack where screens[route] == nil {
-      if let screen = make(route) { screens[route] = screen }
+  @inlinable
+  mutating func addMissing(_ stack: [Route], make: (Route) -> Screen?) {
+    for route in stack where _screens[route] == nil {
+      if let screen = make(route) { _screens[route] = screen }
     }
   }
 
@@ -106,6 +111,7 @@ public struct ScreenStates<Route: Routable, Screen: Hashable & Codable & Sendabl
   ///   - action: The action's name, for the refusal.
   ///   - body: Changes the screen's state.
   /// - Returns: `body`'s result, or `nil` when the action was refused.
+  @inlinable
   @discardableResult
   public mutating func update<Result>(
     _ route: Route,
@@ -113,13 +119,13 @@ public struct ScreenStates<Route: Routable, Screen: Hashable & Codable & Sendabl
     action: String,
     _ body: (inout Screen) -> Result
   ) -> Result? {
-    guard let index = screens.index(forKey: route), navigation.contains(route) else {
+    guard let index = _screens.index(forKey: route), navigation.contains(route) else {
       navigation.report(
         NavigationRefusal(action: action, reason: .screenNotOnStack, from: navigation.visibleRoute, to: route))
       return nil
     }
     navigation.clearRefusal()
-    return body(&screens.values[index])
+    return body(&_screens.values[index])
   }
 
   /// Whether the screen states match the stacks: every state belongs to a route on a stack,
@@ -165,6 +171,13 @@ extension ScreenStates: Codable {
             debugDescription: "the screen of route \(entry.route.name) appears twice"))
       }
     }
-    self.screens = screens
+    self._screens = screens
+  }
+}
+
+extension ScreenStates: CustomReflectable {
+  /// Shows the screens to dumps and diffs as a dictionary from route to screen state.
+  public var customMirror: Mirror {
+    Mirror(self, children: ["screens": _screens as Any], displayStyle: .struct)
   }
 }

@@ -62,3 +62,15 @@ struct RestorationTests {
     #expect(encoded == #"[{"route":{"postList":{}},"screen":{"list":{"_0":{"loading":{}}}}}]"#)
   }
 }
+
+@Suite("Reflection")
+struct ReflectionTests {
+  @Test func dumpsShowThePublicNames() {
+    let labels = Mirror(reflecting: PostsFlow.initialNavigation).children.compactMap(\.label)
+    #expect(labels == ["tabs", "selectedTab", "presentations", "lastRefusal", "refusalCount"])
+    var dump = ""
+    Swift.dump(PostsState(), to: &dump)
+    #expect(dump.contains("selectedTab: \"feed\""))
+    #expect(!dump.contains("_tabs"))
+  }
+}
