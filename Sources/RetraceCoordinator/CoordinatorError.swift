@@ -13,7 +13,7 @@
 ///   error.code            // .invalidParameter
 ///   error.segmentIndex    // 1
 ///   error.segment         // "abc"
-///   print(error)          // invalid parameter at segment 1 "abc": … 
+///   print(error)          // invalid parameter at segment 1 "abc": …
 /// }
 /// ```
 public struct CoordinatorError: Error, Hashable, Sendable {

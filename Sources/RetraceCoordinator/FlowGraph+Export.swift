@@ -14,9 +14,10 @@ extension FlowGraph {
   /// // digraph "posts" {
   /// //   rankdir=LR;
   /// //   …
-  /// //   n2 [label="postDetail"];
-  /// //   n3 [label="postList", peripheries=2];
-  /// //   n3 -> n2 [label="push"];
+  /// //   n1 [label="postDetail"];
+  /// //   n2 [label="postList", peripheries=2];
+  /// //   …
+  /// //   n2 -> n1 [label="push"];
   /// // }
   /// ```
   ///
@@ -61,9 +62,10 @@ extension FlowGraph {
   /// ```swift
   /// print(FlowGraph.allowed(by: postsRules).mermaid())
   /// // flowchart LR
-  /// //   n2["postDetail"]
-  /// //   n3[["postList"]]
-  /// //   n3 -->|"push"| n2
+  /// //   n1["postDetail"]
+  /// //   n2[["postList"]]
+  /// //   …
+  /// //   n2 -->|"push"| n1
   /// ```
   ///
   /// - Parameter title: A title, written as a Mermaid comment.

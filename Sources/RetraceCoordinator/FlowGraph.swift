@@ -130,7 +130,8 @@ public struct FlowGraph: Hashable, Sendable {
       default: kind = nil
       }
       if let kind, let target = refusal.to {
-        add(Edge(from: (refusal.from ?? before.visibleRoute).name, to: target.name, kind: kind, refused: true))
+        add(
+          Edge(from: (refusal.from ?? before.visibleRoute).name, to: target.name, kind: kind, refused: true))
       }
       return
     }

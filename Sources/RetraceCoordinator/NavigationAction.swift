@@ -6,10 +6,10 @@
 /// synthesized `Codable`, with labelled values so that the JSON reads well:
 ///
 /// ```swift
-/// enum PostsAction: Codable { case navigation(NavigationAction<PostsRoute>), load }
+/// enum PostsAction: Codable { case navigation(action: NavigationAction<PostsRoute>), load }
 ///
-/// let action = PostsAction.navigation(.push(route: .postDetail(id: 42)))
-/// // {"navigation":{"_0":{"push":{"route":{"postDetail":{"id":42}}}}}}
+/// let action = PostsAction.navigation(action: .push(route: .postDetail(id: 42)))
+/// // {"navigation":{"action":{"push":{"route":{"postDetail":{"id":42}}}}}}
 /// ```
 ///
 /// Pushes, pops and dismissals act on the top layer: the topmost presentation's stack if

@@ -9,11 +9,11 @@ import Retrace
 ///
 /// ```swift
 /// enum AppAction: Codable, Sendable {
-///   case navigation(NavigationAction<AppRoute>)
+///   case navigation(action: NavigationAction<AppRoute>)
 ///   case load
 ///
 ///   static let navigationCase = ActionCase<AppAction, NavigationAction<AppRoute>>(
-///     embed: AppAction.navigation,
+///     embed: { .navigation(action: $0) },
 ///     extract: { if case .navigation(let action) = $0 { action } else { nil } }
 ///   )
 /// }

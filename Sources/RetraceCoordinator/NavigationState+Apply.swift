@@ -166,9 +166,17 @@ extension NavigationState {
   static func check(_ stack: [Route], tab: String, rules: FlowRules<Route>) -> PathProblem<Route>? {
     guard let root = stack.first else { return PathProblem(reason: .emptyStack) }
     guard rules.allowsRoot(root, ofTab: tab) else { return PathProblem(reason: .notARoot, to: root) }
+    return forbiddenPush(in: stack, rules: rules)
+  }
+
+  /// The first step of `stack` that the rules do not allow as a push.
+  static func forbiddenPush(in stack: [Route], rules: FlowRules<Route>) -> PathProblem<Route>? {
     if rules.allowsEverything { return nil }
-    for index in stack.indices.dropFirst() where !rules.allowsPush(from: stack[index - 1], to: stack[index]) {
-      return PathProblem(reason: .pushNotAllowed, from: stack[index - 1], to: stack[index])
+    for index in stack.indices.dropFirst() {
+      let (from, to) = (stack[index - 1], stack[index])
+      if !rules.allowsPush(from: from, to: to) {
+        return PathProblem(reason: .pushNotAllowed, from: from, to: to)
+      }
     }
     return nil
   }
@@ -187,11 +195,8 @@ extension NavigationState {
       if let below, !rules.allowsPresent(from: below, to: first) {
         return PathProblem(reason: .presentNotAllowed, from: below, to: first)
       }
-      let stack = presentation.stack
-      for index in stack.indices.dropFirst() where !rules.allowsPush(from: stack[index - 1], to: stack[index]) {
-        return PathProblem(reason: .pushNotAllowed, from: stack[index - 1], to: stack[index])
-      }
-      below = stack.last
+      if let problem = forbiddenPush(in: presentation.stack, rules: rules) { return problem }
+      below = presentation.stack.last
     }
     return nil
   }

@@ -14,7 +14,9 @@ extension NavigationState {
   /// - Throws: A ``CoordinatorError`` with code ``CoordinatorError/Code/invalidState`` that
   ///   names the first problem found.
   public func validate(rules: FlowRules<Route>) throws(CoordinatorError) {
-    if let problem = Self.structuralProblem(tabs: tabs, selectedTab: selectedTab, presentations: presentations) {
+    if let problem = Self.structuralProblem(
+      tabs: tabs, selectedTab: selectedTab, presentations: presentations)
+    {
       throw CoordinatorError(code: .invalidState, message: problem)
     }
     for tab in tabs {
@@ -46,7 +48,9 @@ extension NavigationState {
     }
   }
 
-  private static func error(_ problem: PathProblem<Route>, where place: String, tab: String) -> CoordinatorError {
+  private static func error(_ problem: PathProblem<Route>, where place: String, tab: String)
+    -> CoordinatorError
+  {
     let refusal = problem.refusal(action: "validate", tab: tab)
     return CoordinatorError(
       code: .invalidState, message: "in \(place): \(refusal.message)",

@@ -149,10 +149,14 @@ public struct NavigationState<Route: Routable>: Hashable, Codable, Sendable {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let tabs = try container.decode([NavigationTab<Route>].self, forKey: .tabs)
     let selectedTab = try container.decode(String.self, forKey: .selectedTab)
-    let presentations = try container.decodeIfPresent([Presentation<Route>].self, forKey: .presentations) ?? []
-    if let problem = Self.structuralProblem(tabs: tabs, selectedTab: selectedTab, presentations: presentations) {
+    let presentations =
+      try container.decodeIfPresent([Presentation<Route>].self, forKey: .presentations) ?? []
+    if let problem = Self.structuralProblem(
+      tabs: tabs, selectedTab: selectedTab, presentations: presentations)
+    {
       throw DecodingError.dataCorrupted(
-        DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "invalid navigation state: \(problem)"))
+        DecodingError.Context(
+          codingPath: decoder.codingPath, debugDescription: "invalid navigation state: \(problem)"))
     }
     self._tabs = tabs
     self._selectedTab = selectedTab

@@ -62,7 +62,9 @@ public struct RouteTable<Route: Routable>: Sendable {
   ///   - pattern: Its literal segments, such as `posts` or `settings/about`.
   ///   - style: The style of presentation the route starts, or `nil` when it is pushed.
   /// - Returns: The extended table.
-  public func route(_ route: Route, pattern: String, presentedAs style: PresentationStyle? = nil) -> RouteTable {
+  public func route(_ route: Route, pattern: String, presentedAs style: PresentationStyle? = nil)
+    -> RouteTable
+  {
     let segments = Self.parsePattern(pattern)
     precondition(
       !segments.contains { if case .parameter = $0 { true } else { false } },
@@ -92,7 +94,9 @@ public struct RouteTable<Route: Routable>: Sendable {
     build: @escaping @Sendable (_ parameters: [String]) -> Route?,
     parameters: @escaping @Sendable (Route) -> [String]?
   ) -> RouteTable {
-    adding(Entry(name: name, pattern: Self.parsePattern(pattern), style: style, build: build, parameters: parameters))
+    adding(
+      Entry(
+        name: name, pattern: Self.parsePattern(pattern), style: style, build: build, parameters: parameters))
   }
 
   private func adding(_ entry: Entry) -> RouteTable {
@@ -120,7 +124,9 @@ extension RouteTable {
   ///   tab whose declared root starts the path, or `nil` (the selected tab) if there is none.
   /// - Throws: A ``CoordinatorError`` that names the failing segment: its index (the host is
   ///   segment 0), its text, and why (unknown, invalid parameter, forbidden).
-  public func path(for url: String, rules: FlowRules<Route> = .allowingEverything) throws(CoordinatorError) -> RoutePath<Route> {
+  public func path(for url: String, rules: FlowRules<Route> = .allowingEverything) throws(CoordinatorError)
+    -> RoutePath<Route>
+  {
     let segments = try splitURL(url)
     var tab: String?
     var stack: [Route] = []
@@ -161,7 +167,9 @@ extension RouteTable {
       var forbidden: CoordinatorError?
       var accepted: (route: Route, entry: Entry)?
       for candidate in candidates {
-        guard let refusal = refusal(of: candidate.route, entry: candidate.entry, after: previous, rules: rules) else {
+        guard
+          let refusal = refusal(of: candidate.route, entry: candidate.entry, after: previous, rules: rules)
+        else {
           accepted = candidate
           break
         }

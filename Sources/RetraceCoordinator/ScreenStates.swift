@@ -121,7 +121,8 @@ public struct ScreenStates<Route: Routable, Screen: Hashable & Codable & Sendabl
   ) -> Result? {
     guard let index = _screens.index(forKey: route), navigation.contains(route) else {
       navigation.report(
-        NavigationRefusal(action: action, reason: .screenNotOnStack, from: navigation.visibleRoute, to: route))
+        NavigationRefusal(action: action, reason: .screenNotOnStack, from: navigation.visibleRoute, to: route)
+      )
       return nil
     }
     navigation.clearRefusal()

@@ -9,15 +9,20 @@ struct DeepLinkTests {
   let rules = PostsFlow.rules
 
   @Test func aLinkParsesIntoAFullPath() throws {
-    #expect(try links.path(for: "app://posts/42", rules: rules)
-      == RoutePath(tab: "feed", stack: [.postList, .postDetail(id: 42)]))
-    #expect(try links.path(for: "app://posts/42/share", rules: rules)
-      == RoutePath(tab: "feed", stack: [.postList, .postDetail(id: 42)], presentations: [Presentation(.share)]))
-    #expect(try links.path(for: "app://settings/about", rules: rules)
-      == RoutePath(tab: "settings", stack: [.settings, .about]))
+    #expect(
+      try links.path(for: "app://posts/42", rules: rules)
+        == RoutePath(tab: "feed", stack: [.postList, .postDetail(id: 42)]))
+    #expect(
+      try links.path(for: "app://posts/42/share", rules: rules)
+        == RoutePath(
+          tab: "feed", stack: [.postList, .postDetail(id: 42)], presentations: [Presentation(.share)]))
+    #expect(
+      try links.path(for: "app://settings/about", rules: rules)
+        == RoutePath(tab: "settings", stack: [.settings, .about]))
     // Scheme case, an empty authority, a trailing slash, a query and a fragment do not matter.
-    #expect(try links.path(for: "APP:///posts/42/?from=mail#top", rules: rules)
-      == RoutePath(tab: "feed", stack: [.postList, .postDetail(id: 42)]))
+    #expect(
+      try links.path(for: "APP:///posts/42/?from=mail#top", rules: rules)
+        == RoutePath(tab: "feed", stack: [.postList, .postDetail(id: 42)]))
   }
 
   @Test func theParsedPathNavigates() throws {
@@ -66,7 +71,8 @@ struct DeepLinkTests {
     #expect(forbidden.refusalReason == "pushNotAllowed")
     #expect(
       forbidden.description
-        == #"forbidden at segment 1 "42": push from settings to postDetail refused: no rule lets settings push postDetail"#)
+        == #"forbidden at segment 1 "42": push from settings to postDetail refused: no rule lets settings push postDetail"#
+    )
     let unknown = try #require(throws: CoordinatorError.self) {
       try links.path(for: "app://posts/42/comments", rules: rules)
     }
@@ -79,14 +85,17 @@ struct DeepLinkTests {
 
   @Test func withoutRulesALinkOnlyHasToMatch() throws {
     let path = try links.path(for: "app://about/42/share")
-    #expect(path == RoutePath(tab: nil, stack: [.about, .postDetail(id: 42)], presentations: [Presentation(.share)]))
+    #expect(
+      path
+        == RoutePath(tab: nil, stack: [.about, .postDetail(id: 42)], presentations: [Presentation(.share)]))
   }
 
   @Test func aPathBecomesALink() throws {
     #expect(try links.url(for: RoutePath(stack: [.postList, .postDetail(id: 42)])) == "app://posts/42")
     #expect(try links.url(for: PostsFlow.initialNavigation.path) == "app://posts")
     let unlinkable = try #require(throws: CoordinatorError.self) {
-      try links.url(for: RoutePath(stack: [.postList], presentations: [Presentation(.share, style: .fullScreen)]))
+      try links.url(
+        for: RoutePath(stack: [.postList], presentations: [Presentation(.share, style: .fullScreen)]))
     }
     #expect(unlinkable.code == .unlinkable)
     #expect(unlinkable.message == "the table has no entry for share presented as a fullScreen")
@@ -99,8 +108,9 @@ struct DeepLinkTests {
     let url = try BankingRoute.links.url(for: path)
     #expect(url == "bank://accounts/DE89%203704%2F0044%20%C3%BC/transactions/new/DE89%203704%2F0044%20%C3%BC")
     #expect(try BankingRoute.links.path(for: url, rules: BankingRoute.rules) == path)
-    #expect(try BankingRoute.links.path(for: "bank://accounts/new", rules: BankingRoute.rules)
-      == RoutePath(stack: [.accounts], presentations: [Presentation(.newAccount)]))
+    #expect(
+      try BankingRoute.links.path(for: "bank://accounts/new", rules: BankingRoute.rules)
+        == RoutePath(stack: [.accounts], presentations: [Presentation(.newAccount)]))
     // A transaction sheet only from an account's screen, in links too.
     let error = try #require(throws: CoordinatorError.self) {
       try BankingRoute.links.path(for: "bank://accounts/transactions/new/DE89", rules: BankingRoute.rules)

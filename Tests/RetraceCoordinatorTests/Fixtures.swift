@@ -52,7 +52,9 @@ enum BankingRoute: Routable {
 
 extension PostsRoute {
   /// One or two values of each case.
-  static let samples: [PostsRoute] = [.postList, .postDetail(id: 1), .postDetail(id: 2), .share, .settings, .about]
+  static let samples: [PostsRoute] = [
+    .postList, .postDetail(id: 1), .postDetail(id: 2), .share, .settings, .about,
+  ]
 }
 
 /// A navigation action for a number, so that property tests can shrink plain integers.

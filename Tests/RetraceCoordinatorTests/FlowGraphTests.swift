@@ -26,7 +26,9 @@ func runDot(_ text: String) throws -> (status: Int32, output: String, errors: St
   let out = output.fileHandleForReading.readDataToEndOfFile()
   let err = errors.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
-  return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+  return (
+    process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self)
+  )
 }
 
 @Suite("Flow graphs")
@@ -35,11 +37,12 @@ struct FlowGraphTests {
 
   @Test func theAllowedGraphHasTheRulesEdges() {
     let graph = FlowGraph.allowed(by: PostsFlow.rules)
-    #expect(Set(graph.edges.keys) == [
-      Edge(from: "postList", to: "postDetail", kind: .push),
-      Edge(from: "postDetail", to: "share", kind: .present),
-      Edge(from: "settings", to: "about", kind: .push),
-    ])
+    #expect(
+      Set(graph.edges.keys) == [
+        Edge(from: "postList", to: "postDetail", kind: .push),
+        Edge(from: "postDetail", to: "share", kind: .present),
+        Edge(from: "settings", to: "about", kind: .push),
+      ])
     #expect(graph.edges.values.allSatisfy { $0 == 0 })
     #expect(Set(graph.nodes) == ["postList", "postDetail", "share", "settings", "about"])
     #expect(graph.roots == ["postList", "settings"])
@@ -48,46 +51,48 @@ struct FlowGraphTests {
   }
 
   @Test func theAllowedGraphPrintsAsDOT() {
-    #expect(FlowGraph.allowed(by: PostsFlow.rules).dot(title: "posts") == """
-      digraph "posts" {
-        rankdir=LR;
-        node [shape=box, style=rounded, fontname="Helvetica"];
-        edge [fontname="Helvetica", fontsize=10];
-        n0 [label="about"];
-        n1 [label="postDetail"];
-        n2 [label="postList", peripheries=2];
-        n3 [label="settings", peripheries=2];
-        n4 [label="share"];
-        t0 [label="feed tab", shape=plaintext];
-        t0 -> n2 [style=dotted, arrowhead=empty];
-        t1 [label="settings tab", shape=plaintext];
-        t1 -> n3 [style=dotted, arrowhead=empty];
-        n1 -> n4 [label="present", style=dashed];
-        n2 -> n1 [label="push"];
-        n3 -> n0 [label="push"];
-      }
+    #expect(
+      FlowGraph.allowed(by: PostsFlow.rules).dot(title: "posts") == """
+        digraph "posts" {
+          rankdir=LR;
+          node [shape=box, style=rounded, fontname="Helvetica"];
+          edge [fontname="Helvetica", fontsize=10];
+          n0 [label="about"];
+          n1 [label="postDetail"];
+          n2 [label="postList", peripheries=2];
+          n3 [label="settings", peripheries=2];
+          n4 [label="share"];
+          t0 [label="feed tab", shape=plaintext];
+          t0 -> n2 [style=dotted, arrowhead=empty];
+          t1 [label="settings tab", shape=plaintext];
+          t1 -> n3 [style=dotted, arrowhead=empty];
+          n1 -> n4 [label="present", style=dashed];
+          n2 -> n1 [label="push"];
+          n3 -> n0 [label="push"];
+        }
 
-      """)
+        """)
   }
 
   @Test func theAllowedGraphPrintsAsMermaid() {
-    #expect(FlowGraph.allowed(by: PostsFlow.rules).mermaid(title: "posts") == """
-      %% posts
-      flowchart LR
-        n0["about"]
-        n1["postDetail"]
-        n2[["postList"]]
-        n3[["settings"]]
-        n4["share"]
-        t0>"feed tab"]
-        t0 -.- n2
-        t1>"settings tab"]
-        t1 -.- n3
-        n1 ==>|"present"| n4
-        n2 -->|"push"| n1
-        n3 -->|"push"| n0
+    #expect(
+      FlowGraph.allowed(by: PostsFlow.rules).mermaid(title: "posts") == """
+        %% posts
+        flowchart LR
+          n0["about"]
+          n1["postDetail"]
+          n2[["postList"]]
+          n3[["settings"]]
+          n4["share"]
+          t0>"feed tab"]
+          t0 -.- n2
+          t1>"settings tab"]
+          t1 -.- n3
+          n1 ==>|"present"| n4
+          n2 -->|"push"| n1
+          n3 -->|"push"| n0
 
-      """)
+        """)
   }
 
   @Test func observingCountsEachKindOfTransition() {
@@ -99,7 +104,9 @@ struct FlowGraphTests {
       .present(route: .share, style: .sheet), .dismiss, .pop, .selectTab(tab: "settings"),
       .push(route: .postList),  // refused
       .push(route: .about), .popToRoot,
-      .setPath(path: RoutePath(tab: "feed", stack: [.postList, .postDetail(id: 3)], presentations: [Presentation(.share)])),
+      .setPath(
+        path: RoutePath(
+          tab: "feed", stack: [.postList, .postDetail(id: 3)], presentations: [Presentation(.share)])),
       .selectTab(tab: "nope"),  // refused, but not a rule about routes: no edge
     ]
     for action in actions {
@@ -159,7 +166,10 @@ struct FlowGraphTests {
     #expect(mermaid.hasPrefix("%% multi line\nflowchart LR\n"))
   }
 
-  @Test(.enabled(if: dotExecutable != nil, "graphviz's dot is not installed; install the graphviz package to run this check"))
+  @Test(
+    .enabled(
+      if: dotExecutable != nil,
+      "graphviz's dot is not installed; install the graphviz package to run this check"))
   func everyExportRendersWithGraphviz() throws {
     var observed = FlowGraph.allowed(by: PostsFlow.rules)
     for seed: UInt64 in 1...3 {

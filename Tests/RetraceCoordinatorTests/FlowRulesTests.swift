@@ -115,11 +115,14 @@ struct FlowRulesTests {
   @Test func aTransactionSheetOnlyFromAnAccountsScreen() {
     let iban = "DE89 3704 0044 0532 0130 00"
     var nav = NavigationState(root: BankingRoute.accounts)
-    let refused = nav.apply(.present(route: .newTransaction(iban: iban), style: .sheet), rules: BankingRoute.rules)
+    let refused = nav.apply(
+      .present(route: .newTransaction(iban: iban), style: .sheet), rules: BankingRoute.rules)
     #expect(refused?.reason == .presentNotAllowed)
     #expect(refused?.from == .accounts)
     nav.apply(.push(route: .account(iban: iban)), rules: BankingRoute.rules)
-    #expect(nav.apply(.present(route: .newTransaction(iban: iban), style: .sheet), rules: BankingRoute.rules) == nil)
+    #expect(
+      nav.apply(.present(route: .newTransaction(iban: iban), style: .sheet), rules: BankingRoute.rules) == nil
+    )
     #expect(nav.visibleRoute == .newTransaction(iban: iban))
   }
 
@@ -161,7 +164,9 @@ struct FlowRulesTests {
     let error = try #require(throws: CoordinatorError.self) { try nav.validate(rules: PostsFlow.rules) }
     #expect(error.code == .invalidState)
     #expect(error.refusalReason == "pushNotAllowed")
-    #expect(error.message == "in tab feed: validate from postList to about refused: no rule lets postList push about")
+    #expect(
+      error.message
+        == "in tab feed: validate from postList to about refused: no rule lets postList push about")
     #expect(PostsFlow.initialNavigation.isValid(under: PostsFlow.rules))
   }
 }

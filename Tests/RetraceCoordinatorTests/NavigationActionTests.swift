@@ -138,8 +138,10 @@ struct NavigationActionTests {
     let before = nav
     let path = RoutePath<PostsRoute>(tab: "feed", stack: [.postList, .postDetail(id: 1), .about])
     let refusal = nav.apply(.setPath(path: path), rules: rules)
-    #expect(refusal == NavigationRefusal(
-      action: "setPath", reason: .pushNotAllowed, from: .postDetail(id: 1), to: .about, tab: "feed"))
+    #expect(
+      refusal
+        == NavigationRefusal(
+          action: "setPath", reason: .pushNotAllowed, from: .postDetail(id: 1), to: .about, tab: "feed"))
     #expect(nav.path == before.path)
   }
 
@@ -149,7 +151,9 @@ struct NavigationActionTests {
     #expect(refusal?.reason == .notARoot)
     #expect(refusal?.message == "setPath to settings refused: settings is not the root of tab feed")
     #expect(nav.apply(.setPath(path: RoutePath(tab: "feed", stack: [])), rules: rules)?.reason == .emptyStack)
-    #expect(nav.apply(.setPath(path: RoutePath(tab: "nope", stack: [.postList])), rules: rules)?.reason == .unknownTab)
+    #expect(
+      nav.apply(.setPath(path: RoutePath(tab: "nope", stack: [.postList])), rules: rules)?.reason
+        == .unknownTab)
   }
 
   @Test func anAppliedActionClearsTheLastRefusal() {
@@ -178,11 +182,14 @@ struct NavigationActionTests {
     }
     #expect(try json(.push(route: .postDetail(id: 42))) == #"{"push":{"route":{"postDetail":{"id":42}}}}"#)
     #expect(try json(.pop) == #"{"pop":{}}"#)
-    #expect(try json(.present(route: .share, style: .sheet)) == #"{"present":{"route":{"share":{}},"style":"sheet"}}"#)
+    #expect(
+      try json(.present(route: .share, style: .sheet))
+        == #"{"present":{"route":{"share":{}},"style":"sheet"}}"#)
     #expect(try json(.selectTab(tab: "feed")) == #"{"selectTab":{"tab":"feed"}}"#)
     for seed in 0..<200 {
       let action = postsNavigationAction(seed)
-      #expect(try JSONDecoder().decode(NavigationAction<PostsRoute>.self, from: encoder.encode(action)) == action)
+      #expect(
+        try JSONDecoder().decode(NavigationAction<PostsRoute>.self, from: encoder.encode(action)) == action)
     }
   }
 

@@ -33,7 +33,8 @@ struct NavigationPropertyTests {
       for seed in seeds {
         nav.apply(postsNavigationAction(seed), rules: .allowingEverything)
         #expect(nav.isValid(under: .allowingEverything))
-        #expect(nav.tabs.allSatisfy { !$0.stack.isEmpty } && nav.presentations.allSatisfy { !$0.stack.isEmpty })
+        #expect(
+          nav.tabs.allSatisfy { !$0.stack.isEmpty } && nav.presentations.allSatisfy { !$0.stack.isEmpty })
       }
     }
   }

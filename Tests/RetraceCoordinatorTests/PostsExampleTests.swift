@@ -104,7 +104,8 @@ struct PostsExampleTests {
 
   @Test func theDomainDescribesItself() {
     #expect(postsDomain.name == "posts")
-    #expect(postsDomain.actionCases == ["navigation", "load", "retry", "postsLoaded", "loadFailed", "toggleLike"])
+    #expect(
+      postsDomain.actionCases == ["navigation", "load", "retry", "postsLoaded", "loadFailed", "toggleLike"])
     #expect(postsDomain.invariant(named: "valid-navigation") != nil)
     #expect(postsDomain.invariant(named: "screens-match-stack") != nil)
     for invariant in postsDomain.invariants { #expect(invariant.holds(postsDomain.initialState)) }
@@ -122,7 +123,9 @@ struct PostsExampleTests {
       if case .navigation(let navigation) = action { names.insert(navigation.name) }
       let count = state.navigation.refusalCount
       _ = postsDomain.reduce(into: &state, action: action)
-      if state.navigation.refusalCount > count, let refusal = state.navigation.lastRefusal { refusals.append(refusal) }
+      if state.navigation.refusalCount > count, let refusal = state.navigation.lastRefusal {
+        refusals.append(refusal)
+      }
       for invariant in postsDomain.invariants { #expect(invariant.holds(state), "\(invariant.name)") }
     }
     #expect(actions.first == .load)

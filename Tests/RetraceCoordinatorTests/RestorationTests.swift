@@ -11,7 +11,8 @@ struct RestorationTests {
       let (_, state) = postsDomain.generate(count: 300, seed: seed)
       let data = try JSONEncoder().encode(state)
       #expect(try JSONDecoder().decode(PostsState.self, from: data) == state)
-      let nav = try JSONDecoder().decode(NavigationState<PostsRoute>.self, from: JSONEncoder().encode(state.navigation))
+      let nav = try JSONDecoder().decode(
+        NavigationState<PostsRoute>.self, from: JSONEncoder().encode(state.navigation))
       #expect(nav == state.navigation)
     }
   }
@@ -22,7 +23,8 @@ struct RestorationTests {
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
     let json = String(decoding: try encoder.encode(nav.lastRefusal), as: UTF8.self)
-    #expect(json == #"{"action":"push","from":{"postList":{}},"reason":"pushNotAllowed","to":{"settings":{}}}"#)
+    #expect(
+      json == #"{"action":"push","from":{"postList":{}},"reason":"pushNotAllowed","to":{"settings":{}}}"#)
     #expect(try JSONDecoder().decode(NavigationState<PostsRoute>.self, from: encoder.encode(nav)) == nav)
   }
 
@@ -51,7 +53,8 @@ struct RestorationTests {
   }
 
   @Test func screenStatesRejectADuplicateRoute() throws {
-    let json = #"[{"route":{"postList":{}},"screen":{"list":{"_0":{"loading":{}}}}},{"route":{"postList":{}},"screen":{"list":{"_0":{"loading":{}}}}}]"#
+    let json =
+      #"[{"route":{"postList":{}},"screen":{"list":{"_0":{"loading":{}}}}},{"route":{"postList":{}},"screen":{"list":{"_0":{"loading":{}}}}}]"#
     #expect(throws: DecodingError.self) {
       try JSONDecoder().decode(ScreenStates<PostsRoute, PostsScreen>.self, from: Data(json.utf8))
     }

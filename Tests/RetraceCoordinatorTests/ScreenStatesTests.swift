@@ -28,7 +28,8 @@ struct ScreenStatesTests {
 
   @Test func screensWithoutStateGetNone() {
     var state = PostsState()
-    send(.navigation(action: .selectTab(tab: "settings")), .navigation(action: .push(route: .about)), to: &state)
+    send(
+      .navigation(action: .selectTab(tab: "settings")), .navigation(action: .push(route: .about)), to: &state)
     #expect(state.screens[.settings] == nil)
     #expect(state.screens[.about] == nil)
     #expect(state.screens.isInStep(with: state.navigation, make: PostsScreen.init(route:)))
@@ -45,7 +46,9 @@ struct ScreenStatesTests {
         == NavigationRefusal(
           action: "toggleLike", reason: .screenNotOnStack, from: .postDetail(id: 1), to: .postDetail(id: 2)))
     #expect(state.navigation.refusalCount == 1)
-    #expect(state.navigation.lastRefusal?.message == "toggleLike from postDetail to postDetail refused: no postDetail screen is on a stack")
+    #expect(
+      state.navigation.lastRefusal?.message
+        == "toggleLike from postDetail to postDetail refused: no postDetail screen is on a stack")
     send(.toggleLike(postID: 1), to: &state)
     #expect(state.navigation.lastRefusal == nil)
   }
