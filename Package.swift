@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "Retrace", targets: ["Retrace"]),
     .library(name: "RetraceTesting", targets: ["RetraceTesting"]),
     .library(name: "RetraceLog", targets: ["RetraceLog"]),
+    .library(name: "RetraceCoordinator", targets: ["RetraceCoordinator"]),
     .library(name: "RetraceExamples", targets: ["RetraceExamples"]),
   ],
   dependencies: [
@@ -46,9 +47,17 @@ let package = Package(
       ]
     ),
     .target(
+      name: "RetraceCoordinator",
+      dependencies: [
+        "Retrace",
+        .product(name: "OrderedCollections", package: "swift-collections"),
+      ]
+    ),
+    .target(
       name: "RetraceExamples",
       dependencies: [
         "Retrace",
+        "RetraceCoordinator",
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
       ]
     ),
@@ -68,6 +77,14 @@ let package = Package(
         "RetraceTesting",
         .product(name: "PropertyBased", package: "swift-property-based"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    .testTarget(
+      name: "RetraceCoordinatorTests",
+      dependencies: [
+        "RetraceCoordinator",
+        "RetraceExamples",
+        .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),
     .testTarget(
