@@ -7,6 +7,8 @@ let package = Package(
   products: [
     .library(name: "Retrace", targets: ["Retrace"]),
     .library(name: "RetraceTesting", targets: ["RetraceTesting"]),
+    .library(name: "RetraceLog", targets: ["RetraceLog"]),
+    .library(name: "RetraceCoordinator", targets: ["RetraceCoordinator"]),
     .library(name: "RetraceExamples", targets: ["RetraceExamples"]),
     .library(name: "RetraceDebugger", targets: ["RetraceDebugger"]),
     .library(name: "RetraceCLI", targets: ["RetraceCLI"]),
@@ -29,6 +31,18 @@ let package = Package(
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
       ]
     ),
+    .systemLibrary(
+      name: "CZstd",
+      pkgConfig: "libzstd",
+      providers: [.apt(["libzstd-dev"])]
+    ),
+    .target(
+      name: "RetraceLog",
+      dependencies: [
+        "Retrace",
+        "CZstd",
+      ]
+    ),
     .target(
       name: "RetraceTesting",
       dependencies: [
@@ -38,9 +52,17 @@ let package = Package(
       ]
     ),
     .target(
+      name: "RetraceCoordinator",
+      dependencies: [
+        "Retrace",
+        .product(name: "OrderedCollections", package: "swift-collections"),
+      ]
+    ),
+    .target(
       name: "RetraceExamples",
       dependencies: [
         "Retrace",
+        "RetraceCoordinator",
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
       ]
     ),
@@ -48,6 +70,7 @@ let package = Package(
       name: "RetraceDebugger",
       dependencies: [
         "Retrace",
+        "RetraceLog",
         .product(name: "CustomDump", package: "swift-custom-dump"),
       ]
     ),
@@ -55,6 +78,8 @@ let package = Package(
       name: "RetraceCLI",
       dependencies: [
         "RetraceDebugger",
+        "RetraceLog",
+        "RetraceCoordinator",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Rainbow", package: "Rainbow"),
       ]
@@ -80,6 +105,23 @@ let package = Package(
         .product(name: "PropertyBased", package: "swift-property-based"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
+    ),
+    .testTarget(
+      name: "RetraceCoordinatorTests",
+      dependencies: [
+        "RetraceCoordinator",
+        "RetraceExamples",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
+    ),
+    .testTarget(
+      name: "RetraceLogTests",
+      dependencies: [
+        "RetraceLog",
+        "RetraceExamples",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ],
+      exclude: ["read_trace.py"]
     ),
     .testTarget(
       name: "RetraceDebuggerTests",

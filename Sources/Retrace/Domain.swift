@@ -36,9 +36,24 @@ public protocol Domain: Sendable {
 
   /// Applies an action with the domain's reducer.
   func reduce(into state: inout State, action: Action) -> Effect<Action>
+
+  /// Rewrites an action recorded with an older ``actionSchemaVersion`` into the current
+  /// shape, before it is decoded.
+  ///
+  /// - Parameters:
+  ///   - action: The encoded action, as a generic CBOR value.
+  ///   - version: The action schema version it was recorded with.
+  /// - Returns: The action in the current shape.
+  /// - Throws: When the action cannot be upcast; readers report it with its sequence number.
+  func upcast(_ action: CBORValue, fromVersion version: Int) throws -> CBORValue
 }
 
 extension Domain {
+  /// By default actions need no upcasting.
+  public func upcast(_ action: CBORValue, fromVersion version: Int) throws -> CBORValue {
+    action
+  }
+
   /// The invariant called `name`, if the domain has one.
   public func invariant(named name: String) -> Invariant<State>? {
     invariants.first { $0.name == name }
@@ -71,6 +86,7 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
   public let invariants: [Invariant<State>]
   public let workload: Workload<State, Action>
   private let reducer: Reduce<State, Action>
+  private let upcaster: (@Sendable (CBORValue, Int) throws -> CBORValue)?
 
   /// Creates a domain description.
   ///
@@ -83,6 +99,8 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
   ///   - actionCases: The names of the action cases.
   ///   - invariants: The rules the state must obey.
   ///   - workload: A generator of realistic action sequences.
+  ///   - upcaster: Rewrites an action recorded with an older schema version (given as the
+  ///     second argument) into the current shape; `nil` when there is nothing to upcast.
   public init<R: Reducer & Sendable>(
     name: String,
     summary: String,
@@ -91,7 +109,8 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
     reducer: R,
     actionCases: [String],
     invariants: [Invariant<State>] = [],
-    workload: Workload<State, Action>
+    workload: Workload<State, Action>,
+    upcaster: (@Sendable (CBORValue, Int) throws -> CBORValue)? = nil
   ) where R.State == State, R.Action == Action {
     self.name = name
     self.summary = summary
@@ -101,11 +120,17 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
     self.actionCases = actionCases
     self.invariants = invariants
     self.workload = workload
+    self.upcaster = upcaster
   }
 
   /// Applies an action with the domain's reducer.
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     reducer.reduce(into: &state, action: action)
+  }
+
+  /// Rewrites an older action with the upcaster, if there is one.
+  public func upcast(_ action: CBORValue, fromVersion version: Int) throws -> CBORValue {
+    try upcaster?(action, version) ?? action
   }
 }
 

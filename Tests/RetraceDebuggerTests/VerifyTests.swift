@@ -24,7 +24,7 @@ import Testing
     // ...replayed with a registry in which "banking" has a different overdraft penalty.
     let registry = DomainRegistry(Examples.domains).replacing(Fixtures.changedBanking)
     let changed = try registry.domain(named: "banking") as! DomainDefinition<BankingState, BankingAction>
-    #expect(registry.names == ["counter", "banking", "settings"])
+    #expect(registry.names == ["counter", "banking", "settings", "posts"])
 
     // The first overdraft: the first action after which a penalty is booked.
     let original = Debugger(domain: bankingDomain, session: session)

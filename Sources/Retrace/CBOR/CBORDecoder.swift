@@ -1,0 +1,82 @@
+/// Decodes `Decodable` values from CBOR (RFC 8949).
+///
+/// It reads what ``CBOREncoder`` writes and, more generally, any well-formed CBOR whose
+/// shape fits the type: integers of any width, floats of any width whose value the
+/// requested type holds exactly, indefinite-length strings, arrays and maps; tags are
+/// skipped and their content decoded. The mapping is specified in `docs/CODEC.md`.
+///
+/// ```swift
+/// let bytes = try CBOREncoder().encode(["a": 1])
+/// let value = try CBORDecoder().decode([String: Int].self, from: bytes)   // ["a": 1]
+/// ```
+///
+/// Decoding never traps on bad input and never allocates more than the input's size
+/// suggests: the whole input is first checked to be one well-formed data item (every
+/// length against the bytes that remain, nesting depth at most ``maximumNestingDepth``,
+/// text strings valid UTF-8, nothing after the item); then values are read straight from
+/// the bytes. Errors are `DecodingError`s whose `debugDescription` names the byte offset
+/// and whose `underlyingError` is a ``CBORError``.
+public struct CBORDecoder: Sendable {
+  /// The deepest nesting of arrays, maps and tags that decoding accepts.
+  ///
+  /// An item inside 256 containers is accepted, one inside 257 is not. ``CBOREncoder``
+  /// refuses to write deeper containers, so that everything it writes can be read back.
+  public static let maximumNestingDepth = 256
+
+  /// Creates a decoder.
+  public init() {}
+
+  /// Decodes a value from bytes that hold exactly one CBOR data item.
+  ///
+  /// ```swift
+  /// let n = try CBORDecoder().decode(Int.self, from: [0x19, 0x03, 0xe8])   // 1000
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to decode.
+  ///   - bytes: The encoded item, and nothing else.
+  /// - Returns: The decoded value.
+  /// - Throws: `DecodingError.dataCorrupted` for input that is not one well-formed item,
+  ///   or for a number the type cannot hold; `typeMismatch`, `valueNotFound` and
+  ///   `keyNotFound` when the item's shape does not fit the type; and whatever the type's
+  ///   own `init(from:)` throws.
+  public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+    try bytes.withUnsafeBytes { try decode(type, from: $0) }
+  }
+
+  /// Decodes a value from memory that holds exactly one CBOR data item.
+  ///
+  /// This is the form for reading traces: records are decoded where they lie in a
+  /// decompressed chunk, without copying them out first. The memory is only read during
+  /// the call.
+  ///
+  /// ```swift
+  /// let action = try chunk.withUnsafeBytes { chunk in
+  ///   try CBORDecoder().decode(Action.self, from: UnsafeRawBufferPointer(rebasing: chunk[range]))
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to decode.
+  ///   - bytes: The encoded item, and nothing else.
+  /// - Returns: The decoded value.
+  /// - Throws: The errors of ``decode(_:from:)-([UInt8])``.
+  public func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
+    let reader = _CBORReader(bytes)
+    let end: Int
+    do {
+      end = try reader.skipItem(at: 0, depth: 0, validating: true)
+    } catch {
+      throw DecodingError.dataCorrupted(.init(
+        codingPath: [], debugDescription: error.description, underlyingError: error))
+    }
+    guard end == bytes.count else {
+      let error = CBORError(
+        .trailingBytes, "\(bytes.count - end) bytes follow the data item", offset: end)
+      throw DecodingError.dataCorrupted(.init(
+        codingPath: [], debugDescription: error.description, underlyingError: error))
+    }
+    let impl = _CBORDecoderImpl(reader: reader, offset: 0, path: [])
+    return try impl.decodeValue(type, at: 0, _DecodingPath(depth: 0, last: nil), nil)
+  }
+}

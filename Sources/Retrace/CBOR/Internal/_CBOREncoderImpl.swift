@@ -1,0 +1,356 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// An array or map whose header is not final yet, or a `superEncoder()` slot.
+///
+/// The encoder writes in one pass: a container's header is a one-byte placeholder until
+/// the container is finished, when its count is known. `Codable` has no "close" call, so a
+/// container is finished when its parent writes its next entry, or when the `encode(to:)`
+/// that opened it returns.
+struct _EncodingFrame {
+  enum Kind { case map, array, slot }
+
+  var kind: Kind
+  /// The offset of the placeholder header (of a slot: where its value starts).
+  var offset: Int
+  /// Entries written so far (a map entry is a key and its value).
+  var count: Int
+  /// Tells a container's frame from a later frame at the same index.
+  var id: UInt32
+  /// The coding path step that leads to this container, if any.
+  var component: _CodingPathComponent?
+}
+
+/// The value being encoded: where its bytes and containers start, and how it was reached.
+struct _EncodingLevel {
+  /// The index in `frames` of the value's first container.
+  var base: Int
+  /// The offset of the value's first byte.
+  var start: Int
+  /// The coding path step that leads to the value, if not yet held by a frame.
+  var component: _CodingPathComponent?
+}
+
+/// The encoder behind ``CBOREncoder``: one per top-level call, writing straight into the
+/// caller's buffer.
+final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
+  var bytes: [UInt8]
+  let deterministic: Bool
+  var frames: [_EncodingFrame] = []
+  var level: _EncodingLevel
+  private var lastFrameID: UInt32 = 0
+  /// The first error of a non-throwing `Encoder` call (such as `nestedContainer`), thrown
+  /// when the top-level call ends.
+  private var deferredError: (any Error)?
+
+  /// Creates an encoder; the caller swaps its buffer into `bytes` before encoding.
+  init(deterministic: Bool) {
+    self.bytes = []
+    self.deterministic = deterministic
+    self.level = _EncodingLevel(base: 0, start: 0, component: nil)
+  }
+
+  var codingPath: [any CodingKey] { codingPath(throughFrame: level.base - 1, appending: level.component) }
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  func codingPath(throughFrame index: Int, appending component: _CodingPathComponent? = nil) -> [any CodingKey] {
+    var path: [any CodingKey] = []
+    for frame in frames.prefix(max(0, index + 1)) {
+      if let step = frame.component { path.append(step.codingKey) }
+    }
+    if let component { path.append(component.codingKey) }
+    return path
+  }
+
+  // MARK: - Top level and nested values
+
+  func encodeTopLevel<T: Encodable>(_ value: T) throws {
+    level = _EncodingLevel(base: 0, start: bytes.count, component: nil)
+    if T.self == Data.self {
+      appendByteString(value as! Data)
+      return
+    }
+    try value.encode(to: self)
+    try closeFrames(downTo: 0)
+    if let deferredError { throw deferredError }
+    guard bytes.count > level.start else {
+      throw EncodingError.invalidValue(
+        value, .init(codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
+    }
+  }
+
+  /// Encodes `value` as one data item at the end of the buffer, then finishes every
+  /// container it opened.
+  func encodeValue<T: Encodable>(_ value: T, component: _CodingPathComponent?) throws {
+    if T.self == Data.self {
+      appendByteString(value as! Data)
+      return
+    }
+    let saved = level
+    level = _EncodingLevel(base: frames.count, start: bytes.count, component: component)
+    defer { level = saved }
+    try value.encode(to: self)
+    try closeFrames(downTo: level.base)
+    if bytes.count == level.start {
+      bytes.append(0xa0)  // like JSONEncoder's `{}` for a value that encodes nothing
+    }
+  }
+
+  func appendByteString(_ data: Data) {
+    data.withUnsafeBytes { raw in
+      _CBORWriter.appendHead(2, UInt64(raw.count), to: &bytes)
+      bytes.append(contentsOf: raw)
+    }
+  }
+
+  // MARK: - Containers
+
+  /// Opens the container of `kind` for the value at `level`, or returns the one it already
+  /// opened (`Codable` allows asking twice).
+  func openContainer(
+    _ kind: _EncodingFrame.Kind, in level: _EncodingLevel
+  ) -> (index: Int, id: UInt32) {
+    if frames.count > level.base {
+      let frame = frames[level.base]
+      guard frame.kind == kind else {
+        recordDeferred(misuse("a \(kind) container was requested for a value that already has a \(frame.kind)"))
+        return (0, 0)
+      }
+      do { try closeFrames(downTo: level.base + 1) } catch { recordDeferred(error) }
+      return (level.base, frame.id)
+    }
+    guard bytes.count == level.start else {
+      recordDeferred(misuse("a \(kind) container was requested for a value that is already encoded"))
+      return (0, 0)
+    }
+    return pushFrame(kind, component: level.component)
+  }
+
+  /// Starts a container (or slot) at the end of the buffer.
+  func pushFrame(_ kind: _EncodingFrame.Kind, component: _CodingPathComponent?) -> (index: Int, id: UInt32) {
+    guard frames.count < CBORDecoder.maximumNestingDepth else {
+      recordDeferred(EncodingError.invalidValue(
+        kind, .init(
+          codingPath: codingPath(throughFrame: frames.count - 1, appending: component),
+          debugDescription: "containers are nested deeper than \(CBORDecoder.maximumNestingDepth), "
+            + "which CBORDecoder would reject")))
+      return (0, 0)
+    }
+    lastFrameID &+= 1
+    frames.append(_EncodingFrame(kind: kind, offset: bytes.count, count: 0, id: lastFrameID, component: component))
+    switch kind {
+    case .map: bytes.append(0xa0)
+    case .array: bytes.append(0x80)
+    case .slot: break
+    }
+    return (frames.count - 1, lastFrameID)
+  }
+
+  /// Prepares the container at `index` for a new entry; returns the entry's index.
+  ///
+  /// Finishes any container nested in it, and throws if the container itself was finished
+  /// already (a one-pass encoder cannot go back to it).
+  @inline(__always)
+  func beginEntry(_ index: Int, _ id: UInt32) throws -> Int {
+    if index &+ 1 != frames.count || frames[index].id != id || index < level.base {
+      try reopen(index, id)
+    }
+    let count = frames[index].count
+    frames[index].count = count &+ 1
+    return count
+  }
+
+  private func reopen(_ index: Int, _ id: UInt32) throws {
+    guard index >= level.base, index < frames.count, frames[index].id == id else {
+      throw deferredError ?? misuse(
+        "a container was used after its parent moved on to its next entry; CBOREncoder writes "
+          + "in one pass and needs each container finished before its parent continues")
+    }
+    try closeFrames(downTo: index + 1)
+  }
+
+  /// Whether the frame at `index` is still open (for slots and `count`).
+  func isOpen(_ index: Int, _ id: UInt32) -> Bool {
+    index < frames.count && frames[index].id == id
+  }
+
+  func count(_ index: Int, _ id: UInt32) -> Int {
+    isOpen(index, id) ? frames[index].count : 0
+  }
+
+  /// Starts a nested container as the value of a new entry of the container at `index`.
+  func nestedFrame(
+    _ kind: _EncodingFrame.Kind, in index: Int, _ id: UInt32, key: String?, component: _CodingPathComponent
+  ) -> (index: Int, id: UInt32) {
+    do {
+      _ = try beginEntry(index, id)
+    } catch {
+      recordDeferred(error)
+      return (0, 0)
+    }
+    if let key { _CBORWriter.appendText(key, to: &bytes) }
+    return pushFrame(kind, component: component)
+  }
+
+  func closeFrames(downTo count: Int) throws {
+    while frames.count > count {
+      try finish(frames.removeLast())
+    }
+  }
+
+  private func finish(_ frame: _EncodingFrame) throws {
+    switch frame.kind {
+    case .slot:
+      if bytes.count == frame.offset { bytes.append(0xa0) }
+    case .array:
+      patchHeader(4, frame)
+    case .map:
+      if deterministic && frame.count > 1 {
+        try sortEntries(of: frame)
+      }
+      patchHeader(5, frame)
+    }
+  }
+
+  /// Replaces a container's one-byte placeholder header with the final one.
+  private func patchHeader(_ major: UInt8, _ frame: _EncodingFrame) {
+    let count = UInt64(frame.count)
+    let length = _CBORWriter.headLength(count)
+    if length > 1 {
+      bytes.insert(contentsOf: repeatElement(0, count: length - 1), at: frame.offset + 1)
+    }
+    _CBORWriter.writeHead(major, count, into: &bytes, at: frame.offset)
+  }
+
+  /// Sorts a finished map's entries by the bytes of their encoded keys (RFC 8949 §4.2.1).
+  private func sortEntries(of frame: _EncodingFrame) throws {
+    let start = frame.offset + 1
+    var entries: [(key: Range<Int>, end: Int)] = []
+    entries.reserveCapacity(frame.count)
+    try bytes.withUnsafeBytes { raw in
+      let reader = _CBORReader(raw)
+      var position = start
+      for _ in 0..<frame.count {
+        let keyEnd = try reader.skipItem(at: position, depth: 0, validating: false)
+        let end = try reader.skipItem(at: keyEnd, depth: 0, validating: false)
+        entries.append((position..<keyEnd, end))
+        position = end
+      }
+    }
+    let precedes = { (a: Range<Int>, b: Range<Int>) in
+      self.bytes[a].lexicographicallyPrecedes(self.bytes[b])
+    }
+    var isSorted = true
+    for i in entries.indices.dropFirst() where !precedes(entries[i - 1].key, entries[i].key) {
+      isSorted = false
+      break
+    }
+    if isSorted { return }
+    entries.sort { precedes($0.key, $1.key) }
+    for i in entries.indices.dropFirst() where bytes[entries[i - 1].key].elementsEqual(bytes[entries[i].key]) {
+      let key = (try? CBORValue(decoding: Array(bytes[entries[i].key])))?.description ?? "?"
+      throw EncodingError.invalidValue(
+        key, .init(
+          codingPath: codingPath(throughFrame: frames.count - 1, appending: frame.component),
+          debugDescription: "a map has two entries with the key \(key); deterministic CBOR forbids that"))
+    }
+    var sorted: [UInt8] = []
+    sorted.reserveCapacity(bytes.count - start)
+    for entry in entries {
+      sorted.append(contentsOf: bytes[entry.key.lowerBound..<entry.end])
+    }
+    bytes.replaceSubrange(start..<bytes.count, with: sorted)
+  }
+
+  // MARK: - Errors
+
+  func misuse(_ message: String) -> EncodingError {
+    EncodingError.invalidValue(
+      "", .init(codingPath: codingPath(throughFrame: frames.count - 1), debugDescription: message))
+  }
+
+  /// Remembers the first error of a call that cannot throw.
+  func recordDeferred(_ error: any Error) {
+    if deferredError == nil { deferredError = error }
+  }
+
+  // MARK: - Single values
+
+  /// Throws unless nothing has been written yet for the value at `level`.
+  @inline(__always)
+  func beginSingleValue(in level: _EncodingLevel) throws {
+    guard frames.count == level.base && bytes.count == level.start else {
+      throw misuse("a single value was encoded for a value that is already encoded")
+    }
+  }
+
+  func singleValueContainer() -> any SingleValueEncodingContainer { self }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    let (index, id) = openContainer(.map, in: level)
+    return KeyedEncodingContainer(_CBORKeyedEncodingContainer<Key>(impl: self, index: index, id: id))
+  }
+
+  func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    let (index, id) = openContainer(.array, in: level)
+    return _CBORUnkeyedEncodingContainer(impl: self, index: index, id: id)
+  }
+
+  func encodeNil() throws {
+    try beginSingleValue(in: level)
+    bytes.append(0xf6)
+  }
+
+  func encode(_ value: Bool) throws {
+    try beginSingleValue(in: level)
+    bytes.append(value ? 0xf5 : 0xf4)
+  }
+
+  func encode(_ value: String) throws {
+    try beginSingleValue(in: level)
+    _CBORWriter.appendText(value, to: &bytes)
+  }
+
+  func encode(_ value: Double) throws {
+    try beginSingleValue(in: level)
+    _CBORWriter.appendFloat(value, to: &bytes)
+  }
+
+  func encode(_ value: Float) throws {
+    try beginSingleValue(in: level)
+    _CBORWriter.appendFloat(Double(value), to: &bytes)
+  }
+
+  func encode(_ value: Int) throws { try encodeSigned(value) }
+  func encode(_ value: Int8) throws { try encodeSigned(value) }
+  func encode(_ value: Int16) throws { try encodeSigned(value) }
+  func encode(_ value: Int32) throws { try encodeSigned(value) }
+  func encode(_ value: Int64) throws { try encodeSigned(value) }
+  func encode(_ value: UInt) throws { try encodeUnsigned(value) }
+  func encode(_ value: UInt8) throws { try encodeUnsigned(value) }
+  func encode(_ value: UInt16) throws { try encodeUnsigned(value) }
+  func encode(_ value: UInt32) throws { try encodeUnsigned(value) }
+  func encode(_ value: UInt64) throws { try encodeUnsigned(value) }
+
+  func encode<T: Encodable>(_ value: T) throws {
+    try beginSingleValue(in: level)
+    // A single value has no container of its own, so the path step that led here is
+    // still pending; the nested value inherits it.
+    try encodeValue(value, component: level.component)
+  }
+
+  @inline(__always)
+  private func encodeSigned<I: FixedWidthInteger & SignedInteger>(_ value: I) throws {
+    try beginSingleValue(in: level)
+    _CBORWriter.appendInteger(value, to: &bytes)
+  }
+
+  @inline(__always)
+  private func encodeUnsigned<I: FixedWidthInteger & UnsignedInteger>(_ value: I) throws {
+    try beginSingleValue(in: level)
+    _CBORWriter.appendHead(0, UInt64(value), to: &bytes)
+  }
+}

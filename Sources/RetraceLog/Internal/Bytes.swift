@@ -1,0 +1,27 @@
+/// Little-endian integers in byte buffers: the fixed-size parts of the trace format.
+extension Array where Element == UInt8 {
+  mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
+    Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
+  }
+
+  mutating func setLittleEndian<T: FixedWidthInteger>(_ value: T, at offset: Int) {
+    Swift.withUnsafeBytes(of: value.littleEndian) { bytes in
+      for i in 0..<bytes.count { self[offset + i] = bytes[i] }
+    }
+  }
+}
+
+extension UnsafeRawBufferPointer {
+  /// Reads a little-endian integer at `offset`; the caller has checked the bounds.
+  func readLittleEndian<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
+    T(littleEndian: loadUnaligned(fromByteOffset: offset, as: T.self))
+  }
+}
+
+extension Array where Element == UInt8 {
+  /// `withUnsafeBytes` that keeps a typed error (the standard one only rethrows `any Error`).
+  func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+    let result: Result<R, E> = withUnsafeBytes { raw in Result { () throws(E) in try body(raw) } }
+    return try result.get()
+  }
+}

@@ -1,0 +1,151 @@
+/// The few CBOR primitives the record envelopes need: heads of arrays and integers, and
+/// skipping one data item to find where an encoded action or state ends.
+enum RecordCBOR {
+  /// Appends a CBOR head (major type and argument) in its shortest form.
+  static func appendHead(major: UInt8, _ value: UInt64, to buffer: inout [UInt8]) {
+    let m = major << 5
+    switch value {
+    case 0..<24: buffer.append(m | UInt8(value))
+    case 24..<0x100: buffer.append(m | 24); buffer.append(UInt8(value))
+    case 0x100..<0x10000:
+      buffer.append(m | 25); buffer.append(UInt8(value >> 8)); buffer.append(UInt8(value & 0xFF))
+    case 0x10000..<0x1_0000_0000:
+      buffer.append(m | 26)
+      for shift in stride(from: 24, through: 0, by: -8) { buffer.append(UInt8((value >> UInt64(shift)) & 0xFF)) }
+    default:
+      buffer.append(m | 27)
+      for shift in stride(from: 56, through: 0, by: -8) { buffer.append(UInt8((value >> UInt64(shift)) & 0xFF)) }
+    }
+  }
+
+  /// Appends a CBOR integer (major type 0 or 1).
+  static func appendInt(_ value: Int64, to buffer: inout [UInt8]) {
+    if value >= 0 {
+      appendHead(major: 0, UInt64(value), to: &buffer)
+    } else {
+      appendHead(major: 1, UInt64(-1 - value), to: &buffer)
+    }
+  }
+
+  /// Appends a CBOR unsigned integer.
+  static func appendUInt(_ value: UInt64, to buffer: inout [UInt8]) {
+    appendHead(major: 0, value, to: &buffer)
+  }
+
+  /// A bounds-checked reader over one buffer of CBOR items.
+  struct Cursor {
+    let bytes: UnsafeRawBufferPointer
+    var offset: Int
+
+    init(_ bytes: UnsafeRawBufferPointer, offset: Int = 0) {
+      self.bytes = bytes
+      self.offset = offset
+    }
+
+    var isAtEnd: Bool { offset >= bytes.count }
+
+    /// Reads a head: its major type, additional information and argument.
+    mutating func readHead() throws(CursorError) -> (major: UInt8, info: UInt8, argument: UInt64) {
+      guard offset < bytes.count else { throw CursorError(offset: offset, reason: "unexpected end of data") }
+      let initial = bytes[offset]
+      offset += 1
+      let major = initial >> 5
+      let info = initial & 0x1F
+      switch info {
+      case 0..<24:
+        return (major, info, UInt64(info))
+      case 24...27:
+        let size = 1 << Int(info - 24)
+        guard bytes.count - offset >= size else { throw CursorError(offset: offset, reason: "unexpected end of data") }
+        var value: UInt64 = 0
+        for i in 0..<size { value = value << 8 | UInt64(bytes[offset + i]) }
+        offset += size
+        return (major, info, value)
+      case 31:
+        return (major, info, 0)
+      default:
+        throw CursorError(offset: offset - 1, reason: "reserved additional information \(info)")
+      }
+    }
+
+    /// Reads an unsigned integer.
+    mutating func readUInt() throws(CursorError) -> UInt64 {
+      let start = offset
+      let head = try readHead()
+      guard head.major == 0, head.info != 31 else { throw CursorError(offset: start, reason: "expected an unsigned integer") }
+      return head.argument
+    }
+
+    /// Reads a signed integer that fits 64 bits.
+    mutating func readInt() throws(CursorError) -> Int64 {
+      let start = offset
+      let head = try readHead()
+      guard head.info != 31, head.argument <= UInt64(Int64.max) else {
+        throw CursorError(offset: start, reason: "expected a 64-bit integer")
+      }
+      switch head.major {
+      case 0: return Int64(head.argument)
+      case 1: return -1 - Int64(head.argument)
+      default: throw CursorError(offset: start, reason: "expected an integer")
+      }
+    }
+
+    /// Reads the head of a definite-length array and returns its count.
+    mutating func readArrayCount() throws(CursorError) -> UInt64 {
+      let start = offset
+      let head = try readHead()
+      guard head.major == 4, head.info != 31 else { throw CursorError(offset: start, reason: "expected an array") }
+      return head.argument
+    }
+
+    /// Skips one complete data item and returns its byte range.
+    mutating func skipItem(depth: Int = 0) throws(CursorError) -> Range<Int> {
+      let start = offset
+      guard depth < 256 else { throw CursorError(offset: start, reason: "nesting too deep") }
+      let head = try readHead()
+      switch head.major {
+      case 0, 1:
+        break
+      case 2, 3:
+        if head.info == 31 {
+          while true {
+            guard offset < bytes.count else { throw CursorError(offset: offset, reason: "unexpected end of data") }
+            if bytes[offset] == 0xFF { offset += 1; break }
+            _ = try skipItem(depth: depth + 1)
+          }
+        } else {
+          guard head.argument <= UInt64(bytes.count - offset) else {
+            throw CursorError(offset: start, reason: "string length \(head.argument) runs past the end")
+          }
+          offset += Int(head.argument)
+        }
+      case 4, 5:
+        let perEntry = head.major == 5 ? 2 : 1
+        if head.info == 31 {
+          while true {
+            guard offset < bytes.count else { throw CursorError(offset: offset, reason: "unexpected end of data") }
+            if bytes[offset] == 0xFF { offset += 1; break }
+            for _ in 0..<perEntry { _ = try skipItem(depth: depth + 1) }
+          }
+        } else {
+          // Every item takes at least one byte, so a count beyond the bytes left is damage.
+          guard head.argument <= UInt64(bytes.count - offset) else {
+            throw CursorError(offset: start, reason: "container count \(head.argument) runs past the end")
+          }
+          for _ in 0..<(Int(head.argument) * perEntry) { _ = try skipItem(depth: depth + 1) }
+        }
+      case 6:
+        _ = try skipItem(depth: depth + 1)
+      default:
+        if head.info == 31 { throw CursorError(offset: start, reason: "unexpected break") }
+      }
+      return start..<offset
+    }
+  }
+
+  /// Where and why a record could not be parsed.
+  struct CursorError: Error {
+    let offset: Int
+    let reason: String
+  }
+}

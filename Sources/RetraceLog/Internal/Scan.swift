@@ -1,0 +1,231 @@
+import Retrace
+
+/// The framing pass over a whole trace: the header, every chunk header with its checksum,
+/// and the index. It stops at the first damage and says where.
+struct Scan {
+  var header: TraceHeader
+  var version: UInt16
+  var chunks: [TraceChunk] = []
+  var hasIndex = false
+  var damage: TraceError?
+
+  init(_ file: UnsafeRawBufferPointer) throws(TraceError) {
+    // The header: a skippable frame that must be intact, or this is not a trace at all.
+    guard file.count > 0 else { throw TraceError(.notATrace, "empty file, not a trace") }
+    guard file.count >= 8 else { throw TraceError(.notATrace, "too short to be a trace (\(file.count) bytes)") }
+    let magic = file.readLittleEndian(UInt32.self, at: 0)
+    guard magic == TraceFormat.headerMagic else {
+      if magic == TraceFormat.zstdMagic {
+        throw TraceError(.notATrace, "a zstd file, but not a Retrace trace (no header frame)", offset: 0)
+      }
+      throw TraceError(.notATrace, "not a trace (it starts with 0x\(String(magic, radix: 16)), not a Retrace header)", offset: 0)
+    }
+    let size = Int(file.readLittleEndian(UInt32.self, at: 4))
+    guard size <= TraceFormat.maxHeaderSize, size >= 16 else {
+      throw TraceError(.corrupted, "header frame size \(size) is impossible", offset: 4)
+    }
+    guard file.count - 8 >= size else {
+      throw TraceError(.truncated, "the header frame needs \(size) bytes, the file has \(file.count - 8)", offset: 8)
+    }
+    let content = UnsafeRawBufferPointer(rebasing: file[8..<(8 + size)])
+    guard content.readLittleEndian(UInt32.self, at: 0) == TraceFormat.headerTag else {
+      throw TraceError(.notATrace, "a skippable frame, but not a Retrace header", offset: 8)
+    }
+    let crc = content.readLittleEndian(UInt32.self, at: size - 4)
+    guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: content[0..<(size - 4)])) == crc else {
+      throw TraceError(.corrupted, "header checksum mismatch", offset: 8)
+    }
+    version = content.readLittleEndian(UInt16.self, at: 4)
+    guard version >= 1, version <= TraceFormat.version else {
+      throw TraceError(
+        .unsupportedVersion, "format version \(version) is not supported (this reader knows 1 to \(TraceFormat.version))",
+        offset: 12)
+    }
+    let cborLength = Int(content.readLittleEndian(UInt32.self, at: 8))
+    guard cborLength == size - 16 else {
+      throw TraceError(.corrupted, "header length \(cborLength) does not fit its frame", offset: 16)
+    }
+    do {
+      header = try CBORDecoder().decode(TraceHeader.self, from: UnsafeRawBufferPointer(rebasing: content[12..<(12 + cborLength)]))
+    } catch {
+      throw TraceError(.corrupted, "header fields: \(error)", offset: 20)
+    }
+    // The chunks, then the index.
+    var offset = 8 + size
+    var nextSequence = header.firstSequence + 1
+    while offset < file.count {
+      guard file.count - offset >= 8 else {
+        damage = TraceError(.truncated, "the file ends inside a frame header", offset: offset, chunk: chunks.count, sequence: nextSequence)
+        return
+      }
+      let magic = file.readLittleEndian(UInt32.self, at: offset)
+      let frameSize = Int(file.readLittleEndian(UInt32.self, at: offset + 4))
+      switch magic {
+      case TraceFormat.chunkMagic:
+        switch readChunk(file, at: offset, nextSequence: nextSequence) {
+        case .success(let chunk):
+          chunks.append(chunk)
+          nextSequence = chunk.firstSequence + UInt64(chunk.actionCount)
+          offset += chunk.byteCount
+        case .failure(let error):
+          damage = error
+          return
+        }
+      case TraceFormat.indexMagic:
+        if let error = readIndex(file, at: offset, size: frameSize, nextSequence: nextSequence) {
+          damage = error
+        } else {
+          hasIndex = true
+        }
+        return
+      default:
+        damage = TraceError(
+          .corrupted, "expected a chunk or the index, found 0x\(String(magic, radix: 16))", offset: offset,
+          chunk: chunks.count, sequence: nextSequence)
+        return
+      }
+    }
+  }
+
+  private func readChunk(_ file: UnsafeRawBufferPointer, at offset: Int, nextSequence: UInt64) -> Result<TraceChunk, TraceError> {
+    let index = chunks.count
+    func failure(_ code: TraceError.Code, _ message: String, _ at: Int) -> Result<TraceChunk, TraceError> {
+      .failure(TraceError(code, message, offset: at, chunk: index, sequence: nextSequence))
+    }
+    let h = offset + 8
+    guard Int(file.readLittleEndian(UInt32.self, at: offset + 4)) == TraceFormat.chunkHeaderSize else {
+      return failure(.corrupted, "chunk header size is not \(TraceFormat.chunkHeaderSize)", offset + 4)
+    }
+    guard file.count - h >= TraceFormat.chunkHeaderSize else {
+      return failure(.truncated, "the file ends inside a chunk header", h)
+    }
+    guard file.readLittleEndian(UInt32.self, at: h) == TraceFormat.chunkTag else {
+      return failure(.corrupted, "chunk header tag is wrong", h)
+    }
+    let rawSize = Int(file.readLittleEndian(UInt32.self, at: h + 32))
+    let frameSize = Int(file.readLittleEndian(UInt32.self, at: h + 36))
+    let frameStart = h + TraceFormat.chunkHeaderSize
+    guard file.count - frameStart >= frameSize else {
+      return failure(.truncated, "the chunk needs \(frameSize) bytes, the file has \(file.count - frameStart)", frameStart)
+    }
+    let crc = CRC32C.update(
+      CRC32C.update(
+        CRC32C.checksum(UnsafeRawBufferPointer(rebasing: file[h..<(h + 40)])),
+        UnsafeRawBufferPointer(rebasing: file[(h + 44)..<(h + 48)])),
+      UnsafeRawBufferPointer(rebasing: file[frameStart..<(frameStart + frameSize)]))
+    guard crc == file.readLittleEndian(UInt32.self, at: h + 40) else {
+      return failure(.corrupted, "chunk checksum mismatch", offset)
+    }
+    // The checksum vouches for the fields; these checks catch a writer that lied.
+    guard rawSize <= TraceFormat.maxChunkSize else {
+      return failure(.tooLarge, "chunk claims \(rawSize) bytes of records, more than the limit of \(TraceFormat.maxChunkSize)", h + 32)
+    }
+    let firstSequence = file.readLittleEndian(UInt64.self, at: h + 8)
+    guard firstSequence == nextSequence else {
+      return failure(.corrupted, "chunk starts at sequence \(firstSequence), expected \(nextSequence)", h + 8)
+    }
+    let actionCount = Int(file.readLittleEndian(UInt32.self, at: h + 16))
+    let recordCount = Int(file.readLittleEndian(UInt32.self, at: h + 20))
+    guard actionCount <= recordCount, recordCount <= rawSize else {
+      return failure(.corrupted, "chunk record counts are impossible", h + 16)
+    }
+    return .success(
+      TraceChunk(
+        index: index, offset: offset, byteCount: 8 + TraceFormat.chunkHeaderSize + frameSize, rawSize: rawSize,
+        firstSequence: firstSequence, actionCount: actionCount, recordCount: recordCount,
+        checkpointCount: Int(file.readLittleEndian(UInt32.self, at: h + 44)),
+        startsWithSnapshot: file.readLittleEndian(UInt16.self, at: h + 6) & 1 != 0,
+        baseTime: file.readLittleEndian(Int64.self, at: h + 24)))
+  }
+
+  private func readIndex(_ file: UnsafeRawBufferPointer, at offset: Int, size: Int, nextSequence: UInt64) -> TraceError? {
+    func error(_ code: TraceError.Code, _ message: String, _ at: Int) -> TraceError {
+      TraceError(code, message, offset: at, chunk: chunks.count, sequence: nextSequence)
+    }
+    let content = offset + 8
+    guard file.count - content >= size else { return error(.truncated, "the file ends inside the index", content) }
+    guard file.count - content == size else { return error(.corrupted, "bytes after the index", content + size) }
+    guard size >= TraceFormat.indexTrailerSize, (size - TraceFormat.indexTrailerSize) % TraceFormat.indexEntrySize == 0
+    else { return error(.corrupted, "index size \(size) is impossible", offset + 4) }
+    let trailer = file.count - TraceFormat.indexTrailerSize
+    guard file.readLittleEndian(UInt32.self, at: trailer + 28) == TraceFormat.indexTag else {
+      return error(.corrupted, "index tag is wrong", trailer + 28)
+    }
+    let crc = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: file[content..<(trailer + 24)]))
+    guard crc == file.readLittleEndian(UInt32.self, at: trailer + 24) else {
+      return error(.corrupted, "index checksum mismatch", offset)
+    }
+    let count = Int(file.readLittleEndian(UInt32.self, at: trailer))
+    guard count == chunks.count, count * TraceFormat.indexEntrySize == size - TraceFormat.indexTrailerSize else {
+      return error(.corrupted, "the index lists \(count) chunks, the file has \(chunks.count)", trailer)
+    }
+    for (i, chunk) in chunks.enumerated() {
+      let e = content + i * TraceFormat.indexEntrySize
+      guard file.readLittleEndian(UInt64.self, at: e) == UInt64(chunk.offset),
+        file.readLittleEndian(UInt64.self, at: e + 8) == chunk.firstSequence,
+        Int(file.readLittleEndian(UInt32.self, at: e + 16)) == chunk.actionCount
+      else { return error(.corrupted, "index entry \(i) does not match chunk \(i)", e) }
+    }
+    guard file.readLittleEndian(UInt64.self, at: trailer + 8) == nextSequence - 1 else {
+      return error(.corrupted, "the index's last sequence does not match the chunks", trailer + 8)
+    }
+    return nil
+  }
+}
+
+/// A record read back from a journal.
+struct JournalRecord: Sendable {
+  var kind: TraceRecord.Kind
+  var sequence: UInt64
+  var time: Int64
+  var hash: UInt64
+  var payload: [UInt8]
+
+  /// The intact records of a journal that continue at `nextSequence`: it stops at the first
+  /// record whose length or checksum (salted with this journal's salt) is wrong, so stale
+  /// records from before the journal's last reset are never read.
+  static func read(_ bytes: [UInt8], nextSequence: UInt64) -> [JournalRecord] {
+    bytes.withUnsafeBytes { file -> [JournalRecord] in
+      let h = TraceFormat.journalHeaderSize
+      guard file.count >= h, file.readLittleEndian(UInt32.self, at: 0) == TraceFormat.journalTag,
+        CRC32C.checksum(UnsafeRawBufferPointer(rebasing: file[0..<28])) == file.readLittleEndian(UInt32.self, at: 28)
+      else { return [] }
+      let salt = file.readLittleEndian(UInt32.self, at: 8)
+      var saltBytes: [UInt8] = []
+      saltBytes.appendLittleEndian(salt)
+      let saltCRC = CRC32C.checksum(saltBytes)
+      var records: [JournalRecord] = []
+      var expected = nextSequence
+      var offset = h
+      while file.count - offset >= 8 {
+        let length = Int(file.readLittleEndian(UInt32.self, at: offset))
+        let crc = file.readLittleEndian(UInt32.self, at: offset + 4)
+        guard length > 0, file.count - offset - 8 >= length else { break }
+        let payload = UnsafeRawBufferPointer(rebasing: file[(offset + 8)..<(offset + 8 + length)])
+        guard CRC32C.update(saltCRC, payload) == crc else { break }
+        offset += 8 + length
+        var cursor = RecordCBOR.Cursor(payload)
+        guard let count = try? cursor.readArrayCount(), let kind = try? cursor.readUInt() else { break }
+        switch (TraceFormat.RecordKind(rawValue: kind), count) {
+        case (.action, 4):
+          guard let sequence = try? cursor.readUInt(), let time = try? cursor.readInt(),
+            let range = try? cursor.skipItem(), cursor.isAtEnd
+          else { return records }
+          if sequence < expected { continue }  // already in a chunk
+          guard sequence == expected else { return records }
+          records.append(JournalRecord(kind: .action, sequence: sequence, time: time, hash: 0, payload: Array(payload[range])))
+          expected += 1
+        case (.checkpoint, 3):
+          guard let sequence = try? cursor.readUInt(), let hash = try? cursor.readUInt(), cursor.isAtEnd else { return records }
+          // Only checkpoints after a recovered action; earlier ones are already in a chunk.
+          if sequence < expected - 1 || expected == nextSequence { continue }
+          guard sequence == expected - 1 else { return records }
+          records.append(JournalRecord(kind: .checkpoint, sequence: sequence, time: 0, hash: hash, payload: []))
+        default:
+          return records
+        }
+      }
+      return records
+    }
+  }
+}

@@ -1,0 +1,349 @@
+import Retrace
+
+/// Writes one trace file: the header, chunks of records (through the journal first), and on
+/// close the end record and the index. Synchronous and single-threaded: the
+/// ``TraceRecorder``'s background thread owns it.
+final class TraceWriter<State: Encodable, Action: Encodable> {
+  let path: String
+  let journalPath: String
+  private let configuration: TraceRecorderConfiguration
+  private let file: any StorageFile
+  private let journal: any StorageFile
+  private let storage: any TraceStorage
+  private let compressor: ZstdCompressor
+  private let encoder = CBOREncoder()
+  private let stateEncoder = CBOREncoder(deterministic: true)
+
+  private var fileOffset = 0
+  private var index: [IndexEntry] = []
+  private var startTime = 0.0
+
+  // The open chunk.
+  private var chunk: [UInt8] = []
+  private var chunkFirstSequence: UInt64 = 0
+  private var chunkActions: UInt32 = 0
+  private var chunkRecords: UInt32 = 0
+  private var chunkCheckpoints: UInt32 = 0
+  private var chunkBaseTime: Int64 = 0
+  private var chunkStartsWithSnapshot = false
+
+  // The journal.
+  private var journalOffset = 0
+  private var journalCapacity: Int
+  private var salt: UInt32
+  private var journalRecord: [UInt8] = []
+
+  // Progress.
+  private var lastSequence: UInt64 = 0
+  private var lastTime: Int64 = 0
+  private var lastCheckpoint: UInt64 = 0
+  private var lastSnapshot: UInt64 = 0
+  private var lastStateBytes = 0
+  private var scratch: [UInt8] = []
+  private var stateBytes: [UInt8] = []
+  private var frameBuffer: [UInt8] = []
+
+  init(path: String, configuration: TraceRecorderConfiguration, storage: any TraceStorage) throws(TraceError) {
+    self.path = path
+    self.journalPath = path + ".journal"
+    self.configuration = configuration
+    self.storage = storage
+    self.compressor = ZstdCompressor(level: Int32(configuration.compressionLevel))
+    self.journalCapacity = max(2 * configuration.chunkSize, 1 << 20)
+    var generator = SystemRandomNumberGenerator()
+    self.salt = UInt32.random(in: 1...UInt32.max, using: &generator)
+    self.file = try storage.createTrace(at: path)
+    do {
+      self.journal = try storage.createJournal(at: journalPath, capacity: journalCapacity)
+    } catch {
+      file.close()
+      storage.remove(path)
+      throw error
+    }
+    chunk.reserveCapacity(configuration.chunkSize + 4096)
+  }
+
+  // MARK: Starting
+
+  /// Writes the header frame and the starting snapshot.
+  func start(header: TraceHeader, state: State) throws(TraceError) {
+    startTime = header.startTime
+    lastSequence = header.firstSequence
+    lastCheckpoint = header.firstSequence
+    lastSnapshot = header.firstSequence
+    var cbor: [UInt8] = []
+    do { try encoder.encode(header, appendingTo: &cbor) } catch {
+      throw TraceError(.io, "cannot encode the header: \(error)", path: path)
+    }
+    var content: [UInt8] = []
+    content.appendLittleEndian(TraceFormat.headerTag)
+    content.appendLittleEndian(TraceFormat.version)
+    content.appendLittleEndian(UInt16(0))
+    content.appendLittleEndian(UInt32(cbor.count))
+    content.append(contentsOf: cbor)
+    content.appendLittleEndian(CRC32C.checksum(content))
+    var frame: [UInt8] = []
+    frame.appendLittleEndian(TraceFormat.headerMagic)
+    frame.appendLittleEndian(UInt32(content.count))
+    frame.append(contentsOf: content)
+    try writeToFile(frame)
+    try beginChunk(snapshot: state, sequence: header.firstSequence)
+    try resetJournal()
+  }
+
+  // MARK: Appending
+
+  /// Appends one action, and a checkpoint or snapshot after it when `state` is given and one
+  /// is due.
+  func append(sequence: UInt64, time: Double, action: Action, state: State?) throws(TraceError) {
+    let offset = timeOffset(time)
+    scratch.removeAll(keepingCapacity: true)
+    do { try encoder.encode(action, appendingTo: &scratch) } catch {
+      throw TraceError(.undecodable, "cannot encode action: \(error)", path: path, sequence: sequence)
+    }
+    // Chunk record: [0, Δtime, action].
+    chunk.append(0x83)
+    chunk.append(0x00)
+    RecordCBOR.appendInt(offset &- lastTime, to: &chunk)
+    chunk.append(contentsOf: scratch)
+    chunkActions += 1
+    chunkRecords += 1
+    // Journal record: [0, sequence, time, action].
+    journalRecord.removeAll(keepingCapacity: true)
+    journalRecord.append(0x84)
+    journalRecord.append(0x00)
+    RecordCBOR.appendUInt(sequence, to: &journalRecord)
+    RecordCBOR.appendInt(offset, to: &journalRecord)
+    journalRecord.append(contentsOf: scratch)
+    lastSequence = sequence
+    lastTime = offset
+    try journalAppend()
+
+    if let state { try stateRecordIfDue(state, sequence: sequence) }
+    if chunk.count >= configuration.chunkSize { try finishChunk() }
+  }
+
+  private func stateRecordIfDue(_ state: State, sequence: UInt64) throws(TraceError) {
+    let budgetGap = UInt64(lastStateBytes / max(configuration.maxStateBytesPerAction, 1))
+    let snapshotDue =
+      configuration.snapshotInterval > 0
+      && sequence - lastSnapshot >= max(UInt64(configuration.snapshotInterval), budgetGap)
+    let checkpointDue =
+      configuration.checkpointInterval > 0
+      && sequence - lastCheckpoint >= max(UInt64(configuration.checkpointInterval), budgetGap)
+    if snapshotDue {
+      try finishChunk()
+      try beginChunk(snapshot: state, sequence: sequence)
+    } else if checkpointDue {
+      let hash = try hashState(state, sequence: sequence)
+      // Checkpoint: [2, sequence, hash], in the chunk and in the journal.
+      var record: [UInt8] = [0x83, 0x02]
+      RecordCBOR.appendUInt(sequence, to: &record)
+      RecordCBOR.appendUInt(hash, to: &record)
+      chunk.append(contentsOf: record)
+      chunkRecords += 1
+      chunkCheckpoints += 1
+      journalRecord = record
+      try journalAppend()
+      lastCheckpoint = sequence
+    }
+  }
+
+  private func hashState(_ state: State, sequence: UInt64) throws(TraceError) -> UInt64 {
+    stateBytes.removeAll(keepingCapacity: true)
+    do { try stateEncoder.encode(state, appendingTo: &stateBytes) } catch {
+      throw TraceError(.undecodable, "cannot encode the state: \(error)", path: path, sequence: sequence)
+    }
+    lastStateBytes = stateBytes.count
+    return XXH64.hash(stateBytes)
+  }
+
+  /// Starts a chunk whose first record is a snapshot of `state` after action `sequence`.
+  private func beginChunk(snapshot state: State, sequence: UInt64) throws(TraceError) {
+    let hash = try hashState(state, sequence: sequence)
+    chunkStartsWithSnapshot = true
+    chunkFirstSequence = sequence + 1
+    chunkBaseTime = lastTime
+    // Snapshot: [1, sequence, hash, state].
+    chunk.append(0x84)
+    chunk.append(0x01)
+    RecordCBOR.appendUInt(sequence, to: &chunk)
+    RecordCBOR.appendUInt(hash, to: &chunk)
+    chunk.append(contentsOf: stateBytes)
+    chunkRecords += 1
+    lastSnapshot = sequence
+    lastCheckpoint = sequence
+  }
+
+  // MARK: Chunks
+
+  /// Compresses the open chunk into a frame, appends it to the file, and empties the journal.
+  func finishChunk() throws(TraceError) {
+    guard chunkRecords > 0 else { return }
+    frameBuffer.removeAll(keepingCapacity: true)
+    // Room for the skippable chunk-header frame, filled in once the frame's size is known.
+    frameBuffer.append(contentsOf: repeatElement(0, count: 8 + TraceFormat.chunkHeaderSize))
+    do {
+      try chunk.withBytes { raw throws(ZstdError) in
+        try compressor.compressFrame(raw, appendingTo: &frameBuffer)
+      }
+    } catch {
+      throw TraceError(.io, error.message, path: path, chunk: index.count)
+    }
+    let frameSize = frameBuffer.count - 8 - TraceFormat.chunkHeaderSize
+    frameBuffer.setLittleEndian(TraceFormat.chunkMagic, at: 0)
+    frameBuffer.setLittleEndian(UInt32(TraceFormat.chunkHeaderSize), at: 4)
+    let h = 8
+    frameBuffer.setLittleEndian(TraceFormat.chunkTag, at: h)
+    frameBuffer.setLittleEndian(UInt16(1), at: h + 4)
+    frameBuffer.setLittleEndian(UInt16(chunkStartsWithSnapshot ? 1 : 0), at: h + 6)
+    frameBuffer.setLittleEndian(chunkFirstSequence, at: h + 8)
+    frameBuffer.setLittleEndian(chunkActions, at: h + 16)
+    frameBuffer.setLittleEndian(chunkRecords, at: h + 20)
+    frameBuffer.setLittleEndian(chunkBaseTime, at: h + 24)
+    frameBuffer.setLittleEndian(UInt32(chunk.count), at: h + 32)
+    frameBuffer.setLittleEndian(UInt32(frameSize), at: h + 36)
+    frameBuffer.setLittleEndian(chunkCheckpoints, at: h + 44)
+    let crc = frameBuffer.withUnsafeBytes { bytes in
+      let head = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[h..<(h + 40)]))
+      let withTail = CRC32C.update(head, UnsafeRawBufferPointer(rebasing: bytes[(h + 44)..<(h + 48)]))
+      return CRC32C.update(withTail, UnsafeRawBufferPointer(rebasing: bytes[(h + 48)...]))
+    }
+    frameBuffer.setLittleEndian(crc, at: h + 40)
+
+    let chunkOffset = fileOffset
+    try writeToFile(frameBuffer)
+    if configuration.syncEveryChunk { try file.sync() }
+    index.append(
+      IndexEntry(
+        offset: UInt64(chunkOffset), firstSequence: chunkFirstSequence, actionCount: chunkActions,
+        flags: chunkStartsWithSnapshot ? 1 : 0, baseTime: chunkBaseTime, checkpointCount: chunkCheckpoints))
+
+    chunk.removeAll(keepingCapacity: true)
+    chunkFirstSequence = lastSequence + 1
+    chunkActions = 0
+    chunkRecords = 0
+    chunkCheckpoints = 0
+    chunkBaseTime = lastTime
+    chunkStartsWithSnapshot = false
+    try resetJournal()
+  }
+
+  private func writeToFile(_ bytes: [UInt8]) throws(TraceError) {
+    try bytes.withBytes { raw throws(TraceError) in try file.write(raw, at: fileOffset) }
+    fileOffset += bytes.count
+  }
+
+  // MARK: Journal
+
+  /// Starts the journal afresh with a new salt: records written under the old salt no
+  /// longer verify, so a stale record is never replayed.
+  private func resetJournal() throws(TraceError) {
+    salt = salt &* 0x9E37_79B1 &+ 0x7F4A_7C15
+    if salt == 0 { salt = 1 }
+    var header: [UInt8] = []
+    header.appendLittleEndian(TraceFormat.journalTag)
+    header.appendLittleEndian(UInt16(1))
+    header.appendLittleEndian(UInt16(0))
+    header.appendLittleEndian(salt)
+    header.appendLittleEndian(lastSequence + 1)
+    header.appendLittleEndian(lastTime)
+    header.appendLittleEndian(CRC32C.checksum(header))
+    header.append(contentsOf: repeatElement(0, count: 8))  // an empty first record: the end
+    try header.withBytes { raw throws(TraceError) in try journal.write(raw, at: 0) }
+    journalOffset = TraceFormat.journalHeaderSize
+  }
+
+  /// Appends `journalRecord` to the journal as (length, CRC32C(salt ‖ payload), payload),
+  /// followed by an empty record that marks the end. Finishes the chunk first when the
+  /// journal is full.
+  private func journalAppend() throws(TraceError) {
+    let needed = 8 + journalRecord.count + 8
+    if journalOffset + needed > journalCapacity {
+      // The chunk holds everything the journal holds: compress it, then the journal is empty.
+      // The record is already in the chunk, so it is durable once the chunk is written.
+      try finishChunk()
+      return
+    }
+    var framed: [UInt8] = []
+    framed.reserveCapacity(needed)
+    framed.appendLittleEndian(UInt32(journalRecord.count))
+    var saltBytes: [UInt8] = []
+    saltBytes.appendLittleEndian(salt)
+    let crc = journalRecord.withUnsafeBytes { CRC32C.update(CRC32C.checksum(saltBytes), $0) }
+    framed.appendLittleEndian(crc)
+    framed.append(contentsOf: journalRecord)
+    framed.append(contentsOf: repeatElement(0, count: 8))
+    try framed.withBytes { raw throws(TraceError) in try journal.write(raw, at: journalOffset) }
+    journalOffset += 8 + journalRecord.count
+  }
+
+  // MARK: Flushing and closing
+
+  /// Makes everything appended so far durable against power loss.
+  func sync() throws(TraceError) {
+    try journal.sync()
+    try file.sync()
+  }
+
+  /// Writes the end record, the last chunk and the index, syncs, and removes the journal.
+  func close(endTime: Double) throws(TraceError) {
+    // End: [3, last sequence, end time].
+    chunk.append(0x83)
+    chunk.append(0x03)
+    RecordCBOR.appendUInt(lastSequence, to: &chunk)
+    RecordCBOR.appendInt(max(timeOffset(endTime), lastTime), to: &chunk)
+    chunkRecords += 1
+    try finishChunk()
+    var frame: [UInt8] = []
+    frame.appendLittleEndian(TraceFormat.indexMagic)
+    frame.appendLittleEndian(UInt32(index.count * TraceFormat.indexEntrySize + TraceFormat.indexTrailerSize))
+    let contentStart = frame.count
+    for entry in index { entry.append(to: &frame) }
+    frame.appendLittleEndian(UInt32(index.count))
+    frame.appendLittleEndian(UInt32(0))
+    frame.appendLittleEndian(lastSequence)
+    frame.appendLittleEndian(max(timeOffset(endTime), lastTime))
+    let crc = frame.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[contentStart...])) }
+    frame.appendLittleEndian(crc)
+    frame.appendLittleEndian(TraceFormat.indexTag)
+    try writeToFile(frame)
+    try file.sync()
+    file.close()
+    journal.close()
+    storage.remove(journalPath)
+  }
+
+  /// Closes the files without finishing the trace (after a failure).
+  func abandon() {
+    file.close()
+    journal.close()
+  }
+
+  private func timeOffset(_ time: Double) -> Int64 {
+    let micros = ((time - startTime) * 1_000_000).rounded()
+    guard micros.isFinite, abs(micros) < 9.0e18 else { return lastTime }
+    return Int64(micros)
+  }
+}
+
+/// One entry of the index: where a chunk starts and what it holds.
+struct IndexEntry: Equatable, Sendable {
+  var offset: UInt64
+  var firstSequence: UInt64
+  var actionCount: UInt32
+  var flags: UInt16
+  var baseTime: Int64
+  var checkpointCount: UInt32
+
+  var startsWithSnapshot: Bool { flags & 1 != 0 }
+
+  func append(to buffer: inout [UInt8]) {
+    buffer.appendLittleEndian(offset)
+    buffer.appendLittleEndian(firstSequence)
+    buffer.appendLittleEndian(actionCount)
+    buffer.appendLittleEndian(flags)
+    buffer.appendLittleEndian(UInt16(0))
+    buffer.appendLittleEndian(baseTime)
+  }
+}

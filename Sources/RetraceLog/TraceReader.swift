@@ -1,0 +1,273 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import Retrace
+
+/// Reads a trace file: its header, its chunks, its integrity, and its records in order.
+///
+/// Opening a trace reads the file, verifies every chunk's checksum, and folds in the
+/// records of the journal beside it if the session never closed. Damaged input never traps:
+/// the reader keeps every intact record before the damage and says in ``integrity`` where
+/// and why it stopped.
+///
+/// ```swift
+/// let trace = try TraceReader(path: "session.trace")
+/// print(trace.header.domain, trace.actionCount, trace.integrity)
+/// // banking 1000 clean
+/// try trace.forEachRecord { record in
+///   if record.kind == .action { print(record.sequence, record.actionCase ?? "?") }
+///   return true
+/// }
+/// ```
+public final class TraceReader: Sendable {
+  /// The file that was read.
+  public let path: String
+  /// The header.
+  public let header: TraceHeader
+  /// The format version of the file.
+  public let formatVersion: UInt16
+  /// The intact chunks, in order.
+  public let chunks: [TraceChunk]
+  /// Whether the file ends with a valid index (it was closed cleanly).
+  public let hasIndex: Bool
+  /// How intact the trace is.
+  public let integrity: TraceIntegrity
+  /// The file's size in bytes.
+  public let fileSize: Int
+
+  private let bytes: [UInt8]
+  /// Journal records after the last chunk: (kind, sequence, time offset, hash, payload).
+  private let journal: [JournalRecord]
+
+  /// Opens the trace at `path` and the journal beside it, if any.
+  ///
+  /// - Parameters:
+  ///   - path: The trace file.
+  ///   - readJournal: Whether to fold in `path + ".journal"` when the trace is unfinished.
+  /// - Throws: ``TraceError`` when the file cannot be read or is not a trace at all (no
+  ///   intact header). Damage after the header is not thrown: it is reported in
+  ///   ``integrity``.
+  public convenience init(path: String, readJournal: Bool = true) throws(TraceError) {
+    let bytes = try readFile(path)
+    let journalBytes = readJournal ? try? readFile(path + ".journal") : nil
+    try self.init(bytes: bytes, journal: journalBytes, path: path)
+  }
+
+  /// Reads a trace from memory (and its journal's bytes, if any).
+  ///
+  /// - Parameters:
+  ///   - bytes: The trace file's bytes.
+  ///   - journal: The journal's bytes.
+  ///   - path: The name to use in errors.
+  public init(bytes: [UInt8], journal journalBytes: [UInt8]? = nil, path: String = "<memory>") throws(TraceError) {
+    self.path = path
+    self.bytes = bytes
+    self.fileSize = bytes.count
+    let scan: Scan
+    do {
+      scan = try bytes.withBytes { raw throws(TraceError) in try Scan(raw) }
+    } catch {
+      throw error.at(path: path)
+    }
+    header = scan.header
+    formatVersion = scan.version
+    chunks = scan.chunks
+    hasIndex = scan.hasIndex
+    var journal: [JournalRecord] = []
+    if !scan.hasIndex, let journalBytes {
+      let next = (scan.chunks.last.map { $0.firstSequence + UInt64($0.actionCount) } ?? scan.header.firstSequence + 1)
+      journal = JournalRecord.read(journalBytes, nextSequence: next)
+    }
+    self.journal = journal
+    let recovered = journal.reduce(0) { $0 + ($1.kind == .action ? 1 : 0) }
+    if let damage = scan.damage {
+      integrity = TraceIntegrity(
+        status: damage.code == .truncated ? .truncated : .damaged, damage: damage.at(path: path),
+        recoveredActions: recovered)
+    } else if scan.hasIndex {
+      integrity = TraceIntegrity(status: .clean)
+    } else {
+      integrity = TraceIntegrity(status: .unfinished, recoveredActions: recovered)
+    }
+  }
+
+  /// The number of actions readable: in intact chunks plus recovered from the journal.
+  public var actionCount: Int {
+    chunks.reduce(0) { $0 + $1.actionCount } + integrity.recoveredActions
+  }
+
+  /// The sequence number of the first action (one after the header's
+  /// ``TraceHeader/firstSequence``).
+  public var firstSequence: UInt64 { header.firstSequence + 1 }
+
+  /// The sequence number of the last readable action (the header's first sequence when
+  /// there is none).
+  public var lastSequence: UInt64 { header.firstSequence + UInt64(actionCount) }
+
+  /// The sequence numbers of the snapshots, which is where reading can start.
+  public var snapshotSequences: [UInt64] {
+    chunks.filter(\.startsWithSnapshot).map { $0.firstSequence - 1 }
+  }
+
+  /// The number of checkpoint records in the chunks and the journal.
+  public var checkpointCount: Int {
+    chunks.reduce(0) { $0 + $1.checkpointCount } + journal.reduce(0) { $0 + ($1.kind == .checkpoint ? 1 : 0) }
+  }
+
+  /// Calls `body` with every record in order, from chunk `fromChunk` on, then with the
+  /// records recovered from the journal; stops early when `body` returns `false`.
+  ///
+  /// - Parameters:
+  ///   - fromChunk: The first chunk to read.
+  ///   - body: Receives each record; returns whether to go on.
+  /// - Throws: ``TraceError`` when a chunk that passed its checksum still does not decode
+  ///   (its zstd frame or its records are malformed), or what `body` throws.
+  public func forEachRecord(
+    fromChunk: Int = 0,
+    _ body: (TraceRecord) throws(TraceError) -> Bool
+  ) throws(TraceError) {
+    let decompressor = ZstdDecompressor()
+    var raw: [UInt8] = []
+    for chunk in chunks[min(fromChunk, chunks.count)...] {
+      try decompress(chunk, with: decompressor, into: &raw)
+      let goOn = try raw.withBytes { rawBytes throws(TraceError) in
+        try parseChunk(chunk, rawBytes, body)
+      }
+      if !goOn { return }
+    }
+    guard fromChunk <= chunks.count else { return }
+    for record in journal {
+      let goOn = try record.payload.withBytes { payload throws(TraceError) in
+        try body(
+          TraceRecord(
+            kind: record.kind, sequence: record.sequence,
+            time: record.kind == .action ? time(offset: record.time) : nil,
+            hash: record.kind == .checkpoint ? StateHash(rawValue: record.hash) : nil,
+            payload: payload, source: .journal))
+      }
+      if !goOn { return }
+    }
+  }
+
+  /// The index of the chunk holding the latest snapshot at or before `sequence`.
+  public func snapshotChunk(atOrBefore sequence: UInt64) -> Int? {
+    chunks.lastIndex { $0.startsWithSnapshot && $0.firstSequence - 1 <= sequence }
+  }
+
+  func time(offset: Int64) -> Double {
+    header.startTime + Double(offset) / 1_000_000
+  }
+
+  private func decompress(_ chunk: TraceChunk, with decompressor: ZstdDecompressor, into raw: inout [UInt8])
+    throws(TraceError)
+  {
+    do {
+      try bytes.withBytes { file throws(ZstdError) in
+        let frame = UnsafeRawBufferPointer(rebasing: file[chunk.frameOffset..<(chunk.frameOffset + chunk.frameSize)])
+        try decompressor.decompressFrame(frame, expectedSize: chunk.rawSize, into: &raw)
+      }
+    } catch {
+      throw TraceError(
+        .corrupted, error.message, path: path, offset: chunk.frameOffset, chunk: chunk.index,
+        sequence: chunk.firstSequence)
+    }
+  }
+
+  private func parseChunk(
+    _ chunk: TraceChunk, _ raw: UnsafeRawBufferPointer, _ body: (TraceRecord) throws(TraceError) -> Bool
+  ) throws(TraceError) -> Bool {
+    var cursor = RecordCBOR.Cursor(raw)
+    var sequence = chunk.firstSequence
+    var timeOffset = chunk.baseTime
+    var actions = 0
+    var records = 0
+    func fail(_ reason: String, _ at: Int) -> TraceError {
+      TraceError(.corrupted, "malformed record at byte \(at) of the chunk: \(reason)", path: path,
+        offset: chunk.frameOffset, chunk: chunk.index, sequence: sequence)
+    }
+    while !cursor.isAtEnd {
+      let start = cursor.offset
+      let record: TraceRecord
+      do {
+        let count = try cursor.readArrayCount()
+        let kind = try cursor.readUInt()
+        switch (TraceFormat.RecordKind(rawValue: kind), count) {
+        case (.action, 3):
+          timeOffset &+= try cursor.readInt()
+          let payload = try cursor.skipItem()
+          record = TraceRecord(
+            kind: .action, sequence: sequence, time: time(offset: timeOffset), hash: nil,
+            payload: UnsafeRawBufferPointer(rebasing: raw[payload]), source: .chunk(chunk.index))
+          sequence += 1
+          actions += 1
+        case (.snapshot, 4):
+          let at = try cursor.readUInt()
+          let hash = try cursor.readUInt()
+          let payload = try cursor.skipItem()
+          guard records == 0, chunk.startsWithSnapshot, at == chunk.firstSequence - 1 else {
+            throw fail("a snapshot that is not where the chunk header says", start)
+          }
+          let state = UnsafeRawBufferPointer(rebasing: raw[payload])
+          guard XXH64.hash(state) == hash else {
+            throw fail("the snapshot does not match its hash", start)
+          }
+          record = TraceRecord(kind: .snapshot, sequence: at, time: nil, hash: StateHash(rawValue: hash), payload: state, source: .chunk(chunk.index))
+        case (.checkpoint, 3):
+          let at = try cursor.readUInt()
+          let hash = try cursor.readUInt()
+          guard at == sequence - 1 else { throw fail("a checkpoint for sequence \(at) after action \(sequence - 1)", start) }
+          record = TraceRecord(kind: .checkpoint, sequence: at, time: nil, hash: StateHash(rawValue: hash), payload: UnsafeRawBufferPointer(start: nil, count: 0), source: .chunk(chunk.index))
+        case (.end, 3):
+          let at = try cursor.readUInt()
+          let end = try cursor.readInt()
+          record = TraceRecord(kind: .end, sequence: at, time: time(offset: end), hash: nil, payload: UnsafeRawBufferPointer(start: nil, count: 0), source: .chunk(chunk.index))
+        default:
+          throw fail("unknown record kind \(kind) with \(count) fields", start)
+        }
+      } catch let error as RecordCBOR.CursorError {
+        throw fail(error.reason, error.offset)
+      } catch let error as TraceError {
+        throw error
+      } catch {
+        throw fail("\(error)", start)
+      }
+      records += 1
+      if records == 1, chunk.startsWithSnapshot, record.kind != .snapshot {
+        throw fail("the chunk header promises a snapshot first", start)
+      }
+      if try !body(record) { return false }
+    }
+    guard actions == chunk.actionCount, records == chunk.recordCount else {
+      throw fail("the chunk holds \(actions) actions in \(records) records, its header says \(chunk.actionCount) in \(chunk.recordCount)", raw.count)
+    }
+    return true
+  }
+}
+
+/// Reads a whole file, refusing what is not a regular file.
+func readFile(_ path: String) throws(TraceError) -> [UInt8] {
+  let fd = open(path, O_RDONLY | O_CLOEXEC)
+  guard fd >= 0 else { throw TraceError.posix("cannot open", path: path) }
+  defer { closeDescriptor(fd) }
+  var info = stat()
+  guard fstat(fd, &info) == 0 else { throw TraceError.posix("cannot stat", path: path) }
+  guard (info.st_mode & S_IFMT) == S_IFREG else { throw TraceError(.io, "not a regular file", path: path) }
+  let size = Int(info.st_size)
+  var bytes = [UInt8](repeating: 0, count: size)
+  var done = 0
+  while done < size {
+    let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, size - done) }
+    if n < 0 {
+      if errno == EINTR { continue }
+      throw TraceError.posix("cannot read", path: path, offset: done)
+    }
+    if n == 0 { break }
+    done += n
+  }
+  if done < size { bytes.removeLast(size - done) }
+  return bytes
+}

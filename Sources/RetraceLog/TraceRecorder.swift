@@ -1,0 +1,419 @@
+import Dispatch
+import Foundation
+import Retrace
+import Synchronization
+
+/// Records every action a store reduces into a trace file.
+///
+/// Attach it to a store; the sending thread only appends the action to a buffer (no
+/// encoding, no I/O), and a background thread encodes, journals, compresses and writes.
+///
+/// ```swift
+/// let recorder = try TraceRecorder(path: "session.trace", domain: bankingDomain)
+/// store.attach(recorder)
+/// store.send(.addAccount(name: "Daily Expenses", kind: .checking, iban: iban, date: now))
+/// try recorder.close()
+/// ```
+///
+/// ## Durability
+///
+/// Each action reaches the memory-mapped journal beside the trace (`session.trace.journal`)
+/// as soon as the background thread gets to it, typically well under a millisecond after
+/// `send` returns and at most a few milliseconds while a chunk is being compressed; from
+/// there it survives the process's death (a trap, SIGKILL), because the kernel owns the
+/// mapped pages. Reading the trace folds the journal's records in. ``flush()`` makes
+/// everything durable against power loss too. `docs/TRACE_FORMAT.md` gives the details.
+///
+/// ## Failures
+///
+/// A write error (disk full, permission, the file removed) never traps and never blocks
+/// `send`: recording stops, ``status`` becomes ``Status/failed(_:)``, the error handler is
+/// called once, and everything written before stays readable. When the background thread
+/// falls behind by ``TraceRecorderConfiguration/maxPendingActions``, further actions are
+/// dropped and counted in ``droppedActionCount`` rather than blocking the app.
+public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Sendable>: StoreRecorder {
+  /// Where a recorder stands.
+  public enum Status: Sendable {
+    /// Recording normally.
+    case recording
+    /// Recording stopped after this error; what was written before is readable.
+    case failed(TraceError)
+    /// Closed cleanly.
+    case closed
+  }
+
+  /// The trace file's path.
+  public let path: String
+  private let core: RecorderCore<State, Action>
+
+  /// Creates a recorder that writes a new trace at `path` (replacing any file there).
+  ///
+  /// Nothing is written until the recorder is attached to a store (or
+  /// ``attached(sequence:state:)`` is called), which writes the header and the starting
+  /// snapshot.
+  ///
+  /// - Parameters:
+  ///   - path: The trace file to create. Its journal is `path + ".journal"`.
+  ///   - domain: The domain's name, written into the header.
+  ///   - actionSchemaVersion: The version of the action encoding.
+  ///   - sessionID: The session's identifier; a random UUID by default.
+  ///   - startTime: The time action offsets count from, in seconds since 1970; the system
+  ///     clock at attach time by default.
+  ///   - app: Facts about the app for the header (name, version, build).
+  ///   - configuration: Chunking, compression, checkpoints and snapshots.
+  ///   - onError: Called once, on the background thread, if recording fails.
+  /// - Throws: ``TraceError`` when the files cannot be created.
+  public convenience init(
+    path: String,
+    domain: String,
+    actionSchemaVersion: Int = 1,
+    sessionID: String? = nil,
+    startTime: Double? = nil,
+    app: [String: String] = [:],
+    configuration: TraceRecorderConfiguration = TraceRecorderConfiguration(),
+    onError: (@Sendable (TraceError) -> Void)? = nil
+  ) throws(TraceError) {
+    try self.init(
+      path: path, domain: domain, actionSchemaVersion: actionSchemaVersion, sessionID: sessionID,
+      startTime: startTime, app: app, configuration: configuration, storage: FileStorage(), onError: onError)
+  }
+
+  /// Creates a recorder that writes through `storage` (tests inject failing or lossy storage).
+  package init(
+    path: String,
+    domain: String,
+    actionSchemaVersion: Int = 1,
+    sessionID: String? = nil,
+    startTime: Double? = nil,
+    app: [String: String] = [:],
+    configuration: TraceRecorderConfiguration = TraceRecorderConfiguration(),
+    storage: any TraceStorage,
+    onError: (@Sendable (TraceError) -> Void)? = nil
+  ) throws(TraceError) {
+    let configuration = try configuration.validated()
+    self.path = path
+    let writer = try TraceWriter<State, Action>(path: path, configuration: configuration, storage: storage)
+    let header = TraceHeader(
+      domain: domain, actionSchemaVersion: actionSchemaVersion,
+      sessionID: sessionID ?? UUID().uuidString.lowercased(), startTime: startTime ?? .nan, app: app,
+      checkpointInterval: configuration.checkpointInterval, snapshotInterval: configuration.snapshotInterval)
+    core = RecorderCore(writer: writer, header: header, configuration: configuration, onError: onError)
+  }
+
+  /// Creates a recorder for a domain's store; see ``init(path:domain:actionSchemaVersion:sessionID:startTime:app:configuration:onError:)``.
+  public convenience init<D: Domain>(
+    path: String,
+    domain: D,
+    sessionID: String? = nil,
+    startTime: Double? = nil,
+    app: [String: String] = [:],
+    configuration: TraceRecorderConfiguration = TraceRecorderConfiguration(),
+    onError: (@Sendable (TraceError) -> Void)? = nil
+  ) throws(TraceError) where D.State == State, D.Action == Action {
+    try self.init(
+      path: path, domain: domain.name, actionSchemaVersion: domain.actionSchemaVersion, sessionID: sessionID,
+      startTime: startTime, app: app, configuration: configuration, onError: onError)
+  }
+
+  deinit {
+    core.closeWithoutWaiting()
+  }
+
+  /// Writes the header and the starting snapshot; the store calls this on attach.
+  public func attached(sequence: UInt64, state: State) {
+    core.enqueue(.start(sequence, state))
+  }
+
+  /// Appends the action to the buffer; the store calls this for every action.
+  public func record(_ transition: Transition<State, Action>) {
+    core.record(transition)
+  }
+
+  /// Blocks until every action recorded so far is in the file or the journal and both are
+  /// synced to disk.
+  ///
+  /// - Throws: ``TraceError`` if recording has failed or the recorder is closed.
+  public func flush() throws(TraceError) {
+    try core.perform { .flush($0) }
+  }
+
+  /// Writes everything, the end record and the index, and closes the trace.
+  ///
+  /// Calling it again does nothing.
+  ///
+  /// - Throws: ``TraceError`` if recording had failed or the final writes fail.
+  public func close() throws(TraceError) {
+    try core.perform { .close($0) }
+  }
+
+  /// Whether the recorder is recording, has failed or is closed.
+  public var status: Status { core.status }
+
+  /// Actions dropped because the background writer fell too far behind.
+  public var droppedActionCount: Int { core.droppedCount }
+}
+
+/// What the sending side hands the background thread.
+enum RecorderCommand<State: Sendable, Action: Sendable>: Sendable {
+  case start(UInt64, State)
+  case action(UInt64, Double, Action, State?)
+  case flush(Completion)
+  case close(Completion)
+  /// The queue overflowed after the actions before this command: finish the trace there.
+  case overflow
+}
+
+/// A one-shot signal with an optional error, for blocking `flush` and `close`.
+final class Completion: Sendable {
+  private let semaphore = DispatchSemaphore(value: 0)
+  private let result = Mutex<TraceError?>(nil)
+
+  func finish(_ error: TraceError?) {
+    result.withLock { $0 = error }
+    semaphore.signal()
+  }
+
+  func wait() throws(TraceError) {
+    semaphore.wait()
+    if let error = result.withLock({ $0 }) { throw error }
+  }
+}
+
+/// The shared state of a recorder: the queue the sending thread appends to, and the writer
+/// the background thread drives.
+final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>: Sendable {
+  private struct Queue {
+    var items: [RecorderCommand<State, Action>] = []
+    var spare: [RecorderCommand<State, Action>] = []
+    var writerIdle = true
+    var accepting = true
+    var dropped = 0
+    var overflowed = false
+    var threadStarted = false
+  }
+
+  private struct WriterState {
+    var writer: TraceWriter<State, Action>?
+    var header: TraceHeader
+    var lastTime: Double?
+    var started = false
+  }
+
+  private let queue = Mutex(Queue())
+  private let writer: Mutex<WriterState>
+  private let statusValue = Mutex<TraceRecorder<State, Action>.Status>(.recording)
+  private let wakeup = DispatchSemaphore(value: 0)
+  private let configuration: TraceRecorderConfiguration
+  private let stateInterval: UInt64
+  private let onError: (@Sendable (TraceError) -> Void)?
+
+  init(
+    writer: sending TraceWriter<State, Action>, header: TraceHeader, configuration: TraceRecorderConfiguration,
+    onError: (@Sendable (TraceError) -> Void)?
+  ) {
+    self.writer = Mutex(WriterState(writer: writer, header: header))
+    self.configuration = configuration
+    self.stateInterval = configuration.stateInterval
+    self.onError = onError
+  }
+
+  var status: TraceRecorder<State, Action>.Status { statusValue.withLock { $0 } }
+  var droppedCount: Int { queue.withLock { $0.dropped } }
+
+  @inline(__always)
+  func record(_ t: Transition<State, Action>) {
+    let state: State? = stateInterval != 0 && t.sequence % stateInterval == 0 ? t.stateAfter : nil
+    let limit = configuration.maxPendingActions
+    let wake = queue.withLock { q -> Bool in
+      guard q.accepting else {
+        if q.overflowed { q.dropped += 1 }
+        return false
+      }
+      guard q.items.count < limit else {
+        // A trace with a hole could not be replayed: stop recording here, cleanly, and
+        // count what is dropped from now on.
+        q.dropped += 1
+        q.overflowed = true
+        q.accepting = false
+        q.items.append(.overflow)
+        return true
+      }
+      q.items.append(.action(t.sequence, t.time, t.action, state))
+      if q.writerIdle {
+        q.writerIdle = false
+        return true
+      }
+      return false
+    }
+    if wake { wakeup.signal() }
+  }
+
+  func enqueue(_ command: RecorderCommand<State, Action>) {
+    let (accepted, wake, startThread) = queue.withLock { q -> (Bool, Bool, Bool) in
+      guard q.accepting else { return (false, false, false) }
+      if case .close = command { q.accepting = false }
+      q.items.append(command)
+      let start = !q.threadStarted
+      q.threadStarted = true
+      let wake = q.writerIdle
+      q.writerIdle = false
+      return (true, wake, start)
+    }
+    if startThread { startWriterThread() }
+    if !accepted, case .flush(let c) = command { c.finish(closedError) }
+    if !accepted, case .close(let c) = command { c.finish(isFailed ? closedError : nil) }
+    if wake { wakeup.signal() }
+  }
+
+  func perform(_ make: (Completion) -> RecorderCommand<State, Action>) throws(TraceError) {
+    let completion = Completion()
+    let started = queue.withLock { $0.threadStarted }
+    if !started, case .close = make(completion) {
+      // Never attached: nothing to finish but the files.
+      queue.withLock { $0.accepting = false }
+      writer.withLock { w in
+        w.writer?.abandon()
+        w.writer = nil
+      }
+      statusValue.withLock { $0 = .closed }
+      return
+    }
+    enqueue(make(completion))
+    try completion.wait()
+  }
+
+  func closeWithoutWaiting() {
+    let started = queue.withLock { $0.threadStarted }
+    if started { enqueue(.close(Completion())) } else {
+      writer.withLock { w in
+        w.writer?.abandon()
+        w.writer = nil
+      }
+    }
+  }
+
+  private var closedError: TraceError {
+    if case .failed(let error) = status { return error }
+    return TraceError(.closed, "the recorder is closed")
+  }
+
+  private func startWriterThread() {
+    let thread = Thread { [self] in run() }
+    thread.name = "Retrace trace writer"
+    thread.start()
+  }
+
+  /// The background thread: drain the queue, write, sleep until woken; until closed.
+  private func run() {
+    while true {
+      wakeup.wait()
+      while true {
+        let batch = queue.withLock { q -> [RecorderCommand<State, Action>]? in
+          if q.items.isEmpty {
+            q.writerIdle = true
+            return nil
+          }
+          let batch = q.items
+          q.items = q.spare
+          q.spare = []
+          return batch
+        }
+        guard var batch else { break }
+        let finished = process(batch)
+        batch.removeAll(keepingCapacity: true)
+        queue.withLock { q in
+          if q.spare.capacity < batch.capacity { q.spare = batch }
+        }
+        if finished { return }
+      }
+    }
+  }
+
+  /// Writes a batch; returns `true` once the recorder is closed.
+  private func process(_ batch: [RecorderCommand<State, Action>]) -> Bool {
+    writer.withLock { w -> Bool in
+      for command in batch {
+        switch command {
+        case .start(let sequence, let state):
+          guard !w.started, let writer = w.writer else { continue }
+          w.started = true
+          if w.header.startTime.isNaN { w.header.startTime = StoreClock.system.now(0) }
+          w.header.firstSequence = sequence
+          w.lastTime = nil
+          let header = w.header
+          attempt(&w) { () throws(TraceError) in try writer.start(header: header, state: state) }
+        case .action(let sequence, let time, let action, let state):
+          guard let writer = w.writer, w.started else { continue }
+          w.lastTime = time
+          attempt(&w) { () throws(TraceError) in
+            try writer.append(sequence: sequence, time: time, action: action, state: state)
+          }
+        case .flush(let completion):
+          if let writer = w.writer {
+            attempt(&w) { () throws(TraceError) in try writer.sync() }
+          }
+          completion.finish(w.writer == nil && !isClosed ? closedError : nil)
+        case .overflow:
+          guard let writer = w.writer, w.started else { continue }
+          let end = w.lastTime ?? w.header.startTime
+          attempt(&w) { () throws(TraceError) in try writer.close(endTime: end) }
+          if w.writer != nil {
+            w.writer = nil
+            let error = TraceError(
+              .tooLarge,
+              "the trace writer fell behind by \(configuration.maxPendingActions) actions; recording stopped cleanly after the last one written",
+              path: writer.path)
+            statusValue.withLock { $0 = .failed(error) }
+            onError?(error)
+          }
+        case .close(let completion):
+          var error: TraceError? = nil
+          if let writer = w.writer {
+            if w.started {
+              let end = w.lastTime ?? w.header.startTime
+              attempt(&w) { () throws(TraceError) in try writer.close(endTime: end) }
+            } else {
+              writer.abandon()
+            }
+            if w.writer != nil {
+              w.writer = nil
+              statusValue.withLock { $0 = .closed }
+            } else {
+              error = closedError
+            }
+          } else if case .failed(let failure) = status {
+            error = failure
+          }
+          completion.finish(error)
+          return true
+        }
+      }
+      return false
+    }
+  }
+
+  private var isFailed: Bool {
+    if case .failed = status { return true }
+    return false
+  }
+
+  private var isClosed: Bool {
+    if case .closed = status { return true }
+    return false
+  }
+
+  /// Runs one write; on failure stops recording, reports once, keeps what was written.
+  private func attempt(_ w: inout WriterState, _ body: () throws(TraceError) -> Void) {
+    do {
+      try body()
+    } catch {
+      let path = w.writer?.path ?? ""
+      w.writer?.abandon()
+      w.writer = nil
+      let located = error.at(path: path)
+      statusValue.withLock { $0 = .failed(located) }
+      queue.withLock { $0.accepting = false }
+      onError?(located)
+    }
+  }
+}

@@ -1,0 +1,52 @@
+/// How a ``TraceRecorder`` writes: chunk size, compression, checkpoints, snapshots and the
+/// bound on memory.
+///
+/// The defaults suit an app that records every session; the benchmarks in `Benchmarks/`
+/// measure them.
+public struct TraceRecorderConfiguration: Sendable, Equatable {
+  /// Raw (uncompressed) bytes of records per chunk before it is compressed into a zstd frame.
+  /// Larger chunks compress better; smaller ones lose less to a torn tail and seek faster.
+  public var chunkSize: Int = 1 << 20
+  /// The zstd compression level of chunks.
+  public var compressionLevel: Int = 3
+  /// Actions between checkpoints (a state hash); 0 for none.
+  public var checkpointInterval: Int = 1_000
+  /// Actions between snapshots (the encoded state, where reading can start); 0 for none.
+  /// A multiple of ``checkpointInterval``.
+  public var snapshotInterval: Int = 10_000
+  /// The most bytes of encoded state a checkpoint or snapshot may cost per action recorded
+  /// since the previous one. A large state is hashed and saved less often than the
+  /// intervals say, so recording stays cheap however large the state grows.
+  public var maxStateBytesPerAction: Int = 64
+  /// The most actions waiting for the background writer; further actions are dropped and
+  /// counted (``TraceRecorder/droppedActionCount``), so that `send` never blocks.
+  public var maxPendingActions: Int = 1 << 20
+  /// Whether each finished chunk is synced to disk before the journal is emptied, so that a
+  /// power loss never loses a compressed chunk. A process crash loses nothing either way.
+  public var syncEveryChunk: Bool = true
+
+  /// The default configuration.
+  public init() {}
+
+  /// Checks that the values make sense.
+  func validated() throws(TraceError) -> Self {
+    guard chunkSize >= 1_024, chunkSize <= TraceFormat.maxChunkSize / 2 else {
+      throw TraceError(.tooLarge, "chunkSize must be between 1 KiB and 512 MiB")
+    }
+    guard (1...22).contains(compressionLevel) || (-7...(-1)).contains(compressionLevel) else {
+      throw TraceError(.corrupted, "compressionLevel \(compressionLevel) is not a zstd level")
+    }
+    guard checkpointInterval >= 0, snapshotInterval >= 0, maxPendingActions > 0 else {
+      throw TraceError(.corrupted, "intervals must not be negative")
+    }
+    guard checkpointInterval == 0 || snapshotInterval % checkpointInterval == 0 else {
+      throw TraceError(.corrupted, "snapshotInterval must be a multiple of checkpointInterval")
+    }
+    return self
+  }
+
+  /// The interval at which the recorder hands states to the writer.
+  var stateInterval: UInt64 {
+    UInt64(checkpointInterval > 0 ? checkpointInterval : snapshotInterval)
+  }
+}

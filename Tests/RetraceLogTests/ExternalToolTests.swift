@@ -1,0 +1,47 @@
+import Foundation
+import Retrace
+import RetraceExamples
+@testable import RetraceLog
+import Testing
+
+/// The format is open: the stock zstd tool and an independent decoder in another language
+/// read what Retrace writes.
+@MainActor
+@Suite struct ExternalToolTests {
+  @Test func theStockZstdToolAcceptsAFinishedTrace() throws {
+    try #require(commandExists("zstd"), "the zstd tool is missing (scripts/setup installs it)")
+    let path = temporaryDirectory() + "/zstd.trace"
+    _ = try record(bankingDomain, count: 3_000, to: path, configuration: smallChunks())
+    #expect(try run("zstd", ["-q", "-t", path]).status == 0)
+    let decompressed = try run("sh", ["-c", "zstd -q -dc '\(path)' | wc -c"])
+    #expect(decompressed.status == 0)
+    let reader = try TraceReader(path: path)
+    #expect(Int(decompressed.output.trimmingCharacters(in: .whitespacesAndNewlines)) == reader.chunks.reduce(0) { $0 + $1.rawSize })
+  }
+
+  @Test func anIndependentPythonDecoderReadsTheSameTrace() throws {
+    try #require(commandExists("zstd"), "the zstd tool is missing (scripts/setup installs it)")
+    let python = try run("python3", ["-c", "import cbor2"])
+    try #require(python.status == 0, "python3 cbor2 is missing (scripts/setup installs it)")
+    let path = temporaryDirectory() + "/python.trace"
+    let recorded = try record(bankingDomain, count: 2_500, to: path, configuration: smallChunks())
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("read_trace.py").path
+    let result = try run("python3", [script, path])
+    #expect(result.status == 0, "\(result.error)")
+    let summary = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as! [String: Any]
+    #expect(summary["domain"] as? String == "banking")
+    #expect(summary["actions"] as? Int == 2_500)
+    #expect(summary["firstSequence"] as? Int == 1)
+    #expect(summary["crcErrors"] as? Int == 0)
+    // The last action, as JSON, equals the Swift value.
+    let last = try JSONSerialization.data(withJSONObject: summary["lastAction"]!)
+    #expect(try JSONDecoder().decode(BankingAction.self, from: last) == recorded.actions.last)
+    // Every checkpoint hash Python saw is one the Swift reader saw.
+    var hashes: [String] = []
+    try TraceReader(path: path).forEachRecord { record in
+      if record.kind == .checkpoint { hashes.append(String(record.hash!.rawValue)) }
+      return true
+    }
+    #expect(summary["checkpointHashes"] as? [String] == hashes)
+  }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Retrace
+import RetraceExamples
+@testable import RetraceLog
+import Testing
+
+@MainActor
+@Suite struct RoundTripTests {
+  nonisolated static let domains = ["counter", "banking", "settings"]
+
+  func roundTrip<D: Domain>(_ domain: D, configuration: TraceRecorderConfiguration, count: Int) throws {
+    let path = temporaryDirectory() + "/\(domain.name).trace"
+    let recorded = try record(domain, count: count, to: path, configuration: configuration)
+    let reader = try TraceReader(path: path)
+    #expect(reader.integrity.status == .clean)
+    #expect(reader.header.domain == domain.name)
+    #expect(reader.header.sessionID == "test-session")
+    #expect(reader.actionCount == count)
+    let trace = try DomainTrace(reader, domain: domain)
+    let actions = try trace.actions()
+    // Actions are compared by their encoding: the example domains' action types differ.
+    let encoder = CBOREncoder()
+    #expect(try actions.map { try encoder.encode($0.action) } == recorded.actions.map { try encoder.encode($0) })
+    #expect(actions.map(\.sequence) == Array(1...UInt64(count)))
+    #expect(actions.first?.time == 1_763_771_000.25)
+    #expect(try trace.state(at: UInt64(count)) == recorded.state)
+    #expect(try trace.initialState() == domain.initialState)
+    // Every checkpoint and snapshot hash matches the replayed state.
+    var state = domain.initialState
+    var checked = 0
+    try reader.forEachRecord { record throws(TraceError) in
+      switch record.kind {
+      case .action: _ = domain.reduce(into: &state, action: try trace.decodeAction(record))
+      case .checkpoint, .snapshot:
+        #expect(record.hash == (try? StateHash(of: state)), "hash at \(record.sequence)")
+        checked += 1
+      case .end: #expect(record.sequence == UInt64(count))
+      }
+      return true
+    }
+    #expect(checked >= 1)
+    #expect(!FileManager.default.fileExists(atPath: path + ".journal"))
+  }
+
+  @Test(arguments: domains)
+  func everyDomainRoundTripsAcrossManyChunks(name: String) throws {
+    try roundTrip(Examples.domain(named: name)!, configuration: smallChunks(), count: 3_000)
+  }
+
+  @Test(arguments: domains)
+  func everyDomainRoundTripsWithoutCheckpointsOrSnapshots(name: String) throws {
+    try roundTrip(Examples.domain(named: name)!, configuration: smallChunks(checkpoints: 0, snapshots: 0), count: 1_000)
+  }
+
+  @Test func theDefaultConfigurationRoundTrips() throws {
+    try roundTrip(bankingDomain, configuration: TraceRecorderConfiguration(), count: 5_000)
+  }
+
+  @Test func stateAtAnySequenceEqualsReplayingThePrefix() throws {
+    let path = temporaryDirectory() + "/seek.trace"
+    let recorded = try record(bankingDomain, count: 1_200, to: path, configuration: smallChunks(checkpoints: 50, snapshots: 100))
+    let trace = try DomainTrace(TraceReader(path: path), domain: bankingDomain)
+    #expect(trace.reader.snapshotSequences.count >= 3)  // the state-size budget spaces them out as the state grows
+    for n in [0, 1, 99, 100, 101, 650, 1_199, 1_200] {
+      var expected = bankingDomain.initialState
+      for action in recorded.actions.prefix(n) { _ = bankingDomain.reduce(into: &expected, action: action) }
+      #expect(try trace.state(at: UInt64(n)) == expected, "state at \(n)")
+    }
+    #expect(throws: TraceError.self) { try trace.state(at: 1_201) }
+  }
+
+  @Test func anUnclosedSessionIsReadFromItsJournal() throws {
+    let path = temporaryDirectory() + "/crashed.trace"
+    var configuration = TraceRecorderConfiguration()
+    configuration.chunkSize = 16_384
+    let recorded = try record(bankingDomain, count: 2_000, to: path, configuration: configuration, close: false)
+    #expect(FileManager.default.fileExists(atPath: path + ".journal"))
+    let reader = try TraceReader(path: path)
+    #expect(reader.integrity.status == .unfinished)
+    #expect(reader.integrity.recoveredActions > 0)
+    #expect(reader.chunks.count >= 2)
+    #expect(try readActions(bankingDomain, reader) == recorded.actions)
+    // Without the journal, only the chunks' prefix.
+    let chunksOnly = try TraceReader(path: path, readJournal: false)
+    #expect(chunksOnly.actionCount == 2_000 - reader.integrity.recoveredActions)
+    try recorded.recorder.close()
+    #expect(try TraceReader(path: path).integrity.status == .clean)
+  }
+
+  @Test func aRecorderAttachedMidSessionStartsFromTheCurrentState() throws {
+    let path = temporaryDirectory() + "/late.trace"
+    let store = Store(initialState: CounterState(), reducer: CounterReducer())
+    store.send(.increment)
+    store.send(.increment)
+    let recorder = try TraceRecorder(path: path, domain: counterDomain)
+    store.attach(recorder)
+    store.send(.decrement)
+    try recorder.close()
+    let trace = try DomainTrace(TraceReader(path: path), domain: counterDomain)
+    #expect(trace.reader.header.firstSequence == 2)
+    #expect(try trace.actions().map(\.sequence) == [3])
+    #expect(try trace.initialState() == CounterState(count: 2))
+    #expect(try trace.state(at: 3) == CounterState(count: 1))
+  }
+
+  @Test func actionCasesAreReadWithoutDecoding() throws {
+    let path = temporaryDirectory() + "/cases.trace"
+    _ = try record(counterDomain, count: 200, to: path)
+    var cases: [String: Int] = [:]
+    try TraceReader(path: path).forEachRecord { record in
+      if record.kind == .action { cases[record.actionCase ?? "?", default: 0] += 1 }
+      return true
+    }
+    #expect(cases.keys.sorted().allSatisfy { ["decrement", "increment", "reset"].contains($0) })
+    #expect(cases.values.reduce(0, +) == 200)
+  }
+
+  @Test func theSameSessionGivesTheSameBytes() throws {
+    let directory = temporaryDirectory()
+    _ = try record(bankingDomain, count: 1_500, to: directory + "/a.trace", configuration: smallChunks())
+    _ = try record(bankingDomain, count: 1_500, to: directory + "/b.trace", configuration: smallChunks())
+    #expect(bytes(of: directory + "/a.trace") == bytes(of: directory + "/b.trace"))
+  }
+}

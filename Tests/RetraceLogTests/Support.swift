@@ -1,0 +1,76 @@
+import Foundation
+import Retrace
+import RetraceExamples
+@testable import RetraceLog
+
+/// A fresh temporary directory for one test.
+func temporaryDirectory(_ name: String = #function) -> String {
+  let safe = name.filter { $0.isLetter || $0.isNumber }
+  let path = NSTemporaryDirectory() + "retrace-tests-\(safe)-\(UUID().uuidString.prefix(8))"
+  try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  return path
+}
+
+/// A configuration with tiny chunks, so that a few thousand actions cross many chunk
+/// boundaries, snapshots and checkpoints.
+func smallChunks(checkpoints: Int = 50, snapshots: Int = 500) -> TraceRecorderConfiguration {
+  var configuration = TraceRecorderConfiguration()
+  configuration.chunkSize = 2_048
+  configuration.checkpointInterval = checkpoints
+  configuration.snapshotInterval = snapshots
+  return configuration
+}
+
+/// Records `count` workload actions of `domain` through a real store and recorder, and
+/// returns the actions and the final state. The recorder is closed unless `close` is false
+/// (then it is flushed and returned still open, as a crashed session would leave it).
+@MainActor
+func record<D: Domain>(
+  _ domain: D, count: Int, seed: UInt64 = 1, to path: String,
+  configuration: TraceRecorderConfiguration = TraceRecorderConfiguration(), close: Bool = true
+) throws -> (actions: [D.Action], state: D.State, recorder: TraceRecorder<D.State, D.Action>) {
+  let store = Store(
+    initialState: domain.initialState, reducer: Reduce { domain.reduce(into: &$0, action: $1) },
+    clock: .fixed(start: 1_763_771_000, interval: 0.25))
+  let recorder = try TraceRecorder(
+    path: path, domain: domain, sessionID: "test-session", startTime: 1_763_771_000, configuration: configuration)
+  store.attach(recorder)
+  var random = SeededRandom(seed: seed)
+  var actions: [D.Action] = []
+  for step in 0..<count {
+    let action = domain.workload.next(store.state, step, &random)
+    actions.append(action)
+    store.send(action)
+  }
+  if close { try recorder.close() } else { try recorder.flush() }
+  return (actions, store.state, recorder)
+}
+
+/// Every action of a trace, decoded for `domain`.
+func readActions<D: Domain>(_ domain: D, _ reader: TraceReader) throws -> [D.Action] {
+  try DomainTrace(reader, domain: domain).actions().map(\.action)
+}
+
+func bytes(of path: String) -> [UInt8] {
+  Array(FileManager.default.contents(atPath: path) ?? Data())
+}
+
+/// Runs a command and returns its exit status and standard output.
+func run(_ command: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+  process.arguments = [command] + arguments
+  let out = Pipe()
+  let err = Pipe()
+  process.standardOutput = out
+  process.standardError = err
+  try process.run()
+  let output = out.fileHandleForReading.readDataToEndOfFile()
+  let error = err.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+}
+
+func commandExists(_ name: String) -> Bool {
+  (try? run("sh", ["-c", "command -v \(name)"]))?.status == 0
+}
