@@ -128,6 +128,7 @@ let package = Package(
       dependencies: [
         "RetraceDebugger",
         "RetraceCLI",
+        "RetraceLog",
         "RetraceExamples",
         "retrace",
         .product(name: "CustomDump", package: "swift-custom-dump"),

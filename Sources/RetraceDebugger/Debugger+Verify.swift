@@ -87,8 +87,11 @@ extension Debugger {
       case .snapshot: report.snapshotsChecked += 1
       }
       if hash != mark.hash {
-        let recordedState = mark.snapshotIndex.map { session.snapshots[$0].state }
-          ?? session.snapshots.first { $0.sequence == mark.sequence }?.state
+        let recordedState =
+          (mark.snapshotIndex.flatMap { session.snapshots[$0].state }
+            ?? session.snapshots.first { $0.sequence == mark.sequence && $0.state != nil }?.state)
+          ?? (session.snapshots.contains { $0.sequence == mark.sequence }
+            ? session.loadSnapshotState?(mark.sequence) : nil)
         report.actionsReplayed = Int(position - session.startSequence)
         report.divergence = Divergence(
           sequence: mark.sequence, kind: mark.kind, recordedHash: mark.hash, replayedHash: hash,

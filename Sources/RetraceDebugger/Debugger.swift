@@ -42,13 +42,20 @@ public struct Debugger<D: Domain>: Sendable {
     self.stateHash = stateHash
   }
 
-  /// Creates a debugger for a session that hashes states with ``defaultStateHash(_:)``.
+  /// Creates a debugger for a session that hashes states with the core's `StateHash`,
+  /// as the trace recorder does.
   ///
   /// - Parameters:
   ///   - domain: The domain whose reducer and invariants to use.
   ///   - session: The recorded session.
   public init(domain: D, session: RecordedSession<D>) {
-    self.init(domain: domain, session: session, stateHash: { defaultStateHash($0) })
+    self.init(domain: domain, session: session, stateHash: Self.recorderStateHash)
+  }
+
+  /// The hash the trace recorder writes into checkpoints and snapshots: XXH64 of the
+  /// state's deterministic CBOR encoding (`StateHash`); 0 for a state that cannot be encoded.
+  public static var recorderStateHash: @Sendable (D.State) -> UInt64 {
+    { (try? StateHash(of: $0))?.rawValue ?? 0 }
   }
 
   // MARK: - State at a point
@@ -102,16 +109,16 @@ public struct Debugger<D: Domain>: Sendable {
   /// The nearest known state at or before `sequence`: a snapshot or the initial state.
   func startingPoint(atOrBefore sequence: UInt64, usingSnapshots: Bool) -> (D.State, UInt64) {
     if usingSnapshots, let snapshot = nearestSnapshot(atOrBefore: sequence),
-      snapshot.sequence >= session.startSequence
+      snapshot.sequence >= session.startSequence, let state = snapshot.state
     {
-      return (snapshot.state, snapshot.sequence)
+      return (state, snapshot.sequence)
     }
     return (session.initialState, session.startSequence)
   }
 
-  /// The last snapshot at or before `sequence`, found by binary search.
+  /// The last decoded snapshot at or before `sequence`, found by binary search.
   func nearestSnapshot(atOrBefore sequence: UInt64) -> Snapshot<D.State>? {
-    let snapshots = session.snapshots
+    let snapshots = decodedSnapshots
     var low = 0
     var high = snapshots.count
     while low < high {
@@ -119,6 +126,11 @@ public struct Debugger<D: Domain>: Sendable {
       if snapshots[middle].sequence <= sequence { low = middle + 1 } else { high = middle }
     }
     return low == 0 ? nil : snapshots[low - 1]
+  }
+
+  /// The snapshots whose state is in memory.
+  private var decodedSnapshots: [Snapshot<D.State>] {
+    session.snapshots.allSatisfy { $0.state != nil } ? session.snapshots : session.snapshots.filter { $0.state != nil }
   }
 
   /// Applies the actions after `start` up to and including `end` to `state`.

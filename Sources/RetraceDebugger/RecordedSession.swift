@@ -1,4 +1,7 @@
 import Retrace
+// The recorded-action type is the trace reader's own, so that actions pass between the two
+// modules as they are; it is re-exported so that users of the engine can name it.
+@_exported import struct RetraceLog.TimedAction
 
 /// What a recorded session says about itself: the facts a trace's header holds.
 public struct SessionInfo: Codable, Equatable, Sendable {
@@ -33,30 +36,6 @@ public struct SessionInfo: Codable, Equatable, Sendable {
   }
 }
 
-/// One recorded action: its sequence number, when it happened, and the action.
-public struct TimedAction<Action> {
-  /// The action's sequence number: 1 for the first action a store reduced, then 2, 3, …
-  public var sequence: UInt64
-  /// When the action was reduced, in seconds since 1970.
-  public var time: Double
-  /// The action.
-  public var action: Action
-
-  /// Creates a recorded action.
-  ///
-  /// - Parameters:
-  ///   - sequence: The action's sequence number.
-  ///   - time: When it was reduced, in seconds since 1970.
-  ///   - action: The action.
-  public init(sequence: UInt64, time: Double, action: Action) {
-    self.sequence = sequence
-    self.time = time
-    self.action = action
-  }
-}
-
-extension TimedAction: Sendable where Action: Sendable {}
-
 /// A recorded hash of the state after an action: what a trace's checkpoint record holds.
 public struct Checkpoint: Equatable, Hashable, Sendable {
   /// The sequence number of the action after which the state was hashed.
@@ -81,16 +60,18 @@ public struct Snapshot<State> {
   public var sequence: UInt64
   /// The state's hash, as the recorder computed it.
   public var hash: UInt64
-  /// The state.
-  public var state: State
+  /// The state; `nil` when the loader left it undecoded in the file (decoding a large
+  /// state costs more than replaying to it), in which case
+  /// ``RecordedSession/loadSnapshotState`` can fetch it.
+  public var state: State?
 
   /// Creates a snapshot.
   ///
   /// - Parameters:
   ///   - sequence: The sequence number of the action after which the state was recorded.
   ///   - hash: The state's hash.
-  ///   - state: The state.
-  public init(sequence: UInt64, hash: UInt64, state: State) {
+  ///   - state: The state, or `nil` if it was not decoded.
+  public init(sequence: UInt64, hash: UInt64, state: State?) {
     self.sequence = sequence
     self.hash = hash
     self.state = state
@@ -129,6 +110,10 @@ public struct RecordedSession<D: Domain>: Sendable {
   public var checkpoints: [Checkpoint]
   /// The recorded states, in increasing sequence order.
   public var snapshots: [Snapshot<D.State>]
+  /// Fetches the recorded state of the snapshot at a sequence number from where the session
+  /// was read, for snapshots whose ``Snapshot/state`` was not decoded; `nil` when there is
+  /// no such snapshot or no file to read it from.
+  public var loadSnapshotState: (@Sendable (_ sequence: UInt64) -> D.State?)?
 
   /// Creates a session from its parts.
   ///

@@ -10,10 +10,10 @@ import Testing
     let workspace = try Workspace()
     let actions: [CounterAction] = [.increment, .increment, .decrement, .decrement, .decrement, .increment]
     _ = try Fixtures.write(
-      RecordedSession(domain: counterDomain, actions: actions), domain: counterDomain, named: "c.jsonl",
+      RecordedSession(domain: counterDomain, actions: actions), domain: counterDomain, named: "c.trace",
       in: workspace.directory)
     let result = try workspace.run(
-      "debug c.jsonl",
+      "debug c.trace",
       input: """
         next
         next 2
@@ -31,7 +31,7 @@ import Testing
         """)
     #expect(result.exitCode == 0, "\(result)")
     let expected = """
-      c.jsonl: 6 counter actions; type help for the commands
+      c.trace: 6 counter actions; type help for the commands
       (retrace) next
       at 1 of 6: increment {"increment":{}} at 2025-11-22T00:23:20.000Z
       - CounterState(count: 0)
@@ -42,7 +42,7 @@ import Testing
       + CounterState(count: 1)
       """
     _ = expected
-    #expect(result.stdout.hasPrefix("c.jsonl: 6 counter actions; type help for the commands\n(retrace) next\nat 1 of 6: increment"))
+    #expect(result.stdout.hasPrefix("c.trace: 6 counter actions; type help for the commands\n(retrace) next\nat 1 of 6: increment"))
     #expect(result.stdout.contains("(retrace) next 2\nat 3 of 6: decrement"))
     #expect(result.stdout.contains("(retrace) state\nCounterState(count: 1)\n"))
     #expect(result.stdout.contains("(retrace) prev\nat 2 of 6: increment"))
@@ -58,8 +58,8 @@ import Testing
 
   @Test func endOfInputEndsTheSession() throws {
     let workspace = try Workspace()
-    try workspace.run("generate settings --actions 20 -o s.jsonl")
-    let result = try workspace.run("debug s.jsonl --at 10", input: "next\n")
+    try workspace.run("generate settings --actions 20 -o s.trace")
+    let result = try workspace.run("debug s.trace --at 10", input: "next\n")
     #expect(result.exitCode == 0)
     #expect(result.stdout.contains("at 10 of 20: toggle"))
     #expect(result.stdout.contains("(retrace) next\nat 11 of 20: toggle"))

@@ -29,7 +29,9 @@ import Testing
   @Test func aFileThatIsNotATraceIsExit3() throws {
     let workspace = try Workspace()
     try workspace.write("hello\nworld\n", to: "hello.txt")
-    expectError(try workspace.run("info hello.txt"), code: 3, containing: "hello.txt: not a retrace")
+    expectError(try workspace.run("info hello.txt"), code: 3, containing: "hello.txt: offset 0: not a trace")
+    try workspace.write("{\"hello\": 1}\n", to: "hello.json")
+    expectError(try workspace.run("replay hello.json"), code: 3, containing: "hello.json: not a retrace JSON Lines file")
     try workspace.write("", to: "empty.jsonl")
     expectError(try workspace.run("state empty.jsonl"), code: 3, containing: "empty.jsonl: empty file")
     expectError(try workspace.run("info ."), code: 3, containing: "is a directory")
@@ -66,28 +68,28 @@ import Testing
 
   @Test func outOfRangeIsExit4WithTheValidRange() throws {
     let workspace = try Workspace()
-    try workspace.run("generate counter --actions 50 -o c.jsonl")
-    expectError(try workspace.run("state c.jsonl --at 51"), code: 4, containing: "c.jsonl: sequence 51: sequence number 51 is out of range 0...50")
-    expectError(try workspace.run("diff c.jsonl --from 2 --to 99"), code: 4, containing: "out of range 0...50")
-    expectError(try workspace.run("replay c.jsonl --to 77"), code: 4, containing: "out of range 0...50")
-    expectError(try workspace.run("log c.jsonl --from 60"), code: 4, containing: "out of range 1...50")
-    expectError(try workspace.run("debug c.jsonl --at 51"), code: 4, containing: "out of range 0...50")
+    try workspace.run("generate counter --actions 50 -o c.trace")
+    expectError(try workspace.run("state c.trace --at 51"), code: 4, containing: "c.trace: sequence 51: sequence number 51 is out of range 0...50")
+    expectError(try workspace.run("diff c.trace --from 2 --to 99"), code: 4, containing: "out of range 0...50")
+    expectError(try workspace.run("replay c.trace --to 77"), code: 4, containing: "out of range 0...50")
+    expectError(try workspace.run("log c.trace --from 60"), code: 4, containing: "out of range 1...50")
+    expectError(try workspace.run("debug c.trace --at 51"), code: 4, containing: "out of range 0...50")
   }
 
   @Test func tracesOfDifferentDomainsAreExit4() throws {
     let workspace = try Workspace()
-    try workspace.run("generate counter --actions 5 -o c.jsonl")
-    try workspace.run("generate settings --actions 5 -o s.jsonl")
-    expectError(try workspace.run("diff c.jsonl s.jsonl"), code: 4, containing: "diff compares traces of one domain")
+    try workspace.run("generate counter --actions 5 -o c.trace")
+    try workspace.run("generate settings --actions 5 -o s.trace")
+    expectError(try workspace.run("diff c.trace s.trace"), code: 4, containing: "diff compares traces of one domain")
   }
 
   @Test func usageErrorsAreExit2() throws {
     let workspace = try Workspace()
-    try workspace.run("generate counter --actions 5 -o c.jsonl")
+    try workspace.run("generate counter --actions 5 -o c.trace")
     for command in [
-      "bisect c.jsonl", "frobnicate", "state c.jsonl --at -3", "generate counter --actions -1 -o x.jsonl",
-      "replay c.jsonl --to 3 --verify", "diff c.jsonl c.jsonl --from 1", "bench c.jsonl --repeat 0",
-      "export c.jsonl --format csv", "log c.jsonl --from 9 --to 2", "replay c.jsonl --verify --jobs 0",
+      "bisect c.trace", "frobnicate", "state c.trace --at -3", "generate counter --actions -1 -o x.trace",
+      "replay c.trace --to 3 --verify", "diff c.trace c.trace --from 1", "bench c.trace --repeat 0",
+      "export c.trace --format csv", "log c.trace --from 9 --to 2", "replay c.trace --verify --jobs 0",
       "diff", "replay",
     ] {
       let result = try workspace.run(command)
@@ -100,8 +102,8 @@ import Testing
   @Test func anUnwritableOutputIsExit3() throws {
     let workspace = try Workspace()
     expectError(
-      try workspace.run("generate counter --actions 5 -o no/such/dir/c.jsonl"), code: 3,
-      containing: "no/such/dir/c.jsonl: cannot write the file")
+      try workspace.run("generate counter --actions 5 -o no/such/dir/c.trace"), code: 3,
+      containing: "no/such/dir/c.trace: cannot")
   }
 
   @Test func helpDocumentsTheExitCodesAndVersionPrints() throws {
@@ -121,12 +123,12 @@ import Testing
 
   @Test func colorOnlyWhenAskedForOrOnATerminal() throws {
     let workspace = try Workspace()
-    try workspace.run("generate counter --actions 5 -o c.jsonl")
+    try workspace.run("generate counter --actions 5 -o c.trace")
     let escape = "\u{1B}["
-    #expect(!(try workspace.run("info c.jsonl")).stdout.contains(escape))
-    #expect(try workspace.run("info c.jsonl --color").stdout.contains(escape))
-    #expect(!(try workspace.run("info c.jsonl --no-color")).stdout.contains(escape))
-    #expect(!(try workspace.run("info c.jsonl", environment: ["NO_COLOR": "1"])).stdout.contains(escape))
-    #expect(!(try workspace.run("info c.jsonl --json --color")).stdout.contains(escape))
+    #expect(!(try workspace.run("info c.trace")).stdout.contains(escape))
+    #expect(try workspace.run("info c.trace --color").stdout.contains(escape))
+    #expect(!(try workspace.run("info c.trace --no-color")).stdout.contains(escape))
+    #expect(!(try workspace.run("info c.trace", environment: ["NO_COLOR": "1"])).stdout.contains(escape))
+    #expect(!(try workspace.run("info c.trace --json --color")).stdout.contains(escape))
   }
 }

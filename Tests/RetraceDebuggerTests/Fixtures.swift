@@ -2,6 +2,7 @@ import Foundation
 import Retrace
 import RetraceDebugger
 import RetraceExamples
+import RetraceLog
 
 /// Sessions, domains and files the tests share.
 enum Fixtures {
@@ -63,10 +64,27 @@ enum Fixtures {
     return url
   }
 
-  /// Writes `session` as JSON Lines into `directory` and returns the path.
-  static func write<D: Domain>(_ session: RecordedSession<D>, domain: D, named name: String, in directory: URL) throws
-    -> String
-  {
+  /// Writes `session` into `directory` and returns the path: as a trace through the real
+  /// recorder when `name` ends in `.trace`, otherwise as JSON Lines.
+  static func write<D: Domain>(
+    _ session: RecordedSession<D>, domain: D, named name: String, in directory: URL,
+    configuration: TraceRecorderConfiguration = TraceRecorderConfiguration()
+  ) throws -> String {
+    if name.hasSuffix(".trace") {
+      let path = directory.appendingPathComponent(name).path
+      let recorder = try TraceRecorder<D.State, D.Action>(
+        path: path, domain: domain, sessionID: session.info.sessionID, startTime: session.info.startTime,
+        configuration: configuration)
+      recorder.attached(sequence: session.startSequence, state: session.initialState)
+      var state = session.initialState
+      for action in session.actions {
+        _ = domain.reduce(into: &state, action: action.action)
+        recorder.record(
+          Transition(sequence: action.sequence, time: action.time, action: action.action, stateBefore: nil, stateAfter: state))
+      }
+      try recorder.close()
+      return path
+    }
     var text = try JSONLines.headerLine(for: session, domain: domain) + "\n"
     let writer = JSONLines.ActionWriter<D.Action>()
     for action in session.actions { text += try writer.line(for: action) + "\n" }

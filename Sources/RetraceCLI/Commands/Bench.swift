@@ -29,15 +29,16 @@ struct Bench: AsyncParsableCommand {
 
   mutating func run() async throws {
     Terminal.configureColor(colorOptions)
-    try bench(try SessionFile.domain(of: trace))
+    let file = try SessionFile.open(trace)
+    try bench(try file.domain(), file)
   }
 
-  private func bench<D: Domain>(_ domain: D) throws {
-    let debugger = try SessionFile.debugger(trace, as: domain)
+  private func bench<D: Domain>(_ domain: D, _ file: SessionFile) throws {
+    let debugger = try file.debugger(as: domain)
     let path = trace
     let bar = ProgressBar("benchmarking")
     let report = try debugger.bench(
-      repetitions: repetitions, decode: { _ = try SessionFile.load(path, as: domain) }, progress: bar.callback)
+      repetitions: repetitions, decode: { _ = try SessionFile.open(path).load(as: domain) }, progress: bar.callback)
     bar.finish()
     if output.json {
       let encoder = JSONEncoder()

@@ -24,11 +24,12 @@ struct Bisect: AsyncParsableCommand {
 
   mutating func run() async throws {
     Terminal.configureColor(colorOptions)
-    try bisect(try SessionFile.domain(of: trace))
+    let file = try SessionFile.open(trace)
+    try bisect(try file.domain(), file)
   }
 
-  private func bisect<D: Domain>(_ domain: D) throws {
-    let debugger = try SessionFile.debugger(trace, as: domain)
+  private func bisect<D: Domain>(_ domain: D, _ file: SessionFile) throws {
+    let debugger = try file.debugger(as: domain)
     let bar = ProgressBar("checking \(invariant)")
     let result: BisectResult<D>
     do {

@@ -34,11 +34,12 @@ struct Debug: AsyncParsableCommand {
 
   mutating func run() async throws {
     Terminal.configureColor(colorOptions)
-    try explore(try SessionFile.domain(of: trace))
+    let file = try SessionFile.open(trace)
+    try explore(try file.domain(), file)
   }
 
-  private func explore<D: Domain>(_ domain: D) throws {
-    let debugger = try SessionFile.debugger(trace, as: domain)
+  private func explore<D: Domain>(_ domain: D, _ file: SessionFile) throws {
+    let debugger = try file.debugger(as: domain)
     if let at {
       do { try debugger.checkInRange(at) } catch { throw error.at(path: trace) }
     }

@@ -36,23 +36,25 @@ struct Diff: AsyncParsableCommand {
 
   mutating func run() async throws {
     Terminal.configureColor(colorOptions)
-    let domain = try SessionFile.domain(of: traces[0])
+    let file = try SessionFile.open(traces[0])
+    let domain = try file.domain()
     if traces.count == 1 {
-      try diffPoints(domain)
+      try diffPoints(domain, file)
     } else {
-      let other = try SessionFile.domain(of: traces[1])
+      let otherFile = try SessionFile.open(traces[1])
+      let other = try otherFile.domain()
       guard other.name == domain.name else {
         throw DebuggerError(
           .domainMismatch,
           "\(traces[0]) is a \(domain.name) trace and \(traces[1]) a \(other.name) trace; diff compares traces of one domain")
       }
-      try diffTraces(domain)
+      try diffTraces(domain, file, otherFile)
     }
   }
 
-  private func diffPoints<D: Domain>(_ domain: D) throws {
+  private func diffPoints<D: Domain>(_ domain: D, _ file: SessionFile) throws {
     let path = traces[0]
-    let debugger = try SessionFile.debugger(path, as: domain)
+    let debugger = try file.debugger(as: domain)
     let from = self.from ?? debugger.session.startSequence
     let to = self.to ?? debugger.session.endSequence
     let text: String?
@@ -75,9 +77,9 @@ struct Diff: AsyncParsableCommand {
     }
   }
 
-  private func diffTraces<D: Domain>(_ domain: D) throws {
-    let first = try SessionFile.debugger(traces[0], as: domain)
-    let second = try SessionFile.load(traces[1], as: domain)
+  private func diffTraces<D: Domain>(_ domain: D, _ file: SessionFile, _ otherFile: SessionFile) throws {
+    let first = try file.debugger(as: domain)
+    let second = try otherFile.load(as: domain)
     let difference = first.firstDifference(with: second)
     let writer = JSONLines.ActionWriter<D.Action>()
     func json(_ action: TimedAction<D.Action>?) -> JSONValue {

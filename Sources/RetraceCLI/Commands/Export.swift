@@ -26,11 +26,12 @@ struct Export: AsyncParsableCommand {
 
   mutating func run() async throws {
     Terminal.configureColor(colorOptions)
-    try export(try SessionFile.domain(of: trace))
+    let file = try SessionFile.open(trace)
+    try export(try file.domain(), file)
   }
 
-  private func export<D: Domain>(_ domain: D) throws {
-    let session = try SessionFile.load(trace, as: domain)
+  private func export<D: Domain>(_ domain: D, _ file: SessionFile) throws {
+    let session = try file.load(as: domain)
     var text = try JSONLines.headerLine(for: session, domain: domain) + "\n"
     let writer = JSONLines.ActionWriter<D.Action>()
     for action in session.actions {

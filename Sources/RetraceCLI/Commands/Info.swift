@@ -7,7 +7,8 @@ import RetraceDebugger
 /// `retrace info`: what a trace holds, and whether it is intact.
 struct Info: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Show a trace's domain, session, actions per case, size and integrity.")
+    abstract: "Show a trace's domain, session, actions per case, size and integrity.",
+    discussion: "Reads a trace without decoding its actions, so it needs no registered domain.")
 
   @Argument(help: "The trace to describe.")
   var trace: String
@@ -17,46 +18,32 @@ struct Info: AsyncParsableCommand {
 
   mutating func run() async throws {
     Terminal.configureColor(colorOptions)
-    try describe(try SessionFile.domain(of: trace))
-  }
-
-  private func describe<D: Domain>(_ domain: D) throws {
-    let inspection = try SessionFile.inspect(trace, as: domain)
-    let session = inspection.session
-    let cases = session.actionCaseCounts(order: domain.actionCases)
-    let count = session.actions.count
-    let bytesPerAction = count == 0 ? nil : Double(inspection.bytes) / Double(count)
-    let firstTime = session.actions.first?.time ?? session.info.startTime
+    let summary = try SessionFile.open(trace).summary()
+    let count = summary.actionCount
+    let bytesPerAction = count == 0 ? nil : Double(summary.bytes) / Double(count)
+    let integrity = summary.integrity
 
     if output.json {
-      let integrity = inspection.integrity
       print(
         JSONValue.object([
           ("file", .string(trace)),
-          ("format", .string(inspection.format)),
-          ("domain", .string(session.info.domain)),
-          ("actionSchemaVersion", .int(Int64(session.info.actionSchemaVersion))),
-          ("producer", .string(session.info.producer)),
-          ("sessionID", .string(session.info.sessionID)),
-          ("startTime", .double(session.info.startTime)),
-          ("duration", .double(session.duration)),
+          ("format", .string(summary.format)),
+          ("domain", .string(summary.info.domain)),
+          ("actionSchemaVersion", .int(Int64(summary.info.actionSchemaVersion))),
+          ("producer", .string(summary.info.producer)),
+          ("sessionID", .string(summary.info.sessionID)),
+          ("startTime", .double(summary.info.startTime)),
+          ("duration", .double(summary.duration)),
           ("actions", .int(Int64(count))),
-          ("firstSequence", .uint(session.startSequence + (count == 0 ? 0 : 1))),
-          ("lastSequence", .uint(session.endSequence)),
-          ("actionCases", .object(cases.map { ($0.name, .int(Int64($0.count))) })),
-          ("blocks", .optional(inspection.blocks) { .int(Int64($0)) }),
-          ("snapshots", .int(Int64(session.snapshots.count))),
-          ("checkpoints", .int(Int64(session.checkpoints.count))),
-          ("bytes", .int(Int64(inspection.bytes))),
+          ("firstSequence", .uint(summary.firstSequence)),
+          ("lastSequence", .uint(summary.lastSequence)),
+          ("actionCases", .object(summary.caseCounts.map { ($0.name, .int(Int64($0.count))) })),
+          ("blocks", .optional(summary.blocks) { .int(Int64($0)) }),
+          ("snapshots", .int(Int64(summary.snapshots))),
+          ("checkpoints", .int(Int64(summary.checkpoints))),
+          ("bytes", .int(Int64(summary.bytes))),
           ("bytesPerAction", .optional(bytesPerAction) { .double(($0 * 100).rounded() / 100) }),
-          ("integrity", .object([
-            ("status", .string(integrity.status.rawValue)),
-            ("intactActions", .int(Int64(integrity.intactActions))),
-            ("problem", .optional(integrity.problem) { .string($0) }),
-            ("line", .optional(integrity.line) { .int(Int64($0)) }),
-            ("offset", .optional(integrity.offset) { .int(Int64($0)) }),
-            ("sequence", .optional(integrity.sequence) { .uint($0) }),
-          ])),
+          ("integrity", integrity.json),
         ]).text)
       return
     }
@@ -65,25 +52,39 @@ struct Info: AsyncParsableCommand {
     func row(_ label: String, _ value: String) {
       print(label.padding(toLength: labelWidth, withPad: " ", startingAt: 0).bold + value)
     }
-    row("file", "\(trace) (\(inspection.format))")
-    row("domain", "\(session.info.domain) (action schema \(session.info.actionSchemaVersion))")
-    row("producer", session.info.producer)
-    row("session", session.info.sessionID)
-    row("start", formatTime(session.info.startTime))
-    row("duration", formatDuration(session.duration) + (count > 0 ? " (first action at \(formatTime(firstTime)))" : ""))
-    row("actions", count == 0 ? "0" : "\(count) (sequence \(session.startSequence + 1)...\(session.endSequence))")
-    let nameWidth = (cases.map(\.name.count).max() ?? 0) + 2
-    for (name, caseCount) in cases {
+    row("file", "\(trace) (\(summary.format))")
+    row("domain", "\(summary.info.domain) (action schema \(summary.info.actionSchemaVersion))")
+    row("producer", summary.info.producer)
+    row("session", summary.info.sessionID)
+    row("start", formatTime(summary.info.startTime))
+    row("duration", formatDuration(summary.duration) + (summary.firstTime.map { " (first action at \(formatTime($0)))" } ?? ""))
+    row("actions", count == 0 ? "0" : "\(count) (sequence \(summary.firstSequence)...\(summary.lastSequence))")
+    let nameWidth = (summary.caseCounts.map(\.name.count).max() ?? 0) + 2
+    for (name, caseCount) in summary.caseCounts {
       let share = count == 0 ? 0 : Double(caseCount) * 100 / Double(count)
       print("  " + name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
         + String(caseCount).leftPadded(to: 9) + "  " + String(format: "%5.1f%%", share))
     }
-    row("blocks", inspection.blocks.map(String.init) ?? "-")
-    row("snapshots", "\(session.snapshots.count)")
-    row("checkpoints", "\(session.checkpoints.count)")
-    row("bytes", "\(inspection.bytes)" + (bytesPerAction.map { String(format: " (%.1f per action)", $0) } ?? ""))
-    let integrity = inspection.integrity
-    row("integrity", integrity.status == .clean ? integrity.summary.green : integrity.summary.red)
+    row("blocks", summary.blocks.map(String.init) ?? "-")
+    row("snapshots", "\(summary.snapshots)")
+    row("checkpoints", "\(summary.checkpoints)")
+    row("bytes", "\(summary.bytes)" + (bytesPerAction.map { String(format: " (%.1f per action)", $0) } ?? ""))
+    row("integrity", integrity.isIntact ? integrity.summary.green : integrity.summary.red)
+  }
+}
+
+extension IntegrityReport {
+  /// The report as `info --json` and `verify --json` print it.
+  var json: JSONValue {
+    .object([
+      ("status", .string(status.rawValue)),
+      ("intactActions", .int(Int64(intactActions))),
+      ("recoveredActions", .int(Int64(recoveredActions))),
+      ("problem", .optional(problem) { .string($0) }),
+      ("line", .optional(line) { .int(Int64($0)) }),
+      ("offset", .optional(offset) { .int(Int64($0)) }),
+      ("sequence", .optional(sequence) { .uint($0) }),
+    ])
   }
 }
 

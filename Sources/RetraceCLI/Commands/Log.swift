@@ -35,11 +35,12 @@ struct Log: AsyncParsableCommand {
 
   mutating func run() async throws {
     Terminal.configureColor(colorOptions)
-    try printLog(try SessionFile.domain(of: trace))
+    let file = try SessionFile.open(trace)
+    try printLog(try file.domain(), file)
   }
 
-  private func printLog<D: Domain>(_ domain: D) throws {
-    let session = try SessionFile.load(trace, as: domain)
+  private func printLog<D: Domain>(_ domain: D, _ file: SessionFile) throws {
+    let session = try file.load(as: domain)
     if let type, !domain.actionCases.contains(type) {
       throw DebuggerError(
         .unknownActionCase,

@@ -252,13 +252,15 @@ struct Replay: AsyncParsableCommand {
   }
 
   static func replay(_ path: String, verify: Bool, to: UInt64?, showProgress: Bool) throws(DebuggerError) -> Outcome {
-    try replay(path, domain: try SessionFile.domain(of: path), verify: verify, to: to, showProgress: showProgress)
+    let file = try SessionFile.open(path)
+    return try replay(file, domain: try file.domain(), verify: verify, to: to, showProgress: showProgress)
   }
 
   private static func replay<D: Domain>(
-    _ path: String, domain: D, verify: Bool, to: UInt64?, showProgress: Bool
+    _ file: SessionFile, domain: D, verify: Bool, to: UInt64?, showProgress: Bool
   ) throws(DebuggerError) -> Outcome {
-    let debugger = try SessionFile.debugger(path, as: domain)
+    let path = file.path
+    let debugger = try file.debugger(as: domain)
     let bar = ProgressBar("replaying \(path)", enabled: showProgress && Terminal.stderrIsTerminal)
     defer { bar.finish() }
     let start = Date()

@@ -33,11 +33,12 @@ struct Shrink: AsyncParsableCommand {
 
   mutating func run() async throws {
     Terminal.configureColor(colorOptions)
-    try shrink(try SessionFile.domain(of: trace))
+    let file = try SessionFile.open(trace)
+    try shrink(try file.domain(), file)
   }
 
-  private func shrink<D: Domain>(_ domain: D) throws {
-    let debugger = try SessionFile.debugger(trace, as: domain)
+  private func shrink<D: Domain>(_ domain: D, _ file: SessionFile) throws {
+    let debugger = try file.debugger(as: domain)
     let bar = ProgressBar("shrinking")
     let shrunk: ShrinkResult<D>?
     do {

@@ -20,11 +20,12 @@ struct State: AsyncParsableCommand {
 
   mutating func run() async throws {
     Terminal.configureColor(colorOptions)
-    try show(try SessionFile.domain(of: trace))
+    let file = try SessionFile.open(trace)
+    try show(try file.domain(), file)
   }
 
-  private func show<D: Domain>(_ domain: D) throws {
-    let debugger = try SessionFile.debugger(trace, as: domain, through: at)
+  private func show<D: Domain>(_ domain: D, _ file: SessionFile) throws {
+    let debugger = try file.debugger(as: domain, window: .stateAt(at))
     let sequence = at ?? debugger.session.endSequence
     let state: D.State
     do {
@@ -37,7 +38,7 @@ struct State: AsyncParsableCommand {
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
       print(String(decoding: try encoder.encode(state), as: UTF8.self))
     } else {
-      print("state after \(sequence) of \(debugger.session.endSequence):".bold)
+      print("state after \(sequence) of \(file.lastSequence ?? debugger.session.endSequence):".bold)
       print(stateDump(state))
     }
   }
