@@ -21,7 +21,9 @@ import RetraceDebugger
 /// @main
 /// enum MyAppDebugger {
 ///   static func main() async {
-///     await RetraceCommand.main(domains: [checkoutDomain, profileDomain])
+///     await RetraceCommand.main(
+///       domains: [checkoutDomain, profileDomain],
+///       flows: [NavigationFlow(domain: checkoutDomain, navigation: \.navigation, rules: checkoutRules)])
 ///   }
 /// }
 /// ```
@@ -48,7 +50,7 @@ public struct RetraceCommand: AsyncParsableCommand {
     version: RetraceVersion.string,
     subcommands: [
       Domains.self, Generate.self, Info.self, Verify.self, Log.self, State.self, Diff.self,
-      Replay.self, Bisect.self, Shrink.self, Bench.self, Export.self, Import.self, Debug.self,
+      Replay.self, Bisect.self, Shrink.self, Bench.self, Export.self, Import.self, Flows.self, Debug.self,
     ]
   )
 
@@ -63,9 +65,12 @@ public struct RetraceCommand: AsyncParsableCommand {
   ///
   /// - Parameters:
   ///   - domains: The domains the debugger knows; their names must be unique.
+  ///   - flows: How `retrace flows` finds the navigation of the domains that have one.
   ///   - arguments: The arguments, without the program name; the process's by default.
-  public static func main(domains: [any Domain], arguments: [String]? = nil) async -> Never {
-    let code = await run(domains: domains, arguments: arguments)
+  public static func main(
+    domains: [any Domain], flows: [NavigationFlow] = [], arguments: [String]? = nil
+  ) async -> Never {
+    let code = await run(domains: domains, flows: flows, arguments: arguments)
     exitProcess(code)
   }
 
@@ -74,9 +79,12 @@ public struct RetraceCommand: AsyncParsableCommand {
   ///
   /// - Parameters:
   ///   - domains: The domains the debugger knows.
+  ///   - flows: How `retrace flows` finds the navigation of the domains that have one.
   ///   - arguments: The arguments, without the program name; the process's by default.
   /// - Returns: The exit code.
-  public static func run(domains: [any Domain], arguments: [String]? = nil) async -> Int32 {
+  public static func run(
+    domains: [any Domain], flows: [NavigationFlow] = [], arguments: [String]? = nil
+  ) async -> Int32 {
     let registry = DomainRegistry(domains)
     let command: any ParsableCommand
     do {
@@ -86,11 +94,13 @@ public struct RetraceCommand: AsyncParsableCommand {
     }
     do {
       try await CommandContext.$registry.withValue(registry) {
-        if var asyncCommand = command as? any AsyncParsableCommand {
-          try await asyncCommand.run()
-        } else {
-          var command = command
-          try command.run()
+        try await CommandContext.$flows.withValue(flows) {
+          if var asyncCommand = command as? any AsyncParsableCommand {
+            try await asyncCommand.run()
+          } else {
+            var command = command
+            try command.run()
+          }
         }
       }
       return RetraceExitCode.success.rawValue

@@ -112,7 +112,7 @@ import Testing
     #expect(help.exitCode == 0)
     #expect(help.stdout.contains("EXIT CODES:"))
     #expect(help.stdout.contains("4  an unknown domain"))
-    for command in ["domains", "generate", "info", "verify", "log", "state", "diff", "replay", "bisect", "shrink", "bench", "export", "import", "debug"] {
+    for command in ["domains", "generate", "info", "verify", "log", "state", "diff", "replay", "bisect", "shrink", "bench", "export", "import", "flows", "debug"] {
       #expect(help.stdout.contains("  \(command) "), "\(command)")
     }
     let version = try workspace.run("--version")

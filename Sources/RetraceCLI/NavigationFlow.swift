@@ -1,0 +1,70 @@
+import Retrace
+import RetraceCoordinator
+import RetraceDebugger
+
+/// How `retrace flows` finds a domain's navigation: where its state keeps the
+/// `NavigationState`, and the flow rules that say which screen may lead to which.
+///
+/// Register one per domain that has a coordinator, beside the domains:
+///
+/// ```swift
+/// await RetraceCommand.main(
+///   domains: [postsDomain],
+///   flows: [NavigationFlow(domain: postsDomain, navigation: \.navigation, rules: PostsFlow.rules)])
+/// ```
+///
+/// ```
+/// $ retrace flows --rules posts
+/// digraph "posts" {
+///   rankdir=LR;
+///   …
+/// ```
+public struct NavigationFlow: Sendable {
+  /// The name of the domain this describes.
+  public let domain: String
+  private let allowedGraph: @Sendable () -> FlowGraph
+  private let observe: @Sendable (_ session: Any) -> FlowGraph?
+
+  /// Describes a domain's navigation.
+  ///
+  /// - Parameters:
+  ///   - domain: The domain.
+  ///   - navigation: Reads the navigation state out of the domain's state.
+  ///   - rules: The domain's flow rules.
+  public init<D: Domain, Route: Routable>(
+    domain: D,
+    navigation: @escaping @Sendable (D.State) -> NavigationState<Route>,
+    rules: FlowRules<Route>
+  ) {
+    self.domain = domain.name
+    self.allowedGraph = { FlowGraph.allowed(by: rules) }
+    self.observe = { session in
+      guard let session = session as? RecordedSession<D> else { return nil }
+      // Replays the session with the domain's reducer and records every transition
+      // between the navigation states before and after each action.
+      var graph = FlowGraph()
+      var state = session.initialState
+      var before = navigation(state)
+      graph.observe(states: [before])
+      for action in session.actions {
+        _ = domain.reduce(into: &state, action: action.action)
+        let after = navigation(state)
+        if after != before { graph.observe(from: before, to: after) }
+        before = after
+      }
+      return graph
+    }
+  }
+
+  /// The graph the flow rules allow.
+  public var allowed: FlowGraph { allowedGraph() }
+
+  /// The graph observed in `session`, replayed with its domain's reducer; `nil` when the
+  /// session is not of this flow's domain type.
+  ///
+  /// - Parameter session: A recorded session of the domain.
+  /// - Returns: The observed transitions with their counts.
+  public func observed<D: Domain>(in session: RecordedSession<D>) -> FlowGraph? {
+    observe(session)
+  }
+}
