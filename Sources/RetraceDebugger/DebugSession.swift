@@ -16,7 +16,7 @@ import Retrace
 /// | `state`, `s` | prints the whole state |
 /// | `diff [N]`, `d` | what changed from `N` (the previous action by default) to here |
 /// | `find CASE`, `f` | moves to the next action of case `CASE` |
-/// | `check INVARIANT`, `c` | whether the invariant holds here, and where it next fails |
+/// | `check INVARIANT`, `c` | whether the invariant holds here, and where that changes |
 /// | `help`, `h`, `?` | lists the commands |
 /// | `quit`, `q`, `exit` | ends the session |
 ///
@@ -180,21 +180,26 @@ public struct DebugSession<D: Domain> {
       return error("unknown invariant '\(name)'; known: " + invariantNames)
     }
     let holds = invariant.holds
-    var text = "\(name) \(holds(state) ? "holds" : "fails") at \(position)"
-    // Where it fails next, checking after every action from here.
+    let holdsHere = holds(state)
+    var text = "\(name) \(holdsHere ? "holds" : "fails") at \(position)"
+    // Where that changes, checking after every action from here.
     var state = self.state
     let session = debugger.session
     var sequence = position
-    var nextFailure: UInt64?
+    var change: UInt64?
     while sequence < session.endSequence {
       sequence += 1
       _ = debugger.domain.reduce(into: &state, action: session.actions[session.index(of: sequence)].action)
-      if !holds(state) {
-        nextFailure = sequence
+      if holds(state) != holdsHere {
+        change = sequence
         break
       }
     }
-    text += nextFailure.map { "; it next fails after action \($0)" } ?? "; it holds after every later action"
+    if holdsHere {
+      text += change.map { "; it next fails after action \($0)" } ?? "; it holds after every later action"
+    } else {
+      text += change.map { "; it holds again after action \($0)" } ?? "; it stays broken to the end"
+    }
     return reply(text)
   }
 
@@ -239,7 +244,7 @@ public let debugSessionHelp = """
   state             print the whole state here
   diff [N]          what changed from N (default: the previous action) to here
   find CASE         move to the next action of case CASE
-  check INVARIANT   whether INVARIANT holds here, and where it next fails
+  check INVARIANT   whether INVARIANT holds here, and where that changes
   help              this list
   quit              end the session
   """

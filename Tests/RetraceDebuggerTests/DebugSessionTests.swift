@@ -34,7 +34,7 @@ import Testing
     #expect(debug.perform("diff 0").output.contains("count: 1"))
     #expect(debug.perform("check non-negative").output == "non-negative holds at 3; it next fails after action 5")
     _ = debug.perform("goto 5")
-    #expect(debug.perform("check non-negative").output == "non-negative fails at 5; it holds after every later action")
+    #expect(debug.perform("check non-negative").output == "non-negative fails at 5; it holds again after action 6")
     #expect(debug.perform("find reset").isError)
   }
 

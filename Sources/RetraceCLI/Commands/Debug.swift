@@ -46,7 +46,11 @@ struct Debug: AsyncParsableCommand {
     var session = DebugSession(debugger: debugger)
     let interactive = isatty(STDIN_FILENO) != 0
     print("\(trace): \(debugger.session.actions.count) \(domain.name) actions; type help for the commands".bold)
-    if let at { show(session.perform("goto \(at)")) }
+    if let at {
+      // Only where the session starts: the diff from the initial state would be all of it.
+      let reply = session.perform("goto \(at)")
+      print(reply.output.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? "")
+    }
     while true {
       print("(retrace) ".cyan, terminator: "")
       fflush(nil)
