@@ -74,15 +74,22 @@ public struct CBOREncoder: Sendable {
   ///   - buffer: The buffer to append the encoded bytes to.
   /// - Throws: The errors of ``encode(_:)``.
   public func encode<T: Encodable>(_ value: T, appendingTo buffer: inout [UInt8]) throws {
-    let impl = _CBOREncoderImpl(deterministic: deterministic)
-    swap(&impl.bytes, &buffer)
-    defer { swap(&impl.bytes, &buffer) }
-    let start = impl.bytes.count
-    do {
-      try impl.encodeTopLevel(value)
-    } catch {
-      impl.bytes.removeSubrange(start...)
-      throw error
+    try withUnsafeTemporaryAllocation(
+      of: _EncodingFrame.self, capacity: CBORDecoder.maximumNestingDepth
+    ) { frames in
+      let impl = _CBOREncoderImpl(deterministic: deterministic, frames: frames)
+      swap(&impl.bytes, &buffer)
+      defer {
+        impl.finish()
+        swap(&impl.bytes, &buffer)
+      }
+      let start = impl.bytes.count
+      do {
+        try impl.encodeTopLevel(value)
+      } catch {
+        impl.bytes.removeSubrange(start...)
+        throw error
+      }
     }
   }
 }
