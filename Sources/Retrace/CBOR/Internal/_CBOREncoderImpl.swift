@@ -20,6 +20,9 @@ struct _EncodingFrame {
   var kind: Kind
   /// Tells a container's frame from a later frame at the same index.
   var id: UInt32
+  /// For an array in deterministic mode: how many elements make one entry of an unordered
+  /// collection whose entries must be sorted (1 for a set, 2 for a dictionary), or 0.
+  var sortedGroup: UInt8 = 0
   /// The offset of the placeholder header (of a slot: where its value starts).
   var offset: Int
   /// Entries written so far (a map entry is a key and its value).
@@ -32,6 +35,24 @@ struct _EncodingLevel {
   var base: Int
   /// The offset of the value's first byte.
   var start: Int
+  /// See ``_EncodingFrame/sortedGroup``; given to the value's array, if it opens one.
+  var sortedGroup: UInt8 = 0
+}
+
+/// Collections whose `Codable` form lists their elements in hash order, which changes from
+/// process to process: deterministic mode sorts the array they encode to.
+protocol _CBORUnorderedCollection {
+  /// How many array elements make one entry: 1 for a set, 2 (key, value) for a
+  /// dictionary whose keys are not `String` or `Int` (those encode as maps).
+  static var cborGroupSize: UInt8 { get }
+}
+
+extension Set: _CBORUnorderedCollection {
+  static var cborGroupSize: UInt8 { 1 }
+}
+
+extension Dictionary: _CBORUnorderedCollection {
+  static var cborGroupSize: UInt8 { 2 }
 }
 
 /// The encoder behind ``CBOREncoder``: one per top-level call, writing straight into the
@@ -132,7 +153,7 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
   // MARK: - Top level and nested values
 
   func encodeTopLevel<T: Encodable>(_ value: T) throws {
-    level = _EncodingLevel(base: 0, start: bytes.count)
+    level = _EncodingLevel(base: 0, start: bytes.count, sortedGroup: sortedGroup(of: T.self))
     if T.self == Data.self {
       appendByteString(value as! Data)
       return
@@ -154,13 +175,20 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
       return
     }
     let saved = level
-    level = _EncodingLevel(base: frameCount, start: bytes.count)
+    level = _EncodingLevel(base: frameCount, start: bytes.count, sortedGroup: sortedGroup(of: T.self))
     defer { level = saved }
     try value.encode(to: self)
     try closeFrames(downTo: level.base)
     if bytes.count == level.start {
       bytes.append(0xa0)  // like JSONEncoder's `{}` for a value that encodes nothing
     }
+  }
+
+  /// The group size of `type`'s entries if deterministic mode must sort them.
+  @inline(__always)
+  private func sortedGroup<T>(of type: T.Type) -> UInt8 {
+    guard deterministic else { return 0 }
+    return (type as? any _CBORUnorderedCollection.Type)?.cborGroupSize ?? 0
   }
 
   func appendByteString(_ data: Data) {
@@ -190,11 +218,11 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
       recordDeferred(misuse("a \(kind) container was requested for a value that is already encoded"))
       return (0, 0)
     }
-    return pushFrame(kind)
+    return pushFrame(kind, sortedGroup: kind == .array ? level.sortedGroup : 0)
   }
 
   /// Starts a container (or slot) at the end of the buffer.
-  func pushFrame(_ kind: _EncodingFrame.Kind) -> (index: Int, id: UInt32) {
+  func pushFrame(_ kind: _EncodingFrame.Kind, sortedGroup: UInt8 = 0) -> (index: Int, id: UInt32) {
     guard frameCount < frameCapacity else {
       recordDeferred(EncodingError.invalidValue(
         kind, .init(
@@ -206,7 +234,8 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
       return (0, 0)
     }
     lastFrameID &+= 1
-    (frames + frameCount).initialize(to: _EncodingFrame(kind: kind, id: lastFrameID, offset: bytes.count, count: 0))
+    (frames + frameCount).initialize(
+      to: _EncodingFrame(kind: kind, id: lastFrameID, sortedGroup: sortedGroup, offset: bytes.count, count: 0))
     frameCount &+= 1
     switch kind {
     case .map: bytes.append(0xa0)
@@ -259,7 +288,7 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
       return (0, 0)
     }
     if let key { _CBORWriter.appendText(key, to: &bytes) }
-    return pushFrame(kind)
+    return pushFrame(kind, sortedGroup: kind == .array ? level.sortedGroup : 0)
   }
 
   func closeFrames(downTo count: Int) throws {
@@ -274,10 +303,14 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
     case .slot:
       if bytes.count == frame.offset { bytes.append(0xa0) }
     case .array:
+      let group = Int(frame.sortedGroup)
+      if group > 0 && frame.count > group && frame.count % group == 0 {
+        try sortEntries(of: frame, items: frame.count, group: group, rejectingDuplicates: false)
+      }
       patchHeader(4, frame)
     case .map:
       if deterministic && frame.count > 1 {
-        try sortEntries(of: frame)
+        try sortEntries(of: frame, items: 2 * frame.count, group: 2, rejectingDuplicates: true)
       }
       patchHeader(5, frame)
     }
@@ -293,17 +326,29 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
     _CBORWriter.writeHead(major, count, into: &bytes, at: frame.offset)
   }
 
-  /// Sorts a finished map's entries by the bytes of their encoded keys (RFC 8949 §4.2.1).
-  private func sortEntries(of frame: _EncodingFrame) throws {
-    let start = frame.offset + 1
+  /// Sorts the entries of a finished container by the bytes of their first items: a
+  /// map's entries by their encoded keys (RFC 8949 §4.2.1), a set's elements, a
+  /// dictionary's key-value pairs by their keys.
+  ///
+  /// - Parameters:
+  ///   - items: How many data items the container holds.
+  ///   - group: How many items make one entry.
+  ///   - rejectingDuplicates: Whether two entries with equal first items are an error.
+  private func sortEntries(
+    of frame: _EncodingFrame, items: Int, group: Int, rejectingDuplicates: Bool
+  ) throws {
+    let start = frame.offset + 1  // past the one-byte placeholder header
     var entries: [(key: Range<Int>, end: Int)] = []
-    entries.reserveCapacity(frame.count)
+    entries.reserveCapacity(items / group)
     try bytes.withUnsafeBytes { raw in
       let reader = _CBORReader(raw)
       var position = start
-      for _ in 0..<frame.count {
+      for _ in 0..<(items / group) {
         let keyEnd = try reader.skipItem(at: position, depth: 0, validating: false)
-        let end = try reader.skipItem(at: keyEnd, depth: 0, validating: false)
+        var end = keyEnd
+        for _ in 1..<group {
+          end = try reader.skipItem(at: end, depth: 0, validating: false)
+        }
         entries.append((position..<keyEnd, end))
         position = end
       }
@@ -318,12 +363,14 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
     }
     if isSorted { return }
     entries.sort { precedes($0.key, $1.key) }
-    for i in entries.indices.dropFirst() where bytes[entries[i - 1].key].elementsEqual(bytes[entries[i].key]) {
-      let key = (try? CBORValue(decoding: Array(bytes[entries[i].key])))?.description ?? "?"
-      throw EncodingError.invalidValue(
-        key, .init(
-          codingPath: codingPath(inFrames: frameCount),
-          debugDescription: "a map has two entries with the key \(key); deterministic CBOR forbids that"))
+    if rejectingDuplicates {
+      for i in entries.indices.dropFirst() where bytes[entries[i - 1].key].elementsEqual(bytes[entries[i].key]) {
+        let key = (try? CBORValue(decoding: Array(bytes[entries[i].key])))?.description ?? "?"
+        throw EncodingError.invalidValue(
+          key, .init(
+            codingPath: codingPath(inFrames: frameCount),
+            debugDescription: "a map has two entries with the key \(key); deterministic CBOR forbids that"))
+      }
     }
     var sorted: [UInt8] = []
     sorted.reserveCapacity(bytes.count - start)
