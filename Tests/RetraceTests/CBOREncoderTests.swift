@@ -260,6 +260,33 @@ struct CBOREncoderTests {
     #expect(unsorted.mapValue?.map(\.key) == ["bb", "a", "aaa", "b"])
   }
 
+  /// Sets and dictionaries with non-String keys encode as arrays in hash order, which
+  /// changes from process to process; deterministic mode sorts them.
+  @Test func deterministicModeSortsSetsAndDictionaryPairs() async throws {
+    let encoder = CBOREncoder(deterministic: true)
+    #expect(hex(try encoder.encode(Set([300, 2, -1, 10]))) == "84020a19012c20")
+    struct Point: Codable, Hashable { var x: Int }
+    let byPoint: [Point: String] = [Point(x: 2): "b", Point(x: 1): "a"]
+    #expect(try CBORValue(decoding: encoder.encode(byPoint)) == [["x": 1], "a", ["x": 2], "b"])
+    struct Holder: Codable, Equatable { var tags: Set<String>; var flags: [Bool: Int8] }
+
+    await propertyCheck(input: Generators.text.array(of: 0...30)) { words in
+      let forward = Set(words)
+      var other = Set<String>(minimumCapacity: 300)
+      for word in words.reversed() { other.insert(word) }
+      let flags: [Bool: Int8] = [true: 1, false: 0]
+      var otherFlags = [Bool: Int8](minimumCapacity: 64)
+      otherFlags[false] = 0
+      otherFlags[true] = 1
+      let first = try encoder.encode(Holder(tags: forward, flags: flags))
+      let second = try encoder.encode(Holder(tags: other, flags: otherFlags))
+      #expect(first == second)
+      #expect(try CBORDecoder().decode(Holder.self, from: first) == Holder(tags: forward, flags: flags))
+      let elements = try CBORValue(decoding: first)["tags"]?.arrayValue ?? []
+      #expect(elements.map { $0.encoded() } == elements.map { $0.encoded() }.sorted { $0.lexicographicallyPrecedes($1) })
+    }
+  }
+
   @Test func deterministicModeRejectsDuplicateKeys() throws {
     struct Duplicate: Encodable {
       func encode(to encoder: any Encoder) throws {

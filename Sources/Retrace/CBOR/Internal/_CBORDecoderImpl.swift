@@ -321,7 +321,8 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
   /// the entry found last in the same map (remembered per nesting level in `cursors`)
   /// and wraps around, so that looking keys up in map order, as synthesized `Decodable`
   /// code and `Dictionary` do, costs one step per key rather than a scan of the whole map.
-  /// A duplicate key resolves to the entry the scan meets first.
+  /// With a duplicate key, the lookup returns whichever entry the scan meets first, which
+  /// depends on the previous lookup.
   func valueOffset(
     forKey name: String, entries start: Int, count: Int, level: Int
   ) throws(CBORError) -> Int? {

@@ -4,36 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// An array or map whose header is not final yet, or a `superEncoder()` slot.
-///
-/// The encoder writes in one pass: a container's header is a one-byte placeholder until
-/// the container is finished, when its count is known. `Codable` has no "close" call, so a
-/// container is finished when its parent writes its next entry, or when the `encode(to:)`
-/// that opened it returns.
-///
-/// Frames hold no coding path: the path is recovered from the bytes when an error needs
-/// it (see ``_CBOREncoderImpl/codingPath(inFrames:)``), which keeps frames
-/// plain data that costs nothing to copy.
-struct _EncodingFrame {
-  enum Kind: UInt8 { case map, array, slot }
-
-  var kind: Kind
-  /// Tells a container's frame from a later frame at the same index.
-  var id: UInt32
-  /// The offset of the placeholder header (of a slot: where its value starts).
-  var offset: Int
-  /// Entries written so far (a map entry is a key and its value).
-  var count: Int
-}
-
-/// The value being encoded: where its containers and bytes start.
-struct _EncodingLevel {
-  /// The index in `frames` of the value's first container.
-  var base: Int
-  /// The offset of the value's first byte.
-  var start: Int
-}
-
 /// The encoder behind ``CBOREncoder``: one per top-level call, writing straight into the
 /// caller's buffer.
 ///
@@ -132,7 +102,7 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
   // MARK: - Top level and nested values
 
   func encodeTopLevel<T: Encodable>(_ value: T) throws {
-    level = _EncodingLevel(base: 0, start: bytes.count)
+    level = _EncodingLevel(base: 0, start: bytes.count, sortedGroup: sortedGroup(of: T.self))
     if T.self == Data.self {
       appendByteString(value as! Data)
       return
@@ -154,13 +124,20 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
       return
     }
     let saved = level
-    level = _EncodingLevel(base: frameCount, start: bytes.count)
+    level = _EncodingLevel(base: frameCount, start: bytes.count, sortedGroup: sortedGroup(of: T.self))
     defer { level = saved }
     try value.encode(to: self)
     try closeFrames(downTo: level.base)
     if bytes.count == level.start {
       bytes.append(0xa0)  // like JSONEncoder's `{}` for a value that encodes nothing
     }
+  }
+
+  /// The group size of `type`'s entries if deterministic mode must sort them.
+  @inline(__always)
+  private func sortedGroup<T>(of type: T.Type) -> UInt8 {
+    guard deterministic else { return 0 }
+    return (type as? any _CBORUnorderedCollection.Type)?.cborGroupSize ?? 0
   }
 
   func appendByteString(_ data: Data) {
@@ -190,11 +167,11 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
       recordDeferred(misuse("a \(kind) container was requested for a value that is already encoded"))
       return (0, 0)
     }
-    return pushFrame(kind)
+    return pushFrame(kind, sortedGroup: kind == .array ? level.sortedGroup : 0)
   }
 
   /// Starts a container (or slot) at the end of the buffer.
-  func pushFrame(_ kind: _EncodingFrame.Kind) -> (index: Int, id: UInt32) {
+  func pushFrame(_ kind: _EncodingFrame.Kind, sortedGroup: UInt8 = 0) -> (index: Int, id: UInt32) {
     guard frameCount < frameCapacity else {
       recordDeferred(EncodingError.invalidValue(
         kind, .init(
@@ -206,7 +183,8 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
       return (0, 0)
     }
     lastFrameID &+= 1
-    (frames + frameCount).initialize(to: _EncodingFrame(kind: kind, id: lastFrameID, offset: bytes.count, count: 0))
+    (frames + frameCount).initialize(
+      to: _EncodingFrame(kind: kind, id: lastFrameID, sortedGroup: sortedGroup, offset: bytes.count, count: 0))
     frameCount &+= 1
     switch kind {
     case .map: bytes.append(0xa0)
@@ -259,7 +237,7 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
       return (0, 0)
     }
     if let key { _CBORWriter.appendText(key, to: &bytes) }
-    return pushFrame(kind)
+    return pushFrame(kind, sortedGroup: kind == .array ? level.sortedGroup : 0)
   }
 
   func closeFrames(downTo count: Int) throws {
@@ -274,10 +252,14 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
     case .slot:
       if bytes.count == frame.offset { bytes.append(0xa0) }
     case .array:
+      let group = Int(frame.sortedGroup)
+      if group > 0 && frame.count > group && frame.count % group == 0 {
+        try sortEntries(of: frame, items: frame.count, group: group, rejectingDuplicates: false)
+      }
       patchHeader(4, frame)
     case .map:
       if deterministic && frame.count > 1 {
-        try sortEntries(of: frame)
+        try sortEntries(of: frame, items: 2 * frame.count, group: 2, rejectingDuplicates: true)
       }
       patchHeader(5, frame)
     }
@@ -293,17 +275,29 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
     _CBORWriter.writeHead(major, count, into: &bytes, at: frame.offset)
   }
 
-  /// Sorts a finished map's entries by the bytes of their encoded keys (RFC 8949 §4.2.1).
-  private func sortEntries(of frame: _EncodingFrame) throws {
-    let start = frame.offset + 1
+  /// Sorts the entries of a finished container by the bytes of their first items: a
+  /// map's entries by their encoded keys (RFC 8949 §4.2.1), a set's elements, a
+  /// dictionary's key-value pairs by their keys.
+  ///
+  /// - Parameters:
+  ///   - items: How many data items the container holds.
+  ///   - group: How many items make one entry.
+  ///   - rejectingDuplicates: Whether two entries with equal first items are an error.
+  private func sortEntries(
+    of frame: _EncodingFrame, items: Int, group: Int, rejectingDuplicates: Bool
+  ) throws {
+    let start = frame.offset + 1  // past the one-byte placeholder header
     var entries: [(key: Range<Int>, end: Int)] = []
-    entries.reserveCapacity(frame.count)
+    entries.reserveCapacity(items / group)
     try bytes.withUnsafeBytes { raw in
       let reader = _CBORReader(raw)
       var position = start
-      for _ in 0..<frame.count {
+      for _ in 0..<(items / group) {
         let keyEnd = try reader.skipItem(at: position, depth: 0, validating: false)
-        let end = try reader.skipItem(at: keyEnd, depth: 0, validating: false)
+        var end = keyEnd
+        for _ in 1..<group {
+          end = try reader.skipItem(at: end, depth: 0, validating: false)
+        }
         entries.append((position..<keyEnd, end))
         position = end
       }
@@ -318,12 +312,14 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
     }
     if isSorted { return }
     entries.sort { precedes($0.key, $1.key) }
-    for i in entries.indices.dropFirst() where bytes[entries[i - 1].key].elementsEqual(bytes[entries[i].key]) {
-      let key = (try? CBORValue(decoding: Array(bytes[entries[i].key])))?.description ?? "?"
-      throw EncodingError.invalidValue(
-        key, .init(
-          codingPath: codingPath(inFrames: frameCount),
-          debugDescription: "a map has two entries with the key \(key); deterministic CBOR forbids that"))
+    if rejectingDuplicates {
+      for i in entries.indices.dropFirst() where bytes[entries[i - 1].key].elementsEqual(bytes[entries[i].key]) {
+        let key = (try? CBORValue(decoding: Array(bytes[entries[i].key])))?.description ?? "?"
+        throw EncodingError.invalidValue(
+          key, .init(
+            codingPath: codingPath(inFrames: frameCount),
+            debugDescription: "a map has two entries with the key \(key); deterministic CBOR forbids that"))
+      }
     }
     var sorted: [UInt8] = []
     sorted.reserveCapacity(bytes.count - start)
