@@ -10,6 +10,9 @@ let package = Package(
     .library(name: "RetraceLog", targets: ["RetraceLog"]),
     .library(name: "RetraceCoordinator", targets: ["RetraceCoordinator"]),
     .library(name: "RetraceExamples", targets: ["RetraceExamples"]),
+    .library(name: "RetraceDebugger", targets: ["RetraceDebugger"]),
+    .library(name: "RetraceCLI", targets: ["RetraceCLI"]),
+    .executable(name: "retrace", targets: ["retrace"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -17,6 +20,8 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/onevcat/Rainbow", from: "4.2.2"),
   ],
   targets: [
     .target(
@@ -65,6 +70,28 @@ let package = Package(
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
       ]
     ),
+    .target(
+      name: "RetraceDebugger",
+      dependencies: [
+        "Retrace",
+        "RetraceLog",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+      ]
+    ),
+    .target(
+      name: "RetraceCLI",
+      dependencies: [
+        "RetraceDebugger",
+        "RetraceLog",
+        "RetraceCoordinator",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Rainbow", package: "Rainbow"),
+      ]
+    ),
+    .executableTarget(
+      name: "retrace",
+      dependencies: ["RetraceCLI", "RetraceExamples"]
+    ),
     .testTarget(
       name: "RetraceTests",
       dependencies: [
@@ -100,6 +127,18 @@ let package = Package(
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
       exclude: ["read_trace.py"]
+    ),
+    .testTarget(
+      name: "RetraceDebuggerTests",
+      dependencies: [
+        "RetraceDebugger",
+        "RetraceCLI",
+        "RetraceLog",
+        "RetraceExamples",
+        "retrace",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

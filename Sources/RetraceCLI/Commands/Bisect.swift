@@ -1,0 +1,70 @@
+import ArgumentParser
+@preconcurrency import Rainbow
+import Retrace
+import RetraceDebugger
+
+/// `retrace bisect`: the first action after which an invariant fails.
+struct Bisect: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Find the first action after which an invariant fails; exit 1 when it fails.",
+    discussion: """
+      Exact: the invariant is checked after every action, so a violation that heals later \
+      is found too. Prints that action and the state diff across it; exit 0 when the \
+      invariant holds throughout.
+      """)
+
+  @Argument(help: "The trace to search.")
+  var trace: String
+
+  @Option(name: .long, help: "The invariant to check (see `retrace domains`).")
+  var invariant: String
+
+  @OptionGroup var output: JSONOptions
+  @OptionGroup var colorOptions: ColorOptions
+
+  mutating func run() async throws {
+    Terminal.configureColor(colorOptions)
+    let file = try SessionFile.open(trace)
+    try bisect(try file.domain(), file)
+  }
+
+  private func bisect<D: Domain>(_ domain: D, _ file: SessionFile) throws {
+    let debugger = try file.debugger(as: domain)
+    let bar = ProgressBar("checking \(invariant)")
+    let result: BisectResult<D>
+    do {
+      result = try debugger.bisect(invariant: invariant, progress: bar.callback)
+    } catch {
+      bar.finish()
+      throw error.at(path: trace)
+    }
+    bar.finish()
+    let writer = JSONLines.ActionWriter<D.Action>()
+    let actionJSON = result.action.flatMap { try? writer.json(for: $0.action) }
+    if output.json {
+      print(
+        JSONValue.object([
+          ("invariant", .string(invariant)),
+          ("firstViolation", .optional(result.firstViolation) { .uint($0) }),
+          ("action", .optional(actionJSON) { .raw($0) }),
+          ("healedAt", .optional(result.healedAt) { .uint($0) }),
+          ("actions", .int(Int64(debugger.session.actions.count))),
+        ]).text)
+    } else if let violation = result.firstViolation {
+      if let action = result.action, let actionJSON {
+        print(
+          "\(invariant) first fails after action \(violation) of \(debugger.session.endSequence):".red.bold
+            + " \(actionCaseName(of: action.action)) \(actionJSON) at \(formatTime(action.time))")
+        print(result.stateDiff.map(Terminal.colorDiff) ?? "(the action changed nothing)")
+      } else {
+        print("\(invariant) fails already in the initial state (\(violation))".red.bold)
+      }
+      print(
+        result.healedAt.map { "it holds again after action \($0)" }
+          ?? "it stays broken to the end (\(debugger.session.endSequence))")
+    } else {
+      print("\(invariant) holds after every one of the \(debugger.session.actions.count) actions".green)
+    }
+    if result.firstViolation != nil { throw ExitCode(RetraceExitCode.negative.rawValue) }
+  }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+@preconcurrency import Rainbow
+import Retrace
+import RetraceDebugger
+
+/// `retrace debug`: interactive time travel through a trace.
+struct Debug: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Travel through a trace interactively: next, prev, goto, state, diff, find, check.",
+    discussion: """
+      Reads commands from stdin, one per line, from a terminal or a pipe:
+
+      \(debugSessionHelp)
+
+      After each move it shows the position, the action, and what changed. When stdin is \
+      not a terminal, each command is echoed after the prompt, so the output reads as a \
+      transcript.
+      """)
+
+  @Argument(help: "The trace to explore.")
+  var trace: String
+
+  @Option(name: .long, help: "The sequence number to start at (default: 0, the initial state).")
+  var at: UInt64?
+
+  @OptionGroup var colorOptions: ColorOptions
+
+  mutating func run() async throws {
+    Terminal.configureColor(colorOptions)
+    let file = try SessionFile.open(trace)
+    try explore(try file.domain(), file)
+  }
+
+  private func explore<D: Domain>(_ domain: D, _ file: SessionFile) throws {
+    let debugger = try file.debugger(as: domain)
+    if let at {
+      do { try debugger.checkInRange(at) } catch { throw error.at(path: trace) }
+    }
+    var session = DebugSession(debugger: debugger)
+    let interactive = isatty(STDIN_FILENO) != 0
+    print("\(trace): \(debugger.session.actions.count) \(domain.name) actions; type help for the commands".bold)
+    if let at { show(session.perform("goto \(at)")) }
+    while true {
+      print("(retrace) ".cyan, terminator: "")
+      fflush(nil)
+      guard let line = readLine() else {
+        print("")
+        break
+      }
+      if !interactive { print(line) }
+      let reply = session.perform(line)
+      show(reply)
+      if reply.quits { break }
+    }
+  }
+
+  private func show<D: Domain>(_ reply: DebugSession<D>.Reply) {
+    guard !reply.output.isEmpty else { return }
+    if reply.isError {
+      Terminal.writeError(reply.output)
+    } else {
+      print(Terminal.colorDiff(reply.output))
+    }
+  }
+}

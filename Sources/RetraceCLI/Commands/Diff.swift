@@ -1,0 +1,122 @@
+import ArgumentParser
+@preconcurrency import Rainbow
+import Retrace
+import RetraceDebugger
+
+/// `retrace diff`: what changed between two points of a trace, or where two traces part.
+struct Diff: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Show what changed between two points of a trace, or where two traces differ.",
+    discussion: """
+      With one trace: the state diff from --from to --to, field by field (exit 0). With two \
+      traces of one domain: the first sequence number where their actions or states differ, \
+      with the state diff there; exit 0 when identical, 1 when they differ.
+      """)
+
+  @Argument(help: "One trace, or two traces to compare.")
+  var traces: [String]
+
+  @Option(name: .long, help: "With one trace: the earlier sequence number (default: the start).")
+  var from: UInt64?
+
+  @Option(name: .long, help: "With one trace: the later sequence number (default: the end).")
+  var to: UInt64?
+
+  @OptionGroup var output: JSONOptions
+  @OptionGroup var colorOptions: ColorOptions
+
+  func validate() throws {
+    guard (1...2).contains(traces.count) else {
+      throw ValidationError("Give one trace (with --from and --to) or two traces to compare.")
+    }
+    if traces.count == 2 && (from != nil || to != nil) {
+      throw ValidationError("--from and --to apply to one trace; two traces are compared from the start.")
+    }
+  }
+
+  mutating func run() async throws {
+    Terminal.configureColor(colorOptions)
+    let file = try SessionFile.open(traces[0])
+    let domain = try file.domain()
+    if traces.count == 1 {
+      try diffPoints(domain, file)
+    } else {
+      let otherFile = try SessionFile.open(traces[1])
+      let other = try otherFile.domain()
+      guard other.name == domain.name else {
+        throw DebuggerError(
+          .domainMismatch,
+          "\(traces[0]) is a \(domain.name) trace and \(traces[1]) a \(other.name) trace; diff compares traces of one domain")
+      }
+      try diffTraces(domain, file, otherFile)
+    }
+  }
+
+  private func diffPoints<D: Domain>(_ domain: D, _ file: SessionFile) throws {
+    let path = traces[0]
+    let debugger = try file.debugger(as: domain)
+    let from = self.from ?? debugger.session.startSequence
+    let to = self.to ?? debugger.session.endSequence
+    let text: String?
+    do {
+      text = try debugger.diff(from: from, to: to)
+    } catch {
+      throw error.at(path: path)
+    }
+    if output.json {
+      print(
+        JSONValue.object([
+          ("from", .uint(from)), ("to", .uint(to)), ("changed", .bool(text != nil)),
+          ("diff", .optional(text) { .string($0) }),
+        ]).text)
+    } else if let text {
+      print("state from \(from) to \(to):".bold)
+      print(Terminal.colorDiff(text))
+    } else {
+      print("no change from \(from) to \(to)")
+    }
+  }
+
+  private func diffTraces<D: Domain>(_ domain: D, _ file: SessionFile, _ otherFile: SessionFile) throws {
+    let first = try file.debugger(as: domain)
+    let second = try otherFile.load(as: domain)
+    let difference = first.firstDifference(with: second)
+    let writer = JSONLines.ActionWriter<D.Action>()
+    func json(_ action: TimedAction<D.Action>?) -> JSONValue {
+      guard let action, let text = try? writer.json(for: action.action) else { return .null }
+      return .raw(text)
+    }
+    if output.json {
+      print(
+        JSONValue.object([
+          ("firstDifference", .optional(difference) { .uint($0.sequence) }),
+          ("reason", .optional(difference) { .string($0.reason.rawValue) }),
+          ("first", json(difference?.first)),
+          ("second", json(difference?.second)),
+          ("stateDiff", .optional(difference?.stateDiff) { .string($0) }),
+        ]).text)
+    } else if let difference {
+      let what: String
+      switch difference.reason {
+      case .initialState: what = "they start from different states"
+      case .action: what = "their actions differ"
+      case .onlyInFirst: what = "\(traces[1]) has ended"
+      case .onlyInSecond: what = "\(traces[0]) has ended"
+      }
+      print("first difference at \(difference.sequence): \(what)".bold)
+      for (path, action) in [(traces[0], difference.first), (traces[1], difference.second)] {
+        let description = action.map { actionCaseName(of: $0.action) + " " + ((try? writer.json(for: $0.action)) ?? "?") }
+        print("  \(path): \(description ?? "(no action)")")
+      }
+      if let stateDiff = difference.stateDiff {
+        print("state after \(difference.sequence), from \(traces[0]) to \(traces[1]):")
+        print(Terminal.colorDiff(stateDiff))
+      } else {
+        print("the states after \(difference.sequence) are equal")
+      }
+    } else {
+      print("identical: \(first.session.actions.count) actions")
+    }
+    if difference != nil { throw ExitCode(RetraceExitCode.negative.rawValue) }
+  }
+}

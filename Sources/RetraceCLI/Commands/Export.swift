@@ -1,0 +1,46 @@
+import ArgumentParser
+import Retrace
+import RetraceDebugger
+
+/// `retrace export`: a trace as JSON Lines.
+struct Export: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Export a trace as JSON Lines: a header line naming the domain, then one action per line.",
+    discussion: #"Each action line is {"seq":N,"time":T,"action":{...}}; see docs/CLI.md."#)
+
+  /// The export formats.
+  enum Format: String, ExpressibleByArgument, CaseIterable {
+    case jsonl
+  }
+
+  @Argument(help: "The trace to export.")
+  var trace: String
+
+  @Option(name: .long, help: "The output format.")
+  var format: Format
+
+  @Option(name: .shortAndLong, help: "The file to write (default: stdout).")
+  var output: String?
+
+  @OptionGroup var colorOptions: ColorOptions
+
+  mutating func run() async throws {
+    Terminal.configureColor(colorOptions)
+    let file = try SessionFile.open(trace)
+    try export(try file.domain(), file)
+  }
+
+  private func export<D: Domain>(_ domain: D, _ file: SessionFile) throws {
+    let session = try file.load(as: domain)
+    var text = try JSONLines.headerLine(for: session, domain: domain) + "\n"
+    let writer = JSONLines.ActionWriter<D.Action>()
+    for action in session.actions {
+      text += try writer.line(for: action)
+      text += "\n"
+    }
+    try SessionFile.writeText(text, to: output)
+    if let output, output != "-" {
+      Terminal.writeError("exported \(session.actions.count) actions to \(output)")
+    }
+  }
+}

@@ -1,0 +1,294 @@
+import ArgumentParser
+import Foundation
+@preconcurrency import Rainbow
+import Retrace
+import RetraceDebugger
+
+/// `retrace replay`: replays traces with the domain's reducer, and with `--verify` checks
+/// that it still produces the recorded states.
+struct Replay: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Replay traces with the domain's reducer; with --verify, check the recorded state hashes.",
+    discussion: """
+      With --verify, every recorded checkpoint and snapshot hash is compared with the hash of \
+      the replayed state; at the first mismatch the report names the checkpoint, the window \
+      of actions where the divergence happened, and the diff between the recorded and the \
+      replayed state when a snapshot holds the recorded one. Give many traces, or \
+      directories (searched for .trace and .jsonl files), to verify a corpus in parallel: \
+      one line per trace, a summary, exit 1 if any diverged (3 if none diverged but some \
+      could not be read).
+      """)
+
+  @Argument(help: "The traces to replay, or directories that hold them.")
+  var traces: [String]
+
+  @Option(name: .long, help: "Replay up to this sequence number (one trace, without --verify).")
+  var to: UInt64?
+
+  @Flag(name: .long, help: "Compare every recorded checkpoint and snapshot hash with the replayed state.")
+  var verify = false
+
+  @Option(name: .long, help: "How many traces to replay at once (default: the number of cores).")
+  var jobs: Int?
+
+  @OptionGroup var output: JSONOptions
+  @OptionGroup var colorOptions: ColorOptions
+
+  func validate() throws {
+    guard !traces.isEmpty else { throw ValidationError("Give at least one trace.") }
+    if to != nil && verify { throw ValidationError("--to replays part of a trace; --verify checks all of it. Choose one.") }
+    if to != nil && traces.count > 1 { throw ValidationError("--to applies to one trace.") }
+    if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs).") }
+  }
+
+  mutating func run() async throws {
+    Terminal.configureColor(colorOptions)
+    let paths = try Self.expand(traces)
+    if paths.count == 1 && !isDirectoryArgument {
+      try await replaySingle(paths[0])
+    } else {
+      try await replayMany(paths)
+    }
+  }
+
+  private var isDirectoryArgument: Bool {
+    traces.contains { path in
+      var isDirectory: ObjCBool = false
+      return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+  }
+
+  // MARK: - One trace
+
+  private func replaySingle(_ path: String) async throws {
+    let outcome = try Self.replay(path, verify: verify, to: to, showProgress: true)
+    if output.json {
+      print(outcome.json.text)
+    } else {
+      print(outcome.humanReport)
+    }
+    if outcome.divergence != nil { throw ExitCode(RetraceExitCode.negative.rawValue) }
+  }
+
+  // MARK: - Many traces
+
+  private func replayMany(_ paths: [String]) async throws {
+    let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+    let verify = self.verify
+    let json = output.json
+    let bar = ProgressBar(verify ? "verifying" : "replaying")
+    var outcomes = [Int: Result<Outcome, DebuggerError>]()
+    var nextToPrint = 0
+    var results: [Result<Outcome, DebuggerError>] = []
+    let width = paths.map(\.count).max() ?? 0
+
+    func printReady() {
+      while let result = outcomes.removeValue(forKey: nextToPrint) {
+        results.append(result)
+        if !json { print(Self.line(for: result, path: paths[nextToPrint], width: width)) }
+        nextToPrint += 1
+      }
+    }
+
+    await withTaskGroup(of: (Int, Result<Outcome, DebuggerError>).self) { group in
+      var started = 0
+      func startNext() {
+        guard started < paths.count else { return }
+        let index = started
+        let path = paths[index]
+        group.addTask {
+          do {
+            return (index, .success(try Self.replay(path, verify: verify, to: nil, showProgress: false)))
+          } catch let error as DebuggerError {
+            return (index, .failure(error))
+          } catch {
+            return (index, .failure(DebuggerError(.io, "\(error)", path: path)))
+          }
+        }
+        started += 1
+      }
+      for _ in 0..<min(jobs, paths.count) { startNext() }
+      while let (index, result) = await group.next() {
+        outcomes[index] = result
+        bar.update(outcomes.count + results.count, paths.count)
+        printReady()
+        startNext()
+      }
+    }
+    bar.finish()
+
+    let diverged = results.filter { if case .success(let o) = $0 { o.divergence != nil } else { false } }.count
+    let failed = results.filter { if case .failure = $0 { true } else { false } }.count
+    let passed = results.count - diverged - failed
+    if json {
+      print(
+        JSONValue.object([
+          ("traces", .array(zip(paths, results).map { path, result in
+            switch result {
+            case .success(let outcome): outcome.json
+            case .failure(let error):
+              .object([("file", .string(path)), ("status", .string("error")), ("error", .string(error.description))])
+            }
+          })),
+          (verify ? "verified" : "replayed", .int(Int64(passed))),
+          ("diverged", .int(Int64(diverged))),
+          ("errors", .int(Int64(failed))),
+        ]).text)
+    } else {
+      let summary = "\(results.count) trace\(results.count == 1 ? "" : "s"): \(passed) \(verify ? "verified" : "replayed"), \(diverged) diverged, \(failed) unreadable"
+      print(diverged + failed == 0 ? summary.green : summary.red)
+    }
+    if diverged > 0 { throw ExitCode(RetraceExitCode.negative.rawValue) }
+    if failed > 0 { throw ExitCode(RetraceExitCode.file.rawValue) }
+  }
+
+  private static func line(for result: Result<Outcome, DebuggerError>, path: String, width: Int) -> String {
+    let name = path.padding(toLength: width, withPad: " ", startingAt: 0)
+    switch result {
+    case .success(let outcome):
+      if let divergence = outcome.divergence {
+        return "DIVERGED".red + "  \(name)  at \(divergence.kind.rawValue) \(divergence.sequence), among actions \(divergence.window)"
+      }
+      return (outcome.verified ? "ok      " : "replayed").green + "  \(name)  " + outcome.countsText
+    case .failure(let error):
+      return "ERROR   ".red + "  \(name)  " + error.description
+    }
+  }
+
+  /// Expands directories into the traces they hold, sorted by path.
+  static func expand(_ arguments: [String]) throws(DebuggerError) -> [String] {
+    var paths: [String] = []
+    for argument in arguments {
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue else {
+        paths.append(argument)
+        continue
+      }
+      guard let enumerator = FileManager.default.enumerator(atPath: argument) else {
+        throw DebuggerError(.io, "cannot list the directory", path: argument)
+      }
+      var found: [String] = []
+      while let relative = enumerator.nextObject() as? String {
+        if relative.hasSuffix(".trace") || relative.hasSuffix(".jsonl") {
+          found.append((argument as NSString).appendingPathComponent(relative))
+        }
+      }
+      if found.isEmpty { throw DebuggerError(.notFound, "no .trace or .jsonl files in the directory", path: argument) }
+      paths += found.sorted()
+    }
+    return paths
+  }
+
+  // MARK: - Replaying one trace
+
+  /// What replaying one trace found.
+  struct Outcome: Sendable {
+    var path: String
+    var domain: String
+    var actions: Int
+    var replayedTo: UInt64
+    var seconds: Double
+    var verified: Bool
+    var checkpoints: Int
+    var snapshots: Int
+    var divergence: Divergence?
+    var stateHash: UInt64?
+
+    var countsText: String {
+      verified
+        ? "\(actions) actions, \(checkpoints) checkpoint\(checkpoints == 1 ? "" : "s"), \(snapshots) snapshot\(snapshots == 1 ? "" : "s")"
+        : "\(actions) actions"
+    }
+
+    var json: JSONValue {
+      .object([
+        ("file", .string(path)),
+        ("domain", .string(domain)),
+        ("status", .string(divergence != nil ? "diverged" : verified ? "verified" : "replayed")),
+        ("actions", .int(Int64(actions))),
+        ("replayedTo", .uint(replayedTo)),
+        ("seconds", .double(seconds)),
+        ("checkpoints", .int(Int64(checkpoints))),
+        ("snapshots", .int(Int64(snapshots))),
+        ("stateHash", .optional(stateHash) { .string(hex($0)) }),
+        ("divergence", .optional(divergence) { divergence in
+          .object([
+            ("sequence", .uint(divergence.sequence)),
+            ("kind", .string(divergence.kind.rawValue)),
+            ("recordedHash", .string(hex(divergence.recordedHash))),
+            ("replayedHash", .string(hex(divergence.replayedHash))),
+            ("windowStart", .uint(divergence.window.lowerBound)),
+            ("windowEnd", .uint(divergence.window.upperBound)),
+            ("stateDiff", .optional(divergence.stateDiff) { .string($0) }),
+          ])
+        }),
+      ])
+    }
+
+    var humanReport: String {
+      if let divergence {
+        var lines = [
+          "DIVERGED".red.bold
+            + " \(path): the \(divergence.kind.rawValue) at \(divergence.sequence) does not match: recorded hash \(hex(divergence.recordedHash)), replayed \(hex(divergence.replayedHash))",
+          "the divergence happened among actions \(divergence.window.lowerBound)...\(divergence.window.upperBound)"
+            + " (the last matching record is at \(divergence.window.lowerBound - 1))",
+        ]
+        if let diff = divergence.stateDiff {
+          lines.append("recorded state (-) and replayed state (+) at \(divergence.sequence):")
+          lines.append(Terminal.colorDiff(diff))
+        } else {
+          lines.append("no snapshot at \(divergence.sequence) holds the recorded state, so no diff")
+        }
+        return lines.joined(separator: "\n")
+      }
+      let rate = seconds > 0 ? Double(actions) / seconds : 0
+      let timing = String(format: "in %.1f ms (%.0f actions/s)", seconds * 1000, rate)
+      if verified {
+        return "verified".green.bold + " \(path): \(countsText) reproduced, " + timing
+      }
+      return "replayed \(actions) \(domain) actions of \(path) to \(replayedTo) " + timing
+        + (stateHash.map { "; state hash \(hex($0))" } ?? "")
+    }
+  }
+
+  static func replay(_ path: String, verify: Bool, to: UInt64?, showProgress: Bool) throws(DebuggerError) -> Outcome {
+    let file = try SessionFile.open(path)
+    return try replay(file, domain: try file.domain(), verify: verify, to: to, showProgress: showProgress)
+  }
+
+  private static func replay<D: Domain>(
+    _ file: SessionFile, domain: D, verify: Bool, to: UInt64?, showProgress: Bool
+  ) throws(DebuggerError) -> Outcome {
+    let path = file.path
+    let debugger = try file.debugger(as: domain)
+    let bar = ProgressBar("replaying \(path)", enabled: showProgress && Terminal.stderrIsTerminal)
+    defer { bar.finish() }
+    let start = Date()
+    if verify {
+      let report = debugger.verify(progress: bar.callback)
+      return Outcome(
+        path: path, domain: domain.name, actions: report.actionsReplayed,
+        replayedTo: debugger.session.startSequence + UInt64(report.actionsReplayed),
+        seconds: Date().timeIntervalSince(start), verified: report.isVerified,
+        checkpoints: report.checkpointsChecked, snapshots: report.snapshotsChecked, divergence: report.divergence,
+        stateHash: nil)
+    }
+    let end = to ?? debugger.session.endSequence
+    let state: D.State
+    do {
+      state = try debugger.replay(to: end, progress: bar.callback)
+    } catch {
+      throw error.at(path: path)
+    }
+    return Outcome(
+      path: path, domain: domain.name, actions: Int(end - debugger.session.startSequence), replayedTo: end,
+      seconds: Date().timeIntervalSince(start), verified: false, checkpoints: 0, snapshots: 0, divergence: nil,
+      stateHash: debugger.stateHash(state))
+  }
+}
+
+/// A hash as `0x` and 16 hex digits.
+func hex(_ value: UInt64) -> String {
+  let digits = String(value, radix: 16)
+  return "0x" + String(repeating: "0", count: 16 - digits.count) + digits
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+@preconcurrency import Rainbow
+import Retrace
+import RetraceDebugger
+
+/// `retrace shrink`: a minimal trace that still breaks an invariant.
+struct Shrink: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Shrink a trace to a 1-minimal action sequence that still breaks an invariant.",
+    discussion: """
+      Delta debugging (ddmin): removing any one action of the result makes the invariant \
+      hold. The result is written as a valid trace; with --emit-test, stdout gets a Swift \
+      Testing test that replays it and expects the failure (and the summary goes to \
+      stderr). Exit 1 when the invariant never fails, so there is nothing to shrink.
+      """)
+
+  @Argument(help: "The trace to shrink.")
+  var trace: String
+
+  @Option(name: .long, help: "The invariant the shrunk trace must still break (see `retrace domains`).")
+  var invariant: String
+
+  @Option(name: .shortAndLong, help: "The file to write the shrunk trace to.")
+  var output: String
+
+  @Flag(name: .long, help: "Print a Swift Testing test that replays the shrunk actions and expects the failure.")
+  var emitTest = false
+
+  @Option(name: .long, help: "With --emit-test: the Swift expression for the domain value (default: <domain>Domain).")
+  var domainExpression: String?
+
+  @OptionGroup var colorOptions: ColorOptions
+
+  mutating func run() async throws {
+    Terminal.configureColor(colorOptions)
+    let file = try SessionFile.open(trace)
+    try shrink(try file.domain(), file)
+  }
+
+  private func shrink<D: Domain>(_ domain: D, _ file: SessionFile) throws {
+    let debugger = try file.debugger(as: domain)
+    let bar = ProgressBar("shrinking")
+    let shrunk: ShrinkResult<D>?
+    do {
+      shrunk = try debugger.shrink(invariant: invariant, progress: bar.callback)
+    } catch {
+      bar.finish()
+      throw error.at(path: trace)
+    }
+    bar.finish()
+    guard let shrunk else {
+      Terminal.writeError("retrace: \(trace): \(invariant) holds after every action; nothing to shrink")
+      throw ExitCode(RetraceExitCode.negative.rawValue)
+    }
+    try SessionFile.write(shrunk.session, domain: domain, to: output)
+    let summary =
+      "shrunk \(shrunk.originalCount) actions to \(shrunk.actions.count) that still break \(invariant) "
+      + "(\(shrunk.replays) replays); wrote \(output)"
+    if emitTest {
+      Terminal.writeError(summary)
+      print(shrunk.swiftTest(domainExpression: domainExpression), terminator: "")
+    } else {
+      print(summary)
+      let writer = JSONLines.ActionWriter<D.Action>()
+      let width = String(shrunk.actions.last?.sequence ?? 0).count
+      for action in shrunk.actions {
+        let json = (try? writer.json(for: action.action)) ?? "?"
+        print("  " + String(action.sequence).leftPadded(to: width) + "  \(actionCaseName(of: action.action).cyan) \(json)")
+      }
+    }
+  }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+@preconcurrency import Rainbow
+import Retrace
+import RetraceDebugger
+
+/// `retrace state`: the state after an action.
+struct State: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Print the state after action N (by default, after the last action).")
+
+  @Argument(help: "The trace to read.")
+  var trace: String
+
+  @Option(name: .long, help: "The sequence number of the action after which to show the state (0: the initial state).")
+  var at: UInt64?
+
+  @OptionGroup var output: JSONOptions
+  @OptionGroup var colorOptions: ColorOptions
+
+  mutating func run() async throws {
+    Terminal.configureColor(colorOptions)
+    let file = try SessionFile.open(trace)
+    try show(try file.domain(), file)
+  }
+
+  private func show<D: Domain>(_ domain: D, _ file: SessionFile) throws {
+    let debugger = try file.debugger(as: domain, window: .stateAt(at))
+    let sequence = at ?? debugger.session.endSequence
+    let state: D.State
+    do {
+      state = try debugger.state(at: sequence)
+    } catch {
+      throw error.at(path: trace)
+    }
+    if output.json {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+      print(String(decoding: try encoder.encode(state), as: UTF8.self))
+    } else {
+      print("state after \(sequence) of \(file.lastSequence ?? debugger.session.endSequence):".bold)
+      print(stateDump(state))
+    }
+  }
+}

@@ -1,0 +1,412 @@
+import Foundation
+import Retrace
+import RetraceDebugger
+import RetraceLog
+
+/// A session file opened for reading: a trace (`RetraceLog`), or JSON Lines (the format of
+/// `retrace export`). The one place where the commands read and write session files.
+///
+/// The format is told by the file's first bytes, not its name: a trace starts with a zstd
+/// skippable frame, JSON Lines with `{`. A trace that is truncated or damaged is read up to
+/// the damage, with a warning on stderr; a JSON Lines file with a bad line is refused, naming
+/// the line.
+struct SessionFile {
+  /// What the file holds.
+  enum Content {
+    case trace(TraceReader)
+    case jsonLines(Data, JSONLines.Header)
+  }
+
+  /// The file's path, as given.
+  let path: String
+  /// The opened file.
+  let content: Content
+
+  /// Opens the file at `path` and reads its header (a trace: also its index and checksums).
+  ///
+  /// - Throws: ``DebuggerError``: ``DebuggerError/Code/notFound``, ``DebuggerError/Code/io``,
+  ///   ``DebuggerError/Code/notATrace``.
+  static func open(_ path: String) throws(DebuggerError) -> SessionFile {
+    let data = try readData(path)
+    if let first = data.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }), first == UInt8(ascii: "{") {
+      return SessionFile(path: path, content: .jsonLines(data, try JSONLines.readHeader(from: data, path: path)))
+    }
+    do {
+      // By path, not from `data`: the reader also folds in an unfinished session's journal.
+      return SessionFile(path: path, content: .trace(try TraceReader(path: path)))
+    } catch {
+      throw Self.converting(error, path: path)
+    }
+  }
+
+  /// The file's bytes.
+  static func readData(_ path: String) throws(DebuggerError) -> Data {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw DebuggerError(.notFound, "no such file", path: path)
+    }
+    guard !isDirectory.boolValue else {
+      throw DebuggerError(.io, "is a directory, not a trace", path: path)
+    }
+    do {
+      return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+    } catch {
+      throw DebuggerError(.io, "cannot read the file: \(error.localizedDescription)", path: path)
+    }
+  }
+
+  /// `trace` or `jsonl`.
+  var format: String {
+    switch content {
+    case .trace: "trace"
+    case .jsonLines: "jsonl"
+    }
+  }
+
+  /// The domain name in the header.
+  var domainName: String {
+    switch content {
+    case .trace(let reader): reader.header.domain
+    case .jsonLines(_, let header): header.domain
+    }
+  }
+
+  /// The sequence number of a trace's last readable action, known without decoding; `nil`
+  /// for JSON Lines.
+  var lastSequence: UInt64? {
+    if case .trace(let reader) = content { return reader.lastSequence }
+    return nil
+  }
+
+  /// The registered domain the header names.
+  ///
+  /// - Throws: ``DebuggerError`` (``DebuggerError/Code/unknownDomain``) naming the file.
+  func domain() throws(DebuggerError) -> any Domain {
+    do {
+      return try CommandContext.registry.domain(named: domainName)
+    } catch {
+      throw error.at(path: path)
+    }
+  }
+
+  // MARK: - Reading sessions
+
+  /// How much of a session to read.
+  enum Window {
+    /// Every action, from the start.
+    case whole
+    /// Only what the state after `sequence` (the last action when `nil`) needs: from the
+    /// nearest snapshot at or before it, up to it.
+    case stateAt(UInt64?)
+  }
+
+  /// Reads the session (or the part of it that `window` needs) as `domain`'s actions.
+  ///
+  /// Snapshots' states are not decoded, only their hashes; ``RecordedSession/loadSnapshotState``
+  /// decodes one on demand. A truncated or damaged trace gives its intact part, after a
+  /// warning on stderr.
+  ///
+  /// - Throws: ``DebuggerError`` naming the file and the position of the problem.
+  func load<D: Domain>(as domain: D, window: Window = .whole) throws(DebuggerError) -> RecordedSession<D> {
+    switch content {
+    case .jsonLines(let data, _):
+      return try JSONLines.readSession(from: data, domain: domain, path: path)
+    case .trace(let reader):
+      warnIfNotIntact(reader)
+      do {
+        return try Self.readTrace(reader, domain: domain, window: window)
+      } catch {
+        throw Self.converting(error, path: path)
+      }
+    }
+  }
+
+  private static func readTrace<D: Domain>(_ reader: TraceReader, domain: D, window: Window) throws(TraceError)
+    -> RecordedSession<D>
+  {
+    let trace = try DomainTrace(reader, domain: domain)
+    let header = reader.header
+    var stop: UInt64?
+    var firstChunk = 0
+    if case .stateAt(let sequence) = window {
+      let target = sequence ?? reader.lastSequence
+      guard (header.firstSequence...reader.lastSequence).contains(target) else {
+        throw TraceError(
+          .outOfRange,
+          "sequence number \(target) is out of range \(header.firstSequence)...\(reader.lastSequence)",
+          sequence: target)
+      }
+      stop = target
+      firstChunk = reader.snapshotChunk(atOrBefore: target) ?? 0
+    }
+
+    var start: (sequence: UInt64, state: D.State)?
+    var actions: [TimedAction<D.Action>] = []
+    var checkpoints: [Checkpoint] = []
+    var snapshots: [Snapshot<D.State>] = []
+    if stop == nil { actions.reserveCapacity(reader.actionCount) }
+    try reader.forEachRecord(fromChunk: firstChunk) { record throws(TraceError) in
+      if let stop, record.sequence > stop { return false }
+      switch record.kind {
+      case .snapshot:
+        if start == nil {
+          start = (record.sequence, try record.decode(D.State.self))
+        }
+        snapshots.append(Snapshot(sequence: record.sequence, hash: record.hash?.rawValue ?? 0, state: nil))
+      case .checkpoint:
+        checkpoints.append(Checkpoint(sequence: record.sequence, hash: record.hash?.rawValue ?? 0))
+      case .action:
+        guard start != nil else {
+          throw TraceError(.corrupted, "the trace has no starting snapshot", sequence: record.sequence)
+        }
+        actions.append(TimedAction(sequence: record.sequence, time: record.time ?? 0, action: try trace.decodeAction(record)))
+      case .end:
+        break
+      }
+      return true
+    }
+    guard let start else {
+      throw TraceError(.corrupted, "the trace has no starting snapshot")
+    }
+    let info = SessionInfo(
+      domain: header.domain, actionSchemaVersion: header.actionSchemaVersion, sessionID: header.sessionID,
+      startTime: header.startTime, producer: header.producer)
+    var session = RecordedSession<D>(
+      info: info, startSequence: start.sequence, initialState: start.state, actions: actions,
+      checkpoints: checkpoints, snapshots: snapshots)
+    session.loadSnapshotState = { sequence in
+      guard let chunk = reader.snapshotChunk(atOrBefore: sequence) else { return nil }
+      var state: D.State?
+      try? reader.forEachRecord(fromChunk: chunk) { record throws(TraceError) in
+        if record.kind == .snapshot && record.sequence == sequence { state = try record.decode(D.State.self) }
+        return false
+      }
+      return state
+    }
+    return session
+  }
+
+  /// A debugger for the session, hashing states as the recorder did.
+  func debugger<D: Domain>(as domain: D, window: Window = .whole) throws(DebuggerError) -> Debugger<D> {
+    Debugger(domain: domain, session: try load(as: domain, window: window))
+  }
+
+  /// Writes one line on stderr when a trace is not whole: the commands go on with the intact
+  /// part.
+  private func warnIfNotIntact(_ reader: TraceReader) {
+    let integrity = reader.integrity
+    guard integrity.status == .truncated || integrity.status == .damaged else { return }
+    Terminal.writeError(
+      "retrace: warning: \(path): \(integrity.description); using the \(reader.actionCount) intact actions")
+  }
+
+  // MARK: - Describing files
+
+  /// What `info` and `verify` report about a file, read without decoding actions or states.
+  struct Summary {
+    var info: SessionInfo
+    var format: String
+    var bytes: Int
+    var blocks: Int?
+    var firstSequence: UInt64
+    var lastSequence: UInt64
+    var actionCount: Int
+    var caseCounts: [(name: String, count: Int)]
+    var firstTime: Double?
+    var lastTime: Double?
+    var snapshots: Int
+    var checkpoints: Int
+    var integrity: IntegrityReport
+
+    var duration: Double {
+      guard let firstTime, let lastTime else { return 0 }
+      return lastTime - firstTime
+    }
+  }
+
+  /// Describes the file. A trace needs no domain (its case names are read from the encoded
+  /// actions); JSON Lines is decoded with its registered domain.
+  ///
+  /// - Throws: ``DebuggerError`` when the file cannot be read at all.
+  func summary() throws(DebuggerError) -> Summary {
+    switch content {
+    case .trace(let reader):
+      do {
+        return try Self.summarize(reader, order: (try? domain())?.actionCases ?? [])
+      } catch {
+        throw Self.converting(error, path: path)
+      }
+    case .jsonLines(let data, _):
+      return try summarizeJSONLines(data, domain: try domain())
+    }
+  }
+
+  /// The integrity of the file, for `verify`.
+  func integrity() throws(DebuggerError) -> IntegrityReport {
+    switch content {
+    case .trace(let reader): Self.integrity(of: reader)
+    case .jsonLines: try summary().integrity
+    }
+  }
+
+  private static func summarize(_ reader: TraceReader, order: [String]) throws(TraceError) -> Summary {
+    var counts: [String: Int] = [:]
+    var appearance: [String] = []
+    var firstTime: Double?
+    var lastTime: Double?
+    var snapshots = 0
+    try reader.forEachRecord { record throws(TraceError) in
+      switch record.kind {
+      case .action:
+        let name = record.actionCase ?? "?"
+        if counts[name] == nil { appearance.append(name) }
+        counts[name, default: 0] += 1
+        if firstTime == nil { firstTime = record.time }
+        lastTime = record.time
+      case .snapshot:
+        snapshots += 1
+      case .checkpoint, .end:
+        break
+      }
+      return true
+    }
+    let names = order.filter { counts[$0] != nil } + appearance.filter { !order.contains($0) }
+    let header = reader.header
+    return Summary(
+      info: SessionInfo(
+        domain: header.domain, actionSchemaVersion: header.actionSchemaVersion, sessionID: header.sessionID,
+        startTime: header.startTime, producer: header.producer),
+      format: "trace", bytes: reader.fileSize, blocks: reader.chunks.count, firstSequence: reader.firstSequence,
+      lastSequence: reader.lastSequence, actionCount: reader.actionCount,
+      caseCounts: names.map { ($0, counts[$0]!) }, firstTime: firstTime, lastTime: lastTime, snapshots: snapshots,
+      checkpoints: reader.checkpointCount, integrity: integrity(of: reader))
+  }
+
+  private static func integrity(of reader: TraceReader) -> IntegrityReport {
+    let integrity = reader.integrity
+    let status: IntegrityReport.Status =
+      switch integrity.status {
+      case .clean: .clean
+      case .unfinished: .unfinished
+      case .truncated: .truncated
+      case .damaged: .damaged
+      }
+    var report = IntegrityReport(
+      status: status, intactActions: reader.actionCount, problem: integrity.damage?.message,
+      offset: integrity.damage?.offset, sequence: integrity.damage.map { _ in reader.lastSequence + 1 })
+    report.recoveredActions = integrity.recoveredActions
+    return report
+  }
+
+  private func summarizeJSONLines<D: Domain>(_ data: Data, domain: D) throws(DebuggerError) -> Summary {
+    let (session, damage) = try JSONLines.readIntactPrefix(from: data, domain: domain, path: path)
+    let integrity: IntegrityReport
+    if let damage {
+      integrity = IntegrityReport(
+        status: damage.isTruncation ? .truncated : .damaged, intactActions: session.actions.count,
+        problem: damage.error.message, line: damage.error.line, sequence: session.endSequence + 1)
+    } else {
+      integrity = IntegrityReport(status: .clean, intactActions: session.actions.count)
+    }
+    return Summary(
+      info: session.info, format: "jsonl", bytes: data.count, blocks: nil,
+      firstSequence: session.startSequence + 1, lastSequence: session.endSequence, actionCount: session.actions.count,
+      caseCounts: session.actionCaseCounts(order: domain.actionCases), firstTime: session.actions.first?.time,
+      lastTime: session.actions.last?.time, snapshots: 0, checkpoints: 0, integrity: integrity)
+  }
+
+  // MARK: - Writing sessions
+
+  /// Writes `session` to `path`, replacing any file there: as JSON Lines when the name ends
+  /// in `.jsonl`, otherwise as a trace through the real recorder, replaying the actions
+  /// through `domain`'s reducer so that the trace gets its checkpoints and snapshots.
+  ///
+  /// - Throws: ``DebuggerError`` (``DebuggerError/Code/io``) when the file cannot be written.
+  static func write<D: Domain>(_ session: RecordedSession<D>, domain: D, to path: String) throws(DebuggerError) {
+    if path.hasSuffix(".jsonl") {
+      try writeJSONLines(session, domain: domain, to: path)
+    } else {
+      do {
+        try writeTrace(session, domain: domain, to: path)
+      } catch {
+        throw converting(error, path: path)
+      }
+    }
+  }
+
+  private static func writeTrace<D: Domain>(_ session: RecordedSession<D>, domain: D, to path: String) throws(TraceError) {
+    var configuration = TraceRecorderConfiguration()
+    // Nothing may be dropped: the loop below waits for the writer every `batch` actions, so
+    // the queue never holds more than that.
+    let batch = 1 << 18
+    configuration.maxPendingActions = max(configuration.maxPendingActions, batch * 2)
+    let recorder = try TraceRecorder<D.State, D.Action>(
+      path: path, domain: domain, sessionID: session.info.sessionID, startTime: session.info.startTime,
+      configuration: configuration)
+    recorder.attached(sequence: session.startSequence, state: session.initialState)
+    var state = session.initialState
+    for (index, action) in session.actions.enumerated() {
+      _ = domain.reduce(into: &state, action: action.action)
+      recorder.record(
+        Transition(sequence: action.sequence, time: action.time, action: action.action, stateBefore: nil, stateAfter: state))
+      if index % batch == batch - 1 { try recorder.flush() }
+    }
+    try recorder.close()
+    guard recorder.droppedActionCount == 0 else {
+      throw TraceError(.io, "the recorder dropped \(recorder.droppedActionCount) actions", path: path)
+    }
+  }
+
+  private static func writeJSONLines<D: Domain>(_ session: RecordedSession<D>, domain: D, to path: String)
+    throws(DebuggerError)
+  {
+    do {
+      var text = try JSONLines.headerLine(for: session, domain: domain) + "\n"
+      let writer = JSONLines.ActionWriter<D.Action>()
+      for action in session.actions {
+        text += try writer.line(for: action)
+        text += "\n"
+      }
+      try writeText(text, to: path)
+    } catch let error as DebuggerError {
+      throw error
+    } catch {
+      throw DebuggerError(.io, "cannot encode the session: \(error)", path: path)
+    }
+  }
+
+  /// Writes text to `path`, or to stdout when `path` is `nil` or `-`.
+  ///
+  /// - Throws: ``DebuggerError`` (``DebuggerError/Code/io``) when the file cannot be written.
+  static func writeText(_ text: String, to path: String?) throws(DebuggerError) {
+    guard let path, path != "-" else {
+      print(text, terminator: "")
+      return
+    }
+    do {
+      try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    } catch {
+      throw DebuggerError(.io, "cannot write the file: \(error.localizedDescription)", path: path)
+    }
+  }
+
+  // MARK: - Errors
+
+  /// The engine's error for a trace error: the same position, code and message.
+  static func converting(_ error: TraceError, path: String) -> DebuggerError {
+    let code: DebuggerError.Code =
+      switch error.code {
+      case .notFound: .notFound
+      case .io, .closed: .io
+      case .notATrace: .notATrace
+      case .unsupportedVersion: .unsupportedVersion
+      case .truncated, .corrupted, .tooLarge: .damaged
+      case .undecodable: .undecodable
+      case .wrongDomain: .domainMismatch
+      case .outOfRange: .outOfRange
+      }
+    let message = error.chunk.map { "\(error.message) (chunk \($0))" } ?? error.message
+    return DebuggerError(
+      code, message, path: error.path ?? path, offset: error.offset, sequence: error.sequence, cause: error)
+  }
+}

@@ -1,0 +1,86 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import Foundation
+@preconcurrency import Rainbow
+
+/// stdout, stderr and colour: stdout carries data, stderr errors and progress.
+enum Terminal {
+  /// Turns Rainbow's colour on or off for this run: on when asked for, off when asked to be,
+  /// otherwise on only when stdout is a terminal (not `TERM=dumb`) and `NO_COLOR` is unset.
+  static func configureColor(_ options: ColorOptions) {
+    let environment = ProcessInfo.processInfo.environment
+    let automatic =
+      isatty(STDOUT_FILENO) != 0 && environment["TERM"] != "dumb"
+      && (environment["NO_COLOR"] ?? "").isEmpty
+    let enabled = options.color ?? automatic
+    Rainbow.enabled = enabled
+    Rainbow.outputTarget = enabled ? .console : .unknown
+  }
+
+  /// Whether stderr is a terminal, where a progress bar may be drawn.
+  static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
+
+  /// Writes one line to stderr.
+  static func writeError(_ line: String) {
+    fflush(nil)
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+  }
+
+  /// A state diff with its removed lines in red and added lines in green.
+  static func colorDiff(_ text: String) -> String {
+    guard Rainbow.enabled else { return text }
+    return text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+      if line.hasPrefix("-") { return String(line).red }
+      if line.hasPrefix("+") { return String(line).green }
+      return String(line)
+    }.joined(separator: "\n")
+  }
+}
+
+/// A progress bar on stderr, drawn only when stderr is a terminal, at most ten times a second.
+final class ProgressBar {
+  private let label: String
+  private let isEnabled: Bool
+  private var lastDraw: Double = 0
+  private var drawn = false
+
+  /// Creates a bar; it draws nothing until the first update.
+  ///
+  /// - Parameter label: What is in progress, such as `replaying session.trace`.
+  init(_ label: String, enabled: Bool = Terminal.stderrIsTerminal) {
+    self.label = label
+    self.isEnabled = enabled
+  }
+
+  /// Shows `done` of `total`.
+  func update(_ done: Int, _ total: Int) {
+    guard isEnabled, total > 0 else { return }
+    let now = Date().timeIntervalSinceReferenceDate
+    guard now - lastDraw >= 0.1 || done >= total else { return }
+    lastDraw = now
+    let fraction = min(1, Double(done) / Double(total))
+    let width = 30
+    let filled = Int(fraction * Double(width))
+    let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
+    let percent = Int(fraction * 100)
+    FileHandle.standardError.write(Data("\r\u{1B}[2K\(label) \(bar) \(percent)% (\(done)/\(total))".utf8))
+    drawn = true
+  }
+
+  /// Erases the bar.
+  func finish() {
+    guard drawn else { return }
+    FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+    drawn = false
+  }
+
+  /// The bar's update function, for the engine's `progress:` parameters.
+  var callback: ((Int, Int) -> Void)? {
+    isEnabled ? { [self] done, total in update(done, total) } : nil
+  }
+}

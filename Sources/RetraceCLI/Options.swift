@@ -1,0 +1,23 @@
+import ArgumentParser
+
+/// The `--json` flag, for commands that can print JSON.
+public struct JSONOptions: ParsableArguments {
+  /// Whether to print JSON instead of text.
+  @Flag(name: .long, help: "Print JSON with stable keys (see docs/CLI.md) instead of text.")
+  public var json = false
+
+  /// Creates the options with their defaults.
+  public init() {}
+}
+
+/// The colour flags every command takes.
+public struct ColorOptions: ParsableArguments {
+  /// `true` forces colour, `false` turns it off, `nil` decides by the terminal.
+  @Flag(
+    inversion: .prefixedNo,
+    help: "Color the output; by default only when stdout is a terminal and NO_COLOR is not set.")
+  public var color: Bool?
+
+  /// Creates the options with their defaults.
+  public init() {}
+}

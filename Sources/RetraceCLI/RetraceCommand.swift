@@ -1,0 +1,121 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import ArgumentParser
+import Foundation
+import Retrace
+import RetraceDebugger
+
+/// The `retrace` command line: a time-travel debugger for recorded sessions.
+///
+/// An app builds its own debugger, for its own domains, with an executable target of one
+/// file:
+///
+/// ```swift
+/// import RetraceCLI
+///
+/// @main
+/// enum MyAppDebugger {
+///   static func main() async {
+///     await RetraceCommand.main(domains: [checkoutDomain, profileDomain])
+///   }
+/// }
+/// ```
+///
+/// ```
+/// $ my-app-debugger domains
+/// checkout  The shopping cart and the payment steps.
+/// ...
+/// ```
+///
+/// The bundled `retrace` executable does exactly this with the example domains.
+public struct RetraceCommand: AsyncParsableCommand {
+  /// The command's name, help and subcommands.
+  public static let configuration = CommandConfiguration(
+    commandName: "retrace",
+    abstract: "Replay, inspect, diff, bisect, shrink and benchmark recorded sessions.",
+    discussion: """
+      Every command that reads a trace finds its domain (reducer, invariants) by the name in \
+      the trace's header, among the domains this tool was built with (see `retrace domains`). \
+      Sequence number N means the state after the N-th action; 0 is the initial state.
+
+      \(RetraceExitCode.helpText)
+      """,
+    version: RetraceVersion.string,
+    subcommands: [
+      Domains.self, Generate.self, Info.self, Verify.self, Log.self, State.self, Diff.self,
+      Replay.self, Bisect.self, Shrink.self, Bench.self, Export.self, Import.self, Debug.self,
+    ]
+  )
+
+  /// Creates the command; swift-argument-parser calls this.
+  public init() {}
+
+  /// Runs `retrace` with the command-line arguments and the given domains, and exits.
+  ///
+  /// Errors end the process with one line on stderr (`retrace: FILE: problem`) and the exit
+  /// code of ``RetraceExitCode``; usage errors print swift-argument-parser's message and exit
+  /// with 2.
+  ///
+  /// - Parameters:
+  ///   - domains: The domains the debugger knows; their names must be unique.
+  ///   - arguments: The arguments, without the program name; the process's by default.
+  public static func main(domains: [any Domain], arguments: [String]? = nil) async -> Never {
+    let code = await run(domains: domains, arguments: arguments)
+    exitProcess(code)
+  }
+
+  /// Runs `retrace` like ``main(domains:arguments:)``, but returns the exit code instead
+  /// of exiting (help and version requests still exit).
+  ///
+  /// - Parameters:
+  ///   - domains: The domains the debugger knows.
+  ///   - arguments: The arguments, without the program name; the process's by default.
+  /// - Returns: The exit code.
+  public static func run(domains: [any Domain], arguments: [String]? = nil) async -> Int32 {
+    let registry = DomainRegistry(domains)
+    let command: any ParsableCommand
+    do {
+      command = try parseAsRoot(arguments)
+    } catch {
+      return reportParseError(error)
+    }
+    do {
+      try await CommandContext.$registry.withValue(registry) {
+        if var asyncCommand = command as? any AsyncParsableCommand {
+          try await asyncCommand.run()
+        } else {
+          var command = command
+          try command.run()
+        }
+      }
+      return RetraceExitCode.success.rawValue
+    } catch let error as DebuggerError {
+      Terminal.writeError("retrace: \(error)")
+      return RetraceExitCode.forError(error).rawValue
+    } catch let error as ExitCode {
+      return error.rawValue
+    } catch {
+      return reportParseError(error)
+    }
+  }
+
+  /// Prints help or version to stdout (exit 0), or a usage error to stderr (exit 2).
+  private static func reportParseError(_ error: any Error) -> Int32 {
+    if exitCode(for: error) == .success {
+      exit(withError: error)
+    }
+    Terminal.writeError(fullMessage(for: error))
+    return RetraceExitCode.usage.rawValue
+  }
+}
+
+/// Ends the process with `code`, flushing stdout.
+private func exitProcess(_ code: Int32) -> Never {
+  fflush(nil)
+  exit(code)
+}

@@ -1,0 +1,47 @@
+/// The exit codes of `retrace`, the same for every command.
+///
+/// | code | meaning |
+/// | --- | --- |
+/// | 0 | success: the command did what was asked, and the answer is positive |
+/// | 1 | a negative answer: a replay diverged, two traces differ, an invariant fails, a trace is not intact, nothing to shrink |
+/// | 2 | usage: a bad option or argument, or options that do not go together |
+/// | 3 | a file: no such file, unreadable or unwritable, not a trace, damaged or truncated input, an action this tool cannot decode |
+/// | 4 | a name or number that does not exist: an unknown domain, invariant or action case, a sequence number out of range, traces of different domains |
+public enum RetraceExitCode: Int32, Sendable, CaseIterable {
+  /// The command did what was asked, and the answer is positive.
+  case success = 0
+  /// A negative answer: diverged, different, violated, not intact, nothing to shrink.
+  case negative = 1
+  /// A bad option or argument.
+  case usage = 2
+  /// A file problem: missing, unreadable, unwritable, not a trace, damaged.
+  case file = 3
+  /// An unknown name or an out-of-range number.
+  case unknown = 4
+
+  /// The exit code for an engine error.
+  ///
+  /// - Parameter error: The error.
+  /// - Returns: ``file`` for file problems, ``unknown`` for names and numbers.
+  public static func forError(_ error: DebuggerError) -> RetraceExitCode {
+    switch error.code {
+    case .notFound, .io, .notATrace, .damaged, .undecodable, .unsupportedVersion: .file
+    case .unknownDomain, .unknownInvariant, .unknownActionCase, .outOfRange, .domainMismatch: .unknown
+    }
+  }
+
+  /// The text of the "EXIT CODES" section of `retrace --help`.
+  static let helpText = """
+    EXIT CODES:
+      0  success, and a positive answer
+      1  a negative answer: a replay diverged, traces differ, an invariant
+         fails, a trace is not intact, or there is nothing to shrink
+      2  usage: a bad option or argument
+      3  a file: missing, unreadable, unwritable, not a trace, damaged,
+         truncated, or holding an action this tool cannot decode
+      4  an unknown domain, invariant or action case, a sequence number
+         out of range, or traces of different domains
+    """
+}
+
+import RetraceDebugger

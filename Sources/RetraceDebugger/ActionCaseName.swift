@@ -1,0 +1,36 @@
+import Foundation
+
+/// The name of an action's case, as it appears in the encoded action: the first key of its
+/// encoding (`addTransaction` for `{"addTransaction":{...}}`).
+///
+/// This is the one place that decides what an action's case is called; `log --type`, the
+/// per-case counts of `info` and the per-case timings of `bench` all go through it. It runs
+/// the action's `encode(to:)` against an encoder that only notes the first key and ignores
+/// everything else, so it costs a few calls and no buffer, and it gives exactly the key the
+/// JSON and CBOR encodings start with, custom `Codable` conformances included. A payload-free
+/// enum encoded as a single string (`"increment"`) is named by that string.
+///
+/// ```swift
+/// actionCaseName(of: BankingAction.moveAccount(from: 2, to: 0))
+/// actionCaseName(of: CounterAction.increment)
+/// ```
+///
+/// ```
+/// "moveAccount"
+/// "increment"
+/// ```
+///
+/// - Parameter action: An action.
+/// - Returns: Its case name; `?` when its encoding starts with neither a key nor a string.
+public func actionCaseName<Action: Encodable>(of action: Action) -> String {
+  let encoder = _FirstKeyEncoder()
+  try? action.encode(to: encoder)
+  if let name = encoder.recorder.name { return name }
+  // An encoding that starts with neither a keyed container nor a string: ask JSON.
+  guard let data = try? JSONEncoder().encode(action),
+    let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+  else { return "?" }
+  if let dictionary = object as? [String: Any], let key = dictionary.keys.sorted().first { return key }
+  if let string = object as? String { return string }
+  return "?"
+}

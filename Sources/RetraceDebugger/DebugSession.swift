@@ -1,0 +1,245 @@
+import Foundation
+import Retrace
+
+/// An interactive time-travel session over a recorded session: the engine behind
+/// `retrace debug`.
+///
+/// It reads one command at a time and answers with text, so it works the same on a terminal
+/// and with commands piped on stdin. Moves go through the core's ``History``, which keeps a
+/// few snapshots so that any move replays a bounded number of actions.
+///
+/// | command | what it does |
+/// | --- | --- |
+/// | `next [n]`, `n` | moves `n` actions forward (1 by default) |
+/// | `prev [n]`, `p` | moves `n` actions back |
+/// | `goto N`, `g N` | moves to the state after action `N` (0 is the start) |
+/// | `state`, `s` | prints the whole state |
+/// | `diff [N]`, `d` | what changed from `N` (the previous action by default) to here |
+/// | `find CASE`, `f` | moves to the next action of case `CASE` |
+/// | `check INVARIANT`, `c` | whether the invariant holds here, and where it next fails |
+/// | `help`, `h`, `?` | lists the commands |
+/// | `quit`, `q`, `exit` | ends the session |
+///
+/// After each move it prints the position, the action, and what changed:
+///
+/// ```swift
+/// var debug = DebugSession(debugger: debugger)  // increment, increment, decrement
+/// print(debug.perform("next 2").output)
+/// ```
+///
+/// ```
+/// at 2 of 3: increment {"increment":{}}
+///   CounterState(
+/// -   count: 0
+/// +   count: 2
+///   )
+/// ```
+public struct DebugSession<D: Domain> {
+  /// The debugger whose session this explores.
+  public let debugger: Debugger<D>
+  private var history: History<D.State, D.Action>
+  private let actionWriter = JSONLines.ActionWriter<D.Action>()
+
+  /// Creates a session positioned at the start (before the first action).
+  ///
+  /// - Parameter debugger: The debugger whose session to explore.
+  public init(debugger: Debugger<D>) {
+    self.debugger = debugger
+    let session = debugger.session
+    let domain = debugger.domain
+    // Few snapshots: each one may keep a copy of the state's storage alive (the reducer's
+    // next in-place change copies what the snapshot shares), so a session of a million
+    // actions gets 16 of them, and a move replays at most n / 16 actions.
+    let interval = max(1_024, session.actions.count / 16)
+    history = History(
+      initialState: session.initialState,
+      reducer: Reduce<D.State, D.Action> { domain.reduce(into: &$0, action: $1) },
+      snapshotInterval: interval,
+      capacity: max(interval, session.actions.count))
+    for action in session.actions { history.append(action.action) }
+    history.rewind()
+  }
+
+  /// The current position: the sequence number of the last action applied.
+  public var position: UInt64 { debugger.session.startSequence + UInt64(history.position) }
+
+  /// The state at the current position.
+  public var state: D.State { history.state }
+
+  /// What ``perform(_:)`` answers.
+  public struct Reply: Sendable, Equatable {
+    /// The text to show, ending without a newline; may be empty.
+    public var output: String
+    /// Whether the text is an error message (for stderr).
+    public var isError: Bool
+    /// Whether the session ends.
+    public var quits: Bool
+  }
+
+  /// Performs one command line.
+  ///
+  /// - Parameter line: A command, such as `next 3` or `check non-negative`.
+  /// - Returns: What to show, and whether the session ends.
+  public mutating func perform(_ line: String) -> Reply {
+    let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
+    guard let command = words.first?.lowercased() else { return Reply(output: "", isError: false, quits: false) }
+    let argument = words.dropFirst().first
+    switch command {
+    case "next", "n":
+      guard let count = count(argument) else { return error("next takes a positive number of actions") }
+      return move(to: min(position + count, debugger.session.endSequence))
+    case "prev", "p", "previous":
+      guard let count = count(argument) else { return error("prev takes a positive number of actions") }
+      let start = debugger.session.startSequence
+      return move(to: position - min(count, position - start))
+    case "goto", "g":
+      guard let argument, let target = UInt64(argument) else { return error("goto takes a sequence number") }
+      do { try debugger.checkInRange(target) } catch { return self.error(error.message) }
+      return move(to: target)
+    case "state", "s":
+      return reply(stateDump(state))
+    case "diff", "d":
+      return diff(from: argument)
+    case "find", "f":
+      guard let argument else { return error("find takes an action case: " + debugger.domain.actionCases.joined(separator: ", ")) }
+      return find(argument)
+    case "check", "c":
+      guard let argument else { return error("check takes an invariant: " + invariantNames) }
+      return check(argument)
+    case "help", "h", "?":
+      return reply(Self.help)
+    case "quit", "q", "exit":
+      return Reply(output: "", isError: false, quits: true)
+    default:
+      return error("unknown command '\(command)'; type help for the list")
+    }
+  }
+
+  /// The list of commands that `help` prints.
+  public static var help: String { debugSessionHelp }
+
+  // MARK: - Commands
+
+  private mutating func move(to target: UInt64) -> Reply {
+    let before = history.state
+    let from = position
+    history.jump(to: Int(target - debugger.session.startSequence))
+    var lines = [positionLine()]
+    if from == target { lines[0] += " (already here)" }
+    lines.append(stateDiff(before, history.state) ?? "(no change)")
+    return reply(lines.joined(separator: "\n"))
+  }
+
+  private func positionLine() -> String {
+    let session = debugger.session
+    var line = "at \(position) of \(session.endSequence)"
+    if let action = session.action(at: position) {
+      let json = (try? actionWriter.json(for: action.action)) ?? "?"
+      line += ": \(actionCaseName(of: action.action)) \(json) at \(formatTime(action.time))"
+    } else {
+      line += ": the start"
+    }
+    return line
+  }
+
+  private func diff(from argument: String?) -> Reply {
+    let start = debugger.session.startSequence
+    let from: UInt64
+    if let argument {
+      guard let value = UInt64(argument) else { return error("diff takes a sequence number") }
+      from = value
+    } else {
+      from = position > start ? position - 1 : start
+    }
+    do {
+      let text = try debugger.diff(from: from, to: position)
+      return reply("from \(from) to \(position):\n" + (text ?? "(no change)"))
+    } catch {
+      return self.error(error.message)
+    }
+  }
+
+  private mutating func find(_ name: String) -> Reply {
+    guard debugger.domain.actionCases.contains(name) else {
+      return error(
+        "unknown action case '\(name)'; known: " + debugger.domain.actionCases.joined(separator: ", "))
+    }
+    let session = debugger.session
+    var sequence = position + 1
+    while sequence <= session.endSequence {
+      if let action = session.action(at: sequence), actionCaseName(of: action.action) == name {
+        return move(to: sequence)
+      }
+      sequence += 1
+    }
+    return error("no \(name) after \(position)")
+  }
+
+  private func check(_ name: String) -> Reply {
+    guard let invariant = debugger.domain.invariant(named: name) else {
+      return error("unknown invariant '\(name)'; known: " + invariantNames)
+    }
+    let holds = invariant.holds
+    var text = "\(name) \(holds(state) ? "holds" : "fails") at \(position)"
+    // Where it fails next, checking after every action from here.
+    var state = self.state
+    let session = debugger.session
+    var sequence = position
+    var nextFailure: UInt64?
+    while sequence < session.endSequence {
+      sequence += 1
+      _ = debugger.domain.reduce(into: &state, action: session.actions[session.index(of: sequence)].action)
+      if !holds(state) {
+        nextFailure = sequence
+        break
+      }
+    }
+    text += nextFailure.map { "; it next fails after action \($0)" } ?? "; it holds after every later action"
+    return reply(text)
+  }
+
+  // MARK: - Helpers
+
+  private var invariantNames: String {
+    let names = debugger.domain.invariants.map(\.name)
+    return names.isEmpty ? "none" : names.joined(separator: ", ")
+  }
+
+  private func count(_ argument: String?) -> UInt64? {
+    guard let argument else { return 1 }
+    guard let value = UInt64(argument), value > 0 else { return nil }
+    return value
+  }
+
+  private func reply(_ text: String) -> Reply {
+    Reply(output: text, isError: false, quits: false)
+  }
+
+  private func error(_ message: String) -> Reply {
+    Reply(output: message, isError: true, quits: false)
+  }
+}
+
+/// A time in seconds since 1970 as ISO 8601 UTC with milliseconds, such as
+/// `2025-11-22T00:23:20.500Z`.
+///
+/// - Parameter time: Seconds since 1970.
+/// - Returns: The formatted time.
+public func formatTime(_ time: Double) -> String {
+  guard time.isFinite else { return "\(time)" }
+  return Date(timeIntervalSince1970: time).formatted(
+    Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+}
+
+/// The commands of a ``DebugSession``, one per line: what its `help` command prints.
+public let debugSessionHelp = """
+  next [n]          move n actions forward (default 1)
+  prev [n]          move n actions back (default 1)
+  goto N            move to the state after action N (0 is the start)
+  state             print the whole state here
+  diff [N]          what changed from N (default: the previous action) to here
+  find CASE         move to the next action of case CASE
+  check INVARIANT   whether INVARIANT holds here, and where it next fails
+  help              this list
+  quit              end the session
+  """

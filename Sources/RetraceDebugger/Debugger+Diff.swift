@@ -1,0 +1,143 @@
+import Retrace
+
+import Foundation
+
+/// The first place where two sessions of one domain differ: the answer of
+/// ``Debugger/firstDifference(with:)``.
+public struct SessionDifference<D: Domain>: Sendable {
+  /// Why the sessions differ at ``sequence``.
+  public enum Reason: String, Sendable, Equatable, Codable {
+    /// They start from different states (or at different sequence numbers).
+    case initialState
+    /// Their actions with this sequence number differ.
+    case action
+    /// The first session has this action; the second has ended.
+    case onlyInFirst
+    /// The second session has this action; the first has ended.
+    case onlyInSecond
+  }
+
+  /// The first sequence number at which the sessions differ (their start when their
+  /// initial states differ).
+  public var sequence: UInt64
+  /// Why they differ there.
+  public var reason: Reason
+  /// The first session's action at ``sequence``, if it has one.
+  public var first: TimedAction<D.Action>?
+  /// The second session's action at ``sequence``, if it has one.
+  public var second: TimedAction<D.Action>?
+  /// The difference from the first session's state after ``sequence`` to the second's (each
+  /// session's last state when it has ended); `nil` when the states are equal.
+  public var stateDiff: String?
+}
+
+extension Debugger {
+  /// What changed in the state from sequence number `from` to sequence number `to`.
+  ///
+  /// ```swift
+  /// print(try debugger.diff(from: 1, to: 2) ?? "no change")
+  /// ```
+  ///
+  /// ```
+  ///   CounterState(
+  /// -   count: 1
+  /// +   count: 2
+  ///   )
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - from: The earlier point (it may also be the later one).
+  ///   - to: The other point.
+  /// - Returns: The field-by-field diff (``stateDiff(_:_:)``), or `nil` when the states are
+  ///   equal.
+  /// - Throws: ``DebuggerError`` for a sequence number outside the session.
+  public func diff(from: UInt64, to: UInt64) throws(DebuggerError) -> String? {
+    try checkInRange(from)
+    try checkInRange(to)
+    let old = try state(at: from)
+    var new = old
+    if to >= from {
+      advance(&new, from: from, to: to)
+    } else {
+      new = try state(at: to)
+    }
+    return stateDiff(old, new)
+  }
+
+  /// Finds the first sequence number at which this debugger's session and `other` differ:
+  /// in their initial state, in an action, or because one has ended.
+  ///
+  /// Both are replayed with this debugger's reducer. Since the reducer is deterministic, two
+  /// sessions that start from equal states and have equal actions up to a point have equal
+  /// states up to that point too; so only actions are compared on the way, and states only
+  /// where the first difference is found.
+  ///
+  /// ```swift
+  /// let a = RecordedSession(domain: counterDomain, actions: [.increment, .increment])
+  /// let b = RecordedSession(domain: counterDomain, actions: [.increment, .decrement])
+  /// let difference = Debugger(domain: counterDomain, session: a).firstDifference(with: b)!
+  /// print(difference.sequence, difference.reason)
+  /// ```
+  ///
+  /// ```
+  /// 2 action
+  /// ```
+  ///
+  /// - Parameter other: Another session of the same domain.
+  /// - Returns: The first difference, or `nil` when the sessions are identical.
+  public func firstDifference(with other: RecordedSession<D>) -> SessionDifference<D>? {
+    let otherDebugger = Debugger(domain: domain, session: other, stateHash: stateHash)
+    if session.startSequence != other.startSequence || session.initialState != other.initialState {
+      return SessionDifference(
+        sequence: session.startSequence, reason: .initialState, first: nil, second: nil,
+        stateDiff: stateDiff(session.initialState, other.initialState))
+    }
+    let equal = ActionEquality<D.Action>()
+    let common = min(session.actions.count, other.actions.count)
+    var index = 0
+    while index < common && equal(session.actions[index].action, other.actions[index].action) {
+      index += 1
+    }
+    let sequence = session.startSequence + UInt64(index) + 1
+    let reason: SessionDifference<D>.Reason
+    if index < common {
+      reason = .action
+    } else if session.actions.count > common {
+      reason = .onlyInFirst
+    } else if other.actions.count > common {
+      reason = .onlyInSecond
+    } else {
+      return nil
+    }
+    // Both sequence numbers are in range: each session holds its start and its end.
+    let firstState = (try? state(at: min(sequence, session.endSequence))) ?? session.initialState
+    let secondState = (try? otherDebugger.state(at: min(sequence, other.endSequence))) ?? other.initialState
+    return SessionDifference(
+      sequence: sequence, reason: reason, first: session.action(at: sequence),
+      second: other.action(at: sequence), stateDiff: stateDiff(firstState, secondState))
+  }
+}
+
+/// Compares two actions: with `==` when the action type is `Equatable`, otherwise by their
+/// JSON encodings with sorted keys.
+struct ActionEquality<Action: Encodable> {
+  private let equatable: (any Equatable.Type)?
+  private let encoder: JSONEncoder
+
+  init() {
+    equatable = Action.self as? any Equatable.Type
+    encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+  }
+
+  func callAsFunction(_ a: Action, _ b: Action) -> Bool {
+    if let equatable {
+      return Self.equal(equatable, a, b)
+    }
+    return (try? encoder.encode(a)) == (try? encoder.encode(b))
+  }
+
+  private static func equal<T: Equatable>(_ type: T.Type, _ a: Any, _ b: Any) -> Bool {
+    (a as? T) == (b as? T)
+  }
+}

@@ -1,0 +1,175 @@
+import Retrace
+
+/// The result of ``Debugger/verify(progress:)``: whether the domain's reducer still
+/// produces the states the session recorded, and if not, where it first stopped doing so.
+public struct VerificationReport: Sendable {
+  /// The number of actions replayed (all of them when verified; up to the divergence when not).
+  public var actionsReplayed: Int
+  /// The number of recorded checkpoint hashes compared.
+  public var checkpointsChecked: Int
+  /// The number of recorded snapshot hashes compared.
+  public var snapshotsChecked: Int
+  /// The first place where the replayed state differs from the recorded one; `nil` when the
+  /// replay reproduced every recorded hash.
+  public var divergence: Divergence?
+
+  /// Whether every recorded hash was reproduced.
+  public var isVerified: Bool { divergence == nil }
+}
+
+/// Where a replay first stopped reproducing the recorded states.
+public struct Divergence: Sendable, Equatable {
+  /// What kind of record the mismatch was found at.
+  public enum Kind: String, Sendable, Equatable, Codable {
+    /// A checkpoint: a recorded hash only.
+    case checkpoint
+    /// A snapshot: a recorded state with its hash.
+    case snapshot
+  }
+
+  /// The sequence number of the checkpoint or snapshot whose hash did not match.
+  public var sequence: UInt64
+  /// Whether it was a checkpoint or a snapshot.
+  public var kind: Kind
+  /// The hash the recorder wrote.
+  public var recordedHash: UInt64
+  /// The hash of the replayed state.
+  public var replayedHash: UInt64
+  /// The actions among which the divergence happened: those after the last record whose
+  /// hash matched, up to and including ``sequence``.
+  public var window: ClosedRange<UInt64>
+  /// The difference from the recorded state to the replayed one, when a snapshot at
+  /// ``sequence`` holds the recorded state; `nil` otherwise.
+  public var stateDiff: String?
+}
+
+extension Debugger {
+  /// Replays the whole session from its initial state and compares the hash of the
+  /// replayed state with every recorded checkpoint and snapshot hash.
+  ///
+  /// This is how a changed reducer is caught: replaying an old session with new code, the
+  /// first checkpoint after the actions whose handling changed no longer matches. The report
+  /// names that checkpoint, the window of actions since the last matching one, and, when
+  /// the session holds a snapshot there, what differs between the recorded and the replayed
+  /// state.
+  ///
+  /// ```swift
+  /// let report = debugger.verify()
+  /// if let divergence = report.divergence {
+  ///   print("diverged at \(divergence.sequence), among actions \(divergence.window)")
+  /// }
+  /// ```
+  ///
+  /// ```
+  /// diverged at 2000, among actions 1001...2000
+  /// ```
+  ///
+  /// - Parameter progress: Called now and then with the number of actions replayed and the
+  ///   total.
+  /// - Returns: The report; it stops at the first mismatch.
+  public func verify(progress: ((_ done: Int, _ total: Int) -> Void)? = nil) -> VerificationReport {
+    let marks = verificationMarks()
+    var report = VerificationReport(actionsReplayed: 0, checkpointsChecked: 0, snapshotsChecked: 0)
+    var state = session.initialState
+    var position = session.startSequence
+    var lastMatch = session.startSequence
+    let total = session.actions.count
+    for mark in marks {
+      while position < mark.sequence {
+        let stop = min(mark.sequence, position + UInt64(progressStride))
+        advance(&state, from: position, to: stop)
+        position = stop
+        progress?(Int(position - session.startSequence), total)
+      }
+      let hash = stateHash(state)
+      switch mark.kind {
+      case .checkpoint: report.checkpointsChecked += 1
+      case .snapshot: report.snapshotsChecked += 1
+      }
+      if hash != mark.hash {
+        let recordedState =
+          (mark.snapshotIndex.flatMap { session.snapshots[$0].state }
+            ?? session.snapshots.first { $0.sequence == mark.sequence && $0.state != nil }?.state)
+          ?? (session.snapshots.contains { $0.sequence == mark.sequence }
+            ? session.loadSnapshotState?(mark.sequence) : nil)
+        report.actionsReplayed = Int(position - session.startSequence)
+        report.divergence = Divergence(
+          sequence: mark.sequence, kind: mark.kind, recordedHash: mark.hash, replayedHash: hash,
+          window: min(lastMatch + 1, mark.sequence)...mark.sequence,
+          stateDiff: recordedState.flatMap { RetraceDebugger.stateDiff($0, state) })
+        return report
+      }
+      lastMatch = mark.sequence
+    }
+    while position < session.endSequence {
+      let stop = min(session.endSequence, position + UInt64(progressStride))
+      advance(&state, from: position, to: stop)
+      position = stop
+      progress?(Int(position - session.startSequence), total)
+    }
+    report.actionsReplayed = total
+    return report
+  }
+
+  /// Every recorded hash in the session, in sequence order (a snapshot before a checkpoint
+  /// at the same sequence number).
+  private func verificationMarks() -> [Mark] {
+    var marks: [Mark] = []
+    marks.reserveCapacity(session.checkpoints.count + session.snapshots.count)
+    for (index, snapshot) in session.snapshots.enumerated() where session.sequenceRange.contains(snapshot.sequence) {
+      marks.append(Mark(sequence: snapshot.sequence, hash: snapshot.hash, kind: .snapshot, snapshotIndex: index))
+    }
+    for checkpoint in session.checkpoints where session.sequenceRange.contains(checkpoint.sequence) {
+      marks.append(Mark(sequence: checkpoint.sequence, hash: checkpoint.hash, kind: .checkpoint, snapshotIndex: nil))
+    }
+    marks.sort { ($0.sequence, $0.kind == .snapshot ? 0 : 1) < ($1.sequence, $1.kind == .snapshot ? 0 : 1) }
+    return marks
+  }
+
+  /// Returns this debugger's session with a checkpoint every `checkpointInterval` actions
+  /// and a snapshot every `snapshotInterval` actions, computed by replaying it: what a
+  /// recorder running this domain's reducer would have written.
+  ///
+  /// Useful to build sessions in tests and to give an imported session its checkpoints.
+  ///
+  /// - Parameters:
+  ///   - checkpointInterval: Actions between two checkpoints (0 for none).
+  ///   - snapshotInterval: Actions between two snapshots (0 for none).
+  /// - Returns: The session with its checkpoints and snapshots replaced.
+  public func recordingCheckpoints(every checkpointInterval: Int, snapshotEvery snapshotInterval: Int)
+    -> RecordedSession<D>
+  {
+    var session = self.session
+    session.checkpoints = []
+    session.snapshots = []
+    var state = session.initialState
+    var position = session.startSequence
+    let step = [checkpointInterval, snapshotInterval].filter { $0 > 0 }.min() ?? 0
+    guard step > 0 else { return session }
+    while position < session.endSequence {
+      // The next multiple of either interval.
+      var next = session.endSequence
+      for interval in [checkpointInterval, snapshotInterval] where interval > 0 {
+        let multiple = (position / UInt64(interval) + 1) * UInt64(interval)
+        next = min(next, multiple)
+      }
+      advance(&state, from: position, to: next)
+      position = next
+      let isCheckpoint = checkpointInterval > 0 && position % UInt64(checkpointInterval) == 0
+      let isSnapshot = snapshotInterval > 0 && position % UInt64(snapshotInterval) == 0
+      guard isCheckpoint || isSnapshot else { continue }
+      let hash = stateHash(state)
+      if isCheckpoint { session.checkpoints.append(Checkpoint(sequence: position, hash: hash)) }
+      if isSnapshot { session.snapshots.append(Snapshot(sequence: position, hash: hash, state: state)) }
+    }
+    return session
+  }
+}
+
+/// A recorded hash to compare during verification.
+private struct Mark {
+  var sequence: UInt64
+  var hash: UInt64
+  var kind: Divergence.Kind
+  var snapshotIndex: Int?
+}

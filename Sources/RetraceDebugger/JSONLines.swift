@@ -1,0 +1,414 @@
+import Foundation
+import Retrace
+
+/// Sessions as JSON Lines: the open, line-oriented form of a trace that `retrace export`
+/// writes and `retrace import` reads.
+///
+/// The first line is a header object that names the domain; every other line is one action:
+///
+/// ```
+/// {"format":"retrace-jsonl","version":1,"domain":"counter","actionSchemaVersion":1,"sessionID":"s1","startTime":1763771000,"producer":"Retrace 0.1.0","firstSequence":0}
+/// {"seq":1,"time":1763771000,"action":{"increment":{}}}
+/// {"seq":2,"time":1763771001,"action":{"decrement":{}}}
+/// ```
+///
+/// `seq` counts from `firstSequence + 1` without gaps; `time` is in seconds since 1970;
+/// `action` is the action as Swift's synthesized `Codable` encodes it, with sorted keys. A header whose
+/// session does not start from the domain's initial state also holds `initialState`. Blank
+/// lines are ignored; any other line that is not a valid action is an error that names its
+/// line number.
+public enum JSONLines {
+  /// The value of the header's `format` key.
+  public static let format = "retrace-jsonl"
+  /// The format version this library writes and the newest it reads.
+  public static let version = 1
+
+  /// The header line's fields.
+  public struct Header: Codable, Equatable, Sendable {
+    /// Always ``JSONLines/format``.
+    public var format: String
+    /// The format version.
+    public var version: Int
+    /// The domain's name.
+    public var domain: String
+    /// The version of the action encoding.
+    public var actionSchemaVersion: Int
+    /// The session's identifier.
+    public var sessionID: String
+    /// When the session started, in seconds since 1970.
+    public var startTime: Double
+    /// The library that recorded the session.
+    public var producer: String
+    /// The sequence number of the last action before the first line's.
+    public var firstSequence: UInt64
+
+    /// The session facts the header holds.
+    public var info: SessionInfo {
+      SessionInfo(
+        domain: domain, actionSchemaVersion: actionSchemaVersion, sessionID: sessionID,
+        startTime: startTime, producer: producer)
+    }
+  }
+
+  // MARK: - Writing
+
+  /// The header line of `session`, without its newline.
+  ///
+  /// - Parameters:
+  ///   - session: The session.
+  ///   - domain: Its domain (to tell whether the initial state must be written out).
+  /// - Returns: The line.
+  /// - Throws: `EncodingError` when the initial state cannot be encoded.
+  public static func headerLine<D: Domain>(for session: RecordedSession<D>, domain: D) throws -> String {
+    let info = session.info
+    var fields: [(String, JSONValue)] = [
+      ("format", .string(format)),
+      ("version", .int(Int64(version))),
+      ("domain", .string(info.domain)),
+      ("actionSchemaVersion", .int(Int64(info.actionSchemaVersion))),
+      ("sessionID", .string(info.sessionID)),
+      ("startTime", .double(info.startTime)),
+      ("producer", .string(info.producer)),
+      ("firstSequence", .uint(session.startSequence)),
+    ]
+    if session.startSequence != 0 || session.initialState != domain.initialState {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+      fields.append(("initialState", .raw(String(decoding: try encoder.encode(session.initialState), as: UTF8.self))))
+    }
+    return JSONValue.object(fields).text
+  }
+
+  /// A writer of action lines that reuses one encoder.
+  ///
+  /// ```swift
+  /// var writer = JSONLines.ActionWriter<CounterAction>()
+  /// print(try writer.line(for: TimedAction(sequence: 1, time: 1763771000.5, action: .increment)))
+  /// ```
+  ///
+  /// ```
+  /// {"seq":1,"time":1763771000.5,"action":{"increment":{}}}
+  /// ```
+  public struct ActionWriter<Action: Encodable> {
+    private let encoder: JSONEncoder
+
+    /// Creates a writer.
+    public init() {
+      encoder = JSONEncoder()
+      // Sorted keys: the same action always gives the same line.
+      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    }
+
+    /// One action's line, without its newline.
+    ///
+    /// - Parameter action: The recorded action.
+    /// - Returns: `{"seq":N,"time":T,"action":{...}}`.
+    /// - Throws: `EncodingError` when the action cannot be encoded.
+    public func line(for action: TimedAction<Action>) throws -> String {
+      let json = try encoder.encode(action.action)
+      return #"{"seq":\#(action.sequence),"time":\#(jsonNumber(action.time)),"action":"#
+        + String(decoding: json, as: UTF8.self) + "}"
+    }
+
+    /// The action alone, as JSON.
+    ///
+    /// - Parameter action: The action.
+    /// - Returns: Its JSON, such as `{"increment":{}}`.
+    /// - Throws: `EncodingError` when the action cannot be encoded.
+    public func json(for action: Action) throws -> String {
+      String(decoding: try encoder.encode(action), as: UTF8.self)
+    }
+  }
+
+  // MARK: - Reading
+
+  /// Reads the header of a JSON Lines session.
+  ///
+  /// - Parameters:
+  ///   - data: The file's contents (only the first line is read).
+  ///   - path: The file's name, for errors.
+  /// - Returns: The header.
+  /// - Throws: ``DebuggerError``: ``DebuggerError/Code/notATrace`` when the first line is
+  ///   not a header, ``DebuggerError/Code/unsupportedVersion`` for a newer version.
+  public static func readHeader(from data: Data, path: String? = nil) throws(DebuggerError) -> Header {
+    var lines = LineIterator(data)
+    guard let (number, line) = lines.next() else {
+      throw DebuggerError(.notATrace, "empty file; expected a retrace JSON Lines header", path: path)
+    }
+    return try header(from: line, number: number, path: path)
+  }
+
+  /// Reads a whole JSON Lines session of `domain`.
+  ///
+  /// ```swift
+  /// let session = try JSONLines.readSession(from: data, domain: counterDomain, path: "s.jsonl")
+  /// print(session.actions.count)
+  /// ```
+  ///
+  /// ```
+  /// 2
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - data: The file's contents.
+  ///   - domain: The domain the header must name.
+  ///   - path: The file's name, for errors.
+  /// - Returns: The session, without checkpoints or snapshots.
+  /// - Throws: ``DebuggerError`` naming the line: ``DebuggerError/Code/damaged`` for a line
+  ///   that is not a valid record or is out of sequence, ``DebuggerError/Code/undecodable``
+  ///   for an action the domain's type cannot decode (such as an unknown case), ``DebuggerError/Code/domainMismatch`` when
+  ///   the header names another domain.
+  public static func readSession<D: Domain>(
+    from data: Data, domain: D, path: String? = nil
+  ) throws(DebuggerError) -> RecordedSession<D> {
+    let (session, damage) = try readIntactPrefix(from: data, domain: domain, path: path)
+    if let damage { throw damage.error }
+    return session
+  }
+
+  /// Where and how a JSON Lines session is damaged: what ``readIntactPrefix(from:domain:path:)``
+  /// reports besides the intact actions.
+  public struct Damage: Sendable {
+    /// The error for the first bad line.
+    public var error: DebuggerError
+    /// Whether the bad line is the file's last and has no newline: a write that stopped
+    /// half-way, rather than damage in the middle.
+    public var isTruncation: Bool
+  }
+
+  /// Reads the actions of a JSON Lines session up to the first bad line, and reports that
+  /// line: what `retrace info` and `retrace verify` need to describe a damaged file.
+  ///
+  /// - Parameters:
+  ///   - data: The file's contents.
+  ///   - domain: The domain the header must name.
+  ///   - path: The file's name, for errors.
+  /// - Returns: The session with every action before the first bad line, and the damage,
+  ///   or `nil` when every line is good.
+  /// - Throws: ``DebuggerError`` when the header itself is missing or bad, or names another
+  ///   domain.
+  public static func readIntactPrefix<D: Domain>(
+    from data: Data, domain: D, path: String? = nil
+  ) throws(DebuggerError) -> (session: RecordedSession<D>, damage: Damage?) {
+    var lines = LineIterator(data)
+    guard let (headerNumber, headerLine) = lines.next() else {
+      throw DebuggerError(.notATrace, "empty file; expected a retrace JSON Lines header", path: path)
+    }
+    let header = try header(from: headerLine, number: headerNumber, path: path)
+    guard header.domain == domain.name else {
+      throw DebuggerError(
+        .domainMismatch, "the session is of domain '\(header.domain)', not '\(domain.name)'", path: path,
+        line: headerNumber)
+    }
+    let decoder = JSONDecoder()
+    var initialState = domain.initialState
+    if let withState = try? decoder.decode(InitialStateOnly<D.State>.self, from: headerLine),
+      let state = withState.initialState
+    {
+      initialState = state
+    }
+
+    var actions: [TimedAction<D.Action>] = []
+    var expected = header.firstSequence + 1
+    var damage: Damage?
+
+    // Checks one decoded line; returns the error that stops reading, if any.
+    func accept(_ decoded: ActionLine<D.Action>, number: Int) -> DebuggerError? {
+      guard decoded.seq == expected else {
+        return DebuggerError(
+          .damaged, "expected sequence number \(expected), found \(decoded.seq)", path: path, line: number)
+      }
+      guard decoded.time.isFinite else {
+        return DebuggerError(.damaged, "the time is not a finite number", path: path, line: number)
+      }
+      actions.append(TimedAction(sequence: decoded.seq, time: decoded.time, action: decoded.action))
+      expected += 1
+      return nil
+    }
+
+    // JSONDecoder's cost is mostly per call, so lines are decoded a batch at a time, as one
+    // JSON array; a batch that does not decode is decoded again line by line, to find and
+    // name the first bad line.
+    var batch: [(number: Int, line: Data)] = []
+    var exhausted = false
+    while damage == nil && !exhausted {
+      batch.removeAll(keepingCapacity: true)
+      while batch.count < 1_024, let (number, line) = lines.next() { batch.append((number, line)) }
+      exhausted = batch.count < 1_024
+      guard !batch.isEmpty else { break }
+      var joined = Data("[".utf8)
+      for (index, entry) in batch.enumerated() {
+        if index > 0 { joined.append(0x2C) }
+        joined.append(entry.line)
+      }
+      joined.append(0x5D)
+      if let decoded = try? decoder.decode([ActionLine<D.Action>].self, from: joined), decoded.count == batch.count {
+        for (entry, line) in zip(batch, decoded) {
+          if let error = accept(line, number: entry.number) {
+            damage = Damage(error: error, isTruncation: false)
+            break
+          }
+        }
+        continue
+      }
+      for (index, entry) in batch.enumerated() {
+        let error: DebuggerError
+        do {
+          let decoded = try decoder.decode(ActionLine<D.Action>.self, from: entry.line)
+          guard let stop = accept(decoded, number: entry.number) else { continue }
+          error = stop
+        } catch let decodingError {
+          error = DebuggerError(
+            Self.isActionProblem(decodingError, line: entry.line, domain: domain) ? .undecodable : .damaged,
+            problem(with: entry.line, error: decodingError, domain: domain), path: path, line: entry.number,
+            cause: decodingError)
+        }
+        let isLast = index == batch.count - 1 && lines.isAtEnd
+        damage = Damage(error: error, isTruncation: isLast && data.last != 0x0A)
+        break
+      }
+    }
+    let session = RecordedSession<D>(
+      info: header.info, startSequence: header.firstSequence, initialState: initialState, actions: actions)
+    return (session, damage)
+  }
+
+  private static func header(from line: Data, number: Int, path: String?) throws(DebuggerError) -> Header {
+    guard let header = try? JSONDecoder().decode(Header.self, from: line), header.format == format else {
+      throw DebuggerError(
+        .notATrace, "not a retrace JSON Lines file: line \(number) is not a header with \"format\":\"\(format)\"",
+        path: path)
+    }
+    guard header.version <= version else {
+      throw DebuggerError(
+        .unsupportedVersion, "JSON Lines version \(header.version) is newer than this tool reads (\(version))",
+        path: path, line: number)
+    }
+    return header
+  }
+
+  /// Whether a line failed to decode because of its action (an unknown case, a bad field)
+  /// rather than because the line itself is broken.
+  private static func isActionProblem<D: Domain>(_ error: any Error, line: Data, domain: D) -> Bool {
+    if unknownCase(in: line, domain: domain) != nil { return true }
+    let path: [any CodingKey]
+    switch error as? DecodingError {
+    case .keyNotFound(_, let context)?, .typeMismatch(_, let context)?, .valueNotFound(_, let context)?,
+      .dataCorrupted(let context)?:
+      path = context.codingPath
+    default:
+      return false
+    }
+    return path.first?.stringValue == "action"
+  }
+
+  /// The action case of a line whose action the domain does not know, if that is its problem.
+  private static func unknownCase<D: Domain>(in line: Data, domain: D) -> String? {
+    guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any],
+      let action = object["action"] as? [String: Any], action.count == 1, let name = action.keys.first,
+      !domain.actionCases.contains(name)
+    else { return nil }
+    return name
+  }
+
+  /// One sentence that says what is wrong with a line that did not decode.
+  private static func problem<D: Domain>(with line: Data, error: any Error, domain: D) -> String {
+    if let name = unknownCase(in: line, domain: domain) {
+      return "unknown action case '\(name)' for domain \(domain.name); known: "
+        + domain.actionCases.joined(separator: ", ")
+    }
+    guard (try? JSONSerialization.jsonObject(with: line)) is [String: Any] else {
+      return "not a JSON object"
+    }
+    switch error as? DecodingError {
+    case .keyNotFound(let key, let context)?:
+      return "missing \"\(key.stringValue)\"" + where_(context.codingPath)
+    case .typeMismatch(let type, let context)?:
+      return "expected \(typeName(type))" + where_(context.codingPath) + ": " + context.debugDescription
+    case .valueNotFound(let type, let context)?:
+      return "missing value of type \(typeName(type))" + where_(context.codingPath)
+    case .dataCorrupted(let context)?:
+      return "invalid value" + where_(context.codingPath) + ": " + context.debugDescription
+    default:
+      return "cannot decode the line: \(error)"
+    }
+  }
+
+  private static func where_(_ path: [any CodingKey]) -> String {
+    path.isEmpty ? "" : " at " + path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+  }
+
+  private static func typeName(_ type: Any.Type) -> String {
+    String(describing: type)
+  }
+}
+
+/// Formats a `Double` as a JSON number: the shortest form that reads back as the same value.
+func jsonNumber(_ value: Double) -> String {
+  if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
+    return String(Int64(value))
+  }
+  return value.isFinite ? "\(value)" : "null"
+}
+
+/// One action line.
+private struct ActionLine<Action: Decodable>: Decodable {
+  var seq: UInt64
+  var time: Double
+  var action: Action
+}
+
+/// A header line's initial state, if it has one.
+private struct InitialStateOnly<State: Decodable>: Decodable {
+  var initialState: State?
+}
+
+/// The non-blank lines of a file, with their 1-based line numbers; a trailing `\r` is dropped.
+///
+/// The line boundaries are found in one pass over the raw bytes: going through `Data`'s
+/// collection interface byte by byte costs more than decoding the lines.
+struct LineIterator: IteratorProtocol {
+  private let data: Data
+  /// The start and end offsets of every line, blank ones included.
+  private let ranges: [Range<Int>]
+  private var index = 0
+
+  init(_ data: Data) {
+    self.data = data
+    var ranges: [Range<Int>] = []
+    data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+      guard let base = buffer.baseAddress else { return }
+      var start = 0
+      while start < buffer.count {
+        let end: Int
+        if let newline = memchr(base + start, 0x0A, buffer.count - start) {
+          end = base.distance(to: UnsafeRawPointer(newline))
+        } else {
+          end = buffer.count
+        }
+        ranges.append(start..<end)
+        start = end + 1
+      }
+    }
+    self.ranges = ranges
+  }
+
+  /// Whether every line has been read.
+  var isAtEnd: Bool { index >= ranges.count }
+
+  mutating func next() -> (Int, Data)? {
+    while index < ranges.count {
+      let range = ranges[index]
+      index += 1
+      let line = data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Data? in
+        var end = range.upperBound
+        if end > range.lowerBound, buffer[end - 1] == 0x0D { end -= 1 }
+        let bytes = UnsafeRawBufferPointer(rebasing: buffer[range.lowerBound..<end])
+        guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return nil }
+        return Data(bytes)
+      }
+      if let line { return (index, line) }
+    }
+    return nil
+  }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Retrace
+import RetraceDebugger
+import RetraceExamples
+import Testing
+
+/// Every error path: one line on stderr naming the file and the problem, a documented exit
+/// code, never a trap.
+@Suite struct CLIErrorTests {
+  /// Checks the shape every error shares.
+  private func expectError(
+    _ result: CLIResult, code: Int32, containing text: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(result.exitCode == code, "\(result)", sourceLocation: sourceLocation)
+    #expect(result.stderr.hasPrefix("retrace: "), "\(result)", sourceLocation: sourceLocation)
+    #expect(result.stderr.split(separator: "\n").count == 1, "\(result)", sourceLocation: sourceLocation)
+    #expect(result.stderr.contains(text), "\(result)", sourceLocation: sourceLocation)
+    #expect(!result.stderr.contains("Fatal error"), sourceLocation: sourceLocation)
+  }
+
+  @Test func aMissingFileIsExit3() throws {
+    let workspace = try Workspace()
+    for command in ["info", "verify", "log", "state", "replay", "bench", "debug", "diff"] {
+      expectError(try workspace.run("\(command) nope.jsonl"), code: 3, containing: "retrace: nope.jsonl: no such file")
+    }
+    expectError(try workspace.run("import nope.jsonl -o x.jsonl"), code: 3, containing: "nope.jsonl: no such file")
+  }
+
+  @Test func aFileThatIsNotATraceIsExit3() throws {
+    let workspace = try Workspace()
+    try workspace.write("hello\nworld\n", to: "hello.txt")
+    expectError(try workspace.run("info hello.txt"), code: 3, containing: "hello.txt: offset 0: not a trace")
+    try workspace.write("{\"hello\": 1}\n", to: "hello.json")
+    expectError(try workspace.run("replay hello.json"), code: 3, containing: "hello.json: not a retrace JSON Lines file")
+    try workspace.write("", to: "empty.jsonl")
+    expectError(try workspace.run("state empty.jsonl"), code: 3, containing: "empty.jsonl: empty file")
+    expectError(try workspace.run("info ."), code: 3, containing: "is a directory")
+  }
+
+  @Test func aDamagedLineIsExit3NamingTheLine() throws {
+    let workspace = try Workspace()
+    try workspace.run("generate counter --actions 30 -o c.jsonl")
+    var lines = try workspace.read("c.jsonl").split(separator: "\n").map(String.init)
+    lines[7] = #"{"seq":7,"time":0,"action":{"jump":{}}}"#
+    try workspace.write(lines.joined(separator: "\n") + "\n", to: "bad.jsonl")
+    expectError(try workspace.run("state bad.jsonl"), code: 3, containing: "bad.jsonl: line 8: unknown action case 'jump'")
+    expectError(try workspace.run("import bad.jsonl -o out.jsonl"), code: 3, containing: "bad.jsonl: line 8:")
+    #expect(!FileManager.default.fileExists(atPath: workspace.path("out.jsonl")))
+  }
+
+  @Test func unknownNamesAreExit4WithTheKnownOnes() throws {
+    let workspace = try Workspace()
+    expectError(
+      try workspace.run("generate bakery --actions 3 -o x.jsonl"), code: 4,
+      containing: "unknown domain 'bakery'; known: counter, banking, settings, posts")
+    try workspace.write(
+      #"{"format":"retrace-jsonl","version":1,"domain":"bakery","actionSchemaVersion":1,"sessionID":"s","startTime":0,"producer":"p","firstSequence":0}"#
+        + "\n", to: "bakery.jsonl")
+    expectError(try workspace.run("info bakery.jsonl"), code: 4, containing: "bakery.jsonl: unknown domain 'bakery'")
+
+    try workspace.run("generate banking --actions 50 -o b.jsonl")
+    expectError(
+      try workspace.run("bisect b.jsonl --invariant solvent"), code: 4,
+      containing: "unknown invariant 'solvent' for domain banking; known: balance-matches-transactions, non-negative-balance")
+    expectError(try workspace.run("shrink b.jsonl --invariant solvent -o s.jsonl"), code: 4, containing: "unknown invariant")
+    expectError(try workspace.run("log b.jsonl --type withdraw"), code: 4, containing: "unknown action case 'withdraw'")
+  }
+
+  @Test func outOfRangeIsExit4WithTheValidRange() throws {
+    let workspace = try Workspace()
+    try workspace.run("generate counter --actions 50 -o c.trace")
+    expectError(try workspace.run("state c.trace --at 51"), code: 4, containing: "c.trace: sequence 51: sequence number 51 is out of range 0...50")
+    expectError(try workspace.run("diff c.trace --from 2 --to 99"), code: 4, containing: "out of range 0...50")
+    expectError(try workspace.run("replay c.trace --to 77"), code: 4, containing: "out of range 0...50")
+    expectError(try workspace.run("log c.trace --from 60"), code: 4, containing: "out of range 1...50")
+    expectError(try workspace.run("debug c.trace --at 51"), code: 4, containing: "out of range 0...50")
+  }
+
+  @Test func tracesOfDifferentDomainsAreExit4() throws {
+    let workspace = try Workspace()
+    try workspace.run("generate counter --actions 5 -o c.trace")
+    try workspace.run("generate settings --actions 5 -o s.trace")
+    expectError(try workspace.run("diff c.trace s.trace"), code: 4, containing: "diff compares traces of one domain")
+  }
+
+  @Test func usageErrorsAreExit2() throws {
+    let workspace = try Workspace()
+    try workspace.run("generate counter --actions 5 -o c.trace")
+    for command in [
+      "bisect c.trace", "frobnicate", "state c.trace --at -3", "generate counter --actions -1 -o x.trace",
+      "replay c.trace --to 3 --verify", "diff c.trace c.trace --from 1", "bench c.trace --repeat 0",
+      "export c.trace --format csv", "log c.trace --from 9 --to 2", "replay c.trace --verify --jobs 0",
+      "diff", "replay",
+    ] {
+      let result = try workspace.run(command)
+      #expect(result.exitCode == 2, "\(command): \(result)")
+      #expect(result.stderr.contains("Error:"), "\(command): \(result)")
+      #expect(result.stdout.isEmpty, "\(command)")
+    }
+  }
+
+  @Test func anUnwritableOutputIsExit3() throws {
+    let workspace = try Workspace()
+    expectError(
+      try workspace.run("generate counter --actions 5 -o no/such/dir/c.trace"), code: 3,
+      containing: "no/such/dir/c.trace: cannot")
+  }
+
+  @Test func helpDocumentsTheExitCodesAndVersionPrints() throws {
+    let workspace = try Workspace()
+    let help = try workspace.run("--help")
+    #expect(help.exitCode == 0)
+    #expect(help.stdout.contains("EXIT CODES:"))
+    #expect(help.stdout.contains("4  an unknown domain"))
+    for command in ["domains", "generate", "info", "verify", "log", "state", "diff", "replay", "bisect", "shrink", "bench", "export", "import", "debug"] {
+      #expect(help.stdout.contains("  \(command) "), "\(command)")
+    }
+    let version = try workspace.run("--version")
+    #expect(version.stdout == RetraceVersion.string + "\n")
+    let subcommandHelp = try workspace.run("help bisect")
+    #expect(subcommandHelp.stdout.contains("--invariant <invariant>"))
+  }
+
+  @Test func colorOnlyWhenAskedForOrOnATerminal() throws {
+    let workspace = try Workspace()
+    try workspace.run("generate counter --actions 5 -o c.trace")
+    let escape = "\u{1B}["
+    #expect(!(try workspace.run("info c.trace")).stdout.contains(escape))
+    #expect(try workspace.run("info c.trace --color").stdout.contains(escape))
+    #expect(!(try workspace.run("info c.trace --no-color")).stdout.contains(escape))
+    #expect(!(try workspace.run("info c.trace", environment: ["NO_COLOR": "1"])).stdout.contains(escape))
+    #expect(!(try workspace.run("info c.trace --json --color")).stdout.contains(escape))
+  }
+}

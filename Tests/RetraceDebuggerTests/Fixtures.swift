@@ -1,0 +1,95 @@
+import Foundation
+import Retrace
+import RetraceDebugger
+import RetraceExamples
+import RetraceLog
+
+/// Sessions, domains and files the tests share.
+enum Fixtures {
+  /// A session of `count` workload actions of `domain`, with checkpoints and snapshots as a
+  /// recorder would write them.
+  static func session<D: Domain>(
+    _ domain: D, count: Int, seed: UInt64 = 1, checkpointEvery: Int = 100, snapshotEvery: Int = 1_000
+  ) -> RecordedSession<D> {
+    let (actions, _) = domain.generate(count: count, seed: seed)
+    let plain = RecordedSession(domain: domain, actions: actions, sessionID: "\(domain.name)-\(seed)")
+    return Debugger(domain: domain, session: plain)
+      .recordingCheckpoints(every: checkpointEvery, snapshotEvery: snapshotEvery)
+  }
+
+  /// Counter actions that never take the count below zero: up and down in a zigzag
+  /// (1, 0, 1, 2, 1, 2, 3, …), so no single decrement can be dropped without another.
+  static func safeCounterActions(count: Int) -> [CounterAction] {
+    var actions: [CounterAction] = []
+    var value = 0
+    var step = 0
+    while actions.count < count {
+      let action: CounterAction = (step % 3 == 1 && value > 0) ? .decrement : .increment
+      value += action == .increment ? 1 : -1
+      actions.append(action)
+      step += 1
+    }
+    return actions
+  }
+
+  /// The banking domain with a subtly changed reducer: the overdraft penalty is 16.00, not
+  /// 15.00. Sessions recorded with the real reducer diverge at their first overdraft.
+  static let changedBanking = DomainDefinition(
+    name: "banking",
+    summary: "Banking with a changed overdraft penalty.",
+    initialState: BankingState(),
+    reducer: Reduce<BankingState, BankingAction> { state, action in
+      let effect = BankingReducer().reduce(into: &state, action: action)
+      if case .addTransaction(let iban, _, _, _) = action, let index = state.accounts.index(id: iban),
+        let last = state.accounts[index].transactions.last,
+        last.beneficiary == BankingReducer.overdraftBeneficiary,
+        last.amount == BankingReducer.overdraftPenalty
+      {
+        let count = state.accounts[index].transactions.count
+        state.accounts[index].transactions[count - 1].amount -= 100
+        state.accounts[index].balance -= 100
+      }
+      return effect
+    },
+    actionCases: bankingDomain.actionCases,
+    invariants: bankingDomain.invariants,
+    workload: bankingDomain.workload
+  )
+
+  /// A fresh, empty temporary directory.
+  static func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("retrace-tests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  /// Writes `session` into `directory` and returns the path: as a trace through the real
+  /// recorder when `name` ends in `.trace`, otherwise as JSON Lines.
+  static func write<D: Domain>(
+    _ session: RecordedSession<D>, domain: D, named name: String, in directory: URL,
+    configuration: TraceRecorderConfiguration = TraceRecorderConfiguration()
+  ) throws -> String {
+    if name.hasSuffix(".trace") {
+      let path = directory.appendingPathComponent(name).path
+      let recorder = try TraceRecorder<D.State, D.Action>(
+        path: path, domain: domain, sessionID: session.info.sessionID, startTime: session.info.startTime,
+        configuration: configuration)
+      recorder.attached(sequence: session.startSequence, state: session.initialState)
+      var state = session.initialState
+      for action in session.actions {
+        _ = domain.reduce(into: &state, action: action.action)
+        recorder.record(
+          Transition(sequence: action.sequence, time: action.time, action: action.action, stateBefore: nil, stateAfter: state))
+      }
+      try recorder.close()
+      return path
+    }
+    var text = try JSONLines.headerLine(for: session, domain: domain) + "\n"
+    let writer = JSONLines.ActionWriter<D.Action>()
+    for action in session.actions { text += try writer.line(for: action) + "\n" }
+    let url = directory.appendingPathComponent(name)
+    try Data(text.utf8).write(to: url)
+    return url.path
+  }
+}

@@ -1,0 +1,78 @@
+import Retrace
+import RetraceDebugger
+import RetraceExamples
+import Testing
+
+@Suite struct VerifyTests {
+  @Test(arguments: Examples.domains.map(\.name))
+  func theRecordingReducerReproducesEveryHash(domainName: String) {
+    check(Examples.domain(named: domainName)!)
+  }
+
+  private func check<D: Domain>(_ domain: D) {
+    let session = Fixtures.session(domain, count: 2_000, checkpointEvery: 100, snapshotEvery: 500)
+    let report = Debugger(domain: domain, session: session).verify()
+    #expect(report.isVerified)
+    #expect(report.actionsReplayed == 2_000)
+    #expect(report.checkpointsChecked == 20)
+    #expect(report.snapshotsChecked == 4)
+  }
+
+  @Test func aReducerChangedAfterRecordingIsCaughtAtTheFirstCheckpointAfterTheChange() throws {
+    // Recorded with the real banking reducer...
+    let session = Fixtures.session(bankingDomain, count: 3_000, checkpointEvery: 100, snapshotEvery: 1_000)
+    // ...replayed with a registry in which "banking" has a different overdraft penalty.
+    let registry = DomainRegistry(Examples.domains).replacing(Fixtures.changedBanking)
+    let changed = try registry.domain(named: "banking") as! DomainDefinition<BankingState, BankingAction>
+    #expect(registry.names == ["counter", "banking", "settings", "posts"])
+
+    // The first overdraft: the first action after which a penalty is booked.
+    let original = Debugger(domain: bankingDomain, session: session)
+    let firstOverdraft = try #require(session.actions.first { action in
+      let state = try! original.state(at: action.sequence)
+      return state.accounts.contains { $0.transactions.contains { $0.beneficiary == BankingReducer.overdraftBeneficiary } }
+    }?.sequence)
+
+    let report = Debugger(domain: changed, session: session).verify()
+    let divergence = try #require(report.divergence)
+    let expectedCheckpoint = (firstOverdraft + 99) / 100 * 100
+    #expect(divergence.sequence == expectedCheckpoint)
+    #expect(divergence.window.contains(firstOverdraft))
+    #expect(divergence.window == (expectedCheckpoint - 99)...expectedCheckpoint)
+    #expect(divergence.recordedHash != divergence.replayedHash)
+    #expect(report.actionsReplayed == Int(expectedCheckpoint))
+    if expectedCheckpoint % 1_000 == 0 {
+      #expect(divergence.kind == .snapshot)
+      #expect(divergence.stateDiff != nil)
+    } else {
+      #expect(divergence.kind == .checkpoint)
+    }
+  }
+
+  @Test func aSnapshotAtTheDivergenceGivesTheDiffBetweenRecordedAndReplayedState() throws {
+    let session = Fixtures.session(bankingDomain, count: 3_000, checkpointEvery: 0, snapshotEvery: 250)
+    let report = Debugger(domain: Fixtures.changedBanking, session: session).verify()
+    let divergence = try #require(report.divergence)
+    #expect(divergence.kind == .snapshot)
+    let diff = try #require(divergence.stateDiff)
+    #expect(diff.contains("-1500"))
+    #expect(diff.contains("-1600"))
+  }
+
+  @Test func aSessionWithoutHashesVerifiesTrivially() {
+    let session = RecordedSession(domain: counterDomain, actions: [.increment, .decrement])
+    let report = Debugger(domain: counterDomain, session: session).verify()
+    #expect(report.isVerified)
+    #expect(report.checkpointsChecked == 0)
+    #expect(report.actionsReplayed == 2)
+  }
+
+  @Test func progressIsReportedUpToTheTotal() {
+    let session = Fixtures.session(counterDomain, count: 200_000, checkpointEvery: 10_000, snapshotEvery: 0)
+    var reports: [(Int, Int)] = []
+    _ = Debugger(domain: counterDomain, session: session).verify { reports.append(($0, $1)) }
+    #expect(!reports.isEmpty)
+    #expect(reports.last?.0 == 200_000)
+    #expect(reports.allSatisfy { $0.1 == 200_000 })
+  }
+}
