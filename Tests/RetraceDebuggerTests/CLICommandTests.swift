@@ -256,7 +256,7 @@ import Testing
     }
     #expect(((json["peakMemoryBytes"] as? Int) ?? 0) > 0)
     let cases = try #require(json["cases"] as? [[String: Any]])
-    #expect(cases.map { $0["name"] as? String } == ["addAccount", "addTransaction", "moveAccount"])
+    #expect(cases.map { $0["name"] as? String } == ["addAccount", "addTransaction", "moveAccount", "navigation"])
     #expect(cases.allSatisfy { $0["p50Nanoseconds"] != nil && $0["p99Nanoseconds"] != nil })
     let text = try workspace.run("bench b.trace --repeat 1")
     #expect(text.stdout.contains("ns/action"))
