@@ -43,6 +43,10 @@ let package = Package(
         "CZstd",
       ]
     ),
+    .executableTarget(
+      name: "retrace-crash-child",
+      dependencies: ["Retrace", "RetraceLog", "RetraceExamples"]
+    ),
     .target(
       name: "RetraceTesting",
       dependencies: [
@@ -118,6 +122,7 @@ let package = Package(
       name: "RetraceLogTests",
       dependencies: [
         "RetraceLog",
+        "retrace-crash-child",
         "RetraceExamples",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],

@@ -7,10 +7,12 @@
 /// ``CBOREncoder`` in deterministic mode (the mapping of `docs/CODEC.md`: maps with text
 /// keys sorted by the bytes of their encoded keys, i.e. shorter keys first and then
 /// bytewise; shortest integer heads; floats in the shortest of half, single and double
-/// precision that keeps the value; definite lengths), then take XXH64 with seed 0 of
-/// those bytes. For example, in Python:
-/// `xxhash.xxh64(cbor2.dumps(value, canonical=True)).intdigest()` for a value built of
-/// dicts with string keys, lists, strings, integers and floats.
+/// precision that keeps the value, every NaN as 0xf97e00; definite lengths; the arrays
+/// of a `Set`, and of a `Dictionary` whose keys are not `String` or `Int`, sorted by the
+/// bytes of their elements or keys), then take XXH64 with seed 0 of those bytes, and
+/// print it as 16 lowercase hex digits. For example, in Python, for a value built of
+/// dicts with string keys, lists, strings, integers and floats:
+/// `xxhash.xxh64(cbor2.dumps(value, canonical=True)).hexdigest()`.
 ///
 /// ```swift
 /// struct Counter: Codable { var count: Int }

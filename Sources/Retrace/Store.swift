@@ -33,20 +33,25 @@ import Observation
 /// the reducer's in-place change copies what it touches (copy-on-write).
 @MainActor
 public final class Store<State: Sendable, Action: Sendable>: Observable {
-  private var currentState: State
-  private let reducer: any Reducer<State, Action>
+  // The hot path (`send`) is inlinable so that an app's build specializes it for its own
+  // state and action types; unspecialized generic code cost several times the reducer.
+  @usableFromInline var currentState: State
+  @usableFromInline let reducer: any Reducer<State, Action>
   private let clock: StoreClock
-  private var isSending = false
-  private var queue = Deque<Action>()
+  @usableFromInline var isSending = false
+  @usableFromInline var queue = Deque<Action>()
   private var recorders: [any StoreRecorder<State, Action>] = []
   private var recordersWantStateBefore = false
   private var subscribers: [(flag: CancellationFlag, onChange: @MainActor (State, State) -> Void)] = []
-  private var isObservationTracked = false
+  /// Whether a recorder or a subscriber is attached.
+  @usableFromInline var hasListeners = false
+  @usableFromInline var isObservationTracked = false
   private let registrar = ObservationRegistrar()
   private lazy var effects = EffectRunner<Action> { [weak self] action in self?.send(action) }
+  @usableFromInline var _sequence: UInt64 = 0
 
   /// The number of actions this store has reduced; the sequence number of the last one.
-  public private(set) var sequence: UInt64 = 0
+  public var sequence: UInt64 { _sequence }
 
   /// Creates a store.
   ///
@@ -80,6 +85,7 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   /// it, so that actions are always reduced one at a time and in the order they were sent.
   ///
   /// - Parameter action: The action to reduce.
+  @inlinable
   public func send(_ action: Action) {
     if isSending {
       queue.append(action)
@@ -93,21 +99,27 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
     isSending = false
   }
 
-  @inline(__always)
-  private func process(_ action: Action) {
-    sequence &+= 1
+  @inlinable
+  func process(_ action: Action) {
+    _sequence &+= 1
     let effect: Effect<Action>
-    if recorders.isEmpty && subscribers.isEmpty && !isObservationTracked {
+    if !hasListeners && !isObservationTracked {
       effect = reducer.reduce(into: &currentState, action: action)
     } else {
       effect = processObserved(action)
     }
     if !effect.isNone {
-      effects.run(effect)
+      run(effect)
     }
   }
 
-  private func processObserved(_ action: Action) -> Effect<Action> {
+  @usableFromInline
+  func run(_ effect: Effect<Action>) {
+    effects.run(effect)
+  }
+
+  @usableFromInline
+  func processObserved(_ action: Action) -> Effect<Action> {
     let before: State? =
       (recordersWantStateBefore || !subscribers.isEmpty) ? currentState : nil
     let tracked = isObservationTracked
@@ -120,8 +132,8 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
     let effect = reducer.reduce(into: &currentState, action: action)
     if !recorders.isEmpty {
       let transition = Transition(
-        sequence: sequence,
-        time: clock.now(sequence),
+        sequence: _sequence,
+        time: clock.now(_sequence),
         action: action,
         stateBefore: recordersWantStateBefore ? before : nil,
         stateAfter: currentState
@@ -150,6 +162,7 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
     }
     if sawCancelled {
       subscribers.removeAll { $0.flag.isCancelled }
+      hasListeners = !recorders.isEmpty || !subscribers.isEmpty
     }
   }
 
@@ -172,6 +185,7 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   ) -> StoreSubscription {
     let subscription = StoreSubscription()
     subscribers.append((subscription.flag, onChange))
+    hasListeners = true
     return subscription
   }
 
@@ -185,6 +199,7 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
     recorder.attached(sequence: sequence, state: currentState)
     recorders.append(recorder)
     recordersWantStateBefore = recorders.contains { $0.wantsStateBefore }
+    hasListeners = true
   }
 
   /// Detaches a recorder attached with ``attach(_:)``.
@@ -193,6 +208,7 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   public func detach(_ recorder: some StoreRecorder<State, Action>) {
     recorders.removeAll { $0 === recorder }
     recordersWantStateBefore = recorders.contains { $0.wantsStateBefore }
+    hasListeners = !recorders.isEmpty || !subscribers.isEmpty
   }
 
   /// The number of effects still running.

@@ -203,6 +203,10 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
   private let writer: Mutex<WriterState>
   private let statusValue = Mutex<TraceRecorder<State, Action>.Status>(.recording)
   private let wakeup = DispatchSemaphore(value: 0)
+  /// The writer's ``TraceWriter/nextStateDue`` as last published. It only ever lags behind
+  /// the writer, so the sending side hands over at least every state the writer will use,
+  /// and the file stays the same whatever the timing.
+  private let nextStateDue = Atomic<UInt64>(0)
   private let configuration: TraceRecorderConfiguration
   private let stateInterval: UInt64
   private let onError: (@Sendable (TraceError) -> Void)?
@@ -222,7 +226,9 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
 
   @inline(__always)
   func record(_ t: Transition<State, Action>) {
-    let state: State? = stateInterval != 0 && t.sequence % stateInterval == 0 ? t.stateAfter : nil
+    let state: State? =
+      stateInterval != 0 && t.sequence % stateInterval == 0 && t.sequence >= nextStateDue.load(ordering: .relaxed)
+      ? t.stateAfter : nil
     let limit = configuration.maxPendingActions
     let wake = queue.withLock { q -> Bool in
       guard q.accepting else {
@@ -342,12 +348,14 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
           w.lastTime = nil
           let header = w.header
           attempt(&w) { () throws(TraceError) in try writer.start(header: header, state: state) }
+          nextStateDue.store(writer.nextStateDue, ordering: .relaxed)
         case .action(let sequence, let time, let action, let state):
           guard let writer = w.writer, w.started else { continue }
           w.lastTime = time
           attempt(&w) { () throws(TraceError) in
             try writer.append(sequence: sequence, time: time, action: action, state: state)
           }
+          if state != nil { nextStateDue.store(writer.nextStateDue, ordering: .relaxed) }
         case .flush(let completion):
           if let writer = w.writer {
             attempt(&w) { () throws(TraceError) in try writer.sync() }

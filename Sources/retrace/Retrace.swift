@@ -2,12 +2,15 @@ import RetraceCLI
 import RetraceExamples
 
 /// The bundled `retrace` debugger: ``RetraceCommand`` with the example domains, and the
-/// posts example's navigation for `retrace flows`.
+/// navigation of the two that have a coordinator (posts, banking) for `retrace flows`.
 @main
 enum Retrace {
   static func main() async {
     await RetraceCommand.main(
       domains: Examples.domains,
-      flows: [NavigationFlow(domain: postsDomain, navigation: { $0.navigation }, rules: PostsFlow.rules)])
+      flows: [
+        NavigationFlow(domain: postsDomain, navigation: { $0.navigation }, rules: PostsFlow.rules),
+        NavigationFlow(domain: bankingDomain, navigation: { $0.navigation }, rules: BankingRoute.rules),
+      ])
   }
 }

@@ -1,48 +1,7 @@
 import RetraceCoordinator
 import RetraceExamples
 
-/// The banking app's navigation as the issue describes it, to show that the module fits it:
-/// an accounts list at the root, an account's transactions pushed, sheets for a new account
-/// and a new transaction, and a transaction sheet only from an account's screen.
-enum BankingRoute: Routable {
-  case accounts
-  case account(iban: String)
-  case newAccount
-  case newTransaction(iban: String)
-
-  var name: String {
-    switch self {
-    case .accounts: "accounts"
-    case .account: "account"
-    case .newAccount: "newAccount"
-    case .newTransaction: "newTransaction"
-    }
-  }
-
-  static let rules = FlowRules<BankingRoute>()
-    .root("accounts")
-    .allowPush(from: "accounts", to: "account")
-    .allowPresent(from: "accounts", to: "newAccount")
-    .allowPresent(from: "account", to: "newTransaction")
-
-  static let links = RouteTable<BankingRoute>(scheme: "bank")
-    .route(.accounts, pattern: "accounts")
-    .route(
-      "newAccount", pattern: "new", presentedAs: .sheet,
-      build: { _ in .newAccount },
-      parameters: { $0 == .newAccount ? [] : nil }
-    )
-    .route(
-      "account", pattern: ":iban",
-      build: { .account(iban: $0[0]) },
-      parameters: { if case .account(let iban) = $0 { [iban] } else { nil } }
-    )
-    .route(
-      "newTransaction", pattern: "transactions/new/:iban", presentedAs: .sheet,
-      build: { .newTransaction(iban: $0[0]) },
-      parameters: { if case .newTransaction(let iban) = $0 { [iban] } else { nil } }
-    )
-
+extension BankingRoute {
   /// One value of each case.
   static let samples: [BankingRoute] = [
     .accounts, .account(iban: "DE89 3704 0044 0532 0130 00"), .newAccount,

@@ -256,7 +256,7 @@ import Testing
     }
     #expect(((json["peakMemoryBytes"] as? Int) ?? 0) > 0)
     let cases = try #require(json["cases"] as? [[String: Any]])
-    #expect(cases.map { $0["name"] as? String } == ["addAccount", "addTransaction", "moveAccount"])
+    #expect(cases.map { $0["name"] as? String } == ["addAccount", "addTransaction", "moveAccount", "navigation"])
     #expect(cases.allSatisfy { $0["p50Nanoseconds"] != nil && $0["p99Nanoseconds"] != nil })
     let text = try workspace.run("bench b.trace --repeat 1")
     #expect(text.stdout.contains("ns/action"))
@@ -307,7 +307,7 @@ import Testing
     let result = try CLI.run(["replay", traces.path, "--verify", "--json"], in: try Fixtures.temporaryDirectory())
     #expect(result.exitCode == 0, "\(result)")
     let json = try result.json()
-    #expect(json["verified"] as? Int == 4)
+    #expect(json["verified"] as? Int == 3)
     #expect(json["diverged"] as? Int == 0)
   }
 }

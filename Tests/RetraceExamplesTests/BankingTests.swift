@@ -103,6 +103,18 @@ import Testing
     #expect(lhs != nil && lhs == rhs)
   }
 
+  @Test func navigationFollowsTheFlowRules() {
+    var state = reduce([open(iban)])
+    _ = reducer.reduce(into: &state, action: .navigation(action: .present(route: .newTransaction(iban: iban), style: .sheet)))
+    #expect(state.navigation.visibleRoute == .accounts)
+    #expect(state.navigation.lastRefusal != nil)
+    _ = reducer.reduce(into: &state, action: .navigation(action: .push(route: .account(iban: iban))))
+    _ = reducer.reduce(into: &state, action: .navigation(action: .present(route: .newTransaction(iban: iban), style: .sheet)))
+    #expect(state.navigation.visibleRoute == .newTransaction(iban: iban))
+    #expect(state.navigation.lastRefusal == nil)
+    #expect(bankingDomain.invariant(named: "valid-navigation")!.holds(state))
+  }
+
   @Test func generatedIBANsHaveValidCheckDigits() {
     #expect(BankingWorkload.ibanCheckDigits(country: "NL", bban: "ABNA0417164300") == "91")
     var random = SeededRandom(seed: 7)
@@ -122,12 +134,16 @@ import Testing
       case .addAccount(_, _, _, let date), .addTransaction(_, _, _, let date):
         #expect(date > lastDate)
         lastDate = date
-      case .moveAccount: break
+      case .moveAccount, .navigation: break
       }
       cases[String(describing: action).prefix { $0 != "(" }.description, default: 0] += 1
     }
     #expect(state.accounts.count >= 3)
-    #expect(cases["addTransaction", default: 0] > 1_800)
+    #expect(cases["addTransaction", default: 0] > 1_700)
+    #expect(cases["navigation", default: 0] > 20)
+    for invariant in bankingDomain.invariants where invariant.name != "non-negative-balance" {
+      #expect(invariant.holds(state), "\(invariant.name)")
+    }
     #expect(bankingDomain.invariant(named: "balance-matches-transactions")!.holds(state))
   }
 }

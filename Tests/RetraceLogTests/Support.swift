@@ -46,6 +46,30 @@ func record<D: Domain>(
   return (actions, store.state, recorder)
 }
 
+/// Like ``record(_:count:seed:to:configuration:close:)``, without a store: the actions go
+/// straight through the reducer and the recorder, so it runs on any thread.
+func recordWithoutStore<D: Domain>(
+  _ domain: D, count: Int, seed: UInt64 = 1, to path: String,
+  configuration: TraceRecorderConfiguration = TraceRecorderConfiguration(), close: Bool = true
+) throws -> (actions: [D.Action], state: D.State, recorder: TraceRecorder<D.State, D.Action>) {
+  let recorder = try TraceRecorder(
+    path: path, domain: domain, sessionID: "test-session", startTime: 1_763_771_000, configuration: configuration)
+  var state = domain.initialState
+  recorder.attached(sequence: 0, state: state)
+  var random = SeededRandom(seed: seed)
+  var actions: [D.Action] = []
+  for step in 0..<count {
+    let action = domain.workload.next(state, step, &random)
+    _ = domain.reduce(into: &state, action: action)
+    actions.append(action)
+    recorder.record(
+      Transition(sequence: UInt64(step + 1), time: 1_763_771_000 + Double(step + 1) * 0.25, action: action,
+        stateBefore: nil, stateAfter: state))
+  }
+  if close { try recorder.close() } else { try recorder.flush() }
+  return (actions, state, recorder)
+}
+
 /// Every action of a trace, decoded for `domain`.
 func readActions<D: Domain>(_ domain: D, _ reader: TraceReader) throws -> [D.Action] {
   try DomainTrace(reader, domain: domain).actions().map(\.action)

@@ -283,6 +283,24 @@ struct CBORDecoderTests {
     _ = try? CBORDecoder().decode(Data.self, from: input)
   }
 
+  /// The decoder reads the caller's memory; a container kept beyond the call must find
+  /// nothing to read rather than freed memory.
+  @Test func aContainerKeptBeyondTheCallFindsNothing() throws {
+    enum Keys: String, CodingKey { case a, b }
+    struct Escaping: Decodable {
+      let container: KeyedDecodingContainer<Keys>
+      let decoder: any Decoder
+      init(from decoder: any Decoder) throws {
+        container = try decoder.container(keyedBy: Keys.self)
+        self.decoder = try container.superDecoder(forKey: .b)
+      }
+    }
+    let kept = try CBORDecoder().decode(Escaping.self, from: bytes(hex: "a26161016162a0"))
+    #expect(throws: DecodingError.self) { try kept.container.decode(Int.self, forKey: .a) }
+    #expect(kept.container.allKeys.isEmpty)
+    #expect(throws: DecodingError.self) { try kept.decoder.container(keyedBy: Keys.self) }
+  }
+
   @Test func deepNestingIsAnErrorNotAStackOverflow() throws {
     let deep = Array(repeating: UInt8(0x81), count: 100_000) + [0x00]
     let error = decodingError { try CBORDecoder().decode(IntTree.self, from: deep) }

@@ -260,6 +260,33 @@ struct CBOREncoderTests {
     #expect(unsorted.mapValue?.map(\.key) == ["bb", "a", "aaa", "b"])
   }
 
+  /// Sets and dictionaries with non-String keys encode as arrays in hash order, which
+  /// changes from process to process; deterministic mode sorts them.
+  @Test func deterministicModeSortsSetsAndDictionaryPairs() async throws {
+    let encoder = CBOREncoder(deterministic: true)
+    #expect(hex(try encoder.encode(Set([300, 2, -1, 10]))) == "84020a19012c20")
+    struct Point: Codable, Hashable { var x: Int }
+    let byPoint: [Point: String] = [Point(x: 2): "b", Point(x: 1): "a"]
+    #expect(try CBORValue(decoding: encoder.encode(byPoint)) == [["x": 1], "a", ["x": 2], "b"])
+    struct Holder: Codable, Equatable { var tags: Set<String>; var flags: [Bool: Int8] }
+
+    await propertyCheck(input: Generators.text.array(of: 0...30)) { words in
+      let forward = Set(words)
+      var other = Set<String>(minimumCapacity: 300)
+      for word in words.reversed() { other.insert(word) }
+      let flags: [Bool: Int8] = [true: 1, false: 0]
+      var otherFlags = [Bool: Int8](minimumCapacity: 64)
+      otherFlags[false] = 0
+      otherFlags[true] = 1
+      let first = try encoder.encode(Holder(tags: forward, flags: flags))
+      let second = try encoder.encode(Holder(tags: other, flags: otherFlags))
+      #expect(first == second)
+      #expect(try CBORDecoder().decode(Holder.self, from: first) == Holder(tags: forward, flags: flags))
+      let elements = try CBORValue(decoding: first)["tags"]?.arrayValue ?? []
+      #expect(elements.map { $0.encoded() } == elements.map { $0.encoded() }.sorted { $0.lexicographicallyPrecedes($1) })
+    }
+  }
+
   @Test func deterministicModeRejectsDuplicateKeys() throws {
     struct Duplicate: Encodable {
       func encode(to encoder: any Encoder) throws {
@@ -312,6 +339,50 @@ struct CBOREncoderTests {
     #expect(value == ["y": 2, "super": ["x": 1], "empty": [:], "list": [["x": 1]]])
   }
 
+  /// The encoder reads coding paths back from its output; they must match what
+  /// JSONEncoder would report.
+  @Test func errorsCarryTheCodingPath() throws {
+    struct Failing: Encodable {
+      func encode(to encoder: any Encoder) throws {
+        throw EncodingError.invalidValue(0, .init(codingPath: encoder.codingPath, debugDescription: "path"))
+      }
+    }
+    struct Inner: Encodable {
+      var x = 1
+      var bad: [String: Failing] = ["k": Failing()]
+    }
+    struct Outer: Encodable {
+      var a = 1
+      var list = [Inner(), Inner()]
+    }
+    for encoder in [CBOREncoder(), CBOREncoder(deterministic: true)] {
+      do {
+        _ = try encoder.encode(Outer())
+        Issue.record("expected an error")
+      } catch EncodingError.invalidValue(_, let context) {
+        #expect(context.codingPath.map(\.stringValue) == ["list", "Index 0", "bad", "k"])
+      }
+    }
+
+    struct Nested: Encodable {
+      func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(1, forKey: .a)
+        var list = container.nestedUnkeyedContainer(forKey: .b)
+        try list.encode(2)
+        var inner = list.nestedContainer(keyedBy: Key.self)
+        #expect(inner.codingPath.map(\.stringValue) == ["top", "b", "Index 1"])
+        try inner.encode(Failing(), forKey: .c)
+      }
+    }
+    #expect {
+      try CBOREncoder().encode(["top": Nested()])
+    } throws: { error in
+      guard case EncodingError.invalidValue(_, let context) = error else { return false }
+      return context.codingPath.map(\.stringValue) == ["top", "b", "Index 1", "c"]
+    }
+  }
+
   @Test func aValueThatEncodesNothing() throws {
     struct Nothing: Encodable { func encode(to encoder: any Encoder) throws {} }
     #expect(throws: EncodingError.self) { try CBOREncoder().encode(Nothing()) }
@@ -343,6 +414,27 @@ struct CBOREncoderTests {
       }
     }
     #expect(throws: EncodingError.self) { try CBOREncoder().encode(UsesParentInsideChild()) }
+  }
+
+  /// The encoder's frames live on the top-level call's stack; a container kept beyond the
+  /// call must fail cleanly, not touch that memory.
+  @Test func aContainerKeptBeyondTheCallThrows() throws {
+    final class Stash { var container: KeyedEncodingContainer<Key>? }
+    struct Escaping: Encodable {
+      let stash: Stash
+      func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(1, forKey: .a)
+        stash.container = container
+      }
+    }
+    let stash = Stash()
+    #expect(try CBOREncoder().encode(Escaping(stash: stash)) == bytes(hex: "a1616101"))
+    var kept = try #require(stash.container)
+    #expect(throws: EncodingError.self) { try kept.encode(2, forKey: .b) }
+    var nested = kept.nestedContainer(keyedBy: Key.self, forKey: .c)
+    #expect(throws: EncodingError.self) { try nested.encode(3, forKey: .x) }
+    _ = kept.superEncoder().container(keyedBy: Key.self)
   }
 
   @Test func nestingIsLimitedToWhatTheDecoderAccepts() throws {

@@ -76,7 +76,13 @@ public struct CBORDecoder: Sendable {
       throw DecodingError.dataCorrupted(.init(
         codingPath: [], debugDescription: error.description, underlyingError: error))
     }
-    let impl = _CBORDecoderImpl(reader: reader, offset: 0, path: [])
-    return try impl.decodeValue(type, at: 0, _DecodingPath(depth: 0, last: nil), nil)
+    return try withUnsafeTemporaryAllocation(
+      of: _MapCursor.self, capacity: _CBORDecoderImpl.cursorLevels
+    ) { cursors in
+      cursors.initialize(repeating: _MapCursor())
+      let impl = _CBORDecoderImpl(reader: reader, offset: 0, path: [], cursors: cursors)
+      defer { impl.finish() }
+      return try impl.decodeValue(type, at: 0, _DecodingPath(depth: 0, last: nil), nil)
+    }
   }
 }

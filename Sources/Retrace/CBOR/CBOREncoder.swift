@@ -8,9 +8,10 @@
 /// its payload.
 ///
 /// In deterministic mode (RFC 8949 §4.2.1) the entries of every map are sorted by the
-/// bytes of their encoded keys, so that equal values always encode to equal bytes, which
-/// is what ``StateHash`` relies on. Otherwise entries stay in encode order, which for
-/// synthesized `Codable` is declaration order.
+/// bytes of their encoded keys, and so are the arrays that a `Set` (or a `Dictionary`
+/// whose keys are not `String` or `Int`) encodes to in hash order, so that equal values
+/// always encode to equal bytes, in every process: ``StateHash`` relies on that. Otherwise
+/// entries stay in encode order, which for synthesized `Codable` is declaration order.
 ///
 /// ```swift
 /// enum Action: Codable { case move(from: Int, to: Int) }
@@ -31,9 +32,9 @@ public struct CBOREncoder: Sendable {
   /// Creates an encoder.
   ///
   /// - Parameter deterministic: Whether to sort every map's entries by the bytes of their
-  ///   encoded keys (RFC 8949 §4.2.1), so that equal values encode to equal bytes whatever
-  ///   order their keys were encoded in. Sorting costs time; the trace recorder leaves it
-  ///   off, state hashing turns it on.
+  ///   encoded keys (RFC 8949 §4.2.1), and the elements of sets, so that equal values
+  ///   encode to equal bytes whatever order their keys were encoded in. Sorting costs
+  ///   time; the trace recorder leaves it off, state hashing turns it on.
   public init(deterministic: Bool = false) {
     self.deterministic = deterministic
   }
@@ -74,15 +75,22 @@ public struct CBOREncoder: Sendable {
   ///   - buffer: The buffer to append the encoded bytes to.
   /// - Throws: The errors of ``encode(_:)``.
   public func encode<T: Encodable>(_ value: T, appendingTo buffer: inout [UInt8]) throws {
-    let impl = _CBOREncoderImpl(deterministic: deterministic)
-    swap(&impl.bytes, &buffer)
-    defer { swap(&impl.bytes, &buffer) }
-    let start = impl.bytes.count
-    do {
-      try impl.encodeTopLevel(value)
-    } catch {
-      impl.bytes.removeSubrange(start...)
-      throw error
+    try withUnsafeTemporaryAllocation(
+      of: _EncodingFrame.self, capacity: CBORDecoder.maximumNestingDepth
+    ) { frames in
+      let impl = _CBOREncoderImpl(deterministic: deterministic, frames: frames)
+      swap(&impl.bytes, &buffer)
+      defer {
+        impl.finish()
+        swap(&impl.bytes, &buffer)
+      }
+      let start = impl.bytes.count
+      do {
+        try impl.encodeTopLevel(value)
+      } catch {
+        impl.bytes.removeSubrange(start...)
+        throw error
+      }
     }
   }
 }

@@ -12,12 +12,12 @@ extension CBORValue: CustomStringConvertible {
   /// print(value)   // {"a": 1, "b": [2, 3.5], "c": h'0102'}
   /// ```
   public var description: String {
-    var text = ""
+    var text = _TextOutput()
     writeDiagnostic(to: &text)
-    return text
+    return text.string
   }
 
-  private func writeDiagnostic(to text: inout String) {
+  private func writeDiagnostic(to text: inout _TextOutput) {
     switch self {
     case .unsigned(let value):
       text += String(value)
@@ -91,8 +91,20 @@ extension CBORValue: CustomStringConvertible {
   }
 
   /// Writes `string` in double quotes with JSON escapes.
-  static func writeQuoted(_ string: String, escapingNonASCII: Bool, to text: inout String) {
+  static func writeQuoted(_ string: String, escapingNonASCII: Bool, to text: inout _TextOutput) {
     text += "\""
+    var string = string
+    let plain = string.withUTF8 { utf8 in
+      let needsEscape = utf8.contains { byte in
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || (escapingNonASCII && byte >= 0x7f)
+      }
+      if !needsEscape { text.bytes.append(contentsOf: utf8) }
+      return !needsEscape
+    }
+    if plain {
+      text += "\""
+      return
+    }
     for scalar in string.unicodeScalars {
       switch scalar {
       case "\"": text += "\\\""
@@ -111,7 +123,7 @@ extension CBORValue: CustomStringConvertible {
             }
           }
         } else {
-          text.unicodeScalars.append(scalar)
+          text.append(scalar)
         }
       }
     }

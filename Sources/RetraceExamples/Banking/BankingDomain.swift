@@ -1,4 +1,5 @@
 import Retrace
+import RetraceCoordinator
 
 /// The `banking` domain, after the seed's banking app.
 public let bankingDomain = DomainDefinition(
@@ -6,7 +7,7 @@ public let bankingDomain = DomainDefinition(
   summary: "Accounts with an opening deposit, transactions and an overdraft penalty.",
   initialState: BankingState(),
   reducer: BankingReducer(),
-  actionCases: ["addAccount", "addTransaction", "moveAccount"],
+  actionCases: ["addAccount", "addTransaction", "moveAccount", "navigation"],
   invariants: bankingInvariants,
   workload: BankingWorkload.workload
 )
@@ -22,6 +23,9 @@ public let bankingInvariants: [Invariant<BankingState>] = [
   Invariant("unique-iban", "No two accounts share an IBAN, ignoring spaces and letter case.") {
     var seen = Set<String>()
     return $0.accounts.allSatisfy { seen.insert(normalizedIBAN($0.iban)).inserted }
+  },
+  Invariant("valid-navigation", "Every stack starts at a root and every move obeys the flow rules.") {
+    $0.navigation.isValid(under: BankingRoute.rules)
   },
   Invariant("opening-deposit", "Every account's first transaction is the 2,000.00 opening deposit.") {
     $0.accounts.allSatisfy {

@@ -1,4 +1,5 @@
 import Retrace
+import RetraceCoordinator
 
 /// The banking example's reducer, with the seed app's domain rules.
 public struct BankingReducer: Reducer, Sendable {
@@ -10,6 +11,8 @@ public struct BankingReducer: Reducer, Sendable {
   public static let overdraftPenalty = -1_500
   /// The beneficiary of the overdraft penalty.
   public static let overdraftBeneficiary = "Overdraft penalty"
+
+  private let navigation = NavigationReducer(rules: BankingRoute.rules)
 
   /// Creates the reducer.
   public init() {}
@@ -38,6 +41,9 @@ public struct BankingReducer: Reducer, Sendable {
       guard indices.contains(from), indices.contains(to) else { return .none }
       let account = state.accounts.remove(at: from)
       state.accounts.insert(account, at: to)
+
+    case .navigation(let action):
+      _ = navigation.reduce(into: &state.navigation, action: action)
     }
     return .none
   }

@@ -1,15 +1,24 @@
 import IdentifiedCollections
+import RetraceCoordinator
 
 /// The banking example's state: the accounts, in the order the user arranged them.
 public struct BankingState: Codable, Equatable, Sendable {
   /// The accounts, identified by IBAN.
   public var accounts: IdentifiedArrayOf<Account>
+  /// Which screen shows: the accounts list, an account, or a sheet.
+  public var navigation: NavigationState<BankingRoute>
 
   /// Creates a banking state.
   ///
-  /// - Parameter accounts: The accounts that already exist.
-  public init(accounts: IdentifiedArrayOf<Account> = []) {
+  /// - Parameters:
+  ///   - accounts: The accounts that already exist.
+  ///   - navigation: The screens; the accounts list by default.
+  public init(
+    accounts: IdentifiedArrayOf<Account> = [],
+    navigation: NavigationState<BankingRoute> = NavigationState(root: .accounts)
+  ) {
     self.accounts = accounts
+    self.navigation = navigation
   }
 }
 

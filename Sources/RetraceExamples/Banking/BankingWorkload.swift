@@ -45,6 +45,19 @@ enum BankingWorkload {
       return .addTransaction(
         iban: savings, amount: Int.random(in: 1...50, using: &random) * 1_000,
         beneficiary: "Transfer from Daily Expenses", date: date)
+    case 62..<92:
+      // Browsing: open an account, book from its sheet, go back.
+      let visible = state.navigation.visibleRoute
+      switch visible {
+      case .accounts:
+        return .navigation(action: .push(route: .account(iban: accounts.randomElement(using: &random)!.iban)))
+      case .account(let iban):
+        return Bool.random(using: &random)
+          ? .navigation(action: .present(route: .newTransaction(iban: iban), style: .sheet))
+          : .navigation(action: .pop)
+      default:
+        return .navigation(action: .dismiss)
+      }
     case 60..<62 where accounts.count > 1:
       return .moveAccount(
         from: Int.random(in: 0..<accounts.count, using: &random),

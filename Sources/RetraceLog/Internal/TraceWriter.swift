@@ -123,6 +123,21 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     if chunk.count >= configuration.chunkSize { try finishChunk() }
   }
 
+  /// The first sequence number at which a checkpoint or snapshot can be due. The recorder
+  /// hands the writer a state only from there on, so that a large state is not kept alive
+  /// (and copied on write by the app's next change) at candidates the writer would ignore.
+  var nextStateDue: UInt64 {
+    let budgetGap = UInt64(lastStateBytes / max(configuration.maxStateBytesPerAction, 1))
+    var due = UInt64.max
+    if configuration.checkpointInterval > 0 {
+      due = min(due, lastCheckpoint + max(UInt64(configuration.checkpointInterval), budgetGap))
+    }
+    if configuration.snapshotInterval > 0 {
+      due = min(due, lastSnapshot + max(UInt64(configuration.snapshotInterval), budgetGap))
+    }
+    return due
+  }
+
   private func stateRecordIfDue(_ state: State, sequence: UInt64) throws(TraceError) {
     let budgetGap = UInt64(lastStateBytes / max(configuration.maxStateBytesPerAction, 1))
     let snapshotDue =

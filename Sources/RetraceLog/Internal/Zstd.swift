@@ -12,6 +12,12 @@ final class ZstdCompressor {
     ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, level)
     ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 1)
     ZSTD_CCtx_setParameter(context, ZSTD_c_contentSizeFlag, 1)
+    // Compress once now, so that the context's tables are allocated before the first real
+    // chunk instead of stalling the writer then.
+    var warmUp: [UInt8] = []
+    try? [UInt8](repeating: 0, count: 64).withBytes { input throws(ZstdError) in
+      try compressFrame(input, appendingTo: &warmUp)
+    }
   }
 
   deinit {

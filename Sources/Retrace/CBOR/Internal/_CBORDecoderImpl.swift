@@ -28,23 +28,59 @@ struct _MapCursor {
 /// It is also the single-value container of the value being decoded, whose position is
 /// `offset`. Containers look values up by scanning the bytes; nothing is copied into an
 /// intermediate tree.
+///
+/// The mutable stored properties opt out of dynamic exclusivity checking: a decoder lives
+/// for one top-level call on one thread, and no access to them is held across a call that
+/// could reach them again.
+///
+/// The input and the cursors are memory that the top-level call owns; when the call ends,
+/// ``finish()`` points the decoder (and any decoder it handed out) at empty memory, so
+/// that a container kept beyond the call finds nothing to read instead of freed memory.
 final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
-  let reader: _CBORReader
+  @exclusivity(unchecked) private(set) var reader: _CBORReader
   /// The offset of the value being decoded.
-  var offset: Int
+  @exclusivity(unchecked) var offset: Int
   /// How many steps of `path` lead to the value being decoded.
-  var pathDepth: Int
+  @exclusivity(unchecked) var pathDepth: Int
   /// The coding path stack; entries past a container's depth may be stale.
-  var path: [_CodingPathComponent]
-  /// The entry where the last key lookup in a map succeeded, per nesting level.
-  var cursors: [_MapCursor] = []
+  @exclusivity(unchecked) var path: [_CodingPathComponent]
+  /// The entry where the last key lookup in a map succeeded, per nesting level; memory
+  /// that the top-level call owns (on its stack), so that decoding allocates no array
+  /// for it.
+  @exclusivity(unchecked) private(set) var cursors: UnsafeMutableBufferPointer<_MapCursor>
+  /// Decoders handed out by `superDecoder()`, which ``finish()`` must reach too.
+  private var superDecoders: [_CBORDecoderImpl] = []
 
-  init(reader: _CBORReader, offset: Int, path: [_CodingPathComponent]) {
+  init(
+    reader: _CBORReader, offset: Int, path: [_CodingPathComponent],
+    cursors: UnsafeMutableBufferPointer<_MapCursor>
+  ) {
     self.reader = reader
     self.offset = offset
     self.path = path
     self.pathDepth = path.count
+    self.cursors = cursors
   }
+
+  /// Ends the use of the caller's memory by this decoder and those it handed out.
+  func finish() {
+    reader = _CBORReader(UnsafeRawBufferPointer(start: nil, count: 0))
+    cursors = UnsafeMutableBufferPointer(start: nil, count: 0)
+    if !superDecoders.isEmpty {
+      for decoder in superDecoders { decoder.finish() }
+    }
+  }
+
+  /// A decoder for the value at `offset`, for `superDecoder()`.
+  func superDecoder(at offset: Int, path: [_CodingPathComponent]) -> _CBORDecoderImpl {
+    let decoder = _CBORDecoderImpl(reader: reader, offset: offset, path: path, cursors: cursors)
+    superDecoders.append(decoder)
+    return decoder
+  }
+
+  /// How many map nesting levels get a lookup cursor; deeper maps are scanned from
+  /// their first entry.
+  static let cursorLevels = 16
 
   var codingPath: [any CodingKey] { codingPath(_DecodingPath(depth: pathDepth, last: nil)) }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -285,9 +321,10 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
   /// the entry found last in the same map (remembered per nesting level in `cursors`)
   /// and wraps around, so that looking keys up in map order, as synthesized `Decodable`
   /// code and `Dictionary` do, costs one step per key rather than a scan of the whole map.
-  /// A duplicate key resolves to the entry the scan meets first.
+  /// With a duplicate key, the lookup returns whichever entry the scan meets first, which
+  /// depends on the previous lookup.
   func valueOffset(
-    forKey name: UnsafeRawBufferPointer, entries start: Int, count: Int, level: Int
+    forKey name: String, entries start: Int, count: Int, level: Int
   ) throws(CBORError) -> Int? {
     var index = 0
     var position = start
@@ -306,9 +343,11 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
         position = start
         continue
       }
-      let keyEnd = try reader.skipItem(at: position, depth: 0, validating: false)
-      if try keyMatches(name, at: position) {
-        remember(_MapCursor(map: start, index: index, offset: position), level: level)
+      let (matches, keyEnd) = try matchKey(name, at: position)
+      if matches {
+        if level < cursors.count {
+          cursors[level] = _MapCursor(map: start, index: index, offset: position)
+        }
         return keyEnd
       }
       position = try reader.skipItem(at: keyEnd, depth: 0, validating: false)
@@ -316,31 +355,34 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
     }
   }
 
-  private func remember(_ cursor: _MapCursor, level: Int) {
-    guard level < 64 else { return }
-    while cursors.count <= level { cursors.append(_MapCursor()) }
-    cursors[level] = cursor
-  }
-
-  private func keyMatches(_ name: UnsafeRawBufferPointer, at offset: Int) throws(CBORError) -> Bool {
+  /// Whether the map key at `offset` is the text `name`, and where the key ends.
+  private func matchKey(_ name: String, at offset: Int) throws(CBORError) -> (matches: Bool, end: Int) {
     var head = try reader.head(at: offset)
     while head.major == 6 {
       head = try reader.head(at: head.end)
     }
-    guard head.major == 3 else { return false }
+    guard head.major == 3 else {
+      return (false, try reader.skipItem(at: offset, depth: 0, validating: false))
+    }
+    let utf8 = name.utf8
     if !head.isIndefinite {
-      guard head.argument == UInt64(name.count) else { return false }
-      return UnsafeRawBufferPointer(try content(of: head, at: offset)).elementsEqual(name)
+      let stored = try content(of: head, at: offset)
+      let end = head.end &+ stored.count
+      guard stored.count == utf8.count else { return (false, end) }
+      let matches = utf8.withContiguousStorageIfAvailable { _CBORReader.bytesEqual($0, stored) }
+      return (matches ?? stored.elementsEqual(utf8), end)
     }
     var key: [UInt8] = []
     try forEachChunk(of: head) { chunk, chunkOffset throws(CBORError) in
       key.append(contentsOf: try content(of: chunk, at: chunkOffset))
     }
-    return key.elementsEqual(name)
+    return (key.elementsEqual(utf8), try reader.skipItem(at: offset, depth: 0, validating: false))
   }
 
-  /// Calls `body` with the text of each text key of a map, in order.
-  func forEachTextKey(entries start: Int, count: Int, _ body: (String) -> Void) throws(CBORError) {
+  /// The text keys of a map, in order, made into `Key`s (keys that `Key` does not know
+  /// are left out).
+  func textKeys<Key: CodingKey>(_ type: Key.Type, entries start: Int, count: Int) throws(CBORError) -> [Key] {
+    var keys: [Key] = []
     var position = start
     var index = 0
     while count < 0 ? try !reader.isBreak(at: position) : index < count {
@@ -349,20 +391,33 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
         head = try reader.head(at: head.end)
       }
       if head.major == 3 {
+        var text = ""
         if !head.isIndefinite {
-          body(String(decoding: try content(of: head, at: position), as: UTF8.self))
+          let content = try content(of: head, at: position)
+          text = String(decoding: content, as: UTF8.self)
+          position = head.end &+ content.count
         } else {
-          var key = ""
           try forEachChunk(of: head) { chunk, chunkOffset throws(CBORError) in
-            key += String(decoding: try content(of: chunk, at: chunkOffset), as: UTF8.self)
+            text += String(decoding: try content(of: chunk, at: chunkOffset), as: UTF8.self)
           }
-          body(key)
+          position = try reader.skipItem(at: position, depth: 0, validating: false)
         }
+        if let key = Key(stringValue: text) {
+          // An enum case is a one-entry map; an array literal is cheaper than an append
+          // in this unspecialized generic code.
+          if count == 1 { return [key] }
+          keys.append(key)
+        }
+      } else {
+        position = try reader.skipItem(at: position, depth: 0, validating: false)
       }
-      position = try reader.skipItem(at: position, depth: 0, validating: false)
-      position = try reader.skipItem(at: position, depth: 0, validating: false)
       index &+= 1
+      // The last value of a definite-length map need not be walked.
+      if count < 0 || index < count {
+        position = try reader.skipItem(at: position, depth: 0, validating: false)
+      }
     }
+    return keys
   }
 
   // MARK: - Containers

@@ -15,26 +15,16 @@ struct _CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
   private var level: Int { path.depth + (path.last == nil ? 0 : 1) }
 
   var allKeys: [Key] {
-    var keys: [Key] = []
-    if count > 0 { keys.reserveCapacity(count) }
-    try? impl.forEachTextKey(entries: start, count: count) { text in
-      if let key = Key(stringValue: text) { keys.append(key) }
-    }
-    return keys
+    (try? impl.textKeys(Key.self, entries: start, count: count)) ?? []
   }
 
   /// The offset of the value for `key`, or nil.
   @inline(__always)
   private func find(_ key: Key) throws -> Int? {
-    var name = key.stringValue
-    let result = name.withUTF8 { utf8 in
-      Result { () throws(CBORError) -> Int? in
-        try impl.valueOffset(forKey: UnsafeRawBufferPointer(utf8), entries: start, count: count, level: level)
-      }
-    }
-    switch result {
-    case .success(let offset): return offset
-    case .failure(let error): throw impl.corrupted(error, path, .key(key))
+    do {
+      return try impl.valueOffset(forKey: key.stringValue, entries: start, count: count, level: level)
+    } catch {
+      throw impl.corrupted(error, path, .key(key.stringValue))
     }
   }
 
@@ -50,23 +40,23 @@ struct _CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
   func contains(_ key: Key) -> Bool { (try? find(key)) != nil }
 
   func decodeNil(forKey key: Key) throws -> Bool {
-    try impl.isNil(at: require(key), path, .key(key))
+    try impl.isNil(at: require(key), path, .key(key.stringValue))
   }
 
   func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-    try impl.decodeBool(at: require(key), path, .key(key))
+    try impl.decodeBool(at: require(key), path, .key(key.stringValue))
   }
 
   func decode(_ type: String.Type, forKey key: Key) throws -> String {
-    try impl.decodeString(at: require(key), path, .key(key))
+    try impl.decodeString(at: require(key), path, .key(key.stringValue))
   }
 
   func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-    try impl.decodeDouble(at: require(key), path, .key(key))
+    try impl.decodeDouble(at: require(key), path, .key(key.stringValue))
   }
 
   func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-    try impl.decodeFloat(at: require(key), path, .key(key))
+    try impl.decodeFloat(at: require(key), path, .key(key.stringValue))
   }
 
   func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(type, key) }
@@ -82,47 +72,43 @@ struct _CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 
   @inline(__always)
   private func integer<I: FixedWidthInteger>(_ type: I.Type, _ key: Key) throws -> I {
-    try impl.decodeInteger(type, at: require(key), path, .key(key))
+    try impl.decodeInteger(type, at: require(key), path, .key(key.stringValue))
   }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try impl.decodeValue(type, at: require(key), path, .key(key))
+    try impl.decodeValue(type, at: require(key), path, .key(key.stringValue))
   }
 
   func nestedContainer<NestedKey: CodingKey>(
     keyedBy type: NestedKey.Type, forKey key: Key
   ) throws -> KeyedDecodingContainer<NestedKey> {
     let offset = try require(key)
-    return try impl.keyedContainer(type, at: offset, impl.child(of: path, .key(key)))
+    return try impl.keyedContainer(type, at: offset, impl.child(of: path, .key(key.stringValue)))
   }
 
   func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
     let offset = try require(key)
-    return try impl.unkeyedContainer(at: offset, impl.child(of: path, .key(key)))
+    return try impl.unkeyedContainer(at: offset, impl.child(of: path, .key(key.stringValue)))
   }
 
   func superDecoder() throws -> any Decoder {
-    let result = Array("super".utf8).withUnsafeBytes { name in
-      Result { () throws(CBORError) -> Int? in
-        try impl.valueOffset(forKey: name, entries: start, count: count, level: level)
-      }
-    }
     let offset: Int?
-    switch result {
-    case .success(let found): offset = found
-    case .failure(let error): throw impl.corrupted(error, path, .superKey)
+    do {
+      offset = try impl.valueOffset(forKey: "super", entries: start, count: count, level: level)
+    } catch {
+      throw impl.corrupted(error, path, .superKey)
     }
     guard let offset else {
       throw DecodingError.keyNotFound(_CBORKey(stringValue: "super"), .init(
         codingPath: codingPath,
         debugDescription: "No value for key \"super\" in the map at byte offset \(self.offset)."))
     }
-    return _CBORDecoderImpl(reader: impl.reader, offset: offset, path: impl.components(path, appending: .superKey))
+    return impl.superDecoder(at: offset, path: impl.components(path, appending: .superKey))
   }
 
   func superDecoder(forKey key: Key) throws -> any Decoder {
     let offset = try require(key)
-    return _CBORDecoderImpl(reader: impl.reader, offset: offset, path: impl.components(path, appending: .key(key)))
+    return impl.superDecoder(at: offset, path: impl.components(path, appending: .key(key.stringValue)))
   }
 }
 
@@ -247,8 +233,7 @@ struct _CBORUnkeyedDecodingContainer: UnkeyedDecodingContainer {
 
   mutating func superDecoder() throws -> any Decoder {
     let offset = try next((any Decoder).self)
-    let decoder = _CBORDecoderImpl(
-      reader: impl.reader, offset: offset, path: impl.components(path, appending: .index(currentIndex)))
+    let decoder = impl.superDecoder(at: offset, path: impl.components(path, appending: .index(currentIndex)))
     try advance(past: offset)
     return decoder
   }

@@ -4,71 +4,105 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// An array or map whose header is not final yet, or a `superEncoder()` slot.
-///
-/// The encoder writes in one pass: a container's header is a one-byte placeholder until
-/// the container is finished, when its count is known. `Codable` has no "close" call, so a
-/// container is finished when its parent writes its next entry, or when the `encode(to:)`
-/// that opened it returns.
-struct _EncodingFrame {
-  enum Kind { case map, array, slot }
-
-  var kind: Kind
-  /// The offset of the placeholder header (of a slot: where its value starts).
-  var offset: Int
-  /// Entries written so far (a map entry is a key and its value).
-  var count: Int
-  /// Tells a container's frame from a later frame at the same index.
-  var id: UInt32
-  /// The coding path step that leads to this container, if any.
-  var component: _CodingPathComponent?
-}
-
-/// The value being encoded: where its bytes and containers start, and how it was reached.
-struct _EncodingLevel {
-  /// The index in `frames` of the value's first container.
-  var base: Int
-  /// The offset of the value's first byte.
-  var start: Int
-  /// The coding path step that leads to the value, if not yet held by a frame.
-  var component: _CodingPathComponent?
-}
-
 /// The encoder behind ``CBOREncoder``: one per top-level call, writing straight into the
 /// caller's buffer.
+///
+/// The open frames live in memory that the top-level call owns (on its stack), at most
+/// ``CBORDecoder/maximumNestingDepth`` of them; when the call ends, ``finish()`` empties
+/// the stack so that a container kept beyond the call can no longer reach that memory.
+///
+/// The hot stored properties opt out of dynamic exclusivity checking: an encoder lives
+/// for one top-level call on one thread, and no access to them is ever held across a
+/// call that could reach them again (the checks cost about a fifth of encoding time).
 final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
-  var bytes: [UInt8]
+  @exclusivity(unchecked) var bytes: [UInt8] = []
   let deterministic: Bool
-  var frames: [_EncodingFrame] = []
-  var level: _EncodingLevel
-  private var lastFrameID: UInt32 = 0
+  private let frames: UnsafeMutablePointer<_EncodingFrame>
+  @exclusivity(unchecked) private var frameCapacity: Int
+  @exclusivity(unchecked) private(set) var frameCount = 0
+  @exclusivity(unchecked) var level = _EncodingLevel(base: 0, start: 0)
+  @exclusivity(unchecked) private var lastFrameID: UInt32 = 0
   /// The first error of a non-throwing `Encoder` call (such as `nestedContainer`), thrown
   /// when the top-level call ends.
   private var deferredError: (any Error)?
 
   /// Creates an encoder; the caller swaps its buffer into `bytes` before encoding.
-  init(deterministic: Bool) {
-    self.bytes = []
+  ///
+  /// - Parameter frames: Room for ``CBORDecoder/maximumNestingDepth`` frames, valid until
+  ///   ``finish()``.
+  init(deterministic: Bool, frames: UnsafeMutableBufferPointer<_EncodingFrame>) {
     self.deterministic = deterministic
-    self.level = _EncodingLevel(base: 0, start: 0, component: nil)
+    self.frames = frames.baseAddress!
+    self.frameCapacity = frames.count
   }
 
-  var codingPath: [any CodingKey] { codingPath(throughFrame: level.base - 1, appending: level.component) }
+  /// Ends the encoder's use of the frame memory.
+  func finish() {
+    frameCount = 0
+    frameCapacity = 0
+  }
+
+  var codingPath: [any CodingKey] { codingPath(inFrames: level.base) }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-  func codingPath(throughFrame index: Int, appending component: _CodingPathComponent? = nil) -> [any CodingKey] {
+  /// The open frame at `index`; callers check `index < frameCount`.
+  @inline(__always)
+  func frame(_ index: Int) -> _EncodingFrame { frames[index] }
+
+  // MARK: - Coding paths
+
+  /// The coding path to the value being written as the last entry of the innermost of
+  /// the first `depth` open frames, read back from the bytes.
+  ///
+  /// Each open frame's value is the last entry of the frame below it, so the step from
+  /// one frame to the next is the key of that last entry (for a map), its index (for an
+  /// array), or nothing (for a `superEncoder()` slot, whose key the map below holds).
+  func codingPath(inFrames depth: Int) -> [any CodingKey] {
     var path: [any CodingKey] = []
-    for frame in frames.prefix(max(0, index + 1)) {
-      if let step = frame.component { path.append(step.codingKey) }
+    for i in 0..<min(depth, frameCount) {
+      let parent = frames[i]
+      switch parent.kind {
+      case .slot:
+        continue
+      case .array:
+        path.append(_CBORKey(index: max(0, parent.count - 1)))
+      case .map:
+        path.append(_CBORKey(stringValue: lastKey(of: parent) ?? "?"))
+      }
     }
-    if let component { path.append(component.codingKey) }
     return path
+  }
+
+  /// The coding path of the container in the open frame at `index`, or `[]` if it has
+  /// been finished.
+  func codingPath(ofFrame index: Int, _ id: UInt32) -> [any CodingKey] {
+    isOpen(index, id) ? codingPath(inFrames: index) : []
+  }
+
+  /// The text of the key of an open map's last entry.
+  private func lastKey(of map: _EncodingFrame) -> String? {
+    guard map.count > 0 else { return nil }
+    return bytes.withUnsafeBytes { raw -> String? in
+      let reader = _CBORReader(raw)
+      // While the map is open its header is the one-byte placeholder.
+      var position = map.offset + 1
+      for _ in 0..<(map.count - 1) {
+        guard let keyEnd = try? reader.skipItem(at: position, depth: 0, validating: false),
+          let end = try? reader.skipItem(at: keyEnd, depth: 0, validating: false)
+        else { return nil }
+        position = end
+      }
+      guard let end = try? reader.skipItem(at: position, depth: 0, validating: false),
+        let key = try? CBORValue(decoding: UnsafeRawBufferPointer(rebasing: raw[position..<end]))
+      else { return nil }
+      return key.stringValue ?? key.description
+    }
   }
 
   // MARK: - Top level and nested values
 
   func encodeTopLevel<T: Encodable>(_ value: T) throws {
-    level = _EncodingLevel(base: 0, start: bytes.count, component: nil)
+    level = _EncodingLevel(base: 0, start: bytes.count, sortedGroup: sortedGroup(of: T.self))
     if T.self == Data.self {
       appendByteString(value as! Data)
       return
@@ -84,19 +118,26 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
 
   /// Encodes `value` as one data item at the end of the buffer, then finishes every
   /// container it opened.
-  func encodeValue<T: Encodable>(_ value: T, component: _CodingPathComponent?) throws {
+  func encodeValue<T: Encodable>(_ value: T) throws {
     if T.self == Data.self {
       appendByteString(value as! Data)
       return
     }
     let saved = level
-    level = _EncodingLevel(base: frames.count, start: bytes.count, component: component)
+    level = _EncodingLevel(base: frameCount, start: bytes.count, sortedGroup: sortedGroup(of: T.self))
     defer { level = saved }
     try value.encode(to: self)
     try closeFrames(downTo: level.base)
     if bytes.count == level.start {
       bytes.append(0xa0)  // like JSONEncoder's `{}` for a value that encodes nothing
     }
+  }
+
+  /// The group size of `type`'s entries if deterministic mode must sort them.
+  @inline(__always)
+  private func sortedGroup<T>(of type: T.Type) -> UInt8 {
+    guard deterministic else { return 0 }
+    return (type as? any _CBORUnorderedCollection.Type)?.cborGroupSize ?? 0
   }
 
   func appendByteString(_ data: Data) {
@@ -113,7 +154,7 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
   func openContainer(
     _ kind: _EncodingFrame.Kind, in level: _EncodingLevel
   ) -> (index: Int, id: UInt32) {
-    if frames.count > level.base {
+    if frameCount > level.base {
       let frame = frames[level.base]
       guard frame.kind == kind else {
         recordDeferred(misuse("a \(kind) container was requested for a value that already has a \(frame.kind)"))
@@ -126,27 +167,31 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
       recordDeferred(misuse("a \(kind) container was requested for a value that is already encoded"))
       return (0, 0)
     }
-    return pushFrame(kind, component: level.component)
+    return pushFrame(kind, sortedGroup: kind == .array ? level.sortedGroup : 0)
   }
 
   /// Starts a container (or slot) at the end of the buffer.
-  func pushFrame(_ kind: _EncodingFrame.Kind, component: _CodingPathComponent?) -> (index: Int, id: UInt32) {
-    guard frames.count < CBORDecoder.maximumNestingDepth else {
+  func pushFrame(_ kind: _EncodingFrame.Kind, sortedGroup: UInt8 = 0) -> (index: Int, id: UInt32) {
+    guard frameCount < frameCapacity else {
       recordDeferred(EncodingError.invalidValue(
         kind, .init(
-          codingPath: codingPath(throughFrame: frames.count - 1, appending: component),
-          debugDescription: "containers are nested deeper than \(CBORDecoder.maximumNestingDepth), "
-            + "which CBORDecoder would reject")))
+          codingPath: codingPath(inFrames: frameCount),
+          debugDescription: frameCapacity == 0
+            ? "an encoding container was used after its top-level encode call returned"
+            : "containers are nested deeper than \(CBORDecoder.maximumNestingDepth), "
+              + "which CBORDecoder would reject")))
       return (0, 0)
     }
     lastFrameID &+= 1
-    frames.append(_EncodingFrame(kind: kind, offset: bytes.count, count: 0, id: lastFrameID, component: component))
+    (frames + frameCount).initialize(
+      to: _EncodingFrame(kind: kind, id: lastFrameID, sortedGroup: sortedGroup, offset: bytes.count, count: 0))
+    frameCount &+= 1
     switch kind {
     case .map: bytes.append(0xa0)
     case .array: bytes.append(0x80)
     case .slot: break
     }
-    return (frames.count - 1, lastFrameID)
+    return (frameCount &- 1, lastFrameID)
   }
 
   /// Prepares the container at `index` for a new entry; returns the entry's index.
@@ -155,7 +200,7 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
   /// already (a one-pass encoder cannot go back to it).
   @inline(__always)
   func beginEntry(_ index: Int, _ id: UInt32) throws -> Int {
-    if index &+ 1 != frames.count || frames[index].id != id || index < level.base {
+    if index &+ 1 != frameCount || frames[index].id != id || index < level.base {
       try reopen(index, id)
     }
     let count = frames[index].count
@@ -164,7 +209,7 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
   }
 
   private func reopen(_ index: Int, _ id: UInt32) throws {
-    guard index >= level.base, index < frames.count, frames[index].id == id else {
+    guard index >= level.base, index < frameCount, frames[index].id == id else {
       throw deferredError ?? misuse(
         "a container was used after its parent moved on to its next entry; CBOREncoder writes "
           + "in one pass and needs each container finished before its parent continues")
@@ -174,7 +219,7 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
 
   /// Whether the frame at `index` is still open (for slots and `count`).
   func isOpen(_ index: Int, _ id: UInt32) -> Bool {
-    index < frames.count && frames[index].id == id
+    index < frameCount && frames[index].id == id
   }
 
   func count(_ index: Int, _ id: UInt32) -> Int {
@@ -183,7 +228,7 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
 
   /// Starts a nested container as the value of a new entry of the container at `index`.
   func nestedFrame(
-    _ kind: _EncodingFrame.Kind, in index: Int, _ id: UInt32, key: String?, component: _CodingPathComponent
+    _ kind: _EncodingFrame.Kind, in index: Int, _ id: UInt32, key: String?
   ) -> (index: Int, id: UInt32) {
     do {
       _ = try beginEntry(index, id)
@@ -192,12 +237,13 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
       return (0, 0)
     }
     if let key { _CBORWriter.appendText(key, to: &bytes) }
-    return pushFrame(kind, component: component)
+    return pushFrame(kind, sortedGroup: kind == .array ? level.sortedGroup : 0)
   }
 
   func closeFrames(downTo count: Int) throws {
-    while frames.count > count {
-      try finish(frames.removeLast())
+    while frameCount > count {
+      frameCount &-= 1
+      try finish(frames[frameCount])
     }
   }
 
@@ -206,10 +252,14 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
     case .slot:
       if bytes.count == frame.offset { bytes.append(0xa0) }
     case .array:
+      let group = Int(frame.sortedGroup)
+      if group > 0 && frame.count > group && frame.count % group == 0 {
+        try sortEntries(of: frame, items: frame.count, group: group, rejectingDuplicates: false)
+      }
       patchHeader(4, frame)
     case .map:
       if deterministic && frame.count > 1 {
-        try sortEntries(of: frame)
+        try sortEntries(of: frame, items: 2 * frame.count, group: 2, rejectingDuplicates: true)
       }
       patchHeader(5, frame)
     }
@@ -225,17 +275,29 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
     _CBORWriter.writeHead(major, count, into: &bytes, at: frame.offset)
   }
 
-  /// Sorts a finished map's entries by the bytes of their encoded keys (RFC 8949 §4.2.1).
-  private func sortEntries(of frame: _EncodingFrame) throws {
-    let start = frame.offset + 1
+  /// Sorts the entries of a finished container by the bytes of their first items: a
+  /// map's entries by their encoded keys (RFC 8949 §4.2.1), a set's elements, a
+  /// dictionary's key-value pairs by their keys.
+  ///
+  /// - Parameters:
+  ///   - items: How many data items the container holds.
+  ///   - group: How many items make one entry.
+  ///   - rejectingDuplicates: Whether two entries with equal first items are an error.
+  private func sortEntries(
+    of frame: _EncodingFrame, items: Int, group: Int, rejectingDuplicates: Bool
+  ) throws {
+    let start = frame.offset + 1  // past the one-byte placeholder header
     var entries: [(key: Range<Int>, end: Int)] = []
-    entries.reserveCapacity(frame.count)
+    entries.reserveCapacity(items / group)
     try bytes.withUnsafeBytes { raw in
       let reader = _CBORReader(raw)
       var position = start
-      for _ in 0..<frame.count {
+      for _ in 0..<(items / group) {
         let keyEnd = try reader.skipItem(at: position, depth: 0, validating: false)
-        let end = try reader.skipItem(at: keyEnd, depth: 0, validating: false)
+        var end = keyEnd
+        for _ in 1..<group {
+          end = try reader.skipItem(at: end, depth: 0, validating: false)
+        }
         entries.append((position..<keyEnd, end))
         position = end
       }
@@ -250,12 +312,14 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
     }
     if isSorted { return }
     entries.sort { precedes($0.key, $1.key) }
-    for i in entries.indices.dropFirst() where bytes[entries[i - 1].key].elementsEqual(bytes[entries[i].key]) {
-      let key = (try? CBORValue(decoding: Array(bytes[entries[i].key])))?.description ?? "?"
-      throw EncodingError.invalidValue(
-        key, .init(
-          codingPath: codingPath(throughFrame: frames.count - 1, appending: frame.component),
-          debugDescription: "a map has two entries with the key \(key); deterministic CBOR forbids that"))
+    if rejectingDuplicates {
+      for i in entries.indices.dropFirst() where bytes[entries[i - 1].key].elementsEqual(bytes[entries[i].key]) {
+        let key = (try? CBORValue(decoding: Array(bytes[entries[i].key])))?.description ?? "?"
+        throw EncodingError.invalidValue(
+          key, .init(
+            codingPath: codingPath(inFrames: frameCount),
+            debugDescription: "a map has two entries with the key \(key); deterministic CBOR forbids that"))
+      }
     }
     var sorted: [UInt8] = []
     sorted.reserveCapacity(bytes.count - start)
@@ -269,7 +333,7 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
 
   func misuse(_ message: String) -> EncodingError {
     EncodingError.invalidValue(
-      "", .init(codingPath: codingPath(throughFrame: frames.count - 1), debugDescription: message))
+      "", .init(codingPath: codingPath(inFrames: frameCount), debugDescription: message))
   }
 
   /// Remembers the first error of a call that cannot throw.
@@ -282,7 +346,7 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
   /// Throws unless nothing has been written yet for the value at `level`.
   @inline(__always)
   func beginSingleValue(in level: _EncodingLevel) throws {
-    guard frames.count == level.base && bytes.count == level.start else {
+    guard frameCount == level.base && bytes.count == level.start else {
       throw misuse("a single value was encoded for a value that is already encoded")
     }
   }
@@ -337,9 +401,7 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
 
   func encode<T: Encodable>(_ value: T) throws {
     try beginSingleValue(in: level)
-    // A single value has no container of its own, so the path step that led here is
-    // still pending; the nested value inherits it.
-    try encodeValue(value, component: level.component)
+    try encodeValue(value)
   }
 
   @inline(__always)

@@ -4,7 +4,7 @@ struct _CBORKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
   let index: Int
   let id: UInt32
 
-  var codingPath: [any CodingKey] { impl.codingPath(throughFrame: index) }
+  var codingPath: [any CodingKey] { impl.codingPath(ofFrame: index, id) }
 
   @inline(__always)
   private func beginEntry(_ key: Key) throws {
@@ -50,7 +50,7 @@ struct _CBORKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
     try beginEntry(key)
-    try impl.encodeValue(value, component: .key(key))
+    try impl.encodeValue(value)
   }
 
   @inline(__always)
@@ -68,22 +68,22 @@ struct _CBORKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
-    let (index, id) = impl.nestedFrame(.map, in: index, id, key: key.stringValue, component: .key(key))
+    let (index, id) = impl.nestedFrame(.map, in: index, id, key: key.stringValue)
     return KeyedEncodingContainer(_CBORKeyedEncodingContainer<NestedKey>(impl: impl, index: index, id: id))
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-    let (index, id) = impl.nestedFrame(.array, in: index, id, key: key.stringValue, component: .key(key))
+    let (index, id) = impl.nestedFrame(.array, in: index, id, key: key.stringValue)
     return _CBORUnkeyedEncodingContainer(impl: impl, index: index, id: id)
   }
 
   mutating func superEncoder() -> any Encoder {
-    let (index, id) = impl.nestedFrame(.slot, in: index, id, key: "super", component: .superKey)
+    let (index, id) = impl.nestedFrame(.slot, in: index, id, key: "super")
     return _CBORSlotEncoder(impl: impl, index: index, id: id)
   }
 
   mutating func superEncoder(forKey key: Key) -> any Encoder {
-    let (index, id) = impl.nestedFrame(.slot, in: index, id, key: key.stringValue, component: .key(key))
+    let (index, id) = impl.nestedFrame(.slot, in: index, id, key: key.stringValue)
     return _CBORSlotEncoder(impl: impl, index: index, id: id)
   }
 }
@@ -94,7 +94,7 @@ struct _CBORUnkeyedEncodingContainer: UnkeyedEncodingContainer {
   let index: Int
   let id: UInt32
 
-  var codingPath: [any CodingKey] { impl.codingPath(throughFrame: index) }
+  var codingPath: [any CodingKey] { impl.codingPath(ofFrame: index, id) }
   var count: Int { impl.count(index, id) }
 
   mutating func encodeNil() throws {
@@ -134,8 +134,8 @@ struct _CBORUnkeyedEncodingContainer: UnkeyedEncodingContainer {
   mutating func encode(_ value: UInt64) throws { try encodeUnsigned(value) }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
-    let position = try impl.beginEntry(index, id)
-    try impl.encodeValue(value, component: .index(position))
+    _ = try impl.beginEntry(index, id)
+    try impl.encodeValue(value)
   }
 
   @inline(__always)
@@ -153,17 +153,17 @@ struct _CBORUnkeyedEncodingContainer: UnkeyedEncodingContainer {
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type
   ) -> KeyedEncodingContainer<NestedKey> {
-    let (index, id) = impl.nestedFrame(.map, in: index, id, key: nil, component: .index(count))
+    let (index, id) = impl.nestedFrame(.map, in: index, id, key: nil)
     return KeyedEncodingContainer(_CBORKeyedEncodingContainer<NestedKey>(impl: impl, index: index, id: id))
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-    let (index, id) = impl.nestedFrame(.array, in: index, id, key: nil, component: .index(count))
+    let (index, id) = impl.nestedFrame(.array, in: index, id, key: nil)
     return _CBORUnkeyedEncodingContainer(impl: impl, index: index, id: id)
   }
 
   mutating func superEncoder() -> any Encoder {
-    let (index, id) = impl.nestedFrame(.slot, in: index, id, key: nil, component: .index(count))
+    let (index, id) = impl.nestedFrame(.slot, in: index, id, key: nil)
     return _CBORSlotEncoder(impl: impl, index: index, id: id)
   }
 }
@@ -181,13 +181,13 @@ final class _CBORSlotEncoder: Encoder, SingleValueEncodingContainer {
     self.id = id
   }
 
-  var codingPath: [any CodingKey] { impl.codingPath(throughFrame: index) }
+  var codingPath: [any CodingKey] { impl.codingPath(inFrames: index) }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   /// The slot's value as a level, or nil once the parent has moved on.
   private var level: _EncodingLevel? {
     guard impl.isOpen(index, id), index >= impl.level.base else { return nil }
-    return _EncodingLevel(base: index + 1, start: impl.frames[index].offset, component: nil)
+    return _EncodingLevel(base: index + 1, start: impl.frame(index).offset)
   }
 
   private func checkedLevel() throws -> _EncodingLevel {
@@ -264,6 +264,6 @@ final class _CBORSlotEncoder: Encoder, SingleValueEncodingContainer {
 
   func encode<T: Encodable>(_ value: T) throws {
     _ = try checkedLevel()
-    try impl.encodeValue(value, component: nil)
+    try impl.encodeValue(value)
   }
 }

@@ -1,13 +1,17 @@
 /// One step of a coding path, kept in this form until someone asks for `[CodingKey]`
 /// (usually only to build an error), so that the hot path never builds arrays of keys.
+///
+/// A key is kept as its `stringValue`: copying a `String` is a retain at most (none for
+/// the literals of synthesized keys), whereas copying an `any CodingKey` goes through
+/// value witnesses, and boxing one (a dictionary's key is 25 bytes) allocates.
 enum _CodingPathComponent {
-  case key(any CodingKey)
+  case key(String)
   case index(Int)
   case superKey
 
   var codingKey: any CodingKey {
     switch self {
-    case .key(let key): return key
+    case .key(let name): return _CBORKey(stringValue: name)
     case .index(let index): return _CBORKey(index: index)
     case .superKey: return _CBORKey(stringValue: "super")
     }

@@ -1,0 +1,37 @@
+// A process that records a banking session as fast as it can and reports on stdout how
+// many `send`s have returned, so that a test can kill it with SIGKILL at a random moment
+// and check what the trace kept. Not installed: the crash test in RetraceLogTests runs it.
+import Foundation
+import Retrace
+import RetraceExamples
+import RetraceLog
+
+guard CommandLine.arguments.count == 2 else {
+  FileHandle.standardError.write(Data("usage: retrace-crash-child TRACE\n".utf8))
+  exit(2)
+}
+let path = CommandLine.arguments[1]
+MainActor.assumeIsolated {
+  do {
+    var configuration = TraceRecorderConfiguration()
+    configuration.chunkSize = 64 << 10
+    let recorder = try TraceRecorder(path: path, domain: bankingDomain, configuration: configuration)
+    let store = Store(initialState: bankingDomain.initialState, reducer: BankingReducer())
+    store.attach(recorder)
+    var random = SeededRandom(seed: 11)
+    var step = 0
+    while true {
+      for _ in 0..<10 {
+        store.send(bankingDomain.workload.next(store.state, step, &random))
+        step += 1
+      }
+      // Every send up to `step` has returned.
+      let line = "\(step)\n"
+      _ = line.withCString { write(1, $0, strlen($0)) }
+      usleep(5_000)  // about 2,000 actions a second: far above what a person does
+    }
+  } catch {
+    FileHandle.standardError.write(Data("retrace-crash-child: \(error)\n".utf8))
+    exit(1)
+  }
+}

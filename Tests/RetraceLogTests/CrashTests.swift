@@ -1,0 +1,69 @@
+import Foundation
+import Retrace
+import RetraceExamples
+@testable import RetraceLog
+import Synchronization
+import Testing
+
+/// Kills a recording process with SIGKILL at random moments and checks what each trace
+/// kept: readable, a clean prefix, and every action whose `send` had returned more than the
+/// documented window (10 ms) before the kill.
+@Suite struct CrashTests {
+  static let window = 0.010
+
+  /// The child executable, built beside the test bundle.
+  var childPath: String {
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    while directory.path != "/" {
+      let candidate = directory.appendingPathComponent("retrace-crash-child").path
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+      directory = directory.deletingLastPathComponent()
+    }
+    return ""
+  }
+
+  @Test func killingARecordingProcessLosesNothingOlderThanTheWindow() throws {
+    let child = childPath
+    try #require(!child.isEmpty, "retrace-crash-child was not built beside the tests")
+    var random = SeededRandom(seed: 2026)
+    for round in 0..<6 {
+      let path = temporaryDirectory() + "/crash-\(round).trace"
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: child)
+      process.arguments = [path]
+      let pipe = Pipe()
+      process.standardOutput = pipe
+      let reports = Mutex<[(time: Double, count: Int)]>([])
+      let reader = Thread {
+        var buffer = Data()
+        let handle = pipe.fileHandleForReading
+        while true {
+          let data = handle.availableData
+          if data.isEmpty { break }
+          let now = Date().timeIntervalSince1970
+          buffer.append(data)
+          while let newline = buffer.firstIndex(of: 10) {
+            let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+            buffer.removeSubrange(buffer.startIndex...newline)
+            if let count = Int(line) { reports.withLock { $0.append((now, count)) } }
+          }
+        }
+      }
+      try process.run()
+      reader.start()
+      Thread.sleep(forTimeInterval: 0.15 + Double.random(in: 0..<0.5, using: &random))
+      let killedAt = Date().timeIntervalSince1970
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      Thread.sleep(forTimeInterval: 0.05)
+      let safe = reports.withLock { $0.last { $0.time < killedAt - Self.window }?.count } ?? 0
+      let trace = try TraceReader(path: path)
+      #expect(trace.integrity.status != .clean)
+      let actions = try DomainTrace(trace, domain: bankingDomain).actions().map(\.action)
+      #expect(actions.count >= safe, "round \(round): \(actions.count) actions recovered, \(safe) reported more than 10 ms before the kill")
+      // A clean prefix: the same session replayed from its seed.
+      let expected = bankingDomain.generate(count: actions.count, seed: 11).actions
+      #expect(actions == expected, "round \(round): the recovered actions are not a prefix of the session")
+    }
+  }
+}
