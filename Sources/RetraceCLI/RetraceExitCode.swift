@@ -1,3 +1,5 @@
+import RetraceDebugger
+
 /// The exit codes of `retrace`, the same for every command.
 ///
 /// | code | meaning |
@@ -43,5 +45,3 @@ public enum RetraceExitCode: Int32, Sendable, CaseIterable {
          out of range, or traces of different domains
     """
 }
-
-import RetraceDebugger

@@ -28,11 +28,9 @@ import Retrace
 /// ```
 ///
 /// ```
-/// at 2 of 3: increment {"increment":{}}
-///   CounterState(
-/// -   count: 0
-/// +   count: 2
-///   )
+/// at 2 of 3: increment {"increment":{}} at 2025-11-22T00:23:21.000Z
+/// - CounterState(count: 0)
+/// + CounterState(count: 2)
 /// ```
 public struct DebugSession<D: Domain> {
   /// The debugger whose session this explores.

@@ -55,7 +55,7 @@ extension Debugger {
   /// ```
   ///
   /// ```
-  /// 48.5 ["addAccount", "addTransaction", "moveAccount"]
+  /// 272.4 ["addAccount", "addTransaction", "moveAccount", "navigation"]
   /// ```
   ///
   /// - Parameters:

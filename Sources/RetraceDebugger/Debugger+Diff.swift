@@ -39,10 +39,8 @@ extension Debugger {
   /// ```
   ///
   /// ```
-  ///   CounterState(
-  /// -   count: 1
-  /// +   count: 2
-  ///   )
+  /// - CounterState(count: 1)
+  /// + CounterState(count: 2)
   /// ```
   ///
   /// - Parameters:

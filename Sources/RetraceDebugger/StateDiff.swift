@@ -8,10 +8,8 @@ import CustomDump
 /// ```
 ///
 /// ```
-///   CounterState(
-/// -   count: 1
-/// +   count: 2
-///   )
+/// - CounterState(count: 1)
+/// + CounterState(count: 2)
 /// ```
 ///
 /// - Parameters:
