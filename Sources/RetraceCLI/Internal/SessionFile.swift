@@ -1,5 +1,7 @@
+import Dispatch
 import Foundation
 import Retrace
+import Synchronization
 import RetraceDebugger
 import RetraceLog
 
@@ -140,30 +142,47 @@ struct SessionFile {
       firstChunk = reader.snapshotChunk(atOrBefore: target) ?? 0
     }
 
+    // Chunks decode independently, so they are decoded on all cores at once (decoding the
+    // actions is most of the cost of reading a trace), then joined in order, followed by
+    // the records of an unfinished session's journal.
+    let chunks = reader.chunks
+    // The first chunk holds the starting snapshot; later ones matter only up to `stop`.
+    var partSources: [Int] = Array(firstChunk..<chunks.count).filter {
+      $0 == firstChunk || stop == nil || chunks[$0].firstSequence <= stop!
+    }
+    let chunksEnd = chunks.last.map { $0.firstSequence + UInt64($0.actionCount) } ?? header.firstSequence + 1
+    if partSources.isEmpty || stop == nil || stop! >= chunksEnd { partSources.append(chunks.count) }  // the journal
+    let results = Mutex<[Result<TracePart<D>, TraceError>?]>(Array(repeating: nil, count: partSources.count))
+    let sources = partSources
+    let last = stop
+    DispatchQueue.concurrentPerform(iterations: sources.count) { index in
+      let result: Result<TracePart<D>, TraceError>
+      do throws(TraceError) {
+        result = .success(
+          try readPart(trace, chunk: sources[index], stop: last, decodingStart: index == 0))
+      } catch {
+        result = .failure(error)
+      }
+      results.withLock { $0[index] = result }
+    }
+
     var start: (sequence: UInt64, state: D.State)?
     var actions: [TimedAction<D.Action>] = []
     var checkpoints: [Checkpoint] = []
     var snapshots: [Snapshot<D.State>] = []
-    if stop == nil { actions.reserveCapacity(reader.actionCount) }
-    try reader.forEachRecord(fromChunk: firstChunk) { record throws(TraceError) in
-      if let stop, record.sequence > stop { return false }
-      switch record.kind {
-      case .snapshot:
-        if start == nil {
-          start = (record.sequence, try record.decode(D.State.self))
+    let parts = results.withLock { $0 }
+    actions.reserveCapacity(parts.reduce(0) { $0 + ((try? $1?.get())?.actions.count ?? 0) })
+    for result in parts {
+      guard let part = try result?.get() else { continue }
+      if start == nil {
+        guard let first = part.start else {
+          throw TraceError(.corrupted, "the trace has no starting snapshot", sequence: part.actions.first?.sequence)
         }
-        snapshots.append(Snapshot(sequence: record.sequence, hash: record.hash?.rawValue ?? 0, state: nil))
-      case .checkpoint:
-        checkpoints.append(Checkpoint(sequence: record.sequence, hash: record.hash?.rawValue ?? 0))
-      case .action:
-        guard start != nil else {
-          throw TraceError(.corrupted, "the trace has no starting snapshot", sequence: record.sequence)
-        }
-        actions.append(TimedAction(sequence: record.sequence, time: record.time ?? 0, action: try trace.decodeAction(record)))
-      case .end:
-        break
+        start = first
       }
-      return true
+      actions += part.actions
+      checkpoints += part.checkpoints
+      snapshots += part.snapshots
     }
     guard let start else {
       throw TraceError(.corrupted, "the trace has no starting snapshot")
@@ -184,6 +203,40 @@ struct SessionFile {
       return state
     }
     return session
+  }
+
+  /// Reads the records of one chunk (or, for `chunk == chunks.count`, of the journal) up to
+  /// `stop`; decodes the state of a leading snapshot only when `decodingStart`.
+  private static func readPart<D: Domain>(
+    _ trace: DomainTrace<D>, chunk: Int, stop: UInt64?, decodingStart: Bool
+  ) throws(TraceError) -> TracePart<D> {
+    let reader = trace.reader
+    let source: TraceRecord.Source = chunk < reader.chunks.count ? .chunk(chunk) : .journal
+    var part = TracePart<D>()
+    if chunk < reader.chunks.count { part.actions.reserveCapacity(reader.chunks[chunk].actionCount) }
+    try reader.forEachRecord(fromChunk: chunk) { record throws(TraceError) in
+      guard record.source == source else { return false }
+      if let stop, record.sequence > stop { return false }
+      switch record.kind {
+      case .snapshot:
+        if decodingStart && part.start == nil && part.actions.isEmpty {
+          part.start = (record.sequence, try record.decode(D.State.self))
+        }
+        part.snapshots.append(Snapshot(sequence: record.sequence, hash: record.hash?.rawValue ?? 0, state: nil))
+      case .checkpoint:
+        part.checkpoints.append(Checkpoint(sequence: record.sequence, hash: record.hash?.rawValue ?? 0))
+      case .action:
+        if decodingStart && part.start == nil {
+          throw TraceError(.corrupted, "the trace has no starting snapshot", sequence: record.sequence)
+        }
+        part.actions.append(
+          TimedAction(sequence: record.sequence, time: record.time ?? 0, action: try trace.decodeAction(record)))
+      case .end:
+        break
+      }
+      return true
+    }
+    return part
   }
 
   /// A debugger for the session, hashing states as the recorder did.
@@ -409,4 +462,12 @@ struct SessionFile {
     return DebuggerError(
       code, message, path: error.path ?? path, offset: error.offset, sequence: error.sequence, cause: error)
   }
+}
+
+/// The records read from one chunk of a trace (or from its journal).
+private struct TracePart<D: Domain>: Sendable {
+  var start: (sequence: UInt64, state: D.State)?
+  var actions: [TimedAction<D.Action>] = []
+  var checkpoints: [Checkpoint] = []
+  var snapshots: [Snapshot<D.State>] = []
 }
