@@ -95,7 +95,8 @@ public struct DebugSession<D: Domain> {
       do { try debugger.checkInRange(target) } catch { return self.error(error.message) }
       return move(to: target)
     case "state", "s":
-      return reply(stateDump(state))
+      let (text, depth) = stateDump(state, maxNodes: 20_000)
+      return reply(depth.map { text + "\n(a large state: shown \($0) levels deep)" } ?? text)
     case "diff", "d":
       return diff(from: argument)
     case "find", "f":

@@ -109,6 +109,16 @@ import Testing
     #expect(try workspace.run("state c.trace --at 0 --json").json()["count"] as? Int == 0)
     let text = try workspace.run("state c.trace --at 1")
     #expect(text.stdout == "state after 1 of 4:\nCounterState(count: 1)\n")
+    #expect(text.stderr.isEmpty)
+
+    // A large state is shown only as deep as keeps it readable, with a note on stderr.
+    try workspace.run("generate banking --actions 30000 -o big.trace")
+    let large = try workspace.run("state big.trace")
+    #expect(large.stdout.contains("transactions: […]"))
+    #expect(large.stderr.hasPrefix("retrace: the state is large: shown 3 levels deep"))
+    let full = try workspace.run("state big.trace --full")
+    #expect(!full.stdout.contains("transactions: […]"))
+    #expect(full.stderr.isEmpty)
   }
 
   @Test func diffBetweenTwoPoints() throws {

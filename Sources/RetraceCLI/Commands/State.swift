@@ -15,8 +15,14 @@ struct State: AsyncParsableCommand {
   @Option(name: .long, help: "The sequence number of the action after which to show the state (0: the initial state).")
   var at: UInt64?
 
+  @Flag(name: .long, help: "Print all of a large state; by default it is shown only as deep as keeps it readable.")
+  var full = false
+
   @OptionGroup var output: JSONOptions
   @OptionGroup var colorOptions: ColorOptions
+
+  /// About how many values the text output shows before it stops descending.
+  static let maxNodes = 20_000
 
   mutating func run() async throws {
     Terminal.configureColor(colorOptions)
@@ -39,7 +45,17 @@ struct State: AsyncParsableCommand {
       print(String(decoding: try encoder.encode(state), as: UTF8.self))
     } else {
       print("state after \(sequence) of \(file.lastSequence ?? debugger.session.endSequence):".bold)
-      print(stateDump(state))
+      if full {
+        print(stateDump(state))
+      } else {
+        let (text, depth) = stateDump(state, maxNodes: Self.maxNodes)
+        print(text)
+        if let depth {
+          Terminal.writeError(
+            "retrace: the state is large: shown \(depth) levels deep (… marks the rest); "
+              + "--full prints all of it, --json too")
+        }
+      }
     }
   }
 }
