@@ -125,7 +125,7 @@ public struct DebugSession<D: Domain> {
     history.jump(to: Int(target - debugger.session.startSequence))
     var lines = [positionLine()]
     if from == target { lines[0] += " (already here)" }
-    lines.append(stateDiff(before, history.state) ?? "(no change)")
+    lines.append(stateDiff(before, history.state) ?? "(no change since \(from))")
     return reply(lines.joined(separator: "\n"))
   }
 
