@@ -15,10 +15,10 @@ struct DecodingCase: Sendable, CustomTestStringConvertible {
     self.check = { try CBORDecoder().decode(T.self, from: $0) == expected }
   }
 
-  init(_ hex: String, isNaN type: (some BinaryFloatingPoint & Decodable).Type) {
+  init<F: BinaryFloatingPoint & Decodable & Sendable>(_ hex: String, isNaN type: F.Type) {
     self.hex = hex
-    self.testDescription = "0x\(hex) as \(type) = NaN"
-    self.check = { try CBORDecoder().decode(type, from: $0).isNaN }
+    self.testDescription = "0x\(hex) as \(F.self) = NaN"
+    self.check = { try CBORDecoder().decode(F.self, from: $0).isNaN }
   }
 }
 
