@@ -205,6 +205,23 @@ struct CBORDecoderTests {
     #expect(missingContext.codingPath.map(\.stringValue) == ["addTransaction"])
   }
 
+  @Test func aShortArrayIsValueNotFound() throws {
+    struct Pair: Decodable {
+      init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        _ = try container.decode(Int.self)
+        _ = try container.decode(Int.self)
+      }
+    }
+    let error = decodingError { try CBORDecoder().decode(Pair.self, from: bytes(hex: "8101")) }
+    guard case .valueNotFound(_, let context)? = error else {
+      Issue.record("expected valueNotFound, got \(String(describing: error))")
+      return
+    }
+    #expect(context.codingPath.map(\.stringValue) == ["Index 1"])
+    #expect(context.debugDescription == "The array has no element at index 1 (byte offset 2).")
+  }
+
   @Test func nullForANonOptionalIsValueNotFound() throws {
     let error = decodingError { try CBORDecoder().decode(AB.self, from: bytes(hex: "a26161f6616280")) }
     guard case .valueNotFound(_, let context)? = error else {
