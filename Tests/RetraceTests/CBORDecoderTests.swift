@@ -15,10 +15,10 @@ struct DecodingCase: Sendable, CustomTestStringConvertible {
     self.check = { try CBORDecoder().decode(T.self, from: $0) == expected }
   }
 
-  init(_ hex: String, isNaN type: (some BinaryFloatingPoint & Decodable).Type) {
+  init<F: BinaryFloatingPoint & Decodable & Sendable>(_ hex: String, isNaN type: F.Type) {
     self.hex = hex
-    self.testDescription = "0x\(hex) as \(type) = NaN"
-    self.check = { try CBORDecoder().decode(type, from: $0).isNaN }
+    self.testDescription = "0x\(hex) as \(F.self) = NaN"
+    self.check = { try CBORDecoder().decode(F.self, from: $0).isNaN }
   }
 }
 
@@ -203,6 +203,23 @@ struct CBORDecoderTests {
     }
     #expect(key.stringValue == "amount")
     #expect(missingContext.codingPath.map(\.stringValue) == ["addTransaction"])
+  }
+
+  @Test func aShortArrayIsValueNotFound() throws {
+    struct Pair: Decodable {
+      init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        _ = try container.decode(Int.self)
+        _ = try container.decode(Int.self)
+      }
+    }
+    let error = decodingError { try CBORDecoder().decode(Pair.self, from: bytes(hex: "8101")) }
+    guard case .valueNotFound(_, let context)? = error else {
+      Issue.record("expected valueNotFound, got \(String(describing: error))")
+      return
+    }
+    #expect(context.codingPath.map(\.stringValue) == ["Index 1"])
+    #expect(context.debugDescription == "The array has no element at index 1 (byte offset 2).")
   }
 
   @Test func nullForANonOptionalIsValueNotFound() throws {

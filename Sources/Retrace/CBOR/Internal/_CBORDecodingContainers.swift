@@ -142,7 +142,7 @@ struct _CBORUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     guard !isAtEnd else {
       throw DecodingError.valueNotFound(type, .init(
         codingPath: impl.codingPath(path, appending: .index(currentIndex)),
-        debugDescription: "The array has no element at index \(currentIndex)."))
+        debugDescription: "The array has no element at index \(currentIndex) (byte offset \(position))."))
     }
     return position
   }

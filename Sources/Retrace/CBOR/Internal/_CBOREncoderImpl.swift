@@ -289,7 +289,7 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
     let start = frame.offset + 1  // past the one-byte placeholder header
     var entries: [(key: Range<Int>, end: Int)] = []
     entries.reserveCapacity(items / group)
-    try bytes.withUnsafeBytes { raw in
+    let duplicate: Range<Int>? = try bytes.withUnsafeBytes { raw in
       let reader = _CBORReader(raw)
       var position = start
       for _ in 0..<(items / group) {
@@ -301,25 +301,30 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
         entries.append((position..<keyEnd, end))
         position = end
       }
-    }
-    let precedes = { (a: Range<Int>, b: Range<Int>) in
-      self.bytes[a].lexicographicallyPrecedes(self.bytes[b])
-    }
-    var isSorted = true
-    for i in entries.indices.dropFirst() where !precedes(entries[i - 1].key, entries[i].key) {
-      isSorted = false
-      break
-    }
-    if isSorted { return }
-    entries.sort { precedes($0.key, $1.key) }
-    if rejectingDuplicates {
-      for i in entries.indices.dropFirst() where bytes[entries[i - 1].key].elementsEqual(bytes[entries[i].key]) {
-        let key = (try? CBORValue(decoding: Array(bytes[entries[i].key])))?.description ?? "?"
-        throw EncodingError.invalidValue(
-          key, .init(
-            codingPath: codingPath(inFrames: frameCount),
-            debugDescription: "a map has two entries with the key \(key); deterministic CBOR forbids that"))
+      let keys = raw.bindMemory(to: UInt8.self)
+      func order(_ a: Range<Int>, _ b: Range<Int>) -> Int {
+        Self.compare(UnsafeBufferPointer(rebasing: keys[a]), UnsafeBufferPointer(rebasing: keys[b]))
       }
+      var isSorted = true
+      for i in entries.indices.dropFirst() where order(entries[i - 1].key, entries[i].key) >= 0 {
+        isSorted = false
+        break
+      }
+      if isSorted { return nil }
+      entries.sort { order($0.key, $1.key) < 0 }
+      guard rejectingDuplicates else { return nil }
+      return entries.indices.dropFirst().first { order(entries[$0 - 1].key, entries[$0].key) == 0 }
+        .map { entries[$0].key }
+    }
+    if let duplicate {
+      let key = (try? CBORValue(decoding: Array(bytes[duplicate])))?.description ?? "?"
+      throw EncodingError.invalidValue(
+        key, .init(
+          codingPath: codingPath(inFrames: frameCount),
+          debugDescription: "a map has two entries with the key \(key); deterministic CBOR forbids that"))
+    }
+    if entries.indices.dropFirst().allSatisfy({ entries[$0 - 1].end == entries[$0].key.lowerBound }) {
+      return  // already in order
     }
     var sorted: [UInt8] = []
     sorted.reserveCapacity(bytes.count - start)
@@ -327,6 +332,14 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
       sorted.append(contentsOf: bytes[entry.key.lowerBound..<entry.end])
     }
     bytes.replaceSubrange(start..<bytes.count, with: sorted)
+  }
+
+  /// Lexicographic comparison of two byte strings: negative, zero or positive.
+  private static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+    for i in 0..<min(a.count, b.count) where a[i] != b[i] {
+      return a[i] < b[i] ? -1 : 1
+    }
+    return a.count - b.count
   }
 
   // MARK: - Errors
