@@ -1,21 +1,13 @@
-/// The few CBOR primitives the record envelopes need: heads of arrays and integers, and
-/// skipping one data item to find where an encoded action or state ends.
+import Retrace
+
+/// The few CBOR primitives the record envelopes need: heads of arrays and integers (written
+/// by the core codec's `_CBORWriter`), and a small bounds-checked cursor that skips one data
+/// item to find where an encoded action or state ends.
 enum RecordCBOR {
-  /// Appends a CBOR head (major type and argument) in its shortest form.
+  /// Appends a CBOR head (major type and argument) in its shortest form, with the core
+  /// codec's writer.
   static func appendHead(major: UInt8, _ value: UInt64, to buffer: inout [UInt8]) {
-    let m = major << 5
-    switch value {
-    case 0..<24: buffer.append(m | UInt8(value))
-    case 24..<0x100: buffer.append(m | 24); buffer.append(UInt8(value))
-    case 0x100..<0x10000:
-      buffer.append(m | 25); buffer.append(UInt8(value >> 8)); buffer.append(UInt8(value & 0xFF))
-    case 0x10000..<0x1_0000_0000:
-      buffer.append(m | 26)
-      for shift in stride(from: 24, through: 0, by: -8) { buffer.append(UInt8((value >> UInt64(shift)) & 0xFF)) }
-    default:
-      buffer.append(m | 27)
-      for shift in stride(from: 56, through: 0, by: -8) { buffer.append(UInt8((value >> UInt64(shift)) & 0xFF)) }
-    }
+    _CBORWriter.appendHead(major, value, to: &buffer)
   }
 
   /// Appends a CBOR integer (major type 0 or 1).

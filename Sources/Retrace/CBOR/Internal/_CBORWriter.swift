@@ -1,9 +1,9 @@
 /// Appends CBOR heads, numbers and strings to a byte buffer, always in the shortest form
 /// (RFC 8949 §4.2.1: preferred serialization, which is also the deterministic one).
-enum _CBORWriter {
+package enum _CBORWriter {
   /// Appends the head of an item of major type `major` with argument `argument`.
   @inline(__always)
-  static func appendHead(_ major: UInt8, _ argument: UInt64, to bytes: inout [UInt8]) {
+  package static func appendHead(_ major: UInt8, _ argument: UInt64, to bytes: inout [UInt8]) {
     let initial = major &<< 5
     if argument < 24 {
       bytes.append(initial | UInt8(truncatingIfNeeded: argument))
