@@ -37,16 +37,20 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   // state and action types; unspecialized generic code cost several times the reducer.
   @usableFromInline var currentState: State
   @usableFromInline let reducer: any Reducer<State, Action>
-  private let clock: StoreClock
+  @usableFromInline let clock: StoreClock
   @usableFromInline var isSending = false
   @usableFromInline var queue = Deque<Action>()
-  private var recorders: [any StoreRecorder<State, Action>] = []
-  private var recordersWantStateBefore = false
-  private var subscribers: [(flag: CancellationFlag, onChange: @MainActor (State, State) -> Void)] = []
+  @usableFromInline var recorders: [any StoreRecorder<State, Action>] = []
+  // Each recorder's `record`, wrapped where `attach` was called: an app's build
+  // specializes it for the concrete recorder, which a call through `any StoreRecorder`
+  // cannot be (that cost a few thousand instructions per action in generic metadata).
+  @usableFromInline var recordFunctions: [@Sendable (Transition<State, Action>) -> Void] = []
+  @usableFromInline var recordersWantStateBefore = false
+  @usableFromInline var subscribers: [(flag: CancellationFlag, onChange: @MainActor (State, State) -> Void)] = []
   /// Whether a recorder or a subscriber is attached.
   @usableFromInline var hasListeners = false
   @usableFromInline var isObservationTracked = false
-  private let registrar = ObservationRegistrar()
+  @usableFromInline let registrar = ObservationRegistrar()
   private lazy var effects = EffectRunner<Action> { [weak self] action in self?.send(action) }
   @usableFromInline var _sequence: UInt64 = 0
 
@@ -118,7 +122,7 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
     effects.run(effect)
   }
 
-  @usableFromInline
+  @inlinable
   func processObserved(_ action: Action) -> Effect<Action> {
     let before: State? =
       (recordersWantStateBefore || !subscribers.isEmpty) ? currentState : nil
@@ -138,8 +142,8 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
         stateBefore: recordersWantStateBefore ? before : nil,
         stateAfter: currentState
       )
-      for recorder in recorders {
-        recorder.record(transition)
+      for record in recordFunctions {
+        record(transition)
       }
     }
     if let before, !subscribers.isEmpty {
@@ -151,7 +155,8 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
     return effect
   }
 
-  private func notifySubscribers(old: State) {
+  @inlinable
+  func notifySubscribers(old: State) {
     var sawCancelled = false
     for subscriber in subscribers {
       if subscriber.flag.isCancelled {
@@ -195,9 +200,11 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   /// current state.
   ///
   /// - Parameter recorder: The recorder to attach.
+  @inlinable
   public func attach(_ recorder: some StoreRecorder<State, Action>) {
     recorder.attached(sequence: sequence, state: currentState)
     recorders.append(recorder)
+    recordFunctions.append { @Sendable transition in recorder.record(transition) }
     recordersWantStateBefore = recorders.contains { $0.wantsStateBefore }
     hasListeners = true
   }
@@ -206,7 +213,10 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   ///
   /// - Parameter recorder: The recorder to detach; nothing happens if it is not attached.
   public func detach(_ recorder: some StoreRecorder<State, Action>) {
-    recorders.removeAll { $0 === recorder }
+    while let index = recorders.firstIndex(where: { $0 === recorder }) {
+      recorders.remove(at: index)
+      recordFunctions.remove(at: index)
+    }
     recordersWantStateBefore = recorders.contains { $0.wantsStateBefore }
     hasListeners = !recorders.isEmpty || !subscribers.isEmpty
   }

@@ -13,6 +13,7 @@ public struct Transition<State, Action> {
   public let stateAfter: State
 
   /// Creates a transition.
+  @inlinable
   public init(sequence: UInt64, time: Double, action: Action, stateBefore: State?, stateAfter: State) {
     self.sequence = sequence
     self.time = time

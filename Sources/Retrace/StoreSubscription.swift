@@ -27,13 +27,15 @@ public final class StoreSubscription: Sendable {
 
 /// The flag the store checks before each callback; shared with the handle, so that the
 /// store does not keep the handle alive.
+@usableFromInline
 final class CancellationFlag: Sendable {
-  private let cancelled = Atomic<Bool>(false)
+  @usableFromInline let cancelled = Atomic<Bool>(false)
 
   func cancel() {
     cancelled.store(true, ordering: .relaxed)
   }
 
+  @inlinable
   var isCancelled: Bool {
     cancelled.load(ordering: .relaxed)
   }

@@ -44,7 +44,7 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
 
   /// The trace file's path.
   public let path: String
-  private let core: RecorderCore<State, Action>
+  @usableFromInline let core: RecorderCore<State, Action>
 
   /// Creates a recorder that writes a new trace at `path` (replacing any file there).
   ///
@@ -125,6 +125,7 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
   }
 
   /// Appends the action to the buffer; the store calls this for every action.
+  @inlinable
   public func record(_ transition: Transition<State, Action>) {
     core.record(transition)
   }
@@ -154,6 +155,7 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
 }
 
 /// What the sending side hands the background thread.
+@usableFromInline
 enum RecorderCommand<State: Sendable, Action: Sendable>: Sendable {
   case start(UInt64, State)
   case action(UInt64, Double, Action, State?)
@@ -164,6 +166,7 @@ enum RecorderCommand<State: Sendable, Action: Sendable>: Sendable {
 }
 
 /// A one-shot signal with an optional error, for blocking `flush` and `close`.
+@usableFromInline
 final class Completion: Sendable {
   private let semaphore = DispatchSemaphore(value: 0)
   private let result = Mutex<TraceError?>(nil)
@@ -181,15 +184,20 @@ final class Completion: Sendable {
 
 /// The shared state of a recorder: the queue the sending thread appends to, and the writer
 /// the background thread drives.
+@usableFromInline
 final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>: Sendable {
-  private struct Queue {
-    var items: [RecorderCommand<State, Action>] = []
-    var spare: [RecorderCommand<State, Action>] = []
-    var writerIdle = true
-    var accepting = true
-    var dropped = 0
-    var overflowed = false
-    var threadStarted = false
+  // `record` runs on the sending thread and is inlinable, so that the app's build
+  // specializes it: unspecialized, its generic metadata lookups cost microseconds.
+  @usableFromInline
+  struct Queue {
+    @usableFromInline var items: [RecorderCommand<State, Action>] = []
+    @usableFromInline var spare: [RecorderCommand<State, Action>] = []
+    @usableFromInline var writerIdle = true
+    @usableFromInline var accepting = true
+    @usableFromInline var dropped = 0
+    @usableFromInline var overflowed = false
+    @usableFromInline var threadStarted = false
+    @usableFromInline init() {}
   }
 
   private struct WriterState {
@@ -199,16 +207,16 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
     var started = false
   }
 
-  private let queue = Mutex(Queue())
+  @usableFromInline let queue = Mutex(Queue())
   private let writer: Mutex<WriterState>
   private let statusValue = Mutex<TraceRecorder<State, Action>.Status>(.recording)
-  private let wakeup = DispatchSemaphore(value: 0)
+  @usableFromInline let wakeup = DispatchSemaphore(value: 0)
   /// The writer's ``TraceWriter/nextStateDue`` as last published. It only ever lags behind
   /// the writer, so the sending side hands over at least every state the writer will use,
   /// and the file stays the same whatever the timing.
-  private let nextStateDue = Atomic<UInt64>(0)
-  private let configuration: TraceRecorderConfiguration
-  private let stateInterval: UInt64
+  @usableFromInline let nextStateDue = Atomic<UInt64>(0)
+  @usableFromInline let configuration: TraceRecorderConfiguration
+  @usableFromInline let stateInterval: UInt64
   private let onError: (@Sendable (TraceError) -> Void)?
 
   init(
@@ -224,7 +232,7 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
   var status: TraceRecorder<State, Action>.Status { statusValue.withLock { $0 } }
   var droppedCount: Int { queue.withLock { $0.dropped } }
 
-  @inline(__always)
+  @inlinable
   func record(_ t: Transition<State, Action>) {
     let state: State? =
       stateInterval != 0 && t.sequence % stateInterval == 0 && t.sequence >= nextStateDue.load(ordering: .relaxed)

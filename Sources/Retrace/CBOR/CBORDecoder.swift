@@ -23,8 +23,18 @@ public struct CBORDecoder: Sendable {
   /// refuses to write deeper containers, so that everything it writes can be read back.
   public static let maximumNestingDepth = 256
 
+  /// Whether a type with a hand-written decoding (``CBORDecodable``) is read by it first,
+  /// falling back to its `Decodable` conformance if that throws. On by default; turn it
+  /// off to compare the two in a conformance's tests.
+  public var usesHandWrittenCode: Bool
+
   /// Creates a decoder.
-  public init() {}
+  ///
+  /// - Parameter usesHandWrittenCode: Whether to use a type's ``CBORDecodable``
+  ///   conformance.
+  public init(usesHandWrittenCode: Bool = true) {
+    self.usesHandWrittenCode = usesHandWrittenCode
+  }
 
   /// Decodes a value from bytes that hold exactly one CBOR data item.
   ///
@@ -62,6 +72,34 @@ public struct CBORDecoder: Sendable {
   /// - Returns: The decoded value.
   /// - Throws: The errors of ``decode(_:from:)-([UInt8])``.
   public func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
+    if usesHandWrittenCode, let fast = T.self as? any CBORDecodable.Type {
+      return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer throws -> T in
+        let slot = buffer.baseAddress!
+        var reader = CBORReader(bytes)
+        do {
+          try fast._decode(into: slot, from: &reader)
+        } catch {
+          return try decodeWithContainers(type, from: bytes)
+        }
+        guard reader.offset == bytes.count else {
+          slot.deinitialize(count: 1)
+          return try decodeWithContainers(type, from: bytes)
+        }
+        return slot.move()
+      }
+    }
+    return try decodeWithContainers(type, from: bytes)
+  }
+
+  /// Decodes through `Decodable`'s containers even when the type has a hand-written
+  /// decoding (``CBORDecodable``).
+  func decodeWithContainers<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
+    try checkWellFormed(bytes)
+    return try decodeWellFormed(type, from: bytes)
+  }
+
+  /// Throws unless `bytes` hold exactly one well-formed data item.
+  private func checkWellFormed(_ bytes: UnsafeRawBufferPointer) throws {
     let reader = _CBORReader(bytes)
     let end: Int
     do {
@@ -76,6 +114,10 @@ public struct CBORDecoder: Sendable {
       throw DecodingError.dataCorrupted(.init(
         codingPath: [], debugDescription: error.description, underlyingError: error))
     }
+  }
+
+  private func decodeWellFormed<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
+    let reader = _CBORReader(bytes)
     return try withUnsafeTemporaryAllocation(
       of: _MapCursor.self, capacity: _CBORDecoderImpl.cursorLevels
     ) { cursors in
@@ -86,3 +128,5 @@ public struct CBORDecoder: Sendable {
     }
   }
 }
+
+

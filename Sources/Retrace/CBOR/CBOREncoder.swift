@@ -35,9 +35,17 @@ public struct CBOREncoder: Sendable {
   ///   encoded keys (RFC 8949 §4.2.1), and the elements of sets, so that equal values
   ///   encode to equal bytes whatever order their keys were encoded in. Sorting costs
   ///   time; the trace recorder leaves it off, state hashing turns it on.
-  public init(deterministic: Bool = false) {
+  ///   - usesHandWrittenCode: Whether to use a type's ``CBOREncodable`` conformance.
+  public init(deterministic: Bool = false, usesHandWrittenCode: Bool = true) {
     self.deterministic = deterministic
+    self.usesHandWrittenCode = usesHandWrittenCode
   }
+
+  /// Whether a value with a hand-written encoding (``CBOREncodable``) is written by it,
+  /// rather than through its `Encodable` conformance. On by default; turn it off to
+  /// compare the two in a conformance's tests. A hand-written encoding writes map entries
+  /// in deterministic order whatever ``deterministic`` says.
+  public var usesHandWrittenCode: Bool
 
   /// Encodes a value as one CBOR data item.
   ///
@@ -75,6 +83,18 @@ public struct CBOREncoder: Sendable {
   ///   - buffer: The buffer to append the encoded bytes to.
   /// - Throws: The errors of ``encode(_:)``.
   public func encode<T: Encodable>(_ value: T, appendingTo buffer: inout [UInt8]) throws {
+    if usesHandWrittenCode, let fast = T.self as? any CBOREncodable.Type {
+      var writer = CBORWriter()
+      withUnsafePointer(to: value) { fast._encode(at: $0, to: &writer) }
+      writer.append(to: &buffer)
+      return
+    }
+    try encodeWithContainers(value, appendingTo: &buffer)
+  }
+
+  /// Encodes through `Encodable`'s containers even when the value has a hand-written
+  /// encoding (``CBOREncodable``).
+  func encodeWithContainers<T: Encodable>(_ value: T, appendingTo buffer: inout [UInt8]) throws {
     try withUnsafeTemporaryAllocation(
       of: _EncodingFrame.self, capacity: CBORDecoder.maximumNestingDepth
     ) { frames in
@@ -94,3 +114,4 @@ public struct CBOREncoder: Sendable {
     }
   }
 }
+

@@ -30,7 +30,13 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   // The journal.
   private var journalOffset = 0
   private var journalCapacity: Int
-  private var salt: UInt32
+  private var salt: UInt32 {
+    didSet { saltChecksum = withUnsafeBytes(of: salt.littleEndian) { CRC32C.checksum($0) } }
+  }
+  /// CRC32C of the salt's four bytes, where every journal record's checksum starts.
+  private var saltChecksum: UInt32 = 0
+  /// The framed journal record being written; kept to reuse its storage.
+  private var journalFrame: [UInt8] = []
   private var journalRecord: [UInt8] = []
 
   // Progress.
@@ -52,6 +58,7 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     self.journalCapacity = max(2 * configuration.chunkSize, 1 << 20)
     var generator = SystemRandomNumberGenerator()
     self.salt = UInt32.random(in: 1...UInt32.max, using: &generator)
+    saltChecksum = withUnsafeBytes(of: salt.littleEndian) { CRC32C.checksum($0) }
     self.file = try storage.createTrace(at: path)
     do {
       self.journal = try storage.createJournal(at: journalPath, capacity: journalCapacity)
@@ -280,16 +287,13 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
       try finishChunk()
       return
     }
-    var framed: [UInt8] = []
-    framed.reserveCapacity(needed)
-    framed.appendLittleEndian(UInt32(journalRecord.count))
-    var saltBytes: [UInt8] = []
-    saltBytes.appendLittleEndian(salt)
-    let crc = journalRecord.withUnsafeBytes { CRC32C.update(CRC32C.checksum(saltBytes), $0) }
-    framed.appendLittleEndian(crc)
-    framed.append(contentsOf: journalRecord)
-    framed.append(contentsOf: repeatElement(0, count: 8))
-    try framed.withBytes { raw throws(TraceError) in try journal.write(raw, at: journalOffset) }
+    journalFrame.removeAll(keepingCapacity: true)
+    journalFrame.appendLittleEndian(UInt32(journalRecord.count))
+    let crc = journalRecord.withUnsafeBytes { CRC32C.update(saltChecksum, $0) }
+    journalFrame.appendLittleEndian(crc)
+    journalFrame.append(contentsOf: journalRecord)
+    journalFrame.append(contentsOf: repeatElement(0, count: 8))
+    try journalFrame.withBytes { raw throws(TraceError) in try journal.write(raw, at: journalOffset) }
     journalOffset += 8 + journalRecord.count
   }
 

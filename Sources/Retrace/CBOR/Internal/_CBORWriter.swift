@@ -1,8 +1,9 @@
 /// Appends CBOR heads, numbers and strings to a byte buffer, always in the shortest form
 /// (RFC 8949 §4.2.1: preferred serialization, which is also the deterministic one).
+@usableFromInline
 package enum _CBORWriter {
   /// Appends the head of an item of major type `major` with argument `argument`.
-  @inline(__always)
+  @inlinable @inline(__always)
   package static func appendHead(_ major: UInt8, _ argument: UInt64, to bytes: inout [UInt8]) {
     let initial = major &<< 5
     if argument < 24 {
@@ -23,7 +24,7 @@ package enum _CBORWriter {
   }
 
   /// The number of bytes of the head that ``appendHead(_:_:to:)`` writes for `argument`.
-  @inline(__always)
+  @inlinable @inline(__always)
   static func headLength(_ argument: UInt64) -> Int {
     if argument < 24 { return 1 }
     if argument <= 0xff { return 2 }
@@ -54,13 +55,13 @@ package enum _CBORWriter {
     }
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   static func appendBigEndian<I: FixedWidthInteger>(_ value: I, to bytes: inout [UInt8]) {
     withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
   }
 
   /// Appends a signed integer as major type 0 or 1.
-  @inline(__always)
+  @inlinable @inline(__always)
   static func appendInteger<I: FixedWidthInteger & SignedInteger>(_ value: I, to bytes: inout [UInt8]) {
     let wide = Int64(value)
     if wide >= 0 {
@@ -71,7 +72,7 @@ package enum _CBORWriter {
   }
 
   /// Appends a text string (major type 3).
-  @inline(__always)
+  @inlinable @inline(__always)
   static func appendText(_ string: String, to bytes: inout [UInt8]) {
     var string = string
     string.withUTF8 { utf8 in
@@ -82,6 +83,7 @@ package enum _CBORWriter {
 
   /// Appends a float in the shortest of half, single and double precision that keeps its
   /// value exactly; every NaN becomes the half-precision quiet NaN 0xf97e00.
+  @inlinable
   static func appendFloat(_ value: Double, to bytes: inout [UInt8]) {
     if value.isNaN {
       bytes.append(0xf9)
@@ -105,6 +107,7 @@ package enum _CBORWriter {
   }
 
   /// The half-precision bits of `value` if half precision holds it exactly (NaN excluded).
+  @inlinable
   static func halfBits(exactly value: Float) -> UInt16? {
     let bits = value.bitPattern
     let sign = UInt16(truncatingIfNeeded: (bits &>> 16) & 0x8000)
