@@ -13,64 +13,75 @@
 /// `indirect enum`, a tree), whose nesting the input chooses, leave decoding to
 /// `Decodable`, which limits it.
 public struct CBORReader {
-  let input: _CBORReader
+  @usableFromInline let input: _CBORReader
   /// The offset of the next item in the input.
-  public private(set) var offset: Int
+  public var offset: Int { position }
+  @usableFromInline var position: Int
 
   init(_ bytes: UnsafeRawBufferPointer) {
     input = _CBORReader(bytes)
-    offset = 0
+    position = 0
   }
 
   /// Reads the head of a definite-length map and returns its number of entries.
+  @inlinable
   public mutating func readMapHeader() throws(CBORError) -> Int {
     try readCount(major: 5, "a map")
   }
 
   /// Reads the head of a definite-length array and returns its number of items.
+  @inlinable
   public mutating func readArrayHeader() throws(CBORError) -> Int {
     try readCount(major: 4, "an array")
   }
 
-  private mutating func readCount(major: UInt8, _ what: String) throws(CBORError) -> Int {
-    let head = try input.head(at: offset)
+  @inlinable
+  mutating func readCount(major: UInt8, _ what: String) throws(CBORError) -> Int {
+    let head = try input.head(at: position)
     guard head.major == major, !head.isIndefinite else { throw mismatch(what, head) }
-    let count = try input.itemCount(head, at: offset)
-    offset = head.end
+    let count = try input.itemCount(head, at: position)
+    position = head.end
     return count
   }
 
   /// Reads a text string used as a map key, without copying it; compare it with string
   /// literals in a `switch` (`case "amount":`).
+  @inlinable
   public mutating func readKey() throws(CBORError) -> CBORKey {
     let (start, end) = try readText()
-    return CBORKey(bytes: UnsafeRawBufferPointer(rebasing: input.bytes[start..<end]))
+    let key = UnsafeRawBufferPointer(rebasing: input.bytes[start..<end])
+    if !_CBORReader.isASCII(key) { try _CBORReader.validateUTF8(key, at: start) }
+    return CBORKey(bytes: key)
   }
 
   /// Reads a text string.
+  @inlinable
   public mutating func read(_ type: String.Type) throws(CBORError) -> String {
     let (start, end) = try readText()
-    return String(decoding: UnsafeRawBufferPointer(rebasing: input.bytes[start..<end]), as: UTF8.self)
+    let utf8 = UnsafeRawBufferPointer(rebasing: input.bytes[start..<end])
+    if !_CBORReader.isASCII(utf8) { try _CBORReader.validateUTF8(utf8, at: start) }
+    return String(decoding: utf8, as: UTF8.self)
   }
 
-  private mutating func readText() throws(CBORError) -> (Int, Int) {
-    let head = try input.head(at: offset)
+  @inlinable
+  mutating func readText() throws(CBORError) -> (Int, Int) {
+    let head = try input.head(at: position)
     guard head.major == 3, !head.isIndefinite else { throw mismatch("a text string", head) }
-    let end = try input.stringEnd(head, at: offset)
-    try _CBORReader.validateUTF8(UnsafeRawBufferPointer(rebasing: input.bytes[head.end..<end]), at: head.end)
-    offset = end
+    let end = try input.stringEnd(head, at: position)
+    position = end
     return (head.end, end)
   }
 
   /// Reads an integer that fits in `Int`.
+  @inlinable
   public mutating func read(_ type: Int.Type) throws(CBORError) -> Int {
-    let head = try input.head(at: offset)
+    let head = try input.head(at: position)
     switch head.major {
     case 0 where head.argument <= UInt64(Int.max):
-      offset = head.end
+      position = head.end
       return Int(head.argument)
     case 1 where head.argument <= UInt64(Int.max):
-      offset = head.end
+      position = head.end
       return -1 - Int(head.argument)
     default:
       throw mismatch("an integer that fits in Int", head)
@@ -79,15 +90,16 @@ public struct CBORReader {
 
   /// Reads an unsigned integer.
   public mutating func read(_ type: UInt64.Type) throws(CBORError) -> UInt64 {
-    let head = try input.head(at: offset)
+    let head = try input.head(at: position)
     guard head.major == 0 else { throw mismatch("an unsigned integer", head) }
-    offset = head.end
+    position = head.end
     return head.argument
   }
 
   /// Reads a half, single or double precision float.
+  @inlinable
   public mutating func read(_ type: Double.Type) throws(CBORError) -> Double {
-    let head = try input.head(at: offset)
+    let head = try input.head(at: position)
     guard head.major == 7 else { throw mismatch("a float", head) }
     let value: Double
     switch head.info {
@@ -96,39 +108,41 @@ public struct CBORReader {
     case 25: value = _CBORReader.double(fromHalf: UInt16(truncatingIfNeeded: head.argument))
     default: throw mismatch("a float", head)
     }
-    offset = head.end
+    position = head.end
     return value
   }
 
   /// Reads `true` or `false`.
+  @inlinable
   public mutating func read(_ type: Bool.Type) throws(CBORError) -> Bool {
-    let head = try input.head(at: offset)
+    let head = try input.head(at: position)
     guard head.major == 7, head.info == 20 || head.info == 21 else { throw mismatch("a boolean", head) }
-    offset = head.end
+    position = head.end
     return head.info == 21
   }
 
   /// Reads a value that has a hand-written decoding.
+  @inlinable
   public mutating func read<T: CBORDecodable>(_ type: T.Type) throws(CBORError) -> T {
     try T(from: &self)
   }
 
   /// Reads null if it is next, and returns whether it was.
   public mutating func readNull() throws(CBORError) -> Bool {
-    let head = try input.head(at: offset)
+    let head = try input.head(at: position)
     guard head.major == 7, head.info == 22 else { return false }
-    offset = head.end
+    position = head.end
     return true
   }
 
   /// Reads a value through its `Decodable` conformance: the escape hatch for parts of a
   /// hand-written type that are not on a hot path.
   public mutating func decode<T: Decodable>(_ type: T.Type) throws(CBORError) -> T {
-    let start = offset
+    let start = position
     try skip()
     do {
       return try CBORDecoder().decodeWithContainers(
-        type, from: UnsafeRawBufferPointer(rebasing: input.bytes[start..<offset]))
+        type, from: UnsafeRawBufferPointer(rebasing: input.bytes[start..<position]))
     } catch {
       throw CBORError(.typeMismatch, "cannot decode \(T.self): \(error)", offset: start)
     }
@@ -136,14 +150,14 @@ public struct CBORReader {
 
   /// Moves past the next item, whatever it is, such as the value of an unknown key.
   public mutating func skip() throws(CBORError) {
-    offset = try input.skipItem(at: offset, depth: 0, validating: true)
+    position = try input.skipItem(at: position, depth: 0, validating: true)
   }
 
   /// The error to throw when a required map key was not found.
   ///
   /// - Parameter key: The missing key.
   public func missingKey(_ key: String) -> CBORError {
-    CBORError(.typeMismatch, "the map before this offset has no key \"\(key)\"", offset: offset)
+    CBORError(.typeMismatch, "the map before this offset has no key \"\(key)\"", offset: position)
   }
 
   /// The error to throw when an item is well-formed but not a value of the type, such as
@@ -151,11 +165,12 @@ public struct CBORReader {
   ///
   /// - Parameter message: What is wrong.
   public func invalidValue(_ message: String) -> CBORError {
-    CBORError(.typeMismatch, message, offset: offset)
+    CBORError(.typeMismatch, message, offset: position)
   }
 
-  private func mismatch(_ expected: String, _ head: _CBORHead) -> CBORError {
-    CBORError(.typeMismatch, "expected \(expected), found major type \(head.major)", offset: offset)
+  @usableFromInline
+  func mismatch(_ expected: String, _ head: _CBORHead) -> CBORError {
+    CBORError(.typeMismatch, "expected \(expected), found major type \(head.major)", offset: position)
   }
 }
 
@@ -169,13 +184,19 @@ public struct CBORReader {
 /// }
 /// ```
 public struct CBORKey: CustomStringConvertible {
-  let bytes: UnsafeRawBufferPointer
+  @usableFromInline let bytes: UnsafeRawBufferPointer
+
+  @inlinable
+  init(bytes: UnsafeRawBufferPointer) {
+    self.bytes = bytes
+  }
 
   /// The key as a string.
   public var description: String { String(decoding: bytes, as: UTF8.self) }
 
   /// Whether `key` holds the UTF-8 bytes of `pattern`; lets a `switch` match string
   /// literals.
+  @inlinable
   public static func ~= (pattern: StaticString, key: CBORKey) -> Bool {
     guard pattern.hasPointerRepresentation, pattern.utf8CodeUnitCount == key.bytes.count else { return false }
     return _CBORReader.bytesEqual(

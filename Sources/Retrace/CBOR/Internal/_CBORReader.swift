@@ -1,17 +1,26 @@
 /// The initial byte and argument of one CBOR data item (RFC 8949 §3).
+@usableFromInline
 struct _CBORHead {
   /// Major type, 0…7.
-  var major: UInt8
+  @usableFromInline var major: UInt8
   /// Additional information, the low five bits of the initial byte.
-  var info: UInt8
+  @usableFromInline var info: UInt8
   /// The argument: a value, a length, a count, a tag number or a float's bits.
   /// Zero for an indefinite length (info 31).
-  var argument: UInt64
+  @usableFromInline var argument: UInt64
   /// The offset of the first byte after the head.
-  var end: Int
+  @usableFromInline var end: Int
 
   /// Whether the item has an indefinite length (or, for major type 7, is a "break").
-  var isIndefinite: Bool { info == 31 }
+  @inlinable var isIndefinite: Bool { info == 31 }
+
+  @inlinable
+  init(major: UInt8, info: UInt8, argument: UInt64, end: Int) {
+    self.major = major
+    self.info = info
+    self.argument = argument
+    self.end = end
+  }
 }
 
 /// Bounds-checked reading of CBOR heads and items from raw bytes.
@@ -19,15 +28,17 @@ struct _CBORHead {
 /// Every method checks lengths against the bytes that remain before anything else, so
 /// hostile input yields a ``CBORError``: never a trap, never an allocation sized by a
 /// header's claim.
+@usableFromInline
 struct _CBORReader {
-  let bytes: UnsafeRawBufferPointer
+  @usableFromInline let bytes: UnsafeRawBufferPointer
 
+  @inlinable
   init(_ bytes: UnsafeRawBufferPointer) {
     self.bytes = bytes
   }
 
   /// Reads the head of the item that starts at `offset`.
-  @inline(__always)
+  @inlinable @inline(__always)
   func head(at offset: Int) throws(CBORError) -> _CBORHead {
     guard offset < bytes.count else {
       throw CBORError(.truncated, "the input ends where a data item was expected", offset: offset)
@@ -66,15 +77,15 @@ struct _CBORReader {
     }
   }
 
-  @inline(__always)
-  private func need(_ count: Int, after offset: Int) throws(CBORError) {
+  @inlinable @inline(__always)
+  func need(_ count: Int, after offset: Int) throws(CBORError) {
     guard bytes.count &- offset > count else {
       throw CBORError(.truncated, "the input ends inside a data item's head", offset: offset)
     }
   }
 
   /// The end of a definite-length string whose head is `head`, checked against the input.
-  @inline(__always)
+  @inlinable @inline(__always)
   func stringEnd(_ head: _CBORHead, at offset: Int) throws(CBORError) -> Int {
     let remaining = bytes.count &- head.end
     guard head.argument <= UInt64(remaining) else {
@@ -87,7 +98,7 @@ struct _CBORReader {
 
   /// The number of items of a definite-length array or map, checked against the input:
   /// every item takes at least one byte.
-  @inline(__always)
+  @inlinable @inline(__always)
   func itemCount(_ head: _CBORHead, at offset: Int) throws(CBORError) -> Int {
     let remaining = UInt64(bytes.count &- head.end)
     let limit = head.major == 5 ? remaining / 2 : remaining
@@ -200,6 +211,23 @@ struct _CBORReader {
 
   /// Throws unless `text` is valid UTF-8 (RFC 3629: no overlongs, no surrogates, at most
   /// U+10FFFF).
+  /// Whether every byte of `text` is below 0x80 (and so valid UTF-8).
+  @inlinable @inline(__always)
+  static func isASCII(_ text: UnsafeRawBufferPointer) -> Bool {
+    var i = 0
+    var bits: UInt64 = 0
+    while text.count &- i >= 8 {
+      bits |= text.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      i &+= 8
+    }
+    while i < text.count {
+      bits |= UInt64(text.load(fromByteOffset: i, as: UInt8.self))
+      i &+= 1
+    }
+    return bits & 0x8080_8080_8080_8080 == 0
+  }
+
+  @usableFromInline
   static func validateUTF8(_ text: UnsafeRawBufferPointer, at offset: Int) throws(CBORError) {
     let count = text.count
     var i = 0
@@ -242,7 +270,7 @@ struct _CBORReader {
 
   /// Whether two byte buffers hold the same bytes; a plain loop, 8 bytes at a time,
   /// because generic `elementsEqual` costs some 40 instructions a byte.
-  @inline(__always)
+  @inlinable @inline(__always)
   static func bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
     guard a.count == b.count else { return false }
     guard let x = a.baseAddress, let y = b.baseAddress else { return true }
@@ -262,6 +290,7 @@ struct _CBORReader {
   }
 
   /// The value of an IEEE 754 half-precision float (RFC 8949 Appendix D).
+  @usableFromInline
   static func double(fromHalf bits: UInt16) -> Double {
     let exponent = Int((bits &>> 10) & 0x1f)
     let mantissa = Int(bits & 0x3ff)
