@@ -16,7 +16,7 @@ import Testing
 
     let json = try workspace.run("domains --json").json()
     let domains = try #require(json["domains"] as? [[String: Any]])
-    #expect(domains.map { $0["name"] as? String } == ["counter", "banking", "settings", "posts"])
+    #expect(domains.map { $0["name"] as? String } == ["counter", "banking", "settings", "posts", "banking-with-fees"])
     let counter = domains[0]
     #expect(counter["actionCases"] as? [String] == ["increment", "decrement", "reset"])
     #expect((counter["invariants"] as? [[String: Any]])?.first?["name"] as? String == "non-negative")
