@@ -271,12 +271,23 @@ struct Replay: AsyncParsableCommand {
     guard let replacement else {
       return try replay(file, domain: try file.domain(), verify: verify, to: to, showProgress: showProgress)
     }
+    let base = try CommandContext.registry.domain(named: replacement)
+    if let recorded = try? file.domain(), !Self.sameTypes(base, recorded) {
+      throw DebuggerError(
+        .domainMismatch,
+        "domain '\(replacement)' cannot replay a trace of domain '\(file.domainName)': their state or action types differ",
+        path: path)
+    }
     // The replacement reads the trace under the name in its header.
-    let domain = try CommandContext.registry.domain(named: replacement).renamed(file.domainName)
+    let domain = base.renamed(file.domainName)
     var outcome = try replay(file, domain: domain, verify: verify, to: to, showProgress: showProgress)
     outcome.replacement = replacement
     outcome.domain = replacement
     return outcome
+  }
+
+  private static func sameTypes<A: Domain, B: Domain>(_ a: A, _ b: B) -> Bool {
+    A.State.self == B.State.self && A.Action.self == B.Action.self
   }
 
   private static func replay<D: Domain>(
