@@ -307,17 +307,3 @@ import Testing
     #expect(emitted.stdout == String(golden[body...]))
   }
 }
-
-/// The sample traces in traces/ still replay to their recorded hashes with today's reducers.
-@Suite struct BundledTraceTests {
-  @Test func theBundledTracesVerify() throws {
-    let traces = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("traces")
-    let result = try CLI.run(["replay", traces.path, "--verify", "--json"], in: try Fixtures.temporaryDirectory())
-    #expect(result.exitCode == 0, "\(result)")
-    let json = try result.json()
-    #expect(json["verified"] as? Int == 3)
-    #expect(json["diverged"] as? Int == 0)
-  }
-}
