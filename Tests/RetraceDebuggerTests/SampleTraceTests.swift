@@ -91,3 +91,11 @@ private func runScript(_ name: String, _ arguments: [String] = []) throws -> CLI
         == "retrace: s.trace: domain 'counter' cannot replay a trace of domain 'banking': their state or action types differ\n")
   }
 }
+
+/// docs/TUTORIAL.md cannot drift from the code: every command in it is run.
+@Suite struct TutorialTests {
+  @Test func everyCommandOfTheTutorialDoesWhatItSays() throws {
+    let result = try runScript("check-tutorial")
+    #expect(result.exitCode == 0, "\(result)")
+  }
+}
