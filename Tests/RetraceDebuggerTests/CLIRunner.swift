@@ -46,8 +46,17 @@ enum CLI {
     _ arguments: [String], in directory: URL, input: String = "", environment: [String: String] = [:]
   ) throws -> CLIResult {
     let binary = try #require(binary, "no retrace executable found; build it with `swift build`")
+    return try run(binary, arguments, in: directory, input: input, environment: environment)
+  }
+
+  /// Runs `executable` (such as one of the package's scripts) with `arguments` in
+  /// `directory`, with `input` on stdin.
+  static func run(
+    _ executable: URL, _ arguments: [String], in directory: URL, input: String = "",
+    environment: [String: String] = [:]
+  ) throws -> CLIResult {
     let process = Process()
-    process.executableURL = binary
+    process.executableURL = executable
     process.arguments = arguments
     process.currentDirectoryURL = directory
     var processEnvironment = ProcessInfo.processInfo.environment

@@ -9,29 +9,9 @@ private let packageRoot = URL(fileURLWithPath: #filePath)
 /// script does not build it again.
 private func runScript(_ name: String, _ arguments: [String] = []) throws -> CLIResult {
   let binary = try #require(CLI.binary, "no retrace executable found; build it with `swift build`")
-  let directory = try Fixtures.temporaryDirectory()
-  let process = Process()
-  process.executableURL = packageRoot.appendingPathComponent("scripts").appendingPathComponent(name)
-  process.arguments = arguments
-  process.currentDirectoryURL = packageRoot
-  process.environment = ProcessInfo.processInfo.environment.merging(["RETRACE": binary.path]) { $1 }
-  let outputURL = directory.appendingPathComponent("stdout")
-  let errorURL = directory.appendingPathComponent("stderr")
-  _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-  _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-  let outputHandle = try FileHandle(forWritingTo: outputURL)
-  let errorHandle = try FileHandle(forWritingTo: errorURL)
-  process.standardInput = FileHandle.nullDevice
-  process.standardOutput = outputHandle
-  process.standardError = errorHandle
-  try process.run()
-  process.waitUntilExit()
-  try outputHandle.close()
-  try errorHandle.close()
-  return CLIResult(
-    stdout: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
-    stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self),
-    exitCode: process.terminationStatus)
+  return try CLI.run(
+    packageRoot.appendingPathComponent("scripts").appendingPathComponent(name), arguments,
+    in: try Fixtures.temporaryDirectory(), environment: ["RETRACE": binary.path])
 }
 
 /// The sample traces in traces/: reproducible from their commands, verified by today's
