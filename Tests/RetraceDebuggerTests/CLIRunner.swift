@@ -92,6 +92,19 @@ enum CLI {
       stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self),
       exitCode: process.terminationStatus)
   }
+
+  /// ``run(_:_:in:input:environment:)`` on a thread of its own: a long run (such as one of
+  /// the package's scripts) must not hold one of the few threads that the suite's async tests
+  /// share, or on a 2-core machine their timeouts fire while they wait for a thread.
+  static func runOnOwnThread(
+    _ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:]
+  ) async throws -> CLIResult {
+    try await withCheckedThrowingContinuation { continuation in
+      Thread {
+        continuation.resume(with: Result { try run(executable, arguments, in: directory, environment: environment) })
+      }.start()
+    }
+  }
 }
 
 /// A temporary directory for one test, with a `retrace` runner that works in it.

@@ -7,9 +7,9 @@ private let packageRoot = URL(fileURLWithPath: #filePath)
 
 /// Runs one of the package's scripts with the built `retrace` as `RETRACE`, so that the
 /// script does not build it again.
-private func runScript(_ name: String, _ arguments: [String] = []) throws -> CLIResult {
+private func runScript(_ name: String, _ arguments: [String] = []) async throws -> CLIResult {
   let binary = try #require(CLI.binary, "no retrace executable found; build it with `swift build`")
-  return try CLI.run(
+  return try await CLI.runOnOwnThread(
     packageRoot.appendingPathComponent("scripts").appendingPathComponent(name), arguments,
     in: try Fixtures.temporaryDirectory(), environment: ["RETRACE": binary.path])
 }
@@ -17,8 +17,8 @@ private func runScript(_ name: String, _ arguments: [String] = []) throws -> CLI
 /// The sample traces in traces/: reproducible from their commands, verified by today's
 /// reducers, and with the answers traces/README.md documents.
 @Suite struct SampleTraceTests {
-  @Test func theCommittedTracesMatchTheirCommandsVerifyAndHaveTheDocumentedAnswers() throws {
-    let result = try runScript("regenerate-traces", ["--check"])
+  @Test func theCommittedTracesMatchTheirCommandsVerifyAndHaveTheDocumentedAnswers() async throws {
+    let result = try await runScript("regenerate-traces", ["--check"])
     #expect(
       result.exitCode == 0,
       "a sample trace or its answers drifted; run scripts/regenerate-traces, review git diff traces/, and commit the traces\n\(result)"
@@ -74,8 +74,8 @@ private func runScript(_ name: String, _ arguments: [String] = []) throws -> CLI
 
 /// docs/TUTORIAL.md cannot drift from the code: every command in it is run.
 @Suite struct TutorialTests {
-  @Test func everyCommandOfTheTutorialDoesWhatItSays() throws {
-    let result = try runScript("check-tutorial")
+  @Test func everyCommandOfTheTutorialDoesWhatItSays() async throws {
+    let result = try await runScript("check-tutorial")
     #expect(result.exitCode == 0, "\(result)")
   }
 }
