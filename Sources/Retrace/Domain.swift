@@ -46,12 +46,31 @@ public protocol Domain: Sendable {
   /// - Returns: The action in the current shape.
   /// - Throws: When the action cannot be upcast; readers report it with its sequence number.
   func upcast(_ action: CBORValue, fromVersion version: Int) throws -> CBORValue
+
+  /// The action in the shape an older ``actionSchemaVersion`` encoded it: the inverse of
+  /// ``upcast(_:fromVersion:)``.
+  ///
+  /// Apps never record old versions; tools do, to write a session as an older release of
+  /// the app wrote it (`retrace generate --action-schema 1`), so that the upcaster is
+  /// exercised on realistic sessions.
+  ///
+  /// - Parameters:
+  ///   - action: An action in the current shape.
+  ///   - version: An older action schema version.
+  /// - Returns: A value that encodes as `version` encoded the action, or `nil` when the
+  ///   domain cannot write `version`.
+  func legacyEncoding(of action: Action, schemaVersion version: Int) -> (any Encodable & Sendable)?
 }
 
 extension Domain {
   /// By default actions need no upcasting.
   public func upcast(_ action: CBORValue, fromVersion version: Int) throws -> CBORValue {
     action
+  }
+
+  /// By default a domain writes only its current schema.
+  public func legacyEncoding(of action: Action, schemaVersion version: Int) -> (any Encodable & Sendable)? {
+    nil
   }
 
   /// The invariant called `name`, if the domain has one.
@@ -87,6 +106,7 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
   public let workload: Workload<State, Action>
   private let reducer: Reduce<State, Action>
   private let upcaster: (@Sendable (CBORValue, Int) throws -> CBORValue)?
+  private let legacyEncoder: (@Sendable (Action, Int) -> (any Encodable & Sendable)?)?
 
   /// Creates a domain description.
   ///
@@ -101,6 +121,9 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
   ///   - workload: A generator of realistic action sequences.
   ///   - upcaster: Rewrites an action recorded with an older schema version (given as the
   ///     second argument) into the current shape; `nil` when there is nothing to upcast.
+  ///   - legacyEncoder: The action as an older schema version (the second argument) encoded
+  ///     it, or `nil` for a version it cannot write: the inverse of `upcaster`, for tools
+  ///     that write sessions as older releases did.
   public init<R: Reducer & Sendable>(
     name: String,
     summary: String,
@@ -110,7 +133,8 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
     actionCases: [String],
     invariants: [Invariant<State>] = [],
     workload: Workload<State, Action>,
-    upcaster: (@Sendable (CBORValue, Int) throws -> CBORValue)? = nil
+    upcaster: (@Sendable (CBORValue, Int) throws -> CBORValue)? = nil,
+    legacyEncoder: (@Sendable (Action, Int) -> (any Encodable & Sendable)?)? = nil
   ) where R.State == State, R.Action == Action {
     self.name = name
     self.summary = summary
@@ -121,6 +145,7 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
     self.invariants = invariants
     self.workload = workload
     self.upcaster = upcaster
+    self.legacyEncoder = legacyEncoder
   }
 
   /// Applies an action with the domain's reducer.
@@ -131,6 +156,11 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
   /// Rewrites an older action with the upcaster, if there is one.
   public func upcast(_ action: CBORValue, fromVersion version: Int) throws -> CBORValue {
     try upcaster?(action, version) ?? action
+  }
+
+  /// The action as an older schema version encoded it, from the legacy encoder.
+  public func legacyEncoding(of action: Action, schemaVersion version: Int) -> (any Encodable & Sendable)? {
+    legacyEncoder?(action, version)
   }
 }
 

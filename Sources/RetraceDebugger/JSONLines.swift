@@ -65,7 +65,9 @@ public enum JSONLines {
       ("format", .string(format)),
       ("version", .int(Int64(version))),
       ("domain", .string(info.domain)),
-      ("actionSchemaVersion", .int(Int64(info.actionSchemaVersion))),
+      // The lines are written with today's action type, so they are in the current schema
+      // whatever schema the session was recorded with.
+      ("actionSchemaVersion", .int(Int64(domain.actionSchemaVersion))),
       ("sessionID", .string(info.sessionID)),
       ("startTime", .double(info.startTime)),
       ("producer", .string(info.producer)),

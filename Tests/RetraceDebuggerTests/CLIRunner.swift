@@ -46,8 +46,17 @@ enum CLI {
     _ arguments: [String], in directory: URL, input: String = "", environment: [String: String] = [:]
   ) throws -> CLIResult {
     let binary = try #require(binary, "no retrace executable found; build it with `swift build`")
+    return try run(binary, arguments, in: directory, input: input, environment: environment)
+  }
+
+  /// Runs `executable` (such as one of the package's scripts) with `arguments` in
+  /// `directory`, with `input` on stdin.
+  static func run(
+    _ executable: URL, _ arguments: [String], in directory: URL, input: String = "",
+    environment: [String: String] = [:]
+  ) throws -> CLIResult {
     let process = Process()
-    process.executableURL = binary
+    process.executableURL = executable
     process.arguments = arguments
     process.currentDirectoryURL = directory
     var processEnvironment = ProcessInfo.processInfo.environment
@@ -82,6 +91,19 @@ enum CLI {
       stdout: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
       stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self),
       exitCode: process.terminationStatus)
+  }
+
+  /// ``run(_:_:in:input:environment:)`` on a thread of its own: a long run (such as one of
+  /// the package's scripts) must not hold one of the few threads that the suite's async tests
+  /// share, or on a 2-core machine their timeouts fire while they wait for a thread.
+  static func runOnOwnThread(
+    _ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:]
+  ) async throws -> CLIResult {
+    try await withCheckedThrowingContinuation { continuation in
+      Thread {
+        continuation.resume(with: Result { try run(executable, arguments, in: directory, environment: environment) })
+      }.start()
+    }
   }
 }
 

@@ -37,6 +37,7 @@ enum Fixtures {
   static let changedBanking = DomainDefinition(
     name: "banking",
     summary: "Banking with a changed overdraft penalty.",
+    actionSchemaVersion: bankingDomain.actionSchemaVersion,
     initialState: BankingState(),
     reducer: Reduce<BankingState, BankingAction> { state, action in
       let effect = BankingReducer().reduce(into: &state, action: action)
@@ -53,7 +54,8 @@ enum Fixtures {
     },
     actionCases: bankingDomain.actionCases,
     invariants: bankingDomain.invariants,
-    workload: bankingDomain.workload
+    workload: bankingDomain.workload,
+    upcaster: BankingSchema.upcast
   )
 
   /// A fresh, empty temporary directory.

@@ -6,7 +6,12 @@ import RetraceDebugger
 struct Generate: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Generate a realistic session from a domain's workload generator.",
-    discussion: "The same domain, count and seed always give the same session.")
+    discussion: """
+      The same domain, count and seed always give the same session. With --action-schema, \
+      the trace's actions are written in an older version of the domain's action schema, as \
+      an older release of the app recorded them; reading such a trace exercises the \
+      domain's upcaster.
+      """)
 
   @Argument(help: "The domain to generate a session of (see `retrace domains`).")
   var domain: String
@@ -20,10 +25,21 @@ struct Generate: AsyncParsableCommand {
   @Option(name: .shortAndLong, help: "The file to write.")
   var output: String
 
+  @Option(
+    name: .long,
+    help: "Write the actions in this older action schema version (traces only; default: the current one).")
+  var actionSchema: Int?
+
   @OptionGroup var colorOptions: ColorOptions
 
   func validate() throws {
     guard actions >= 0 else { throw ValidationError("--actions must be 0 or more, not \(actions).") }
+    if let actionSchema {
+      guard actionSchema >= 1 else { throw ValidationError("--action-schema must be 1 or more, not \(actionSchema).") }
+      guard !output.hasSuffix(".jsonl") else {
+        throw ValidationError("--action-schema writes traces; JSON Lines are always in the current action schema.")
+      }
+    }
   }
 
   mutating func run() async throws {
@@ -35,7 +51,8 @@ struct Generate: AsyncParsableCommand {
   private func generate<D: Domain>(_ domain: D) throws {
     let (actions, _) = domain.generate(count: actions, seed: seed)
     let session = RecordedSession(domain: domain, actions: actions, sessionID: "\(domain.name)-seed-\(seed)")
-    try SessionFile.write(session, domain: domain, to: output)
-    Terminal.writeError("wrote \(actions.count) \(domain.name) actions to \(output)")
+    try SessionFile.write(session, domain: domain, to: output, actionSchema: actionSchema)
+    let schema = actionSchema.map { " in action schema \($0)" } ?? ""
+    Terminal.writeError("wrote \(actions.count) \(domain.name) actions\(schema) to \(output)")
   }
 }

@@ -31,6 +31,14 @@ struct Replay: AsyncParsableCommand {
   @Option(name: .long, help: "How many traces to replay at once (default: the number of cores).")
   var jobs: Int?
 
+  @Option(
+    name: .customLong("as"),
+    help: ArgumentHelp(
+      "Replay with this registered domain's reducer instead of the one the trace's header names.",
+      discussion: "Its action and state types must read the trace, as a changed version of the domain's would.",
+      valueName: "domain"))
+  var replacement: String?
+
   @OptionGroup var output: JSONOptions
   @OptionGroup var colorOptions: ColorOptions
 
@@ -61,7 +69,7 @@ struct Replay: AsyncParsableCommand {
   // MARK: - One trace
 
   private func replaySingle(_ path: String) async throws {
-    let outcome = try Self.replay(path, verify: verify, to: to, showProgress: true)
+    let outcome = try Self.replay(path, verify: verify, to: to, as: replacement, showProgress: true)
     if output.json {
       print(outcome.json.text)
     } else {
@@ -75,6 +83,7 @@ struct Replay: AsyncParsableCommand {
   private func replayMany(_ paths: [String]) async throws {
     let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
     let verify = self.verify
+    let replacement = self.replacement
     let json = output.json
     let bar = ProgressBar(verify ? "verifying" : "replaying")
     var outcomes = [Int: Result<Outcome, DebuggerError>]()
@@ -98,7 +107,9 @@ struct Replay: AsyncParsableCommand {
         let path = paths[index]
         group.addTask {
           do {
-            return (index, .success(try Self.replay(path, verify: verify, to: nil, showProgress: false)))
+            return (
+              index, .success(try Self.replay(path, verify: verify, to: nil, as: replacement, showProgress: false))
+            )
           } catch let error as DebuggerError {
             return (index, .failure(error))
           } catch {
@@ -193,6 +204,8 @@ struct Replay: AsyncParsableCommand {
     var snapshots: Int
     var divergence: Divergence?
     var stateHash: UInt64?
+    /// The domain whose reducer replayed the trace, when `--as` named one.
+    var replacement: String?
 
     var countsText: String {
       verified
@@ -229,7 +242,7 @@ struct Replay: AsyncParsableCommand {
       if let divergence {
         var lines = [
           "DIVERGED".red.bold
-            + " \(path): the \(divergence.kind.rawValue) at \(divergence.sequence) does not match: recorded hash \(hex(divergence.recordedHash)), replayed \(hex(divergence.replayedHash))",
+            + " \(path)\(replacement.map { " (replayed as \($0))" } ?? ""): the \(divergence.kind.rawValue) at \(divergence.sequence) does not match: recorded hash \(hex(divergence.recordedHash)), replayed \(hex(divergence.replayedHash))",
           "the divergence happened among actions \(divergence.window.lowerBound)...\(divergence.window.upperBound)"
             + " (the last matching record is at \(divergence.window.lowerBound - 1))",
         ]
@@ -251,9 +264,30 @@ struct Replay: AsyncParsableCommand {
     }
   }
 
-  static func replay(_ path: String, verify: Bool, to: UInt64?, showProgress: Bool) throws(DebuggerError) -> Outcome {
+  static func replay(
+    _ path: String, verify: Bool, to: UInt64?, as replacement: String?, showProgress: Bool
+  ) throws(DebuggerError) -> Outcome {
     let file = try SessionFile.open(path)
-    return try replay(file, domain: try file.domain(), verify: verify, to: to, showProgress: showProgress)
+    guard let replacement else {
+      return try replay(file, domain: try file.domain(), verify: verify, to: to, showProgress: showProgress)
+    }
+    let base = try CommandContext.registry.domain(named: replacement)
+    if let recorded = try? file.domain(), !Self.sameTypes(base, recorded) {
+      throw DebuggerError(
+        .domainMismatch,
+        "domain '\(replacement)' cannot replay a trace of domain '\(file.domainName)': their state or action types differ",
+        path: path)
+    }
+    // The replacement reads the trace under the name in its header.
+    let domain = base.renamed(file.domainName)
+    var outcome = try replay(file, domain: domain, verify: verify, to: to, showProgress: showProgress)
+    outcome.replacement = replacement
+    outcome.domain = replacement
+    return outcome
+  }
+
+  private static func sameTypes<A: Domain, B: Domain>(_ a: A, _ b: B) -> Bool {
+    A.State.self == B.State.self && A.Action.self == B.Action.self
   }
 
   private static func replay<D: Domain>(

@@ -374,34 +374,65 @@ struct SessionFile {
   /// in `.jsonl`, otherwise as a trace through the real recorder, replaying the actions
   /// through `domain`'s reducer so that the trace gets its checkpoints and snapshots.
   ///
-  /// - Throws: ``DebuggerError`` (``DebuggerError/Code/io``) when the file cannot be written.
-  static func write<D: Domain>(_ session: RecordedSession<D>, domain: D, to path: String) throws(DebuggerError) {
-    if path.hasSuffix(".jsonl") {
+  /// - Parameters:
+  ///   - session: The session to write.
+  ///   - domain: Its domain.
+  ///   - path: The file to write.
+  ///   - actionSchema: An older action schema version to write the trace's actions in (with
+  ///     the domain's ``Domain/legacyEncoding(of:schemaVersion:)``), as an older release of
+  ///     the app recorded them; `nil` for the current one. Traces only.
+  /// - Throws: ``DebuggerError`` (``DebuggerError/Code/io``) when the file cannot be written,
+  ///   ``DebuggerError/Code/outOfRange`` when the domain cannot write `actionSchema`.
+  static func write<D: Domain>(
+    _ session: RecordedSession<D>, domain: D, to path: String, actionSchema: Int? = nil
+  ) throws(DebuggerError) {
+    if let version = actionSchema, version != domain.actionSchemaVersion {
+      precondition(!path.hasSuffix(".jsonl"), "JSON Lines are written in the current action schema only")
+      let unwritable = DebuggerError(
+        .outOfRange,
+        "domain \(domain.name) cannot write action schema version \(version) (its current version is \(domain.actionSchemaVersion))",
+        path: path)
+      guard version < domain.actionSchemaVersion,
+        session.actions.first.map({ domain.legacyEncoding(of: $0.action, schemaVersion: version) != nil }) ?? true
+      else { throw unwritable }
+      do {
+        try writeTrace(session, domain: domain, schemaVersion: version, to: path) { action in
+          LegacyAction(domain.legacyEncoding(of: action, schemaVersion: version)!)
+        }
+      } catch {
+        throw converting(error, path: path)
+      }
+    } else if path.hasSuffix(".jsonl") {
       try writeJSONLines(session, domain: domain, to: path)
     } else {
       do {
-        try writeTrace(session, domain: domain, to: path)
+        try writeTrace(session, domain: domain, schemaVersion: domain.actionSchemaVersion, to: path) { $0 }
       } catch {
         throw converting(error, path: path)
       }
     }
   }
 
-  private static func writeTrace<D: Domain>(_ session: RecordedSession<D>, domain: D, to path: String) throws(TraceError) {
+  private static func writeTrace<D: Domain, Recorded: Codable & Sendable>(
+    _ session: RecordedSession<D>, domain: D, schemaVersion: Int, to path: String,
+    recording: (D.Action) -> Recorded
+  ) throws(TraceError) {
     var configuration = TraceRecorderConfiguration()
     // Nothing may be dropped: the loop below waits for the writer every `batch` actions, so
     // the queue never holds more than that.
     let batch = 1 << 18
     configuration.maxPendingActions = max(configuration.maxPendingActions, batch * 2)
-    let recorder = try TraceRecorder<D.State, D.Action>(
-      path: path, domain: domain, sessionID: session.info.sessionID, startTime: session.info.startTime,
-      configuration: configuration)
+    let recorder = try TraceRecorder<D.State, Recorded>(
+      path: path, domain: domain.name, actionSchemaVersion: schemaVersion, sessionID: session.info.sessionID,
+      startTime: session.info.startTime, configuration: configuration)
     recorder.attached(sequence: session.startSequence, state: session.initialState)
     var state = session.initialState
     for (index, action) in session.actions.enumerated() {
       _ = domain.reduce(into: &state, action: action.action)
       recorder.record(
-        Transition(sequence: action.sequence, time: action.time, action: action.action, stateBefore: nil, stateAfter: state))
+        Transition(
+          sequence: action.sequence, time: action.time, action: recording(action.action), stateBefore: nil,
+          stateAfter: state))
       if index % batch == batch - 1 { try recorder.flush() }
     }
     try recorder.close()
@@ -461,6 +492,25 @@ struct SessionFile {
     let message = error.chunk.map { "\(error.message) (chunk \($0))" } ?? error.message
     return DebuggerError(
       code, message, path: error.path ?? path, offset: error.offset, sequence: error.sequence, cause: error)
+  }
+}
+
+/// An action already in an older schema's shape, for the recorder: it encodes exactly as the
+/// domain's legacy encoding does. Written only, never read back.
+private struct LegacyAction: Codable, Sendable {
+  let base: any Encodable & Sendable
+
+  init(_ base: any Encodable & Sendable) {
+    self.base = base
+  }
+
+  init(from decoder: any Decoder) throws {
+    throw DecodingError.dataCorrupted(
+      DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "a legacy action is only written"))
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    try base.encode(to: encoder)
   }
 }
 

@@ -5,11 +5,33 @@ import RetraceCoordinator
 public let bankingDomain = DomainDefinition(
   name: "banking",
   summary: "Accounts with an opening deposit, transactions and an overdraft penalty.",
+  actionSchemaVersion: BankingSchema.current,
   initialState: BankingState(),
   reducer: BankingReducer(),
   actionCases: ["addAccount", "addTransaction", "moveAccount", "navigation"],
   invariants: bankingInvariants,
-  workload: BankingWorkload.workload
+  workload: BankingWorkload.workload,
+  upcaster: BankingSchema.upcast,
+  legacyEncoder: BankingSchema.legacyEncoding
+)
+
+/// The `banking-with-fees` domain: the banking domain with a changed reducer, as a next
+/// release might ship it, that charges a 0.25 fee on every payment (``BankingWithFeesReducer``).
+///
+/// It exists to show what replaying old sessions against changed code reports:
+/// `retrace replay traces/banking-session.trace --verify --as banking-with-fees` finds the
+/// first recorded state hash the changed reducer no longer reproduces (exit 1).
+public let bankingWithFeesDomain = DomainDefinition(
+  name: "banking-with-fees",
+  summary: "The banking domain with a changed reducer that charges a 0.25 fee on every payment.",
+  actionSchemaVersion: BankingSchema.current,
+  initialState: BankingState(),
+  reducer: BankingWithFeesReducer(),
+  actionCases: ["addAccount", "addTransaction", "moveAccount", "navigation"],
+  invariants: bankingInvariants,
+  workload: BankingWorkload.workload,
+  upcaster: BankingSchema.upcast,
+  legacyEncoder: BankingSchema.legacyEncoding
 )
 
 /// The banking domain's invariants.

@@ -55,3 +55,28 @@ extension Account {
     balance += transaction.amount
   }
 }
+
+/// The banking reducer with one change: every payment (a debit other than the overdraft
+/// penalty) also books a 0.25 fee. The reducer of ``bankingWithFeesDomain``.
+public struct BankingWithFeesReducer: Reducer, Sendable {
+  /// The fee booked with every payment, in cents.
+  public static let paymentFee = -25
+  /// The beneficiary of the fee.
+  public static let feeBeneficiary = "Payment fee"
+
+  private let base = BankingReducer()
+
+  /// Creates the reducer.
+  public init() {}
+
+  /// Applies a banking action, then books the fee after a payment.
+  public func reduce(into state: inout BankingState, action: BankingAction) -> Effect<BankingAction> {
+    _ = base.reduce(into: &state, action: action)
+    if case .addTransaction(let iban, let amount, _, let date) = action, amount < 0,
+      let index = state.accounts.index(id: iban)
+    {
+      state.accounts[index].book(Transaction(amount: Self.paymentFee, beneficiary: Self.feeBeneficiary, date: date))
+    }
+    return .none
+  }
+}
