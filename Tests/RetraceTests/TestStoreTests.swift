@@ -41,7 +41,8 @@ import Testing
     })
     await store.send(.load) { $0.isLoading = true }
     await withKnownIssue {
-      await store.finish(timeout: .milliseconds(20))
+      // Long enough for the effect to start on a busy machine; it sleeps 30 s.
+      await store.finish(timeout: .milliseconds(300))
     } matching: { issue in
       String(describing: issue).contains("still running")
     }
