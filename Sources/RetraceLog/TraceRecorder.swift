@@ -215,6 +215,17 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
   /// the writer, so the sending side hands over at least every state the writer will use,
   /// and the file stays the same whatever the timing.
   @usableFromInline let nextStateDue = Atomic<UInt64>(0)
+  /// States handed to the writer that it has not dealt with yet: 0 or 1.
+  @usableFromInline let pendingStates = Atomic<Int>(0)
+
+  /// Waits until the writer has dealt with the last state handed to it, or has stopped.
+  @usableFromInline
+  func waitForStateDecision() {
+    while pendingStates.load(ordering: .acquiring) > 0 {
+      if case .recording = status {} else { return }
+      usleep(20)
+    }
+  }
   @usableFromInline let configuration: TraceRecorderConfiguration
   @usableFromInline let stateInterval: UInt64
   private let onError: (@Sendable (TraceError) -> Void)?
@@ -234,14 +245,24 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
 
   @inlinable
   func record(_ t: Transition<State, Action>) {
-    let state: State? =
-      stateInterval != 0 && t.sequence % stateInterval == 0 && t.sequence >= nextStateDue.load(ordering: .relaxed)
-      ? t.stateAfter : nil
+    var state: State? = nil
+    if stateInterval != 0 && t.sequence % stateInterval == 0 {
+      // Hand the state over only when the writer is done with the last one: its answer
+      // (`nextStateDue`) is then current, and a state it would ignore is never held, which
+      // would make the app's next change copy it (see `reproducibleCheckpoints`).
+      if configuration.reproducibleCheckpoints {
+        waitForStateDecision()
+      }
+      if pendingStates.load(ordering: .acquiring) == 0 && t.sequence >= nextStateDue.load(ordering: .acquiring) {
+        state = t.stateAfter
+        pendingStates.add(1, ordering: .relaxed)
+      }
+    }
     let limit = configuration.maxPendingActions
-    let wake = queue.withLock { q -> Bool in
+    let (queued, wake) = queue.withLock { q -> (Bool, Bool) in
       guard q.accepting else {
         if q.overflowed { q.dropped += 1 }
-        return false
+        return (false, false)
       }
       guard q.items.count < limit else {
         // A trace with a hole could not be replayed: stop recording here, cleanly, and
@@ -250,15 +271,16 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
         q.overflowed = true
         q.accepting = false
         q.items.append(.overflow)
-        return true
+        return (false, true)
       }
       q.items.append(.action(t.sequence, t.time, t.action, state))
       if q.writerIdle {
         q.writerIdle = false
-        return true
+        return (true, true)
       }
-      return false
+      return (true, false)
     }
+    if !queued && state != nil { pendingStates.subtract(1, ordering: .releasing) }
     if wake { wakeup.signal() }
   }
 
@@ -311,6 +333,9 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
     return TraceError(.closed, "the recorder is closed")
   }
 
+  /// How long the writer waits for more actions before it sleeps until signalled.
+  static var linger: Double { 0.001 }
+
   private func startWriterThread() {
     let thread = Thread { [self] in run() }
     thread.name = "Retrace trace writer"
@@ -321,10 +346,14 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
   private func run() {
     while true {
       wakeup.wait()
+      var lingered = false
       while true {
         let batch = queue.withLock { q -> [RecorderCommand<State, Action>]? in
           if q.items.isEmpty {
-            q.writerIdle = true
+            // Declared idle, the writer must be woken by the next `record`: a system call
+            // on the sending thread. So it lingers once, a millisecond, before that: an
+            // app that keeps sending finds it awake and never signals.
+            if lingered { q.writerIdle = true }
             return nil
           }
           let batch = q.items
@@ -332,7 +361,13 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
           q.spare = []
           return batch
         }
-        guard var batch else { break }
+        guard var batch else {
+          if lingered { break }
+          lingered = true
+          Thread.sleep(forTimeInterval: Self.linger)
+          continue
+        }
+        lingered = false
         let finished = process(batch)
         batch.removeAll(keepingCapacity: true)
         queue.withLock { q in
@@ -358,12 +393,13 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
           attempt(&w) { () throws(TraceError) in try writer.start(header: header, state: state) }
           nextStateDue.store(writer.nextStateDue, ordering: .relaxed)
         case .action(let sequence, let time, let action, let state):
+          defer { if state != nil { pendingStates.subtract(1, ordering: .releasing) } }
           guard let writer = w.writer, w.started else { continue }
           w.lastTime = time
           attempt(&w) { () throws(TraceError) in
             try writer.append(sequence: sequence, time: time, action: action, state: state)
           }
-          if state != nil { nextStateDue.store(writer.nextStateDue, ordering: .relaxed) }
+          if state != nil { nextStateDue.store(writer.nextStateDue, ordering: .releasing) }
         case .flush(let completion):
           if let writer = w.writer {
             attempt(&w) { () throws(TraceError) in try writer.sync() }

@@ -29,6 +29,19 @@ public struct TraceRecorderConfiguration: Sendable, Equatable {
   /// durability window. Call ``TraceRecorder/flush()`` for durability against power loss.
   public var syncEveryChunk: Bool = false
 
+  /// Whether `record` waits, at a sequence number where a checkpoint or snapshot may be
+  /// due, until the writer has dealt with the state it was handed last, so that
+  /// checkpoints and snapshots land at the same sequence numbers in every run.
+  ///
+  /// Off by default, for apps: the recorder then hands the writer a state only when the
+  /// writer holds no earlier one, and skips the candidate otherwise, so `send` never
+  /// waits, and the app never has to copy a large state because the writer still holds
+  /// it (a copy-on-write of the whole state per checkpoint, which cost microseconds per
+  /// action when the writer fell behind). Which checkpoints a busy recording keeps then
+  /// depends on timing. Tools that must produce the same file every time (`retrace
+  /// generate`, `retrace import`) turn it on.
+  public var reproducibleCheckpoints: Bool = false
+
   /// The default configuration.
   public init() {}
 

@@ -58,7 +58,8 @@ import Testing
 
   @Test func stateAtAnySequenceEqualsReplayingThePrefix() throws {
     let path = temporaryDirectory() + "/seek.trace"
-    let recorded = try record(bankingDomain, count: 1_200, to: path, configuration: smallChunks(checkpoints: 50, snapshots: 100))
+    let recorded = try record(
+      bankingDomain, count: 1_200, to: path, configuration: smallChunks(checkpoints: 50, snapshots: 100, reproducible: true))
     let trace = try DomainTrace(TraceReader(path: path), domain: bankingDomain)
     #expect(trace.reader.snapshotSequences.count >= 3)  // the state-size budget spaces them out as the state grows
     for n in [0, 1, 99, 100, 101, 650, 1_199, 1_200] {
@@ -117,8 +118,33 @@ import Testing
 
   @Test func theSameSessionGivesTheSameBytes() throws {
     let directory = temporaryDirectory()
-    _ = try record(bankingDomain, count: 1_500, to: directory + "/a.trace", configuration: smallChunks())
-    _ = try record(bankingDomain, count: 1_500, to: directory + "/b.trace", configuration: smallChunks())
+    _ = try record(bankingDomain, count: 1_500, to: directory + "/a.trace", configuration: smallChunks(reproducible: true))
+    _ = try record(bankingDomain, count: 1_500, to: directory + "/b.trace", configuration: smallChunks(reproducible: true))
     #expect(bytes(of: directory + "/a.trace") == bytes(of: directory + "/b.trace"))
+  }
+
+  /// By default the recorder never waits for the writer: it skips a checkpoint candidate
+  /// while the writer still holds the previous state, so a fast session keeps fewer
+  /// checkpoints than a reproducible one, never more, and every one it keeps verifies.
+  @Test func anAppRecorderSkipsCheckpointsRatherThanWaiting() throws {
+    let directory = temporaryDirectory()
+    _ = try record(bankingDomain, count: 3_000, to: directory + "/app.trace", configuration: smallChunks(checkpoints: 10, snapshots: 100))
+    _ = try record(
+      bankingDomain, count: 3_000, to: directory + "/tool.trace", configuration: smallChunks(checkpoints: 10, snapshots: 100, reproducible: true))
+    let app = try TraceReader(path: directory + "/app.trace")
+    let tool = try TraceReader(path: directory + "/tool.trace")
+    #expect(app.actionCount == 3_000 && tool.actionCount == 3_000)
+    #expect(app.checkpointCount <= tool.checkpointCount)
+    #expect(app.checkpointCount > 0)
+    let trace = try DomainTrace(app, domain: bankingDomain)
+    for sequence in app.snapshotSequences {
+      var expected = bankingDomain.initialState
+      try trace.forEachAction { action in
+        guard action.sequence <= sequence else { return false }
+        _ = bankingDomain.reduce(into: &expected, action: action.action)
+        return true
+      }
+      #expect(try trace.state(at: sequence) == expected)
+    }
   }
 }

@@ -13,8 +13,11 @@ func temporaryDirectory(_ name: String = #function) -> String {
 
 /// A configuration with tiny chunks, so that a few thousand actions cross many chunk
 /// boundaries, snapshots and checkpoints.
-func smallChunks(checkpoints: Int = 50, snapshots: Int = 500) -> TraceRecorderConfiguration {
+/// Small chunks, dense checkpoints and snapshots; `reproducible` puts them at the same
+/// sequence numbers whatever the timing (`TraceRecorderConfiguration.reproducibleCheckpoints`).
+func smallChunks(checkpoints: Int = 50, snapshots: Int = 500, reproducible: Bool = false) -> TraceRecorderConfiguration {
   var configuration = TraceRecorderConfiguration()
+  configuration.reproducibleCheckpoints = reproducible
   configuration.chunkSize = 2_048
   configuration.checkpointInterval = checkpoints
   configuration.snapshotInterval = snapshots

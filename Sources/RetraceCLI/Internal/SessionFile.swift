@@ -418,6 +418,7 @@ struct SessionFile {
     recording: (D.Action) -> Recorded
   ) throws(TraceError) {
     var configuration = TraceRecorderConfiguration()
+    configuration.reproducibleCheckpoints = true
     // Nothing may be dropped: the loop below waits for the writer every `batch` actions, so
     // the queue never holds more than that.
     let batch = 1 << 18
