@@ -156,9 +156,12 @@ enum Targets {
       }
     } else {
       guard let action = try? decoder.decode(D.Action.self, from: payload) else { return }
-      var state = domain.initialState
-      for _ in 0..<3 { _ = domain.reduce(into: &state, action: action) }
-      for invariant in domain.invariants { _ = invariant.holds(state) }
+      // On the initial state and on a lived-in one (the seeds' session: its accounts,
+      // IBANs and screens exist, so an action that names them reaches the reducer's body).
+      for var state in [domain.initialState, domain.generate(count: 40, seed: 7).finalState] {
+        for _ in 0..<3 { _ = domain.reduce(into: &state, action: action) }
+        for invariant in domain.invariants { _ = invariant.holds(state) }
+      }
       _ = try? CBOREncoder().encode(action)
     }
   }
