@@ -16,6 +16,10 @@ import Testing
       onError: { error in errors?.append(error.description) })
   }
 
+  func makeStore() -> Store<BankingState, BankingAction> {
+    Store(initialState: BankingState(), reducer: BankingReducer(), clock: .fixed(start: 1_763_771_000, interval: 1))
+  }
+
   func drive(_ store: Store<BankingState, BankingAction>, from step: Int, count: Int, random: inout SeededRandom) -> [BankingAction] {
     var actions: [BankingAction] = []
     for i in step..<(step + count) {
@@ -35,7 +39,7 @@ import Testing
     let storage = SimulatedStorage()
     let errors = ErrorLog()
     let recorder = try makeRecorder(storage, errors: errors)
-    let store = Store(initialState: BankingState(), reducer: BankingReducer(), clock: .fixed(start: 1_763_771_000, interval: 1))
+    let store = makeStore()
     store.attach(recorder)
     var random = SeededRandom(seed: 5)
     var actions = drive(store, from: 0, count: 500, random: &random)
@@ -62,7 +66,7 @@ import Testing
     let storage = SimulatedStorage(faults: .init(capacity: 60_000))
     let errors = ErrorLog()
     let recorder = try makeRecorder(storage, errors: errors)
-    let store = Store(initialState: BankingState(), reducer: BankingReducer(), clock: .fixed(start: 1_763_771_000, interval: 1))
+    let store = makeStore()
     store.attach(recorder)
     var random = SeededRandom(seed: 6)
     let actions = drive(store, from: 0, count: 5_000, random: &random)
@@ -79,7 +83,7 @@ import Testing
     var configuration = smallChunks()
     configuration.syncEveryChunk = false
     let recorder = try makeRecorder(storage, configuration: configuration)
-    let store = Store(initialState: BankingState(), reducer: BankingReducer(), clock: .fixed(start: 1_763_771_000, interval: 1))
+    let store = makeStore()
     store.attach(recorder)
     var random = SeededRandom(seed: 7)
     var actions = drive(store, from: 0, count: 1_234, random: &random)
@@ -99,7 +103,7 @@ import Testing
     configuration.maxPendingActions = 10
     let storage = SimulatedStorage()
     let recorder = try makeRecorder(storage, configuration: configuration)
-    let store = Store(initialState: BankingState(), reducer: BankingReducer(), clock: .fixed(start: 1_763_771_000, interval: 1))
+    let store = makeStore()
     store.attach(recorder)
     var random = SeededRandom(seed: 8)
     let actions = drive(store, from: 0, count: 20_000, random: &random)
@@ -130,7 +134,7 @@ import Testing
     let storage = SimulatedStorage()
     let errors = ErrorLog()
     let recorder = try makeRecorder(storage, errors: errors, configuration: configuration)
-    let store = Store(initialState: BankingState(), reducer: BankingReducer(), clock: .fixed(start: 1_763_771_000, interval: 1))
+    let store = makeStore()
     store.attach(recorder)
     var random = SeededRandom(seed: 9)
     var actions = drive(store, from: 0, count: 200, random: &random)
@@ -177,7 +181,7 @@ import Testing
     let storage = SimulatedStorage()
     let errors = ErrorLog()
     let recorder = try makeRecorder(storage, errors: errors)
-    let store = Store(initialState: BankingState(), reducer: BankingReducer(), clock: .fixed(start: 1_763_771_000, interval: 1))
+    let store = makeStore()
     store.attach(recorder)
     var random = SeededRandom(seed: 10)
     var actions = drive(store, from: 0, count: 700, random: &random)
@@ -214,7 +218,7 @@ import Testing
     let recorder = try Recorder(
       path: directory + "/session.trace", domain: "banking", sessionID: "removed", startTime: 1_763_771_000,
       configuration: smallChunks(), onError: { errors.append($0.description) })
-    let store = Store(initialState: BankingState(), reducer: BankingReducer(), clock: .fixed(start: 1_763_771_000, interval: 1))
+    let store = makeStore()
     store.attach(recorder)
     var random = SeededRandom(seed: 11)
     _ = drive(store, from: 0, count: 300, random: &random)
