@@ -53,7 +53,13 @@ import Testing
       }
       try process.run()
       reader.start()
-      Thread.sleep(forTimeInterval: 0.15 + Double.random(in: 0..<0.5, using: &random))
+      // Kill while it records: after its first report (a sanitizer build on a loaded
+      // machine can take seconds to start), at a random moment.
+      let started = Date()
+      while reports.withLock({ $0.isEmpty }), Date().timeIntervalSince(started) < 60 {
+        Thread.sleep(forTimeInterval: 0.005)
+      }
+      Thread.sleep(forTimeInterval: Double.random(in: 0..<0.6, using: &random))
       let killedAt = Date().timeIntervalSince1970
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
