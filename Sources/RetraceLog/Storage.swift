@@ -82,10 +82,23 @@ final class DescriptorFile: StorageFile {
       }
       done += n
     }
+    try checkStillLinked()
   }
 
   func sync() throws(TraceError) {
     guard fsync(fd) == 0 else { throw TraceError.posix("cannot sync", path: path) }
+    try checkStillLinked()
+  }
+
+  /// Fails when the file has been removed (or its directory deleted) while open: writes to
+  /// it still succeed, into a file nobody can ever read, so without this check a session
+  /// would be lost silently. One `fstat` per chunk or flush.
+  private func checkStillLinked() throws(TraceError) {
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw TraceError.posix("cannot stat", path: path) }
+    guard info.st_nlink > 0 else {
+      throw TraceError(.notFound, "the trace file (or its directory) was removed while recording", path: path)
+    }
   }
 
   func close() {

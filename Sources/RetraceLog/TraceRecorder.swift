@@ -197,6 +197,7 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
     @usableFromInline var dropped = 0
     @usableFromInline var overflowed = false
     @usableFromInline var threadStarted = false
+    @usableFromInline var closeQueued = false
     @usableFromInline init() {}
   }
 
@@ -286,8 +287,19 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
 
   func enqueue(_ command: RecorderCommand<State, Action>) {
     let (accepted, wake, startThread) = queue.withLock { q -> (Bool, Bool, Bool) in
-      guard q.accepting else { return (false, false, false) }
-      if case .close = command { q.accepting = false }
+      // After an overflow or a failure the queue takes no more actions, but a flush or a
+      // close still goes behind what is queued, so that it returns only once the writer
+      // has finished the trace (and with the failure that stopped it).
+      var isControl = false
+      switch command {
+      case .flush, .close: isControl = true
+      default: break
+      }
+      guard q.accepting || (isControl && q.threadStarted && !q.closeQueued) else { return (false, false, false) }
+      if case .close = command {
+        q.accepting = false
+        q.closeQueued = true
+      }
       q.items.append(command)
       let start = !q.threadStarted
       q.threadStarted = true

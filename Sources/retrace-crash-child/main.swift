@@ -28,6 +28,12 @@ MainActor.assumeIsolated {
       // Every send up to `step` has returned.
       let line = "\(step)\n"
       _ = line.withCString { write(1, $0, strlen($0)) }
+      if step % 500 == 0 {
+        // Everything up to `step` is durable, whenever the kill comes.
+        try recorder.flush()
+        let flushed = "flushed \(step)\n"
+        _ = flushed.withCString { write(1, $0, strlen($0)) }
+      }
       usleep(5_000)  // about 2,000 actions a second: far above what a person does
     }
   } catch {

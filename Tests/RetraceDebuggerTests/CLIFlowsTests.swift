@@ -40,7 +40,7 @@ import Testing
     try workspace.run("generate posts --actions 10 -o p.trace")
     let noFlow = try workspace.run("flows c.trace")
     #expect(noFlow.exitCode == 4)
-    #expect(noFlow.stderr == "retrace: domain counter has no navigation flow; domains with one: posts, banking\n")
+    #expect(noFlow.stderr == "retrace: c.trace: domain counter has no navigation flow; domains with one: posts, banking\n")
     #expect(try workspace.run("flows --rules counter").exitCode == 4)
     #expect(try workspace.run("flows --rules bakery").exitCode == 4)
     #expect(try workspace.run("flows p.trace c.trace").exitCode == 4)

@@ -6,8 +6,11 @@ struct CLIResult: CustomStringConvertible {
   var stdout: String
   var stderr: String
   var exitCode: Int32
+  /// Whether the process was killed by a signal (a trap is SIGILL or SIGTRAP), in which
+  /// case ``exitCode`` is the signal's number, not an exit code.
+  var signaled = false
 
-  var description: String { "exit \(exitCode)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+  var description: String { "\(signaled ? "killed by signal" : "exit") \(exitCode)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
 
   /// stdout parsed as one JSON object.
   func json() throws -> [String: Any] {
@@ -90,7 +93,7 @@ enum CLI {
     return CLIResult(
       stdout: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
       stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self),
-      exitCode: process.terminationStatus)
+      exitCode: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal)
   }
 
   /// ``run(_:_:in:input:environment:)`` on a thread of its own: a long run (such as one of

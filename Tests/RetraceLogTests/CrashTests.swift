@@ -6,8 +6,8 @@ import Synchronization
 import Testing
 
 /// Kills a recording process with SIGKILL at random moments and checks what each trace
-/// kept: readable, a clean prefix, and every action whose `send` had returned more than the
-/// documented window (10 ms) before the kill.
+/// kept: readable, a clean prefix, every action flushed, and every action whose `send` had
+/// returned more than the documented window (10 ms) before the kill.
 @Suite struct CrashTests {
   static let window = 0.010
 
@@ -26,7 +26,7 @@ import Testing
     let child = childPath
     try #require(!child.isEmpty, "retrace-crash-child was not built beside the tests")
     var random = SeededRandom(seed: 2026)
-    for round in 0..<6 {
+    for round in 0..<10 {
       let path = temporaryDirectory() + "/crash-\(round).trace"
       let process = Process()
       process.executableURL = URL(fileURLWithPath: child)
@@ -34,6 +34,7 @@ import Testing
       let pipe = Pipe()
       process.standardOutput = pipe
       let reports = Mutex<[(time: Double, count: Int)]>([])
+      let flushes = Mutex(0)
       let reader = Thread {
         var buffer = Data()
         let handle = pipe.fileHandleForReading
@@ -46,12 +47,19 @@ import Testing
             let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
             buffer.removeSubrange(buffer.startIndex...newline)
             if let count = Int(line) { reports.withLock { $0.append((now, count)) } }
+            if line.hasPrefix("flushed "), let count = Int(line.dropFirst(8)) { flushes.withLock { $0 = count } }
           }
         }
       }
       try process.run()
       reader.start()
-      Thread.sleep(forTimeInterval: 0.15 + Double.random(in: 0..<0.5, using: &random))
+      // Kill while it records: after its first report (a sanitizer build on a loaded
+      // machine can take seconds to start), at a random moment.
+      let started = Date()
+      while reports.withLock({ $0.isEmpty }), Date().timeIntervalSince(started) < 60 {
+        Thread.sleep(forTimeInterval: 0.005)
+      }
+      Thread.sleep(forTimeInterval: Double.random(in: 0..<0.6, using: &random))
       let killedAt = Date().timeIntervalSince1970
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
@@ -68,6 +76,8 @@ import Testing
       #expect(trace.integrity.status != .clean)
       let actions = try DomainTrace(trace, domain: bankingDomain).actions().map(\.action)
       #expect(actions.count >= safe, "round \(round): \(actions.count) actions recovered, \(safe) reported more than 10 ms before the kill")
+      let flushed = flushes.withLock { $0 }
+      #expect(actions.count >= flushed, "round \(round): \(actions.count) actions recovered, \(flushed) flushed")
       // A clean prefix: the same session replayed from its seed.
       let expected = bankingDomain.generate(count: actions.count, seed: 11).actions
       #expect(actions == expected, "round \(round): the recovered actions are not a prefix of the session")

@@ -16,6 +16,10 @@ import Testing
       onError: { error in errors?.append(error.description) })
   }
 
+  func makeStore() -> Store<BankingState, BankingAction> {
+    Store(initialState: BankingState(), reducer: BankingReducer(), clock: .fixed(start: 1_763_771_000, interval: 1))
+  }
+
   func drive(_ store: Store<BankingState, BankingAction>, from step: Int, count: Int, random: inout SeededRandom) -> [BankingAction] {
     var actions: [BankingAction] = []
     for i in step..<(step + count) {
@@ -35,7 +39,7 @@ import Testing
     let storage = SimulatedStorage()
     let errors = ErrorLog()
     let recorder = try makeRecorder(storage, errors: errors)
-    let store = Store(initialState: BankingState(), reducer: BankingReducer(), clock: .fixed(start: 1_763_771_000, interval: 1))
+    let store = makeStore()
     store.attach(recorder)
     var random = SeededRandom(seed: 5)
     var actions = drive(store, from: 0, count: 500, random: &random)
@@ -62,7 +66,7 @@ import Testing
     let storage = SimulatedStorage(faults: .init(capacity: 60_000))
     let errors = ErrorLog()
     let recorder = try makeRecorder(storage, errors: errors)
-    let store = Store(initialState: BankingState(), reducer: BankingReducer(), clock: .fixed(start: 1_763_771_000, interval: 1))
+    let store = makeStore()
     store.attach(recorder)
     var random = SeededRandom(seed: 6)
     let actions = drive(store, from: 0, count: 5_000, random: &random)
@@ -79,7 +83,7 @@ import Testing
     var configuration = smallChunks()
     configuration.syncEveryChunk = false
     let recorder = try makeRecorder(storage, configuration: configuration)
-    let store = Store(initialState: BankingState(), reducer: BankingReducer(), clock: .fixed(start: 1_763_771_000, interval: 1))
+    let store = makeStore()
     store.attach(recorder)
     var random = SeededRandom(seed: 7)
     var actions = drive(store, from: 0, count: 1_234, random: &random)
@@ -99,7 +103,7 @@ import Testing
     configuration.maxPendingActions = 10
     let storage = SimulatedStorage()
     let recorder = try makeRecorder(storage, configuration: configuration)
-    let store = Store(initialState: BankingState(), reducer: BankingReducer(), clock: .fixed(start: 1_763_771_000, interval: 1))
+    let store = makeStore()
     store.attach(recorder)
     var random = SeededRandom(seed: 8)
     let actions = drive(store, from: 0, count: 20_000, random: &random)
@@ -119,6 +123,120 @@ import Testing
       #expect(read.count == 20_000)
     }
     #expect(Array(actions.prefix(read.count)) == read)
+  }
+
+  /// A disk that stalls the writer: `send` goes on at full speed, the queue stays bounded,
+  /// every action beyond it is counted and reported, and the trace ends cleanly after the
+  /// last action that was queued.
+  @Test func aStalledDiskNeverBlocksSendAndCountsEveryDrop() throws {
+    var configuration = smallChunks()
+    configuration.maxPendingActions = 1_000
+    let storage = SimulatedStorage()
+    let errors = ErrorLog()
+    let recorder = try makeRecorder(storage, errors: errors, configuration: configuration)
+    let store = makeStore()
+    store.attach(recorder)
+    var random = SeededRandom(seed: 9)
+    var actions = drive(store, from: 0, count: 200, random: &random)
+    try recorder.flush()
+    storage.faults.withLock { $0.stalled = true }
+    actions += drive(store, from: 200, count: 1, random: &random)
+    let deadline = Date().addingTimeInterval(10)
+    while !storage.isStalling, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+    #expect(storage.isStalling, "the writer never reached the stalled disk")
+
+    var slowest = 0.0
+    for step in 201..<5_201 {
+      let action = bankingDomain.workload.next(store.state, step, &random)
+      actions.append(action)
+      let start = Date()
+      store.send(action)
+      slowest = max(slowest, Date().timeIntervalSince(start))
+    }
+    #expect(slowest < 0.1, "a send took \(slowest) s while the disk stalled")
+    #expect(recorder.droppedActionCount >= 5_201 - 200 - 1 - configuration.maxPendingActions)
+    #expect(store.state.accounts.count >= 3, "the app stopped working")
+
+    storage.faults.withLock { $0.stalled = false }
+    #expect(throws: TraceError.self) { try recorder.close() }
+    guard case .failed(let error) = recorder.status else {
+      Issue.record("status is \(recorder.status) after drops")
+      return
+    }
+    #expect(error.description.contains("fell behind by 1000 actions"))
+    #expect(errors.messages.count == 1)
+    // Nothing silent: every action is either in the trace or counted as dropped.
+    let reader = try TraceReader(bytes: try #require(storage.contents("/sim/session.trace")))
+    #expect(reader.integrity.status == .clean)
+    let read = try DomainTrace(reader, domain: bankingDomain).actions().map(\.action)
+    #expect(read.count + recorder.droppedActionCount == actions.count)
+    #expect(Array(actions.prefix(read.count)) == read)
+  }
+
+  /// A write that fails part way, at several points after a flush: recording stops, the
+  /// failure is reported once, everything flushed reads back as a prefix, and a new
+  /// recorder works.
+  @Test(arguments: [1, 2, 7, 40, 300])
+  func aWriteThatFailsPartWayKeepsEverythingBefore(after writes: Int) throws {
+    let storage = SimulatedStorage()
+    let errors = ErrorLog()
+    let recorder = try makeRecorder(storage, errors: errors)
+    let store = makeStore()
+    store.attach(recorder)
+    var random = SeededRandom(seed: 10)
+    var actions = drive(store, from: 0, count: 700, random: &random)
+    try recorder.flush()
+    let tornAt = storage.writeCount + writes
+    storage.faults.withLock { $0.tornWriteAt = tornAt }
+    actions += drive(store, from: 700, count: 1_500, random: &random)
+    #expect(throws: TraceError.self) { try recorder.close() }
+    #expect(errors.messages.count == 1)
+    #expect(errors.messages.first?.contains("after") == true, "\(errors.messages)")
+    let reader = try TraceReader(
+      bytes: try #require(storage.contents("/sim/session.trace")), journal: storage.contents("/sim/session.trace.journal"))
+    #expect(reader.integrity.status != .clean)
+    let read = try DomainTrace(reader, domain: bankingDomain).actions().map(\.action)
+    #expect(read.count >= 700, "lost flushed actions: read \(read.count)")
+    #expect(Array(actions.prefix(read.count)) == read)
+    // The app keeps working, and so does the next recording.
+    storage.faults.withLock { $0.tornWriteAt = nil }
+    let next = try Recorder(
+      path: "/sim/next.trace", domain: "banking", sessionID: "next", startTime: 1_763_771_000,
+      configuration: smallChunks(), storage: storage)
+    store.attach(next)
+    actions = drive(store, from: 2_200, count: 300, random: &random)
+    try next.close()
+    #expect(try self.read(storage.contents("/sim/next.trace"), journal: nil) == actions)
+  }
+
+  /// The trace's directory removed while recording: writes to the open files still succeed
+  /// on POSIX systems, into files nobody can read, so the recorder checks and reports it
+  /// rather than losing the session silently. The app keeps working.
+  @Test func aDirectoryRemovedWhileRecordingIsReported() throws {
+    let directory = temporaryDirectory()
+    let errors = ErrorLog()
+    let recorder = try Recorder(
+      path: directory + "/session.trace", domain: "banking", sessionID: "removed", startTime: 1_763_771_000,
+      configuration: smallChunks(), onError: { errors.append($0.description) })
+    let store = makeStore()
+    store.attach(recorder)
+    var random = SeededRandom(seed: 11)
+    _ = drive(store, from: 0, count: 300, random: &random)
+    try recorder.flush()
+    try FileManager.default.removeItem(atPath: directory)
+    let start = Date()
+    _ = drive(store, from: 300, count: 3_000, random: &random)
+    #expect(Date().timeIntervalSince(start) < 10)
+    #expect(throws: TraceError.self) { try recorder.flush() }
+    guard case .failed(let error) = recorder.status else {
+      Issue.record("status is \(recorder.status) with the directory gone")
+      return
+    }
+    #expect(error.code == .notFound)
+    #expect(error.description.hasPrefix(directory + "/session.trace"))
+    #expect(error.description.contains("removed while recording"))
+    #expect(errors.messages.count == 1)
+    #expect(store.state.accounts.count >= 3)
   }
 }
 

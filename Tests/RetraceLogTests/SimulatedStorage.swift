@@ -12,6 +12,10 @@ final class SimulatedStorage: TraceStorage {
     var failAtWrite: Int? = nil
     /// Fail `sync`.
     var failSync = false
+    /// The write with this number writes its first half, then fails (a torn write).
+    var tornWriteAt: Int? = nil
+    /// Writes wait while this is set: a disk that stalls the writer.
+    var stalled = false
   }
 
   private struct FileState {
@@ -20,7 +24,7 @@ final class SimulatedStorage: TraceStorage {
   }
 
   private let files = Mutex<[String: FileState]>([:])
-  private let counters = Mutex((writes: 0, bytes: 0))
+  private let counters = Mutex((writes: 0, bytes: 0, waiting: 0))
   let faults: Mutex<Faults>
 
   init(faults: Faults = Faults()) {
@@ -41,7 +45,18 @@ final class SimulatedStorage: TraceStorage {
     _ = files.withLock { $0.removeValue(forKey: path) }
   }
 
+  /// Writes so far, the failed ones included.
+  var writeCount: Int { counters.withLock { $0.writes } }
+
+  /// Whether a write is waiting on a stalled disk.
+  var isStalling: Bool { counters.withLock { $0.waiting > 0 } }
+
   fileprivate func write(_ bytes: UnsafeRawBufferPointer, at offset: Int, path: String) throws(TraceError) {
+    if faults.withLock({ $0.stalled }) {
+      counters.withLock { $0.waiting += 1 }
+      while faults.withLock({ $0.stalled }) { usleep(1_000) }
+      counters.withLock { $0.waiting -= 1 }
+    }
     let faults = self.faults.withLock { $0 }
     let (writes, total) = counters.withLock { c in
       c.writes += 1
@@ -49,6 +64,12 @@ final class SimulatedStorage: TraceStorage {
     }
     if let failAt = faults.failAtWrite, writes >= failAt {
       throw TraceError(.io, "cannot write: Input/output error (simulated)", path: path, offset: offset)
+    }
+    if faults.tornWriteAt == writes {
+      let part = bytes.count / 2
+      apply(UnsafeRawBufferPointer(rebasing: bytes[0..<part]), at: offset, path: path)
+      counters.withLock { $0.bytes += part }
+      throw TraceError(.io, "cannot write: Input/output error after \(part) bytes (simulated)", path: path, offset: offset + part)
     }
     if let capacity = faults.capacity, total + bytes.count > capacity {
       // A full disk accepts part of the write, then fails.

@@ -36,7 +36,7 @@ import Testing
 
   @Test func aRunningEffectFailsTheTest() async {
     let store = TestStore(initialState: LoadState(), reducer: loadReducer {
-      try await Task.sleep(for: .seconds(30))
+      try await Task.sleep(for: .seconds(3_600))  // outlives any loaded machine
       return []
     })
     await store.send(.load) { $0.isLoading = true }

@@ -54,7 +54,7 @@ struct Flows: AsyncParsableCommand {
             .domainMismatch, "\(path) is a \(domain.name) trace, not \(domainName); flows draws one domain")
         }
         domainName = domain.name
-        let flow = try Self.flow(for: domain.name)
+        let flow = try Self.flow(for: domain.name, path: path)
         merged.merge(try observe(domain, file, flow))
       }
       graph = merged
@@ -70,13 +70,14 @@ struct Flows: AsyncParsableCommand {
     flow.observed(in: try file.load(as: domain)) ?? FlowGraph()
   }
 
-  private static func flow(for domain: String) throws(DebuggerError) -> NavigationFlow {
+  private static func flow(for domain: String, path: String? = nil) throws(DebuggerError) -> NavigationFlow {
     let flows = CommandContext.flows
     guard let flow = flows.first(where: { $0.domain == domain }) else {
       let known = flows.map(\.domain)
       throw DebuggerError(
         .unknownDomain,
-        "domain \(domain) has no navigation flow; domains with one: " + (known.isEmpty ? "none" : known.joined(separator: ", ")))
+        "domain \(domain) has no navigation flow; domains with one: " + (known.isEmpty ? "none" : known.joined(separator: ", ")),
+        path: path)
     }
     return flow
   }

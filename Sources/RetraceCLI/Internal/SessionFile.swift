@@ -244,11 +244,16 @@ struct SessionFile {
     Debugger(domain: domain, session: try load(as: domain, window: window))
   }
 
+  /// The files already warned about: a command that reads a file twice (`diff a a`,
+  /// `bench`) warns once.
+  private static let warned = Mutex<Set<String>>([])
+
   /// Writes one line on stderr when a trace is not whole: the commands go on with the intact
   /// part.
   private func warnIfNotIntact(_ reader: TraceReader) {
     let integrity = reader.integrity
     guard integrity.status == .truncated || integrity.status == .damaged else { return }
+    guard Self.warned.withLock({ $0.insert(path).inserted }) else { return }
     Terminal.writeError(
       "retrace: warning: \(path): \(integrity.description); using the \(reader.actionCount) intact actions")
   }

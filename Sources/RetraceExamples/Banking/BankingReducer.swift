@@ -28,6 +28,12 @@ public struct BankingReducer: Reducer, Sendable {
 
     case .addTransaction(let iban, let amount, let beneficiary, let date):
       guard let index = state.accounts.index(id: iban) else { return .none }
+      // A transaction that would overflow the balance exists only in a damaged or hostile
+      // trace; refused like one for an unknown account, because a reducer must not trap on
+      // what it replays.
+      let (after, overflow) = state.accounts[index].balance.addingReportingOverflow(amount)
+      guard !overflow, !(amount < 0 && after < 0 && after.addingReportingOverflow(Self.overdraftPenalty).overflow)
+      else { return .none }
       // Mutating through the index changes the account in place: no copy of the account or
       // of its transactions, so the cost does not grow with the state.
       state.accounts[index].book(Transaction(amount: amount, beneficiary: beneficiary, date: date))

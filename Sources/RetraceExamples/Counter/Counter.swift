@@ -32,8 +32,14 @@ public struct CounterReducer: Reducer, Sendable {
   @inlinable
   public func reduce(into state: inout CounterState, action: CounterAction) -> Effect<CounterAction> {
     switch action {
-    case .increment: state.count += 1
-    case .decrement: state.count -= 1
+    // At the ends of Int, reachable only from a hostile snapshot, the count stays put
+    // rather than trapping.
+    case .increment:
+      let (next, overflow) = state.count.addingReportingOverflow(1)
+      if !overflow { state.count = next }
+    case .decrement:
+      let (next, overflow) = state.count.subtractingReportingOverflow(1)
+      if !overflow { state.count = next }
     case .reset: state.count = 0
     }
     return .none

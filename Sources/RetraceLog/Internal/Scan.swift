@@ -50,6 +50,10 @@ struct Scan {
     } catch {
       throw TraceError(.corrupted, "header fields: \(error)", offset: 20)
     }
+    // Sequence numbers are counted on from here; one near UInt64.max would overflow.
+    guard header.firstSequence <= UInt64(Int64.max) else {
+      throw TraceError(.corrupted, "header firstSequence \(header.firstSequence) is impossible", offset: 20)
+    }
     // The chunks, then the index.
     var offset = 8 + size
     var nextSequence = header.firstSequence + 1

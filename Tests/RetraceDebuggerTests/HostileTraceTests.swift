@@ -1,0 +1,157 @@
+import Foundation
+import Retrace
+import RetraceExamples
+@testable import RetraceLog
+import Testing
+
+/// Every command on hostile files: empty, truncated, bit-flipped, with length fields that
+/// claim gigabytes, of an unknown domain, or with another domain's records. Each run must
+/// exit with the documented code (README: 0 ok, 1 negative answer, 3 unreadable or
+/// damaged file, 4 unknown domain), say why in one error line naming the file (after at
+/// most one warning about the damage), and never trap.
+@Suite struct HostileTraceTests {
+  /// The commands that read a trace (`domains` and `generate` read none), with `@` for the
+  /// file.
+  static let commands = [
+    "info @", "verify @", "log @", "state @", "diff @ --from 1 --to 2", "diff @ @", "replay @",
+    "replay @ --verify", "bisect @ --invariant non-negative-balance",
+    "shrink @ --invariant non-negative-balance -o shrunk.trace", "bench @ --repeat 1",
+    "export @ --format jsonl", "flows @", "debug @", "import @ -o imported.jsonl",
+  ]
+
+  /// A clean banking trace of several chunks (so that damage can leave an intact prefix).
+  static func cleanTrace(in workspace: Workspace) throws -> [UInt8] {
+    var configuration = TraceRecorderConfiguration()
+    configuration.chunkSize = 2_048
+    configuration.checkpointInterval = 50
+    configuration.snapshotInterval = 500
+    let path = workspace.path("clean.trace")
+    let recorder = try TraceRecorder<BankingState, BankingAction>(
+      path: path, domain: bankingDomain, sessionID: "hostile", startTime: 1_763_771_000, configuration: configuration)
+    var state = bankingDomain.initialState
+    recorder.attached(sequence: 0, state: state)
+    var random = SeededRandom(seed: 3)
+    for step in 0..<600 {
+      let action = bankingDomain.workload.next(state, step, &random)
+      _ = bankingDomain.reduce(into: &state, action: action)
+      recorder.record(
+        Transition(sequence: UInt64(step + 1), time: 1_763_771_000 + Double(step), action: action, stateBefore: nil, stateAfter: state))
+    }
+    try recorder.close()
+    return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+  }
+
+  /// The header with its domain renamed (same length) and its checksum redone.
+  static func renamingDomain(_ trace: [UInt8], to name: String) -> [UInt8] {
+    var bytes = trace
+    let size = (4..<8).reduce(0) { $0 | Int(bytes[$1]) << (8 * ($1 - 4)) }
+    let old = Array("banking".utf8)
+    let at = (8..<(8 + size)).first { Array(bytes[$0..<($0 + old.count)]) == old }!
+    bytes.replaceSubrange(at..<(at + old.count), with: Array(name.utf8))
+    bytes.setLittleEndian(CRC32C.checksum(Array(bytes[8..<(8 + size - 4)])), at: 8 + size - 4)
+    return bytes
+  }
+
+  /// The hostile files, by name, and the exit code each command should give.
+  static func hostileFiles(_ clean: [UInt8]) throws -> [(name: String, bytes: [UInt8], expected: (String) -> Int32)] {
+    let reader = try TraceReader(bytes: clean)
+    let second = reader.chunks[1]
+    let headerEnd = reader.chunks[0].offset
+    // Every reading command refuses a file it cannot open (3); import takes JSON Lines only.
+    let refused: (String) -> Int32 = { _ in 3 }
+    // Damage after the first chunks: the intact prefix is used, with a warning; `verify`
+    // answers "damaged" (1). `flows` and `bisect` work on the prefix.
+    let damagedAfterPrefix: (String) -> Int32 = { command in
+      switch command {
+      case "verify @": 1
+      case "import @ -o imported.jsonl": 3
+      case "shrink @ --invariant non-negative-balance -o shrunk.trace": 1
+      default: 0
+      }
+    }
+    let truncated = Array(clean[0..<(second.offset + 30)])
+    var flipped = clean
+    flipped[second.offset + 8 + 48 + 20] ^= 0x04
+    var hugeHeader = clean
+    hugeHeader.setLittleEndian(UInt32(0xFFFF_FFF0), at: 4)
+    var hugeFrame = clean
+    hugeFrame.setLittleEndian(UInt32(0xFFFF_FFF0), at: second.offset + 8 + 36)
+    // A chunk whose checksummed header claims nearly 1 GiB of records: the reader checks
+    // the zstd frame's own size before allocating anything.
+    var hugeRaw = clean
+    let h = second.offset + 8
+    hugeRaw.setLittleEndian(UInt32(1 << 30 - 1), at: h + 32)
+    let covered = Array(hugeRaw[h..<(h + 40)]) + Array(hugeRaw[(h + 44)..<(h + 48 + second.byteCount - 56)])
+    hugeRaw.setLittleEndian(CRC32C.checksum(covered), at: h + 40)
+    return [
+      ("empty.trace", [], refused),
+      ("header-only-part.trace", Array(clean[0..<20]), refused),
+      // An unfinished session with no action yet: not damaged, but nothing to replay.
+      ("header-only.trace", Array(clean[0..<headerEnd]), { command in
+        switch command {
+        case "info @", "verify @": 0
+        default: 3
+        }
+      }),
+      ("truncated.trace", truncated, damagedAfterPrefix),
+      ("flipped.trace", flipped, damagedAfterPrefix),
+      ("huge-header.trace", hugeHeader, refused),
+      ("huge-frame.trace", hugeFrame, damagedAfterPrefix),
+      ("huge-raw.trace", hugeRaw, { command in
+        switch command {
+        case "verify @": 0  // checksums hold; only decompressing shows the lie
+        case "state @": 0  // the last state starts from the snapshot after the lying chunk
+        default: 3
+        }
+      }),
+      ("unknown-domain.trace", renamingDomain(clean, to: "bakery!"), { command in
+        switch command {
+        case "info @", "verify @": 0
+        case "import @ -o imported.jsonl": 3
+        default: 4
+        }
+      }),
+      ("other-domain.trace", renamingDomain(clean, to: "counter"), { command in
+        switch command {
+        case "info @", "verify @": 0
+        case "flows @": 4  // counter has no navigation flow
+        default: 3
+        }
+      }),
+    ]
+  }
+
+  @Test func everyCommandOnEveryHostileFileExitsAsDocumented() throws {
+    let workspace = try Workspace()
+    let clean = try Self.cleanTrace(in: workspace)
+    var failures: [String] = []
+    for file in try Self.hostileFiles(clean) {
+      try Data(file.bytes).write(to: URL(fileURLWithPath: workspace.path(file.name)))
+      for command in Self.commands {
+        let line = command.replacingOccurrences(of: "@", with: file.name)
+        let result = try workspace.run(line, input: "quit\n")
+        let expected = file.expected(command)
+        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: true)
+        let warnings = lines.filter { $0.hasPrefix("retrace: warning: ") }
+        let errors = lines.filter { !$0.hasPrefix("retrace: warning: ") }
+        var problems: [String] = []
+        if result.signaled { problems.append("killed by signal \(result.exitCode)") }
+        if result.exitCode != expected { problems.append("exit \(result.exitCode), expected \(expected)") }
+        if warnings.count > 1 { problems.append("\(warnings.count) warnings") }
+        if result.exitCode >= 2 {
+          if errors.count != 1 { problems.append("\(errors.count) error lines") }
+          if let error = errors.first, !error.hasPrefix("retrace: \(file.name)") {
+            problems.append("the error does not start with the file's name")
+          }
+        } else if result.exitCode == 0, !errors.isEmpty {
+          problems.append("error lines on success")
+        } else if errors.count > 1 {
+          problems.append("\(errors.count) lines for a negative answer")
+        }
+        if result.stderr.contains("Fatal error") { problems.append("a trap message") }
+        if !problems.isEmpty { failures.append("\(line): \(problems.joined(separator: ", ")): \(result.stderr)") }
+      }
+    }
+    #expect(failures.isEmpty, Comment(rawValue: "\(failures.count) failures:\n" + failures.joined(separator: "\n")))
+  }
+}

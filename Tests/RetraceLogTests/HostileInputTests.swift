@@ -1,0 +1,90 @@
+import Foundation
+import Retrace
+import RetraceExamples
+@testable import RetraceLog
+import Testing
+
+/// Inputs that trapped before, kept as regression tests: replaying them must give a clear
+/// error or a refused action, never a trap. (The fuzzer's own finds go in Fuzz/crashes/
+/// and are added here the same way; see docs/RELIABILITY.md.)
+@Suite struct HostileInputTests {
+  /// A header frame (with a correct checksum) for `header`.
+  static func headerFrame(_ header: TraceHeader) throws -> [UInt8] {
+    let cbor = try CBOREncoder().encode(header)
+    var content: [UInt8] = []
+    content.appendLittleEndian(UInt32(0x4352_5452))  // RTRC
+    content.appendLittleEndian(UInt16(1))
+    content.appendLittleEndian(UInt16(0))
+    content.appendLittleEndian(UInt32(cbor.count))
+    content.append(contentsOf: cbor)
+    content.appendLittleEndian(CRC32C.checksum(content))
+    var frame: [UInt8] = []
+    frame.appendLittleEndian(UInt32(0x184D_2A50))
+    frame.appendLittleEndian(UInt32(content.count))
+    return frame + content
+  }
+
+  /// A header whose first sequence number is near UInt64.max made the reader's sequence
+  /// arithmetic overflow.
+  @Test(arguments: [UInt64.max, UInt64.max - 1, UInt64(Int64.max) + 1])
+  func aHeaderFirstSequenceNearTheTopIsRefused(first: UInt64) throws {
+    let header = TraceHeader(
+      domain: "counter", actionSchemaVersion: 1, sessionID: "hostile", startTime: 0, firstSequence: first,
+      checkpointInterval: 0, snapshotInterval: 0)
+    let frame = try Self.headerFrame(header)
+    do {
+      _ = try TraceReader(bytes: frame)
+      Issue.record("accepted a header with firstSequence \(first)")
+    } catch {
+      #expect(error.code == .corrupted)
+      #expect(error.description.contains("firstSequence"))
+    }
+  }
+
+  /// A transaction of Int.max cents on an account with a balance made the banking reducer
+  /// trap (`retrace state` and `retrace import` died with SIGILL): it is now refused.
+  @Test func aTransactionThatWouldOverflowTheBalanceIsRefused() {
+    var state = bankingDomain.initialState
+    let iban = "NL83RABO5361038599"
+    _ = bankingDomain.reduce(into: &state, action: .addAccount(name: "Daily", kind: .checking, iban: iban, date: 0))
+    let before = state
+    _ = bankingDomain.reduce(into: &state, action: .addTransaction(iban: iban, amount: .max, beneficiary: "x", date: 1))
+    #expect(state == before)
+    _ = bankingDomain.reduce(
+      into: &state, action: .addTransaction(iban: iban, amount: .max - 200_000, beneficiary: "x", date: 1))
+    #expect(state.accounts[0].balance == .max)
+    let full = state
+    _ = bankingDomain.reduce(into: &state, action: .addTransaction(iban: iban, amount: 1, beneficiary: "x", date: 1))
+    #expect(state == full)
+    for invariant in bankingDomain.invariants { #expect(invariant.holds(state), "\(invariant.name)") }
+  }
+
+  /// A snapshot whose amounts sum past Int.max made the balance invariant trap.
+  @Test func anInvariantOnAHostileSnapshotFailsInsteadOfTrapping() throws {
+    let value: CBORValue = [
+      "accounts": [
+        [
+          "name": "x", "iban": "NL83RABO5361038599", "kind": "checking", "balance": 0,
+          "transactions": [
+            ["amount": .init(integerLiteral: Int64.max), "beneficiary": "a", "date": 0.0],
+            ["amount": .init(integerLiteral: Int64.max), "beneficiary": "b", "date": 0.0],
+          ],
+        ]
+      ],
+      "navigation": try CBORValue(encoding: bankingDomain.initialState.navigation),
+    ]
+    let state = try CBORDecoder().decode(BankingState.self, from: value.encoded())
+    let invariant = try #require(bankingDomain.invariant(named: "balance-matches-transactions"))
+    #expect(!invariant.holds(state))
+  }
+
+  /// A counter snapshot at Int.max (or Int.min) followed by an increment (a decrement).
+  @Test func aCounterAtTheEndsOfIntStaysPut() {
+    var state = CounterState(count: .max)
+    _ = counterDomain.reduce(into: &state, action: .increment)
+    #expect(state.count == .max)
+    state = CounterState(count: .min)
+    _ = counterDomain.reduce(into: &state, action: .decrement)
+    #expect(state.count == .min)
+  }
+}
