@@ -74,6 +74,9 @@ enum Fixtures {
   ) throws -> String {
     if name.hasSuffix(".trace") {
       let path = directory.appendingPathComponent(name).path
+      // Checkpoints and snapshots where the configuration says, whatever the timing.
+      var configuration = configuration
+      configuration.reproducibleCheckpoints = true
       let recorder = try TraceRecorder<D.State, D.Action>(
         path: path, domain: domain, sessionID: session.info.sessionID, startTime: session.info.startTime,
         configuration: configuration)

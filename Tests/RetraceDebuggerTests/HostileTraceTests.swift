@@ -25,6 +25,7 @@ import Testing
     configuration.chunkSize = 2_048
     configuration.checkpointInterval = 50
     configuration.snapshotInterval = 500
+    configuration.reproducibleCheckpoints = true  // the same file, and the same damage, every run
     let path = workspace.path("clean.trace")
     let recorder = try TraceRecorder<BankingState, BankingAction>(
       path: path, domain: bankingDomain, sessionID: "hostile", startTime: 1_763_771_000, configuration: configuration)
