@@ -11,7 +11,7 @@ let benchmarks: @Sendable () -> Void = {
   let count = BenchmarkSettings.actions
   let zeroPerAction = MallocTolerance.absolute(count / 1_000)
 
-  Benchmark("W0 navigation reducer", configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)) {
+  Benchmark("W0_navigation_reducer", configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)) {
     benchmark, actions in
     let reducer = NavigationReducer(rules: PostsFlow.rules)
     var state = PostsFlow.initialNavigation
@@ -25,7 +25,7 @@ let benchmarks: @Sendable () -> Void = {
     Workloads.navigationActions(count: count)
   }
 
-  Benchmark("W7 navigation send", configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)) {
+  Benchmark("W7_navigation_send", configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)) {
     benchmark, actions in
     onMainActor(benchmark) { benchmark in
       let store = Store(initialState: PostsFlow.initialNavigation, reducer: NavigationReducer(rules: PostsFlow.rules))

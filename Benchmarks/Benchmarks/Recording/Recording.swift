@@ -20,7 +20,7 @@ let benchmarks: @Sendable () -> Void = {
   let count = BenchmarkSettings.actions
 
   for untilFlushed in [false, true] {
-    let name = untilFlushed ? "W4 banking recording until flushed" : "W4 banking recording send"
+    let name = untilFlushed ? "W4_banking_recording_until_flushed" : "W4_banking_recording_send"
     let configuration = BenchmarkSettings.configuration(mallocs: .relative(10), maxIterations: 5, maxSeconds: 10)
     let open = OpenRecorders()
     Benchmark(name, configuration: configuration) { benchmark, actions in

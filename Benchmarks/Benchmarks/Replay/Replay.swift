@@ -17,7 +17,7 @@ let benchmarks: @Sendable () -> Void = {
   let count = BenchmarkSettings.actions
 
   Benchmark(
-    "W5 replay decode and reduce",
+    "W5_replay_decode_and_reduce",
     configuration: BenchmarkSettings.configuration(
       mallocs: .relative(10), maxIterations: 5, maxSeconds: 10,
       extraMetrics: [traceBytesPerThousandActions: BenchmarkThresholds(relative: [.p90: 2.0])])
@@ -41,7 +41,7 @@ let benchmarks: @Sendable () -> Void = {
   }
 
   Benchmark(
-    "W5 replay decode only",
+    "W5_replay_decode_only",
     configuration: BenchmarkSettings.configuration(mallocs: .relative(10), maxIterations: 5, maxSeconds: 10)
   ) { benchmark, path in
     do {
@@ -63,7 +63,7 @@ let benchmarks: @Sendable () -> Void = {
   }
 
   Benchmark(
-    "W5 replay reduce only",
+    "W5_replay_reduce_only",
     configuration: BenchmarkSettings.configuration(mallocs: .relative(10), maxIterations: 5, maxSeconds: 10)
   ) { (benchmark: Benchmark, session: DecodedSession) in
     var state = session.initialState
@@ -79,7 +79,7 @@ let benchmarks: @Sendable () -> Void = {
   }
 
   Benchmark(
-    "W6 open trace",
+    "W6_open_trace",
     configuration: BenchmarkSettings.configuration(scaled: false, mallocs: .absolute(100), maxIterations: 20)
   ) { benchmark, path in
     do {
@@ -96,7 +96,7 @@ let benchmarks: @Sendable () -> Void = {
 
   // One iteration is 100 seeks; the table divides by 100.
   Benchmark(
-    "W6 seek 100 states",
+    "W6_seek_100_states",
     configuration: BenchmarkSettings.configuration(
       scaled: false, mallocs: .relative(10), maxIterations: 3, maxSeconds: 30)
   ) { (benchmark: Benchmark, fixture: SeekFixture) in

@@ -23,7 +23,9 @@ let benchmarks: @Sendable () -> Void = {
 }
 
 func sizeBenchmark<D: Domain>(_ domain: D, level: Int, isDefault: Bool, count: Int) {
-  let name = "Size \(domain.name) level \(level)\(isDefault ? " default" : "")"
+  // No spaces: package-benchmark writes thresholds files with underscores for spaces but reads
+  // them by the name as it is.
+  let name = "Size_\(domain.name)_level_\(level)\(isDefault ? "_default" : "")"
   let configuration = BenchmarkSettings.configuration(
     scaled: true, mallocs: nil, maxIterations: 1, maxSeconds: 1,
     extraMetrics: [traceBytesPerThousandActions: BenchmarkThresholds(relative: [.p90: 2.0])])

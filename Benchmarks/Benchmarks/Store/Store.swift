@@ -14,7 +14,7 @@ let benchmarks: @Sendable () -> Void = {
 
   // MARK: W0, the floor: the reducer called in a loop on a local state.
 
-  Benchmark("W0 counter reducer", configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)) {
+  Benchmark("W0_counter_reducer", configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)) {
     benchmark, actions in
     let reducer = CounterReducer()
     var state = CounterState()
@@ -29,7 +29,7 @@ let benchmarks: @Sendable () -> Void = {
   }
 
   for grown in [false, true] {
-    let name = grown ? "W0 banking reducer grown state" : "W0 banking reducer"
+    let name = grown ? "W0_banking_reducer_grown_state" : "W0_banking_reducer"
     let configuration = BenchmarkSettings.configuration(mallocs: .relative(10), maxIterations: grown ? 5 : 10)
     Benchmark(name, configuration: configuration) { benchmark, actions in
       let reducer = BankingReducer()
@@ -47,7 +47,7 @@ let benchmarks: @Sendable () -> Void = {
 
   // MARK: W1, W2: the same actions through `store.send`.
 
-  Benchmark("W1 counter send", configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)) {
+  Benchmark("W1_counter_send", configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)) {
     benchmark, actions in
     onMainActor(benchmark) { benchmark in
       let store = Store(initialState: CounterState(), reducer: CounterReducer())
@@ -63,7 +63,7 @@ let benchmarks: @Sendable () -> Void = {
   }
 
   for grown in [false, true] {
-    let name = grown ? "W2 banking send grown state" : "W2 banking send"
+    let name = grown ? "W2_banking_send_grown_state" : "W2_banking_send"
     let configuration = BenchmarkSettings.configuration(mallocs: .relative(10), maxIterations: grown ? 5 : 10)
     Benchmark(name, configuration: configuration) { benchmark, actions in
       onMainActor(benchmark) { benchmark in
@@ -85,7 +85,7 @@ let benchmarks: @Sendable () -> Void = {
 
   // MARK: W3: W1 with 100 subscribers.
 
-  Benchmark("W3 counter send 100 observers", configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)) {
+  Benchmark("W3_counter_send_100_observers", configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)) {
     benchmark, actions in
     onMainActor(benchmark) { benchmark in
       let store = Store(initialState: CounterState(), reducer: CounterReducer())

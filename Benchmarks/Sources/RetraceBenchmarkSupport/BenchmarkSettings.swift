@@ -14,6 +14,13 @@ public enum BenchmarkSettings {
     return !value.isEmpty && value != "0"
   }()
 
+  /// `RETRACE_BENCH_ITERATIONS=N` caps every workload at N iterations with no warm-up: enough
+  /// for the stable metrics (`scripts/bench-thresholds`), which do not vary between
+  /// iterations, in a fraction of the time.
+  public static let iterationLimit: Int? = {
+    ProcessInfo.processInfo.environment["RETRACE_BENCH_ITERATIONS"].flatMap { Int($0) }.map { max($0, 1) }
+  }()
+
   /// The actions in one iteration of a workload: 1,000,000 (1,000 in the smoke pass).
   public static var actions: Int { Int(scalingFactor.rawValue) }
 
@@ -63,10 +70,10 @@ public enum BenchmarkSettings {
     return Benchmark.Configuration(
       metrics: metrics + extraMetrics.keys.sorted { $0.description < $1.description },
       timeUnits: .nanoseconds,
-      warmupIterations: isSmoke ? 0 : 1,
+      warmupIterations: isSmoke || iterationLimit != nil ? 0 : 1,
       scalingFactor: scaled ? scalingFactor : .one,
       maxDuration: .seconds(isSmoke ? 1 : maxSeconds),
-      maxIterations: isSmoke ? 1 : maxIterations,
+      maxIterations: isSmoke ? 1 : min(maxIterations, iterationLimit ?? .max),
       thresholds: thresholds
     )
   }
