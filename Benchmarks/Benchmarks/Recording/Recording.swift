@@ -1,0 +1,79 @@
+// W4: W2 (1,000 accounts, 1,000,000 addTransaction actions through `send`) with the trace
+// recorder attached at its default settings, measured twice:
+//
+// - "send": only the sending loop, which is what the app's thread pays; the background
+//   writer runs meanwhile, and catches up (`flush()`) after the measurement.
+// - "until flushed": from the first `send` until `flush()` returns with every action in the
+//   file or the journal, synced: the background writer's sustained throughput.
+//
+// The recorders are closed after the benchmark, in its teardown, not after each iteration:
+// closing ends the writer thread, and a thread that ends while package-benchmark counts
+// mallocs can crash the process (see `BenchmarkSettings.configuration`).
+import Benchmark
+import Retrace
+import RetraceBenchmarkSupport
+import RetraceExamples
+import RetraceLog
+import Synchronization
+
+let benchmarks: @Sendable () -> Void = {
+  let count = BenchmarkSettings.actions
+
+  for untilFlushed in [false, true] {
+    let name = untilFlushed ? "W4_banking_recording_until_flushed" : "W4_banking_recording_send"
+    let configuration = BenchmarkSettings.configuration(mallocs: .relative(10), maxIterations: 5, maxSeconds: 10)
+    let open = OpenRecorders()
+    Benchmark(name, configuration: configuration) { benchmark, actions in
+      do {
+        try onMainActor(benchmark) { benchmark in
+          let store = Store(initialState: Workloads.bankingState(), reducer: BankingReducer())
+          let recorder = try open.recorder(named: "w4")
+          store.attach(recorder)
+          benchmark.startMeasurement()
+          for action in actions {
+            store.send(action)
+          }
+          if !untilFlushed { benchmark.stopMeasurement() }
+          try recorder.flush()
+          if untilFlushed { benchmark.stopMeasurement() }
+          if recorder.droppedActionCount > 0 {
+            benchmark.error("the recorder dropped \(recorder.droppedActionCount) actions")
+          }
+        }
+      } catch {
+        benchmark.error("recording failed: \(error)")
+      }
+    } setup: {
+      Workloads.transactionActions(count: count)
+    } teardown: {
+      try open.closeAll()
+    }
+  }
+}
+
+/// The recorders a benchmark opened, to be closed in its teardown.
+final class OpenRecorders: Sendable {
+  private let recorders = Mutex<[(path: String, recorder: TraceRecorder<BankingState, BankingAction>)]>([])
+
+  /// A recorder for a new trace in the run's scratch directory.
+  func recorder(named name: String) throws -> TraceRecorder<BankingState, BankingAction> {
+    try recorders.withLock { recorders in
+      let path = TraceFixture.scratchPath("\(name)-\(recorders.count)")
+      let recorder = try TraceRecorder<BankingState, BankingAction>(path: path, domain: bankingDomain)
+      recorders.append((path, recorder))
+      return recorder
+    }
+  }
+
+  /// Closes every recorder and removes its trace.
+  func closeAll() throws {
+    let all = recorders.withLock { recorders in
+      defer { recorders.removeAll() }
+      return recorders
+    }
+    for (path, recorder) in all {
+      try recorder.close()
+      TraceFixture.remove(path)
+    }
+  }
+}

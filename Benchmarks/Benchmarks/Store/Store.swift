@@ -1,0 +1,113 @@
+// The store's hot path: W0 (the reducer called directly, the floor), W1 (counter through
+// `send`), W2 (banking through `send`, on a fresh and on a grown state) and W3 (observers).
+//
+// This is also how to benchmark your own reducer with Retrace: generate the actions before
+// the measurement starts, build the store outside it, and measure only the `send` loop.
+import Benchmark
+import Retrace
+import RetraceBenchmarkSupport
+import RetraceExamples
+
+let benchmarks: @Sendable () -> Void = {
+  let count = BenchmarkSettings.actions
+  let zeroPerAction = MallocTolerance.absolute(count / 1_000)
+
+  // MARK: W0, the floor: the reducer called in a loop on a local state.
+
+  Benchmark("W0_counter_reducer", configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)) {
+    benchmark, actions in
+    let reducer = CounterReducer()
+    var state = CounterState()
+    benchmark.startMeasurement()
+    for action in actions {
+      _ = reducer.reduce(into: &state, action: action)
+    }
+    benchmark.stopMeasurement()
+    blackHole(state)
+  } setup: {
+    Workloads.counterActions(count: count)
+  }
+
+  for grown in [false, true] {
+    let name = grown ? "W0_banking_reducer_grown_state" : "W0_banking_reducer"
+    let configuration = BenchmarkSettings.configuration(mallocs: .relative(10), maxIterations: grown ? 5 : 10)
+    Benchmark(name, configuration: configuration) { benchmark, actions in
+      let reducer = BankingReducer()
+      var state = Workloads.bankingState(transactionsPerAccount: grown ? BenchmarkSettings.transactionsPerGrownAccount : 1)
+      benchmark.startMeasurement()
+      for action in actions {
+        _ = reducer.reduce(into: &state, action: action)
+      }
+      benchmark.stopMeasurement()
+      blackHole(state)
+    } setup: {
+      Workloads.transactionActions(count: count)
+    }
+  }
+
+  // MARK: W1, W2: the same actions through `store.send`.
+
+  Benchmark("W1_counter_send", configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)) {
+    benchmark, actions in
+    onMainActor(benchmark) { benchmark in
+      let store = Store(initialState: CounterState(), reducer: CounterReducer())
+      benchmark.startMeasurement()
+      for action in actions {
+        store.send(action)
+      }
+      benchmark.stopMeasurement()
+      blackHole(store.state)
+    }
+  } setup: {
+    Workloads.counterActions(count: count)
+  }
+
+  for grown in [false, true] {
+    let name = grown ? "W2_banking_send_grown_state" : "W2_banking_send"
+    let configuration = BenchmarkSettings.configuration(mallocs: .relative(10), maxIterations: grown ? 5 : 10)
+    Benchmark(name, configuration: configuration) { benchmark, actions in
+      onMainActor(benchmark) { benchmark in
+        let store = Store(
+          initialState: Workloads.bankingState(
+            transactionsPerAccount: grown ? BenchmarkSettings.transactionsPerGrownAccount : 1),
+          reducer: BankingReducer())
+        benchmark.startMeasurement()
+        for action in actions {
+          store.send(action)
+        }
+        benchmark.stopMeasurement()
+        blackHole(store.state)
+      }
+    } setup: {
+      Workloads.transactionActions(count: count)
+    }
+  }
+
+  // MARK: W3: W1 with 100 subscribers.
+
+  Benchmark("W3_counter_send_100_observers", configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)) {
+    benchmark, actions in
+    onMainActor(benchmark) { benchmark in
+      let store = Store(initialState: CounterState(), reducer: CounterReducer())
+      let sink = Sink()
+      let subscriptions = (0..<100).map { _ in
+        store.subscribe { old, new in sink.changes &+= new.count &- old.count }
+      }
+      benchmark.startMeasurement()
+      for action in actions {
+        store.send(action)
+      }
+      benchmark.stopMeasurement()
+      blackHole(sink.changes)
+      withExtendedLifetime(subscriptions) {}
+    }
+  } setup: {
+    Workloads.counterActions(count: count)
+  }
+}
+
+/// What the observers write to, so that their work is not optimized away.
+@MainActor
+final class Sink {
+  var changes = 0
+}
