@@ -224,6 +224,7 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
   func waitForStateDecision() {
     while pendingStates.load(ordering: .acquiring) > 0 {
       if case .recording = status {} else { return }
+      guard queue.withLock({ $0.threadStarted }) else { return }  // never attached: no writer yet
       usleep(20)
     }
   }
