@@ -40,11 +40,11 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   @usableFromInline let clock: StoreClock
   @usableFromInline var isSending = false
   @usableFromInline var queue = Deque<Action>()
-  @usableFromInline var recorders: [any StoreRecorder<State, Action>] = []
-  // Each recorder's `record`, wrapped where `attach` was called: an app's build
+  // Each recorder with its `record`, wrapped where `attach` was called: an app's build
   // specializes it for the concrete recorder, which a call through `any StoreRecorder`
   // cannot be (that cost a few thousand instructions per action in generic metadata).
-  @usableFromInline var recordFunctions: [@Sendable (Transition<State, Action>) -> Void] = []
+  @usableFromInline var recorders:
+    [(recorder: any StoreRecorder<State, Action>, record: @Sendable (Transition<State, Action>) -> Void)] = []
   @usableFromInline var recordersWantStateBefore = false
   @usableFromInline var subscribers: [(flag: CancellationFlag, onChange: @MainActor (State, State) -> Void)] = []
   /// Whether a recorder or a subscriber is attached.
@@ -142,8 +142,8 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
         stateBefore: recordersWantStateBefore ? before : nil,
         stateAfter: currentState
       )
-      for record in recordFunctions {
-        record(transition)
+      for entry in recorders {
+        entry.record(transition)
       }
     }
     if let before, !subscribers.isEmpty {
@@ -203,9 +203,8 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   @inlinable
   public func attach(_ recorder: some StoreRecorder<State, Action>) {
     recorder.attached(sequence: sequence, state: currentState)
-    recorders.append(recorder)
-    recordFunctions.append { @Sendable transition in recorder.record(transition) }
-    recordersWantStateBefore = recorders.contains { $0.wantsStateBefore }
+    recorders.append((recorder, { @Sendable transition in recorder.record(transition) }))
+    recordersWantStateBefore = recorders.contains { $0.recorder.wantsStateBefore }
     hasListeners = true
   }
 
@@ -213,11 +212,8 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   ///
   /// - Parameter recorder: The recorder to detach; nothing happens if it is not attached.
   public func detach(_ recorder: some StoreRecorder<State, Action>) {
-    while let index = recorders.firstIndex(where: { $0 === recorder }) {
-      recorders.remove(at: index)
-      recordFunctions.remove(at: index)
-    }
-    recordersWantStateBefore = recorders.contains { $0.wantsStateBefore }
+    recorders.removeAll { $0.recorder === recorder }
+    recordersWantStateBefore = recorders.contains { $0.recorder.wantsStateBefore }
     hasListeners = !recorders.isEmpty || !subscribers.isEmpty
   }
 
