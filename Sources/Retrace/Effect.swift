@@ -14,12 +14,14 @@
 ///   .cancellable(id: "load", cancelInFlight: true)
 /// ```
 public struct Effect<Action> {
+  // Indirect: an effect is one word, `.none` is a tag with no allocation, and copying or
+  // dropping the `.none` that nearly every action returns costs nothing on the hot path.
   @usableFromInline
-  enum Operation {
+  indirect enum Operation {
     case none
     case send(Action)
     case run(TaskPriority?, @Sendable (Send<Action>) async -> Void)
-    indirect case cancellable(EffectID, cancelInFlight: Bool, Effect<Action>)
+    case cancellable(EffectID, cancelInFlight: Bool, Effect<Action>)
     case cancel(EffectID)
     case merge([Effect<Action>])
   }

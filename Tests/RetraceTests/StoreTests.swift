@@ -63,6 +63,25 @@ import Testing
     #expect(kept.isCancelled)
   }
 
+  @Test func subscribersMayCancelAndSubscribeWhileBeingNotified() {
+    let store = Store(initialState: Tally(), reducer: tallyReducer)
+    var calls: [String] = []
+    var late: [StoreSubscription] = []
+    var second: StoreSubscription?
+    let first = store.subscribe { _, new in
+      calls.append("first \(new.total)")
+      second?.cancel()  // the next subscriber is not called once cancelled
+      late.append(store.subscribe { _, new in calls.append("late \(new.total)") })
+    }
+    second = store.subscribe { _, new in calls.append("second \(new.total)") }
+    store.send(.add(1))
+    #expect(calls == ["first 1"])
+    store.send(.add(2))
+    #expect(calls == ["first 1", "first 3", "late 3"])
+    withExtendedLifetime(first) {}
+    #expect(late.count == 2)
+  }
+
   @Test func recordersSeeEveryActionWithSequenceTimeAndStates() {
     final class Log: StoreRecorder {
       let entries = Mutex<[String]>([])
