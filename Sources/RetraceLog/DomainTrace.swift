@@ -1,3 +1,4 @@
+import Foundation
 import Retrace
 
 /// An action read from a trace, with its sequence number and time.
@@ -10,6 +11,7 @@ public struct TimedAction<Action> {
   public var action: Action
 
   /// Creates a timed action.
+  @inlinable
   public init(sequence: UInt64, time: Double, action: Action) {
     self.sequence = sequence
     self.time = time
@@ -33,13 +35,23 @@ public struct DomainTrace<D: Domain>: Sendable {
   public let reader: TraceReader
   /// The domain the trace belongs to.
   public let domain: D
+  /// The actions' decoder, its choice of hand-written or `Decodable` code made once.
+  private let actionDecoder = CBORDecoder().prepared(for: D.Action.self)
+  /// The states ``state(at:)`` reconstructed, shared by the copies of this value.
+  private let cache: StateCache<D.State>
 
   /// Checks that the trace belongs to `domain` and can be decoded by it.
   ///
+  /// - Parameters:
+  ///   - reader: The opened trace.
+  ///   - domain: The domain to decode it with.
+  ///   - cachedSnapshots: How many decoded snapshots ``state(at:)`` keeps in memory, so that
+  ///     seeking near one again does not decode it again (the most recently used are kept).
+  ///     Each costs the memory of a state of its point in the session; 0 keeps none.
   /// - Throws: ``TraceError`` with code ``TraceError/Code/wrongDomain`` when the trace was
   ///   recorded for another domain, or ``TraceError/Code/unsupportedVersion`` when its
   ///   action schema is newer than the domain's.
-  public init(_ reader: TraceReader, domain: D) throws(TraceError) {
+  public init(_ reader: TraceReader, domain: D, cachedSnapshots: Int = 16) throws(TraceError) {
     guard reader.header.domain == domain.name else {
       throw TraceError(
         .wrongDomain, "the trace is of domain '\(reader.header.domain)', not '\(domain.name)'", path: reader.path)
@@ -52,13 +64,14 @@ public struct DomainTrace<D: Domain>: Sendable {
     }
     self.reader = reader
     self.domain = domain
+    self.cache = StateCache(capacity: cachedSnapshots)
   }
 
   /// Decodes the action in `record`, upcasting it first when it was recorded with an older
   /// action schema version.
   public func decodeAction(_ record: TraceRecord) throws(TraceError) -> D.Action {
     let recorded = reader.header.actionSchemaVersion
-    guard recorded < domain.actionSchemaVersion else { return try record.decode(D.Action.self) }
+    guard recorded < domain.actionSchemaVersion else { return try record.decode(with: actionDecoder) }
     let value = try record.value()
     do {
       let upcast = try domain.upcast(value, fromVersion: recorded)
@@ -73,15 +86,49 @@ public struct DomainTrace<D: Domain>: Sendable {
 
   /// Calls `body` with every action in order, from the first chunk whose actions reach
   /// `from`; stops early when `body` returns `false`.
+  ///
+  /// The chunks after the one `body` is working through are decoded ahead, on other
+  /// threads (at most as many chunks as there are cores), so that decoding and `body`'s
+  /// work (typically reducing) run at the same time. `body` itself is called on the
+  /// caller's thread, in order.
+  ///
+  /// - Throws: ``TraceError`` when an action cannot be read or decoded, after `body` has
+  ///   seen every action before it; or what `body` throws.
   public func forEachAction(
     from: UInt64 = 0,
     _ body: (TimedAction<D.Action>) throws(TraceError) -> Bool
   ) throws(TraceError) {
     let firstChunk = reader.chunks.lastIndex { $0.firstSequence <= from } ?? 0
-    try reader.forEachRecord(fromChunk: firstChunk) { record throws(TraceError) in
-      guard record.kind == .action, record.sequence >= from else { return true }
-      return try body(TimedAction(sequence: record.sequence, time: record.time ?? 0, action: decodeAction(record)))
+    // The chunks, then the journal (which `forEachChunk` numbers `chunks.count`).
+    let count = reader.chunks.count + 1 - firstChunk
+    let pipeline = ChunkPipeline(count: count, window: max(ProcessInfo.processInfo.activeProcessorCount, 2)) {
+      [self] index in
+      actions(ofChunk: firstChunk + index, from: from)
     }
+    defer { pipeline.finish() }
+    for index in 0..<count {
+      let (actions, error) = pipeline.take(index)
+      for action in actions where try !body(action) { return }
+      if let error { throw error }
+    }
+  }
+
+  /// The actions of chunk `index` (the journal for `reader.chunks.count`) from sequence
+  /// `from` on, and the error that stopped reading them part way, if one did.
+  private func actions(ofChunk index: Int, from: UInt64) -> (actions: [TimedAction<D.Action>], error: TraceError?) {
+    var actions: [TimedAction<D.Action>] = []
+    do {
+      try reader.forEachChunk(fromChunk: index, endChunk: index + 1) { records throws(TraceError) in
+        actions.reserveCapacity(records.count)
+        for record in records where record.kind == .action && record.sequence >= from {
+          actions.append(TimedAction(sequence: record.sequence, time: record.time ?? 0, action: try decodeAction(record)))
+        }
+        return true
+      }
+    } catch {
+      return (actions, error)
+    }
+    return (actions, nil)
   }
 
   /// Every action, in order.
@@ -102,6 +149,11 @@ public struct DomainTrace<D: Domain>: Sendable {
 
   /// The state after action `sequence`, replayed from the nearest snapshot before it.
   ///
+  /// Snapshots decoded here are kept (see `cachedSnapshots` in ``init(_:domain:cachedSnapshots:)``),
+  /// and so is the state answered last: a later call replays from whichever of the two is
+  /// nearest before its target. Moving forward step by step, as a debugger does, replays only
+  /// the actions in between.
+  ///
   /// - Parameter sequence: A sequence number from the header's first sequence (the state
   ///   before any recorded action) to ``TraceReader/lastSequence``.
   /// - Throws: ``TraceError`` with code ``TraceError/Code/outOfRange`` naming the valid range,
@@ -116,21 +168,36 @@ public struct DomainTrace<D: Domain>: Sendable {
     guard let chunk = reader.snapshotChunk(atOrBefore: sequence) else {
       throw TraceError(.corrupted, "the trace has no starting snapshot", path: reader.path)
     }
-    var state: D.State?
-    let domain = self.domain
-    try reader.forEachRecord(fromChunk: chunk) { record throws(TraceError) in
-      switch record.kind {
-      case .snapshot where state == nil:
-        state = try record.decode(D.State.self)
-        return record.sequence < sequence
-      case .action:
-        _ = domain.reduce(into: &state!, action: try decodeAction(record))
-        return record.sequence < sequence
-      default:
-        return true
+    let snapshotSequence = reader.chunks[chunk].firstSequence - 1
+    var start: (sequence: UInt64, state: D.State)
+    if let last = cache.last(in: snapshotSequence...sequence) {
+      start = last
+    } else if let cached = cache.snapshot(at: snapshotSequence) {
+      start = (snapshotSequence, cached)
+    } else {
+      var snapshot: D.State?
+      try reader.forEachChunk(fromChunk: chunk, endChunk: chunk + 1) { records throws(TraceError) in
+        if let first = records.first, first.kind == .snapshot {
+          snapshot = try first.decode(D.State.self)
+        }
+        return false
+      }
+      guard let snapshot else {
+        throw TraceError(.corrupted, "the snapshot could not be read", path: reader.path)
+      }
+      cache.keepSnapshot(snapshot, at: snapshotSequence)
+      start = (snapshotSequence, snapshot)
+    }
+    var state = start.state
+    if start.sequence < sequence {
+      let domain = self.domain
+      try forEachAction(from: start.sequence + 1) { action throws(TraceError) in
+        guard action.sequence <= sequence else { return false }
+        _ = domain.reduce(into: &state, action: action.action)
+        return action.sequence < sequence
       }
     }
-    guard let state else { throw TraceError(.corrupted, "the snapshot could not be read", path: reader.path) }
+    cache.keepLast(state, at: sequence)
     return state
   }
 }

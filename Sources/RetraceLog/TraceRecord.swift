@@ -48,8 +48,18 @@ public struct TraceRecord {
   /// - Throws: ``TraceError`` with code ``TraceError/Code/undecodable`` naming the sequence
   ///   number and the decoder's reason.
   public func decode<T: Decodable>(_ type: T.Type) throws(TraceError) -> T {
+    try decode(with: CBORDecoder().prepared(for: type))
+  }
+
+  /// Decodes the payload with a decoder prepared for its type: the form for decoding many
+  /// records of one type.
+  ///
+  /// - Parameter decoder: A decoder made by ``CBORDecoder/prepared(for:)``.
+  /// - Returns: The decoded value.
+  /// - Throws: The errors of ``decode(_:)``.
+  public func decode<T: Decodable>(with decoder: CBORDecoder.Prepared<T>) throws(TraceError) -> T {
     do {
-      return try CBORDecoder().decode(type, from: payload)
+      return try decoder.decode(from: payload)
     } catch {
       throw TraceError(
         .undecodable, "cannot decode \(kind.rawValue) as \(T.self): \(error)",

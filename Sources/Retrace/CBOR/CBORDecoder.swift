@@ -72,7 +72,15 @@ public struct CBORDecoder: Sendable {
   /// - Returns: The decoded value.
   /// - Throws: The errors of ``decode(_:from:)-([UInt8])``.
   public func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
-    if usesHandWrittenCode, let fast = T.self as? any CBORDecodable.Type {
+    try decode(type, from: bytes, handWritten: usesHandWrittenCode ? T.self as? any CBORDecodable.Type : nil)
+  }
+
+  /// Decodes with `handWritten` (the type's ``CBORDecodable`` conformance, looked up by the
+  /// caller) first, if there is one.
+  func decode<T: Decodable>(
+    _ type: T.Type, from bytes: UnsafeRawBufferPointer, handWritten: (any CBORDecodable.Type)?
+  ) throws -> T {
+    if let fast = handWritten {
       return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer throws -> T in
         let slot = buffer.baseAddress!
         var reader = CBORReader(bytes)
@@ -89,6 +97,35 @@ public struct CBORDecoder: Sendable {
       }
     }
     return try decodeWithContainers(type, from: bytes)
+  }
+
+  /// A decoder for many values of one type, such as a trace's actions: whether the type
+  /// has a hand-written decoding (``CBORDecodable``) is looked up once, not per value.
+  ///
+  /// ```swift
+  /// let decoder = CBORDecoder().prepared(for: BankingAction.self)
+  /// let action = try decoder.decode(from: payload)
+  /// ```
+  ///
+  /// - Parameter type: The type to decode.
+  /// - Returns: A decoder of `type` that decodes exactly as ``decode(_:from:)-([UInt8])`` does.
+  public func prepared<T: Decodable>(for type: T.Type) -> Prepared<T> {
+    Prepared(decoder: self, handWritten: usesHandWrittenCode ? T.self as? any CBORDecodable.Type : nil)
+  }
+
+  /// A decoder of one type, made by ``CBORDecoder/prepared(for:)``.
+  public struct Prepared<T: Decodable>: Sendable {
+    let decoder: CBORDecoder
+    let handWritten: (any CBORDecodable.Type)?
+
+    /// Decodes a value from memory that holds exactly one CBOR data item.
+    ///
+    /// - Parameter bytes: The encoded item, and nothing else.
+    /// - Returns: The decoded value.
+    /// - Throws: The errors of ``CBORDecoder/decode(_:from:)-([UInt8])``.
+    public func decode(from bytes: UnsafeRawBufferPointer) throws -> T {
+      try decoder.decode(T.self, from: bytes, handWritten: handWritten)
+    }
   }
 
   /// Decodes through `Decodable`'s containers even when the type has a hand-written

@@ -211,28 +211,28 @@ struct SessionFile {
     _ trace: DomainTrace<D>, chunk: Int, stop: UInt64?, decodingStart: Bool
   ) throws(TraceError) -> TracePart<D> {
     let reader = trace.reader
-    let source: TraceRecord.Source = chunk < reader.chunks.count ? .chunk(chunk) : .journal
     var part = TracePart<D>()
     if chunk < reader.chunks.count { part.actions.reserveCapacity(reader.chunks[chunk].actionCount) }
-    try reader.forEachRecord(fromChunk: chunk) { record throws(TraceError) in
-      guard record.source == source else { return false }
-      if let stop, record.sequence > stop { return false }
-      switch record.kind {
-      case .snapshot:
-        if decodingStart && part.start == nil && part.actions.isEmpty {
-          part.start = (record.sequence, try record.decode(D.State.self))
+    try reader.forEachChunk(fromChunk: chunk, endChunk: chunk + 1) { records throws(TraceError) in
+      for record in records {
+        if let stop, record.sequence > stop { return false }
+        switch record.kind {
+        case .snapshot:
+          if decodingStart && part.start == nil && part.actions.isEmpty {
+            part.start = (record.sequence, try record.decode(D.State.self))
+          }
+          part.snapshots.append(Snapshot(sequence: record.sequence, hash: record.hash?.rawValue ?? 0, state: nil))
+        case .checkpoint:
+          part.checkpoints.append(Checkpoint(sequence: record.sequence, hash: record.hash?.rawValue ?? 0))
+        case .action:
+          if decodingStart && part.start == nil {
+            throw TraceError(.corrupted, "the trace has no starting snapshot", sequence: record.sequence)
+          }
+          part.actions.append(
+            TimedAction(sequence: record.sequence, time: record.time ?? 0, action: try trace.decodeAction(record)))
+        case .end:
+          break
         }
-        part.snapshots.append(Snapshot(sequence: record.sequence, hash: record.hash?.rawValue ?? 0, state: nil))
-      case .checkpoint:
-        part.checkpoints.append(Checkpoint(sequence: record.sequence, hash: record.hash?.rawValue ?? 0))
-      case .action:
-        if decodingStart && part.start == nil {
-          throw TraceError(.corrupted, "the trace has no starting snapshot", sequence: record.sequence)
-        }
-        part.actions.append(
-          TimedAction(sequence: record.sequence, time: record.time ?? 0, action: try trace.decodeAction(record)))
-      case .end:
-        break
       }
       return true
     }

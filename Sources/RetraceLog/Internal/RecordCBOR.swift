@@ -37,6 +37,7 @@ enum RecordCBOR {
     var isAtEnd: Bool { offset >= bytes.count }
 
     /// Reads a head: its major type, additional information and argument.
+    @inline(__always)
     mutating func readHead() throws(CursorError) -> (major: UInt8, info: UInt8, argument: UInt64) {
       guard offset < bytes.count else { throw CursorError(offset: offset, reason: "unexpected end of data") }
       let initial = bytes[offset]
@@ -91,7 +92,45 @@ enum RecordCBOR {
     }
 
     /// Skips one complete data item and returns its byte range.
-    mutating func skipItem(depth: Int = 0) throws(CursorError) -> Range<Int> {
+    ///
+    /// Items of definite length (all that Retrace writes) are skipped in a loop that counts
+    /// the items still to skip, with no recursion: this runs once per record on every read.
+    /// An indefinite length anywhere in the item sends it to ``skipNested(depth:)``.
+    mutating func skipItem() throws(CursorError) -> Range<Int> {
+      let start = offset
+      var pending = 1
+      while pending > 0 {
+        guard offset < bytes.count else { throw CursorError(offset: offset, reason: "unexpected end of data") }
+        if bytes[offset] & 0x1F == 31 {
+          offset = start
+          return try skipNested(depth: 0)
+        }
+        let head = try readHead()
+        pending -= 1
+        let remaining = UInt64(bytes.count - offset)
+        switch head.major {
+        case 2, 3:
+          guard head.argument <= remaining else {
+            throw CursorError(offset: offset, reason: "string length \(head.argument) runs past the end")
+          }
+          offset += Int(head.argument)
+        case 4, 5:
+          // Every item takes at least one byte, so a count beyond the bytes left is damage.
+          guard head.argument <= remaining else {
+            throw CursorError(offset: offset, reason: "container count \(head.argument) runs past the end")
+          }
+          pending += Int(head.argument) << (head.major == 5 ? 1 : 0)
+        case 6:
+          pending += 1
+        default:
+          break
+        }
+      }
+      return start..<offset
+    }
+
+    /// Skips one data item that may hold indefinite lengths, recursively.
+    private mutating func skipNested(depth: Int) throws(CursorError) -> Range<Int> {
       let start = offset
       guard depth < 256 else { throw CursorError(offset: start, reason: "nesting too deep") }
       let head = try readHead()
@@ -103,7 +142,7 @@ enum RecordCBOR {
           while true {
             guard offset < bytes.count else { throw CursorError(offset: offset, reason: "unexpected end of data") }
             if bytes[offset] == 0xFF { offset += 1; break }
-            _ = try skipItem(depth: depth + 1)
+            _ = try skipNested(depth: depth + 1)
           }
         } else {
           guard head.argument <= UInt64(bytes.count - offset) else {
@@ -117,17 +156,17 @@ enum RecordCBOR {
           while true {
             guard offset < bytes.count else { throw CursorError(offset: offset, reason: "unexpected end of data") }
             if bytes[offset] == 0xFF { offset += 1; break }
-            for _ in 0..<perEntry { _ = try skipItem(depth: depth + 1) }
+            for _ in 0..<perEntry { _ = try skipNested(depth: depth + 1) }
           }
         } else {
           // Every item takes at least one byte, so a count beyond the bytes left is damage.
           guard head.argument <= UInt64(bytes.count - offset) else {
             throw CursorError(offset: start, reason: "container count \(head.argument) runs past the end")
           }
-          for _ in 0..<(Int(head.argument) * perEntry) { _ = try skipItem(depth: depth + 1) }
+          for _ in 0..<(Int(head.argument) * perEntry) { _ = try skipNested(depth: depth + 1) }
         }
       case 6:
-        _ = try skipItem(depth: depth + 1)
+        _ = try skipNested(depth: depth + 1)
       default:
         if head.info == 31 { throw CursorError(offset: start, reason: "unexpected break") }
       }

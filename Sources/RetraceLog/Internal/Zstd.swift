@@ -75,8 +75,13 @@ final class ZstdDecompressor {
       throw ZstdError(message: "frame content size \(declared) does not match the chunk header's \(expectedSize)")
     }
     ZSTD_DCtx_reset(context, ZSTD_reset_session_only)
-    output.removeAll(keepingCapacity: true)
-    output.append(contentsOf: repeatElement(0, count: expectedSize))
+    // Every byte is overwritten below (or the call throws), so a buffer reused from the
+    // previous chunk is only resized, not cleared.
+    if output.count > expectedSize {
+      output.removeLast(output.count - expectedSize)
+    } else if output.count < expectedSize {
+      output.append(contentsOf: repeatElement(0, count: expectedSize - output.count))
+    }
     let result: (code: Int, produced: Int, consumed: Int) = output.withUnsafeMutableBytes { out in
       var outBuffer = ZSTD_outBuffer(dst: out.baseAddress, size: expectedSize, pos: 0)
       var inBuffer = ZSTD_inBuffer(src: frame.baseAddress, size: frame.count, pos: 0)

@@ -1,0 +1,57 @@
+import Synchronization
+
+/// States a ``DomainTrace`` has already reconstructed, so that seeking again near one (a
+/// debugger stepping and jumping around a session) replays from there instead of decoding
+/// a snapshot again: the decoded snapshots, most recently used last, and the last state
+/// answered.
+///
+/// States are values: a cached state shares its storage with the copies handed out, and a
+/// replay that continues from it copies only what it changes.
+final class StateCache<State: Sendable>: Sendable {
+  private struct Entries {
+    var snapshots: [(sequence: UInt64, state: State)] = []
+    var last: (sequence: UInt64, state: State)?
+  }
+
+  private let entries = Mutex(Entries())
+  /// How many decoded snapshots are kept.
+  let capacity: Int
+
+  init(capacity: Int) {
+    self.capacity = max(capacity, 0)
+  }
+
+  /// The decoded snapshot at `sequence`, if it is cached.
+  func snapshot(at sequence: UInt64) -> State? {
+    entries.withLock { entries in
+      guard let index = entries.snapshots.firstIndex(where: { $0.sequence == sequence }) else { return nil }
+      let entry = entries.snapshots.remove(at: index)
+      entries.snapshots.append(entry)
+      return entry.state
+    }
+  }
+
+  /// Keeps a decoded snapshot, dropping the least recently used one beyond the capacity.
+  func keepSnapshot(_ state: State, at sequence: UInt64) {
+    guard capacity > 0 else { return }
+    entries.withLock { entries in
+      entries.snapshots.removeAll { $0.sequence == sequence }
+      entries.snapshots.append((sequence, state))
+      if entries.snapshots.count > capacity { entries.snapshots.removeFirst() }
+    }
+  }
+
+  /// The last state answered, if it lies in `range`.
+  func last(in range: ClosedRange<UInt64>) -> (sequence: UInt64, state: State)? {
+    entries.withLock { entries in
+      guard let last = entries.last, range.contains(last.sequence) else { return nil }
+      return last
+    }
+  }
+
+  /// Remembers the last state answered.
+  func keepLast(_ state: State, at sequence: UInt64) {
+    guard capacity > 0 else { return }
+    entries.withLock { $0.last = (sequence, state) }
+  }
+}

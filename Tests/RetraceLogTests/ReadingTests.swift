@@ -1,0 +1,124 @@
+import Foundation
+import Retrace
+import RetraceExamples
+@testable import RetraceLog
+import Testing
+
+/// The batch reading paths: chunks handed over whole, actions decoded ahead on other
+/// threads, and `state(at:)` answered from the states it reconstructed before.
+@MainActor
+@Suite struct ReadingTests {
+  /// A banking session of `count` actions in many small chunks, and its states.
+  func session(count: Int = 1_500) throws -> (trace: DomainTrace<DomainDefinition<BankingState, BankingAction>>, states: [BankingState]) {
+    let path = temporaryDirectory() + "/reading.trace"
+    let recorded = try record(
+      bankingDomain, count: count, to: path, configuration: smallChunks(checkpoints: 50, snapshots: 100, reproducible: true))
+    var state = bankingDomain.initialState
+    var states = [state]
+    for action in recorded.actions {
+      _ = bankingDomain.reduce(into: &state, action: action)
+      states.append(state)
+    }
+    return (try DomainTrace(TraceReader(path: path), domain: bankingDomain, cachedSnapshots: 2), states)
+  }
+
+  @Test func chunksHandOverTheSameRecordsAsOneByOne() throws {
+    let (trace, _) = try session()
+    let reader = trace.reader
+    #expect(reader.chunks.count > 20)
+    var single: [String] = []
+    try reader.forEachRecord { record in
+      single.append("\(record.kind) \(record.sequence) \(Array(record.payload).count)")
+      return true
+    }
+    var batched: [String] = []
+    var batches = 0
+    try reader.forEachChunk { records in
+      batches += 1
+      batched += records.map { "\($0.kind) \($0.sequence) \(Array($0.payload).count)" }
+      return true
+    }
+    #expect(batched == single)
+    #expect(batches == reader.chunks.count)  // a closed trace has no journal
+    // One chunk alone, and a stop part way.
+    var third: [TraceRecord.Kind] = []
+    try reader.forEachChunk(fromChunk: 2, endChunk: 3) { records in
+      third = records.map(\.kind)
+      return true
+    }
+    #expect(third.count == reader.chunks[2].recordCount)
+    var seen = 0
+    try reader.forEachChunk { _ in
+      seen += 1
+      return seen < 4
+    }
+    #expect(seen == 4)
+  }
+
+  @Test func actionsDecodedAheadArriveInOrderAndStopWhenAsked() throws {
+    let (trace, _) = try session()
+    var sequences: [UInt64] = []
+    try trace.forEachAction { action in
+      sequences.append(action.sequence)
+      return true
+    }
+    #expect(sequences == Array(1...1_500))
+    // Stopping early, from the middle.
+    var some: [UInt64] = []
+    try trace.forEachAction(from: 700) { action in
+      some.append(action.sequence)
+      return some.count < 10
+    }
+    #expect(some == Array(700...709))
+  }
+
+  @Test func anErrorFromTheBodyEndsReadingAfterTheActionsBeforeIt() throws {
+    let (trace, _) = try session()
+    var seen: [UInt64] = []
+    #expect(throws: TraceError.self) {
+      try trace.forEachAction { action throws(TraceError) in
+        seen.append(action.sequence)
+        if action.sequence == 1_000 { throw TraceError(.corrupted, "stop here") }
+        return true
+      }
+    }
+    #expect(seen == Array(1...1_000))
+  }
+
+  @Test func statesAtRandomPointsInAnyOrderEqualTheLiveStates() throws {
+    let (trace, states) = try session()
+    var random = SeededRandom(seed: 5)
+    // Forward steps, backward jumps and repeats: the cache (two snapshots and the last
+    // answer) must never change an answer.
+    var targets = (0..<60).map { _ in UInt64.random(in: 0...1_500, using: &random) }
+    targets += [1_500, 1_499, 1_500, 0, 1, 2, 3, 101, 100, 99]
+    for target in targets {
+      #expect(try trace.state(at: target) == states[Int(target)], "state at \(target)")
+    }
+    let uncached = try DomainTrace(trace.reader, domain: bankingDomain, cachedSnapshots: 0)
+    for target in targets.prefix(10) {
+      #expect(try uncached.state(at: target) == states[Int(target)], "uncached state at \(target)")
+    }
+  }
+
+  @Test func aPayloadWithIndefiniteLengthsIsSkippedWhole() throws {
+    // {"a": [_ 1, 2], "b": (_ "x" "y")}, and [{"a": 1([1, 2, h'EE'])}], each followed by 7: the cursor's loop hands indefinite
+    // lengths to the recursive path, and both end where the item ends.
+    let item: [UInt8] = [0xA2, 0x61, 0x61, 0x9F, 0x01, 0x02, 0xFF, 0x61, 0x62, 0x7F, 0x61, 0x78, 0x61, 0x79, 0xFF]
+    let definite: [UInt8] = [0x81, 0xA1, 0x61, 0x61, 0xC1, 0x83, 0x01, 0x02, 0x5A, 0x00, 0x00, 0x00, 0x01, 0xEE]
+    for bytes in [item, definite] {
+      try (bytes + [0x07]).withUnsafeBytes { raw throws in
+        var cursor = RecordCBOR.Cursor(raw)
+        #expect(try cursor.skipItem() == 0..<bytes.count)
+        #expect(try cursor.readUInt() == 7)
+      }
+    }
+    // Truncated anywhere: an error, never a range past the end.
+    for cut in 0..<item.count {
+      Array(item.prefix(cut)).withUnsafeBytes { raw in
+        var cursor = RecordCBOR.Cursor(raw)
+        #expect(throws: RecordCBOR.CursorError.self) { try cursor.skipItem() }
+      }
+    }
+  }
+}
