@@ -60,12 +60,30 @@ public protocol Domain: Sendable {
   /// - Returns: A value that encodes as `version` encoded the action, or `nil` when the
   ///   domain cannot write `version`.
   func legacyEncoding(of action: Action, schemaVersion version: Int) -> (any Encodable & Sendable)?
+
+  /// Decodes one recorded action from its CBOR encoding (`docs/CODEC.md`).
+  ///
+  /// Trace readers call it for every action they read, from code that knows the domain only
+  /// as `any Domain`. The default decodes with ``CBORDecoder``; ``DomainDefinition`` does the
+  /// same with code compiled for its action type, where the hand-written decoding
+  /// (``CBORDecodable``) is called directly, without run-time conformance lookups and
+  /// generic metadata, which cost as much as decoding a small action.
+  ///
+  /// - Parameter bytes: The encoded action, and nothing else.
+  /// - Returns: The action.
+  /// - Throws: The errors of ``CBORDecoder/decode(_:from:)-([UInt8])``.
+  func decodeAction(from bytes: UnsafeRawBufferPointer) throws -> Action
 }
 
 extension Domain {
   /// By default actions need no upcasting.
   public func upcast(_ action: CBORValue, fromVersion version: Int) throws -> CBORValue {
     action
+  }
+
+  /// Decodes with ``CBORDecoder``.
+  public func decodeAction(from bytes: UnsafeRawBufferPointer) throws -> Action {
+    try CBORDecoder().decode(Action.self, from: bytes)
   }
 
   /// By default a domain writes only its current schema.
@@ -104,9 +122,12 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
   public let actionCases: [String]
   public let invariants: [Invariant<State>]
   public let workload: Workload<State, Action>
-  private let reducer: Reduce<State, Action>
-  private let upcaster: (@Sendable (CBORValue, Int) throws -> CBORValue)?
-  private let legacyEncoder: (@Sendable (Action, Int) -> (any Encodable & Sendable)?)?
+  @usableFromInline let reducer: Reduce<State, Action>
+  @usableFromInline let upcaster: (@Sendable (CBORValue, Int) throws -> CBORValue)?
+  @usableFromInline let legacyEncoder: (@Sendable (Action, Int) -> (any Encodable & Sendable)?)?
+  /// The action decoder, made where the domain is defined, so that it is compiled for
+  /// `Action`.
+  @usableFromInline let actionDecoder: @Sendable (UnsafeRawBufferPointer) throws -> Action
 
   /// Creates a domain description.
   ///
@@ -124,6 +145,7 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
   ///   - legacyEncoder: The action as an older schema version (the second argument) encoded
   ///     it, or `nil` for a version it cannot write: the inverse of `upcaster`, for tools
   ///     that write sessions as older releases did.
+  @inlinable
   public init<R: Reducer & Sendable>(
     name: String,
     summary: String,
@@ -146,11 +168,17 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
     self.workload = workload
     self.upcaster = upcaster
     self.legacyEncoder = legacyEncoder
+    self.actionDecoder = { try CBORDecoder().decode(Action.self, from: $0) }
   }
 
   /// Applies an action with the domain's reducer.
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     reducer.reduce(into: &state, action: action)
+  }
+
+  /// Decodes an action with code compiled for `Action`.
+  public func decodeAction(from bytes: UnsafeRawBufferPointer) throws -> Action {
+    try actionDecoder(bytes)
   }
 
   /// Rewrites an older action with the upcaster, if there is one.

@@ -35,8 +35,6 @@ public struct DomainTrace<D: Domain>: Sendable {
   public let reader: TraceReader
   /// The domain the trace belongs to.
   public let domain: D
-  /// The actions' decoder, its choice of hand-written or `Decodable` code made once.
-  private let actionDecoder = CBORDecoder().prepared(for: D.Action.self)
   /// The states ``state(at:)`` reconstructed, shared by the copies of this value.
   private let cache: StateCache<D.State>
 
@@ -71,7 +69,13 @@ public struct DomainTrace<D: Domain>: Sendable {
   /// action schema version.
   public func decodeAction(_ record: TraceRecord) throws(TraceError) -> D.Action {
     let recorded = reader.header.actionSchemaVersion
-    guard recorded < domain.actionSchemaVersion else { return try record.decode(with: actionDecoder) }
+    guard recorded < domain.actionSchemaVersion else {
+      do {
+        return try domain.decodeAction(from: record.payload)
+      } catch {
+        throw record.decodingFailure(D.Action.self, error)
+      }
+    }
     let value = try record.value()
     do {
       let upcast = try domain.upcast(value, fromVersion: recorded)

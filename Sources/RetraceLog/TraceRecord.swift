@@ -48,23 +48,18 @@ public struct TraceRecord {
   /// - Throws: ``TraceError`` with code ``TraceError/Code/undecodable`` naming the sequence
   ///   number and the decoder's reason.
   public func decode<T: Decodable>(_ type: T.Type) throws(TraceError) -> T {
-    try decode(with: CBORDecoder().prepared(for: type))
+    do {
+      return try CBORDecoder().decode(type, from: payload)
+    } catch {
+      throw decodingFailure(type, error)
+    }
   }
 
-  /// Decodes the payload with a decoder prepared for its type: the form for decoding many
-  /// records of one type.
-  ///
-  /// - Parameter decoder: A decoder made by ``CBORDecoder/prepared(for:)``.
-  /// - Returns: The decoded value.
-  /// - Throws: The errors of ``decode(_:)``.
-  public func decode<T: Decodable>(with decoder: CBORDecoder.Prepared<T>) throws(TraceError) -> T {
-    do {
-      return try decoder.decode(from: payload)
-    } catch {
-      throw TraceError(
-        .undecodable, "cannot decode \(kind.rawValue) as \(T.self): \(error)",
-        chunk: source.chunkIndex, sequence: sequence, cause: error)
-    }
+  /// The error for a payload that does not decode as `type`.
+  func decodingFailure<T>(_ type: T.Type, _ error: any Error) -> TraceError {
+    TraceError(
+      .undecodable, "cannot decode \(kind.rawValue) as \(T.self): \(error)",
+      chunk: source.chunkIndex, sequence: sequence, cause: error)
   }
 
   /// The payload as a generic CBOR value (for printing actions of unknown type, or for

@@ -68,7 +68,7 @@ extension CBOREncodable {
 /// the error with its full coding path. So a hand-written decoder only has to be right
 /// about the values it accepts; it must accept map entries in any order and skip unknown
 /// keys, as synthesized `Decodable` does. See ``CBOREncodable`` for an example.
-public protocol CBORDecodable: Decodable, SendableMetatype {
+public protocol CBORDecodable: Decodable {
   /// Reads the value from the data item at the reader's position and moves past it.
   ///
   /// - Parameter reader: The reader, positioned at the item.

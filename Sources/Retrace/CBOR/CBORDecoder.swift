@@ -71,12 +71,17 @@ public struct CBORDecoder: Sendable {
   ///   - bytes: The encoded item, and nothing else.
   /// - Returns: The decoded value.
   /// - Throws: The errors of ``decode(_:from:)-([UInt8])``.
+  @inlinable
   public func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
     try decode(type, from: bytes, handWritten: usesHandWrittenCode ? T.self as? any CBORDecodable.Type : nil)
   }
 
   /// Decodes with `handWritten` (the type's ``CBORDecodable`` conformance, looked up by the
   /// caller) first, if there is one.
+  ///
+  /// Inlinable, so that a call for a concrete type (a domain's action, in code compiled for
+  /// it) is specialized: no run-time conformance lookup, no generic metadata.
+  @inlinable
   func decode<T: Decodable>(
     _ type: T.Type, from bytes: UnsafeRawBufferPointer, handWritten: (any CBORDecodable.Type)?
   ) throws -> T {
@@ -99,37 +104,9 @@ public struct CBORDecoder: Sendable {
     return try decodeWithContainers(type, from: bytes)
   }
 
-  /// A decoder for many values of one type, such as a trace's actions: whether the type
-  /// has a hand-written decoding (``CBORDecodable``) is looked up once, not per value.
-  ///
-  /// ```swift
-  /// let decoder = CBORDecoder().prepared(for: BankingAction.self)
-  /// let action = try decoder.decode(from: payload)
-  /// ```
-  ///
-  /// - Parameter type: The type to decode.
-  /// - Returns: A decoder of `type` that decodes exactly as ``decode(_:from:)-([UInt8])`` does.
-  public func prepared<T: Decodable>(for type: T.Type) -> Prepared<T> {
-    Prepared(decoder: self, handWritten: usesHandWrittenCode ? T.self as? any CBORDecodable.Type : nil)
-  }
-
-  /// A decoder of one type, made by ``CBORDecoder/prepared(for:)``.
-  public struct Prepared<T: Decodable>: Sendable {
-    let decoder: CBORDecoder
-    let handWritten: (any CBORDecodable.Type)?
-
-    /// Decodes a value from memory that holds exactly one CBOR data item.
-    ///
-    /// - Parameter bytes: The encoded item, and nothing else.
-    /// - Returns: The decoded value.
-    /// - Throws: The errors of ``CBORDecoder/decode(_:from:)-([UInt8])``.
-    public func decode(from bytes: UnsafeRawBufferPointer) throws -> T {
-      try decoder.decode(T.self, from: bytes, handWritten: handWritten)
-    }
-  }
-
   /// Decodes through `Decodable`'s containers even when the type has a hand-written
   /// decoding (``CBORDecodable``).
+  @usableFromInline
   func decodeWithContainers<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
     try checkWellFormed(bytes)
     return try decodeWellFormed(type, from: bytes)

@@ -18,6 +18,7 @@ public struct CBORReader {
   public var offset: Int { position }
   @usableFromInline var position: Int
 
+  @inlinable
   init(_ bytes: UnsafeRawBufferPointer) {
     input = _CBORReader(bytes)
     position = 0

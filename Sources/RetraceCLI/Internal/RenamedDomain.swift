@@ -18,6 +18,10 @@ struct RenamedDomain<Base: Domain>: Domain {
     base.reduce(into: &state, action: action)
   }
 
+  func decodeAction(from bytes: UnsafeRawBufferPointer) throws -> Base.Action {
+    try base.decodeAction(from: bytes)
+  }
+
   func upcast(_ action: CBORValue, fromVersion version: Int) throws -> CBORValue {
     try base.upcast(action, fromVersion: version)
   }
