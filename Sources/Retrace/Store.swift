@@ -57,6 +57,9 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
     [(recorder: any StoreRecorder<State, Action>, record: @Sendable (Transition<State, Action>) -> Void)] = []
   @usableFromInline @exclusivity(unchecked) var recordersWantStateBefore = false
   @usableFromInline @exclusivity(unchecked) var subscribers: [Subscriber] = []
+  /// The same subscribers, unretained, for `send` to call without touching reference
+  /// counts; `subscribers` keeps them alive.
+  @usableFromInline @exclusivity(unchecked) var subscriberRefs: [Unmanaged<Subscriber>] = []
   /// Whether a recorder or a subscriber is attached.
   @usableFromInline @exclusivity(unchecked) var hasListeners = false
   @usableFromInline @exclusivity(unchecked) var isObservationTracked = false
@@ -66,11 +69,10 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
 
   /// A subscriber's callback and the flag its handle sets when it ends.
   @usableFromInline
-  struct Subscriber {
+  final class Subscriber {
     @usableFromInline let flag: CancellationFlag
     @usableFromInline let onChange: @MainActor (State, State) -> Void
 
-    @usableFromInline
     init(flag: CancellationFlag, onChange: @escaping @MainActor (State, State) -> Void) {
       self.flag = flag
       self.onChange = onChange
@@ -181,24 +183,25 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
 
   @inlinable
   func notifySubscribers(old: State) {
-    // Called through a buffer pointer into a copy of the list, so that checking a
-    // subscriber's flag retains nothing (retains and releases cost more than the callback);
-    // the copy keeps every entry alive even if a callback subscribes or cancels.
-    let list = subscribers
+    // Each subscriber is called through an unretained reference, borrowed for the call, so
+    // that calling one retains and releases nothing (that would cost more than the
+    // callback). `owners` keeps them all alive until the loop ends, even if a callback
+    // subscribes or cancels.
+    let owners = subscribers
     let new = currentState
-    let sawCancelled = list.withUnsafeBufferPointer { list in
-      var sawCancelled = false
-      for index in list.indices {
-        if list[index].flag.isCancelled {
-          sawCancelled = true
-          continue
-        }
-        list[index].onChange(old, new)
+    var sawCancelled = false
+    for reference in subscriberRefs {
+      let called = withBorrowedReference(reference) { subscriber in
+        if subscriber.flag.isCancelled { return false }
+        subscriber.onChange(old, new)
+        return true
       }
-      return sawCancelled
+      if !called { sawCancelled = true }
     }
+    withExtendedLifetime(owners) {}
     if sawCancelled {
       subscribers.removeAll { $0.flag.isCancelled }
+      subscriberRefs = subscribers.map(Unmanaged.passUnretained)
       hasListeners = !recorders.isEmpty || !subscribers.isEmpty
     }
   }
@@ -221,7 +224,9 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
     _ onChange: @escaping @MainActor (_ old: State, _ new: State) -> Void
   ) -> StoreSubscription {
     let subscription = StoreSubscription()
-    subscribers.append(Subscriber(flag: subscription.flag, onChange: onChange))
+    let subscriber = Subscriber(flag: subscription.flag, onChange: onChange)
+    subscribers.append(subscriber)
+    subscriberRefs.append(Unmanaged.passUnretained(subscriber))
     hasListeners = true
     return subscription
   }
@@ -263,4 +268,17 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   public func waitForEffects() async {
     await effects.waitUntilIdle()
   }
+}
+
+/// Calls `body` with the object `reference` points to, without retaining it: the caller
+/// keeps the object alive.
+///
+/// A function of this module rather than `Unmanaged._withUnsafeGuaranteedRef` called
+/// directly: a main-actor closure handed to the standard library (compiled in Swift 5 mode)
+/// gets a run-time isolation check on every call, which would cost more than the callback.
+@inlinable
+func withBorrowedReference<Object: AnyObject, Result>(
+  _ reference: Unmanaged<Object>, _ body: (Object) -> Result
+) -> Result {
+  reference._withUnsafeGuaranteedRef(body)
 }
