@@ -36,11 +36,15 @@ let package = Package(
       pkgConfig: "libzstd",
       providers: [.apt(["libzstd-dev"])]
     ),
+    // CRC-32C with the CPU's CRC instructions, where it has them (RetraceLog falls back to
+    // its own table-driven code).
+    .target(name: "CRetraceCRC32C"),
     .target(
       name: "RetraceLog",
       dependencies: [
         "Retrace",
         "CZstd",
+        "CRetraceCRC32C",
       ]
     ),
     .executableTarget(

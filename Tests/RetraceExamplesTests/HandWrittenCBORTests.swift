@@ -1,6 +1,7 @@
 import PropertyBased
 import Retrace
 import IdentifiedCollections
+import RetraceCoordinator
 import RetraceExamples
 import Testing
 
@@ -41,6 +42,16 @@ import Testing
     .moveAccount(from: -1, to: 1 << 40),
     .navigation(action: .push(route: .account(iban: "NL91"))),
     .navigation(action: .present(route: .newTransaction(iban: "NL91"), style: .sheet)),
+    .navigation(action: .present(route: .newAccount, style: .fullScreen)),
+    .navigation(action: .push(route: .accounts)),
+    .navigation(action: .pop),
+    .navigation(action: .popTo(route: .accounts)),
+    .navigation(action: .popToRoot),
+    .navigation(action: .dismiss),
+    .navigation(action: .selectTab(tab: "")),
+    .navigation(action: .setPath(path: RoutePath(tab: "main", stack: [.accounts, .account(iban: "NL91")],
+      presentations: [Presentation(style: .sheet, stack: [.newTransaction(iban: "NL91")])]))),
+    .navigation(action: .setPath(path: RoutePath(stack: []))),
   ])
   func edgeCaseActionsEncodeAsCodableDoes(action: BankingAction) throws {
     try checkContract(action)

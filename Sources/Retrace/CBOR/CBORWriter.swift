@@ -37,6 +37,19 @@ public struct CBORWriter: ~Copyable {
   public var bytes: [UInt8] { Array(UnsafeRawBufferPointer(start: base, count: count)) }
 
   /// Appends the bytes written so far to `buffer`.
+  /// Empties the writer, keeping its storage for the next value: for a writer that encodes
+  /// one value after another (the trace writer's actions).
+  package mutating func removeAll() {
+    count = 0
+  }
+
+  /// Calls `body` with the bytes written so far; they are valid only during the call.
+  package func withBytes<Result, Failure: Error>(
+    _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try body(UnsafeRawBufferPointer(start: base, count: count))
+  }
+
   func append(to buffer: inout [UInt8]) {
     buffer.append(contentsOf: UnsafeRawBufferPointer(start: base, count: count))
   }

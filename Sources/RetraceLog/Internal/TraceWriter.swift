@@ -3,6 +3,10 @@ import Retrace
 /// Writes one trace file: the header, chunks of records (through the journal first), and on
 /// close the end record and the index. Synchronous and single-threaded: the
 /// ``TraceRecorder``'s background thread owns it.
+///
+/// The buffers every action goes through are exempt from run-time exclusivity checks (three
+/// per buffer and action cost more than filling them): one thread at a time drives a
+/// writer, and none of its methods re-enters another.
 final class TraceWriter<State: Encodable, Action: Encodable> {
   let path: String
   let journalPath: String
@@ -12,6 +16,11 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   private let storage: any TraceStorage
   private let compressor: ZstdCompressor
   private let encoder = CBOREncoder()
+  /// The actions' hand-written encoding (`CBOREncodable`), if their type has one, looked up
+  /// once rather than per action; the bytes are those `encoder` writes.
+  private let handWrittenAction = Action.self as? any CBOREncodable.Type
+  /// Where actions with a hand-written encoding are encoded; kept to reuse its storage.
+  @exclusivity(unchecked) private var actionWriter = CBORWriter()
   private let stateEncoder = CBOREncoder(deterministic: true)
 
   private var fileOffset = 0
@@ -19,7 +28,7 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   private var startTime = 0.0
 
   // The open chunk.
-  private var chunk: [UInt8] = []
+  @exclusivity(unchecked) private var chunk: [UInt8] = []
   private var chunkFirstSequence: UInt64 = 0
   private var chunkActions: UInt32 = 0
   private var chunkRecords: UInt32 = 0
@@ -36,8 +45,8 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   /// CRC32C of the salt's four bytes, where every journal record's checksum starts.
   private var saltChecksum: UInt32 = 0
   /// The framed journal record being written; kept to reuse its storage.
-  private var journalFrame: [UInt8] = []
-  private var journalRecord: [UInt8] = []
+  @exclusivity(unchecked) private var journalFrame: [UInt8] = []
+  @exclusivity(unchecked) private var journalRecord: [UInt8] = []
 
   // Progress.
   private var lastSequence: UInt64 = 0
@@ -45,7 +54,7 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   private var lastCheckpoint: UInt64 = 0
   private var lastSnapshot: UInt64 = 0
   private var lastStateBytes = 0
-  private var scratch: [UInt8] = []
+  @exclusivity(unchecked) private var scratch: [UInt8] = []
   private var stateBytes: [UInt8] = []
   private var frameBuffer: [UInt8] = []
 
@@ -103,16 +112,33 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   /// Appends one action, and a checkpoint or snapshot after it when `state` is given and one
   /// is due.
   func append(sequence: UInt64, time: Double, action: Action, state: State?) throws(TraceError) {
-    let offset = timeOffset(time)
-    scratch.removeAll(keepingCapacity: true)
-    do { try encoder.encode(action, appendingTo: &scratch) } catch {
-      throw TraceError(.undecodable, "cannot encode action: \(error)", path: path, sequence: sequence)
+    if let handWritten = handWrittenAction {
+      actionWriter.removeAll()
+      withUnsafePointer(to: action) { handWritten._encode(at: $0, to: &actionWriter) }
+      try actionWriter.withBytes { encoded throws(TraceError) in
+        try appendAction(encoded, sequence: sequence, time: time)
+      }
+    } else {
+      scratch.removeAll(keepingCapacity: true)
+      do { try encoder.encode(action, appendingTo: &scratch) } catch {
+        throw TraceError(.undecodable, "cannot encode action: \(error)", path: path, sequence: sequence)
+      }
+      try scratch.withBytes { encoded throws(TraceError) in
+        try appendAction(encoded, sequence: sequence, time: time)
+      }
     }
+    if let state { try stateRecordIfDue(state, sequence: sequence) }
+    if chunk.count >= configuration.chunkSize { try finishChunk() }
+  }
+
+  /// Appends an encoded action's record to the chunk and to the journal.
+  private func appendAction(_ encoded: UnsafeRawBufferPointer, sequence: UInt64, time: Double) throws(TraceError) {
+    let offset = timeOffset(time)
     // Chunk record: [0, Δtime, action].
     chunk.append(0x83)
     chunk.append(0x00)
     RecordCBOR.appendInt(offset &- lastTime, to: &chunk)
-    chunk.append(contentsOf: scratch)
+    chunk.append(contentsOf: encoded)
     chunkActions += 1
     chunkRecords += 1
     // Journal record: [0, sequence, time, action].
@@ -121,13 +147,9 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     journalRecord.append(0x00)
     RecordCBOR.appendUInt(sequence, to: &journalRecord)
     RecordCBOR.appendInt(offset, to: &journalRecord)
-    journalRecord.append(contentsOf: scratch)
     lastSequence = sequence
     lastTime = offset
-    try journalAppend()
-
-    if let state { try stateRecordIfDue(state, sequence: sequence) }
-    if chunk.count >= configuration.chunkSize { try finishChunk() }
+    try journalAppend(journalRecord, encoded)
   }
 
   /// The first sequence number at which a checkpoint or snapshot can be due. The recorder
@@ -165,8 +187,7 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
       chunk.append(contentsOf: record)
       chunkRecords += 1
       chunkCheckpoints += 1
-      journalRecord = record
-      try journalAppend()
+      try journalAppend(record, UnsafeRawBufferPointer(start: nil, count: 0))
       lastCheckpoint = sequence
     }
   }
@@ -276,25 +297,26 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     journalOffset = TraceFormat.journalHeaderSize
   }
 
-  /// Appends `journalRecord` to the journal as (length, CRC32C(salt ‖ payload), payload),
-  /// followed by an empty record that marks the end. Finishes the chunk first when the
-  /// journal is full.
-  private func journalAppend() throws(TraceError) {
-    let needed = 8 + journalRecord.count + 8
-    if journalOffset + needed > journalCapacity {
+  /// Appends a record, `head` followed by `tail`, to the journal as (length, CRC32C(salt ‖
+  /// record), record), followed by an empty record that marks the end. Finishes the chunk
+  /// first when the journal is full.
+  private func journalAppend(_ head: [UInt8], _ tail: UnsafeRawBufferPointer) throws(TraceError) {
+    let length = head.count + tail.count
+    if journalOffset + 8 + length + 8 > journalCapacity {
       // The chunk holds everything the journal holds: compress it, then the journal is empty.
       // The record is already in the chunk, so it is durable once the chunk is written.
       try finishChunk()
       return
     }
+    let crc = head.withUnsafeBytes { CRC32C.update(CRC32C.update(saltChecksum, $0), tail) }
     journalFrame.removeAll(keepingCapacity: true)
-    journalFrame.appendLittleEndian(UInt32(journalRecord.count))
-    let crc = journalRecord.withUnsafeBytes { CRC32C.update(saltChecksum, $0) }
+    journalFrame.appendLittleEndian(UInt32(length))
     journalFrame.appendLittleEndian(crc)
-    journalFrame.append(contentsOf: journalRecord)
-    journalFrame.append(contentsOf: repeatElement(0, count: 8))
+    journalFrame.append(contentsOf: head)
+    journalFrame.append(contentsOf: tail)
+    journalFrame.appendLittleEndian(UInt64(0))  // the empty record that marks the end
     try journalFrame.withBytes { raw throws(TraceError) in try journal.write(raw, at: journalOffset) }
-    journalOffset += 8 + journalRecord.count
+    journalOffset += 8 + length
   }
 
   // MARK: Flushing and closing

@@ -1,0 +1,92 @@
+import Retrace
+
+// Hand-written CBOR for navigation actions (see `CBOREncodable`), for apps whose route type
+// has a hand-written conformance too: navigation is a few percent of an app's actions, and
+// through `Codable` it cost about as much to record and replay as all the other actions
+// together. The bytes are `CBOREncoder(deterministic: true)`'s: `{"case": {label: value}}`,
+// labels sorted. A `setPath` (a deep link, rare) writes its path through `Codable`.
+
+extension NavigationAction: CBOREncodable where Route: CBOREncodable {
+  /// Writes `{"case": {label: value, …}}`, labels sorted.
+  public func encode(to writer: inout CBORWriter) {
+    writer.writeMapHeader(count: 1)
+    switch self {
+    case .push(let route):
+      writer.writeKey("push")
+      writer.writeMapHeader(count: 1)
+      writer.writeKey("route"); writer.write(route)
+    case .pop:
+      writer.writeKey("pop")
+      writer.writeMapHeader(count: 0)
+    case .popTo(let route):
+      writer.writeKey("popTo")
+      writer.writeMapHeader(count: 1)
+      writer.writeKey("route"); writer.write(route)
+    case .popToRoot:
+      writer.writeKey("popToRoot")
+      writer.writeMapHeader(count: 0)
+    case .present(let route, let style):
+      writer.writeKey("present")
+      writer.writeMapHeader(count: 2)
+      writer.writeKey("route"); writer.write(route)
+      writer.writeKey("style"); writer.write(style.rawValue)
+    case .dismiss:
+      writer.writeKey("dismiss")
+      writer.writeMapHeader(count: 0)
+    case .selectTab(let tab):
+      writer.writeKey("selectTab")
+      writer.writeMapHeader(count: 1)
+      writer.writeKey("tab"); writer.write(tab)
+    case .setPath(let path):
+      writer.writeKey("setPath")
+      writer.writeMapHeader(count: 1)
+      writer.writeKey("path")
+      // RoutePath's Codable conformance throws only if a route's does, which a route with
+      // a hand-written conformance does not.
+      try? writer.encode(path)
+    }
+  }
+}
+
+extension NavigationAction: CBORDecodable where Route: CBORDecodable {
+  /// Reads `{"case": {label: value, …}}`, labels in any order.
+  public init(from reader: inout CBORReader) throws(CBORError) {
+    guard try reader.readMapHeader() == 1 else { throw reader.invalidValue("a navigation action is a map with one case") }
+    let name = try reader.readKey()
+    var route: Route?, style: PresentationStyle?, tab: String?, path: RoutePath<Route>?
+    for _ in 0..<(try reader.readMapHeader()) {
+      switch try reader.readKey() {
+      case "route": route = try reader.read(Route.self)
+      case "style":
+        let raw = try reader.read(String.self)
+        guard let value = PresentationStyle(rawValue: raw) else { throw reader.invalidValue("no presentation style '\(raw)'") }
+        style = value
+      case "tab": tab = try reader.read(String.self)
+      case "path": path = try reader.decode(RoutePath<Route>.self)
+      default: try reader.skip()
+      }
+    }
+    switch name {
+    case "push":
+      guard let route else { throw reader.missingKey("route") }
+      self = .push(route: route)
+    case "pop": self = .pop
+    case "popTo":
+      guard let route else { throw reader.missingKey("route") }
+      self = .popTo(route: route)
+    case "popToRoot": self = .popToRoot
+    case "present":
+      guard let route, let style else { throw reader.missingKey("route or style") }
+      self = .present(route: route, style: style)
+    case "dismiss": self = .dismiss
+    case "selectTab":
+      guard let tab else { throw reader.missingKey("tab") }
+      self = .selectTab(tab: tab)
+    case "setPath":
+      guard let path else { throw reader.missingKey("path") }
+      self = .setPath(path: path)
+    default:
+      throw reader.invalidValue("no navigation action case '\(name)'")
+    }
+  }
+}
