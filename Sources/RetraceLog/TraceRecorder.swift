@@ -158,11 +158,25 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
 @usableFromInline
 enum RecorderCommand<State: Sendable, Action: Sendable>: Sendable {
   case start(UInt64, State)
-  case action(UInt64, Double, Action, State?)
+  /// An action, and the state after it when the recorder hands one over (boxed: a state
+  /// rides along with one action in a thousand at most, and inline it would make every
+  /// queued action as large as a state, which the sending thread pays for in copying).
+  case action(UInt64, Double, Action, HandedState<State>?)
   case flush(Completion)
   case close(Completion)
   /// The queue overflowed after the actions before this command: finish the trace there.
   case overflow
+}
+
+/// A state handed from the sending thread to the writer.
+@usableFromInline
+final class HandedState<State: Sendable>: Sendable {
+  @usableFromInline let state: State
+
+  @usableFromInline
+  init(_ state: State) {
+    self.state = state
+  }
 }
 
 /// A one-shot signal with an optional error, for blocking `flush` and `close`.
@@ -247,7 +261,7 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
 
   @inlinable
   func record(_ t: Transition<State, Action>) {
-    var state: State? = nil
+    var state: HandedState<State>? = nil
     if stateInterval != 0 && t.sequence % stateInterval == 0 {
       // Hand the state over only when the writer is done with the last one: its answer
       // (`nextStateDue`) is then current, and a state it would ignore is never held, which
@@ -256,7 +270,7 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
         waitForStateDecision()
       }
       if pendingStates.load(ordering: .acquiring) == 0 && t.sequence >= nextStateDue.load(ordering: .acquiring) {
-        state = t.stateAfter
+        state = HandedState(t.stateAfter)
         pendingStates.add(1, ordering: .relaxed)
       }
     }
@@ -410,7 +424,7 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
           guard let writer = w.writer, w.started else { continue }
           w.lastTime = time
           attempt(&w) { () throws(TraceError) in
-            try writer.append(sequence: sequence, time: time, action: action, state: state)
+            try writer.append(sequence: sequence, time: time, action: action, state: state?.state)
           }
           if state != nil { nextStateDue.store(writer.nextStateDue, ordering: .releasing) }
         case .flush(let completion):
