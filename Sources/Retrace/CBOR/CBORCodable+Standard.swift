@@ -70,6 +70,7 @@ extension Array: CBOREncodable where Element: CBOREncodable {
 
 extension Array: CBORDecodable where Element: CBORDecodable {
   /// Reads an array of elements.
+  @inlinable
   public init(from reader: inout CBORReader) throws(CBORError) {
     let count = try reader.readArrayHeader()
     self.init()
@@ -89,6 +90,7 @@ extension IdentifiedArray: CBOREncodable where Element: CBOREncodable {
 
 extension IdentifiedArray: CBORDecodable where Element: CBORDecodable & Identifiable, ID == Element.ID {
   /// Reads an array of elements with unique ids.
+  @inlinable
   public init(from reader: inout CBORReader) throws(CBORError) {
     let count = try reader.readArrayHeader()
     self.init()
