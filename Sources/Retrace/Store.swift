@@ -53,19 +53,28 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   // Each recorder with its `record`, wrapped where `attach` was called: an app's build
   // specializes it for the concrete recorder, which a call through `any StoreRecorder`
   // cannot be (that cost a few thousand instructions per action in generic metadata).
-  @usableFromInline @exclusivity(unchecked) var recorders:
-    [(recorder: any StoreRecorder<State, Action>, record: @Sendable (Transition<State, Action>) -> Void)] = []
+  @usableFromInline @exclusivity(unchecked) var recorders = UnretainedList<AttachedRecorder>()
   @usableFromInline @exclusivity(unchecked) var recordersWantStateBefore = false
-  @usableFromInline @exclusivity(unchecked) var subscribers: [Subscriber] = []
-  /// The same subscribers, unretained, for `send` to call without touching reference
-  /// counts; `subscribers` keeps them alive.
-  @usableFromInline @exclusivity(unchecked) var subscriberRefs: [Unmanaged<Subscriber>] = []
+  @usableFromInline @exclusivity(unchecked) var subscribers = UnretainedList<Subscriber>()
   /// Whether a recorder or a subscriber is attached.
   @usableFromInline @exclusivity(unchecked) var hasListeners = false
   @usableFromInline @exclusivity(unchecked) var isObservationTracked = false
   @usableFromInline let registrar = ObservationRegistrar()
   private lazy var effects = EffectRunner<Action> { [weak self] action in self?.send(action) }
   @usableFromInline @exclusivity(unchecked) var _sequence: UInt64 = 0
+
+  /// An attached recorder and its `record`, wrapped where `attach` was called.
+  @usableFromInline
+  final class AttachedRecorder {
+    @usableFromInline let recorder: any StoreRecorder<State, Action>
+    @usableFromInline let record: (Transition<State, Action>) -> Void
+
+    @usableFromInline
+    init(recorder: any StoreRecorder<State, Action>, record: @escaping (Transition<State, Action>) -> Void) {
+      self.recorder = recorder
+      self.record = record
+    }
+  }
 
   /// A subscriber's callback and the flag its handle sets when it ends.
   @usableFromInline
@@ -168,9 +177,7 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
         stateBefore: recordersWantStateBefore ? before : nil,
         stateAfter: currentState
       )
-      for entry in recorders {
-        entry.record(transition)
-      }
+      recorders.forEach { $0.record(transition) }
     }
     if let before, !subscribers.isEmpty {
       notifySubscribers(old: before)
@@ -183,25 +190,17 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
 
   @inlinable
   func notifySubscribers(old: State) {
-    // Each subscriber is called through an unretained reference, borrowed for the call, so
-    // that calling one retains and releases nothing (that would cost more than the
-    // callback). `owners` keeps them all alive until the loop ends, even if a callback
-    // subscribes or cancels.
-    let owners = subscribers
     let new = currentState
     var sawCancelled = false
-    for reference in subscriberRefs {
-      let called = withBorrowedReference(reference) { subscriber in
-        if subscriber.flag.isCancelled { return false }
+    subscribers.forEach { subscriber in
+      if subscriber.flag.isCancelled {
+        sawCancelled = true
+      } else {
         subscriber.onChange(old, new)
-        return true
       }
-      if !called { sawCancelled = true }
     }
-    withExtendedLifetime(owners) {}
     if sawCancelled {
       subscribers.removeAll { $0.flag.isCancelled }
-      subscriberRefs = subscribers.map(Unmanaged.passUnretained)
       hasListeners = !recorders.isEmpty || !subscribers.isEmpty
     }
   }
@@ -224,9 +223,7 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
     _ onChange: @escaping @MainActor (_ old: State, _ new: State) -> Void
   ) -> StoreSubscription {
     let subscription = StoreSubscription()
-    let subscriber = Subscriber(flag: subscription.flag, onChange: onChange)
-    subscribers.append(subscriber)
-    subscriberRefs.append(Unmanaged.passUnretained(subscriber))
+    subscribers.append(Subscriber(flag: subscription.flag, onChange: onChange))
     hasListeners = true
     return subscription
   }
@@ -240,7 +237,7 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   @inlinable
   public func attach(_ recorder: some StoreRecorder<State, Action>) {
     recorder.attached(sequence: sequence, state: currentState)
-    recorders.append((recorder, { @Sendable transition in recorder.record(transition) }))
+    recorders.append(AttachedRecorder(recorder: recorder, record: { transition in recorder.record(transition) }))
     recordersWantStateBefore = recorders.contains { $0.recorder.wantsStateBefore }
     hasListeners = true
   }
@@ -268,17 +265,4 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   public func waitForEffects() async {
     await effects.waitUntilIdle()
   }
-}
-
-/// Calls `body` with the object `reference` points to, without retaining it: the caller
-/// keeps the object alive.
-///
-/// A function of this module rather than `Unmanaged._withUnsafeGuaranteedRef` called
-/// directly: a main-actor closure handed to the standard library (compiled in Swift 5 mode)
-/// gets a run-time isolation check on every call, which would cost more than the callback.
-@inlinable
-func withBorrowedReference<Object: AnyObject, Result>(
-  _ reference: Unmanaged<Object>, _ body: (Object) -> Result
-) -> Result {
-  reference._withUnsafeGuaranteedRef(body)
 }
