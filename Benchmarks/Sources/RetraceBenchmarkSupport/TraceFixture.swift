@@ -18,6 +18,10 @@ public enum TraceFixture {
     configuration: TraceRecorderConfiguration = TraceRecorderConfiguration()
   ) throws -> Int {
     var configuration = configuration
+    // Every checkpoint and snapshot that falls due is written, as in an app, whose writer is
+    // never behind at human rates of actions (a burst from this loop would make it skip
+    // some): the file's layout and size do not depend on the machine's load.
+    configuration.reproducibleCheckpoints = true
     // Nothing may be dropped: the loop waits for the writer every `batch` actions.
     let batch = 1 << 18
     configuration.maxPendingActions = max(configuration.maxPendingActions, batch * 2)
