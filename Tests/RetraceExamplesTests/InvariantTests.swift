@@ -35,6 +35,10 @@ import Testing
   @Test func uniqueIBANCatchesTheSameIBANWrittenDifferently() {
     let state = BankingState(accounts: [account("NL91ABNA0417164300", [200_000]), account("nl91 abna 0417 1643 00", [200_000])])
     #expect(!holds("unique-iban", state))
+    // Both already in normal form (the path that makes no new strings), and non-ASCII.
+    #expect(holds("unique-iban", BankingState(accounts: [account("NL91ABNA0417164300", [200_000]), account("NL91ABNA0417164301", [200_000])])))
+    #expect(!holds("unique-iban", BankingState(accounts: [account("DE89370400440532013000", [200_000]), account("de89370400440532013000", [200_000])])))
+    #expect(!holds("unique-iban", BankingState(accounts: [account("ÉX1", [200_000]), account("éx 1", [200_000])])))
   }
 
   @Test func openingDepositCatchesAMissingDeposit() {
