@@ -200,9 +200,15 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
       }
     }
     if sawCancelled {
-      subscribers.removeAll { $0.flag.isCancelled }
-      hasListeners = !recorders.isEmpty || !subscribers.isEmpty
+      dropCancelledSubscribers()
     }
+  }
+
+  /// Lets go of the subscribers whose subscription has ended.
+  @usableFromInline
+  func dropCancelledSubscribers() {
+    subscribers.removeAll { $0.flag.isCancelled }
+    hasListeners = !recorders.isEmpty || !subscribers.isEmpty
   }
 
   /// Calls `onChange` with the old and the new state after every action, until the returned
@@ -222,7 +228,9 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   public func subscribe(
     _ onChange: @escaping @MainActor (_ old: State, _ new: State) -> Void
   ) -> StoreSubscription {
-    let subscription = StoreSubscription()
+    let subscription = StoreSubscription { [weak self] in
+      Task { @MainActor in self?.dropCancelledSubscribers() }
+    }
     subscribers.append(Subscriber(flag: subscription.flag, onChange: onChange))
     hasListeners = true
     return subscription

@@ -7,12 +7,20 @@ import Synchronization
 /// updates.
 public final class StoreSubscription: Sendable {
   let flag = CancellationFlag()
+  /// Asks the store to drop its cancelled subscribers, and with them their callbacks, which
+  /// may hold the store itself (a callback that sends back to its store): without it, such a
+  /// store and its callback would keep each other alive after the last action.
+  private let onCancel: @Sendable () -> Void
 
-  init() {}
+  init(onCancel: @escaping @Sendable () -> Void) {
+    self.onCancel = onCancel
+  }
 
   /// Ends the subscription. The callback is not called again. Calling it twice is harmless.
+  ///
+  /// The store lets go of the callback soon after, on the main actor.
   public func cancel() {
-    flag.cancel()
+    if flag.cancel() { onCancel() }
   }
 
   /// Whether the subscription has ended.
@@ -31,8 +39,10 @@ public final class StoreSubscription: Sendable {
 final class CancellationFlag: Sendable {
   @usableFromInline let cancelled = Atomic<Bool>(false)
 
-  func cancel() {
-    cancelled.store(true, ordering: .relaxed)
+  /// Sets the flag; returns whether this call set it (the first one does).
+  @discardableResult
+  func cancel() -> Bool {
+    !cancelled.exchange(true, ordering: .relaxed)
   }
 
   @inlinable

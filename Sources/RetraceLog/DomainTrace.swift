@@ -49,7 +49,7 @@ public struct DomainTrace<D: Domain>: Sendable {
   /// - Throws: ``TraceError`` with code ``TraceError/Code/wrongDomain`` when the trace was
   ///   recorded for another domain, or ``TraceError/Code/unsupportedVersion`` when its
   ///   action schema is newer than the domain's.
-  public init(_ reader: TraceReader, domain: D, cachedSnapshots: Int = 16) throws(TraceError) {
+  public init(_ reader: TraceReader, domain: D, cachedSnapshots: Int = 4) throws(TraceError) {
     guard reader.header.domain == domain.name else {
       throw TraceError(
         .wrongDomain, "the trace is of domain '\(reader.header.domain)', not '\(domain.name)'", path: reader.path)

@@ -63,6 +63,23 @@ import Testing
     #expect(kept.isCancelled)
   }
 
+  @Test func aCancelledSubscriptionLetsGoOfItsCallbackWithoutAnotherAction() async {
+    // A callback that sends to its own store holds the store; ending the subscription must
+    // break that cycle even if no action follows (LeakSanitizer found the leak).
+    weak var weakStore: Store<Tally, TallyAction>?
+    do {
+      let store = Store(initialState: Tally(), reducer: tallyReducer)
+      weakStore = store
+      let subscription = store.subscribe { _, new in
+        if new.total > 100 { store.send(.add(-1)) }
+      }
+      store.send(.add(1))
+      subscription.cancel()
+    }
+    for _ in 0..<1_000 where weakStore != nil { await Task.yield() }
+    #expect(weakStore == nil)
+  }
+
   @Test func subscribersMayCancelAndSubscribeWhileBeingNotified() {
     let store = Store(initialState: Tally(), reducer: tallyReducer)
     var calls: [String] = []
