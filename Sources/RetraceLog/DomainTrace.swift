@@ -36,7 +36,7 @@ public struct DomainTrace<D: Domain>: Sendable {
   /// The domain the trace belongs to.
   public let domain: D
   /// The states ``state(at:)`` reconstructed, shared by the copies of this value.
-  private let cache: StateCache<D.State>
+  @usableFromInline let cache: StateCache<D.State>
 
   /// Checks that the trace belongs to `domain` and can be decoded by it.
   ///
@@ -45,11 +45,14 @@ public struct DomainTrace<D: Domain>: Sendable {
   ///   - domain: The domain to decode it with.
   ///   - cachedSnapshots: How many decoded snapshots ``state(at:)`` keeps in memory, so that
   ///     seeking near one again does not decode it again (the most recently used are kept).
-  ///     Each costs the memory of a state of its point in the session; 0 keeps none.
+  ///     Each costs the memory of a state of its point in the session; the recorder spaces
+  ///     snapshots so that they add up to at most 64 encoded bytes per action
+  ///     (``TraceRecorderConfiguration/maxStateBytesPerAction``), which bounds the whole
+  ///     cache too. 0 keeps none.
   /// - Throws: ``TraceError`` with code ``TraceError/Code/wrongDomain`` when the trace was
   ///   recorded for another domain, or ``TraceError/Code/unsupportedVersion`` when its
   ///   action schema is newer than the domain's.
-  public init(_ reader: TraceReader, domain: D, cachedSnapshots: Int = 4) throws(TraceError) {
+  public init(_ reader: TraceReader, domain: D, cachedSnapshots: Int = 16) throws(TraceError) {
     guard reader.header.domain == domain.name else {
       throw TraceError(
         .wrongDomain, "the trace is of domain '\(reader.header.domain)', not '\(domain.name)'", path: reader.path)
@@ -67,15 +70,23 @@ public struct DomainTrace<D: Domain>: Sendable {
 
   /// Decodes the action in `record`, upcasting it first when it was recorded with an older
   /// action schema version.
+  @inlinable
   public func decodeAction(_ record: TraceRecord) throws(TraceError) -> D.Action {
-    let recorded = reader.header.actionSchemaVersion
-    guard recorded < domain.actionSchemaVersion else {
+    guard reader.header.actionSchemaVersion < domain.actionSchemaVersion else {
       do {
         return try domain.decodeAction(from: record.payload)
       } catch {
         throw record.decodingFailure(D.Action.self, error)
       }
     }
+    return try upcastAction(record)
+  }
+
+  /// Decodes an action recorded with an older action schema version, through the domain's
+  /// upcaster.
+  @usableFromInline
+  func upcastAction(_ record: TraceRecord) throws(TraceError) -> D.Action {
+    let recorded = reader.header.actionSchemaVersion
     let value = try record.value()
     do {
       let upcast = try domain.upcast(value, fromVersion: recorded)
@@ -96,8 +107,12 @@ public struct DomainTrace<D: Domain>: Sendable {
   /// work (typically reducing) run at the same time. `body` itself is called on the
   /// caller's thread, in order.
   ///
+  /// Inlinable, so that code that knows the domain's type (an app, a benchmark) runs the
+  /// decoding loop compiled for it, without generic metadata lookups per action.
+  ///
   /// - Throws: ``TraceError`` when an action cannot be read or decoded, after `body` has
   ///   seen every action before it; or what `body` throws.
+  @inlinable
   public func forEachAction(
     from: UInt64 = 0,
     _ body: (TimedAction<D.Action>) throws(TraceError) -> Bool
@@ -119,7 +134,8 @@ public struct DomainTrace<D: Domain>: Sendable {
 
   /// The actions of chunk `index` (the journal for `reader.chunks.count`) from sequence
   /// `from` on, and the error that stopped reading them part way, if one did.
-  private func actions(ofChunk index: Int, from: UInt64) -> (actions: [TimedAction<D.Action>], error: TraceError?) {
+  @inlinable
+  func actions(ofChunk index: Int, from: UInt64) -> (actions: [TimedAction<D.Action>], error: TraceError?) {
     var actions: [TimedAction<D.Action>] = []
     do {
       try reader.forEachChunk(fromChunk: index, endChunk: index + 1) { records throws(TraceError) in
@@ -162,6 +178,7 @@ public struct DomainTrace<D: Domain>: Sendable {
   ///   before any recorded action) to ``TraceReader/lastSequence``.
   /// - Throws: ``TraceError`` with code ``TraceError/Code/outOfRange`` naming the valid range,
   ///   or a decoding error.
+  @inlinable
   public func state(at sequence: UInt64) throws(TraceError) -> D.State {
     let first = reader.header.firstSequence
     guard (first...reader.lastSequence).contains(sequence) else {

@@ -56,6 +56,7 @@ public struct TraceRecord {
   }
 
   /// The error for a payload that does not decode as `type`.
+  @usableFromInline
   func decodingFailure<T>(_ type: T.Type, _ error: any Error) -> TraceError {
     TraceError(
       .undecodable, "cannot decode \(kind.rawValue) as \(T.self): \(error)",

@@ -16,6 +16,7 @@ private let chunkPipelineQueue = DispatchQueue(label: "Retrace.ChunkPipeline", a
 /// The work runs on a private queue (which gets threads of its own), not on the global
 /// queues, so that a consumer that blocks in `take` on one of those threads, or on the
 /// Swift concurrency pool, can never starve the work it waits for.
+@usableFromInline
 final class ChunkPipeline<Output: Sendable>: Sendable {
   private let count: Int
   private let window: Int
@@ -31,6 +32,7 @@ final class ChunkPipeline<Output: Sendable>: Sendable {
   ///   - count: How many chunks there are.
   ///   - window: How many chunks may be worked on ahead of the consumer.
   ///   - work: Produces the output for chunk `i`; called on other threads, once per chunk.
+  @usableFromInline
   init(count: Int, window: Int, work: @escaping @Sendable (Int) -> Output) {
     self.count = count
     self.window = max(window, 1)
@@ -52,6 +54,7 @@ final class ChunkPipeline<Output: Sendable>: Sendable {
 
   /// The output for chunk `index`, waiting until it is ready; call it once per chunk, in
   /// order, from one thread.
+  @usableFromInline
   func take(_ index: Int) -> Output {
     if index + window < count { start(index + window) }
     ready[index].wait()
@@ -63,6 +66,7 @@ final class ChunkPipeline<Output: Sendable>: Sendable {
 
   /// Stops starting work and waits for the chunks being worked on; call it once the
   /// consumer is done, early or not.
+  @usableFromInline
   func finish() {
     cancelled.store(true, ordering: .relaxed)
     running.wait()

@@ -98,35 +98,53 @@ enum RecordCBOR {
     /// An indefinite length anywhere in the item sends it to ``skipNested(depth:)``.
     mutating func skipItem() throws(CursorError) -> Range<Int> {
       let start = offset
+      let count = bytes.count
+      guard start < count, let base = bytes.baseAddress else {
+        throw CursorError(offset: start, reason: "unexpected end of data")
+      }
+      var position = start
       var pending = 1
       while pending > 0 {
-        guard offset < bytes.count else { throw CursorError(offset: offset, reason: "unexpected end of data") }
-        if bytes[offset] & 0x1F == 31 {
-          offset = start
-          return try skipNested(depth: 0)
-        }
-        let head = try readHead()
-        pending -= 1
-        let remaining = UInt64(bytes.count - offset)
-        switch head.major {
-        case 2, 3:
-          guard head.argument <= remaining else {
-            throw CursorError(offset: offset, reason: "string length \(head.argument) runs past the end")
+        guard position < count else { throw CursorError(offset: position, reason: "unexpected end of data") }
+        let initial = base.load(fromByteOffset: position, as: UInt8.self)
+        let info = initial & 0x1F
+        position &+= 1
+        var argument = UInt64(info)
+        if info >= 24 {
+          guard info <= 27 else {
+            if info == 31 {
+              offset = start
+              return try skipNested(depth: 0)
+            }
+            throw CursorError(offset: position - 1, reason: "reserved additional information \(info)")
           }
-          offset += Int(head.argument)
+          let size = 1 << Int(info - 24)
+          guard count - position >= size else { throw CursorError(offset: position, reason: "unexpected end of data") }
+          argument = 0
+          for i in 0..<size { argument = argument << 8 | UInt64(base.load(fromByteOffset: position + i, as: UInt8.self)) }
+          position &+= size
+        }
+        pending -= 1
+        switch initial >> 5 {
+        case 2, 3:
+          guard argument <= UInt64(count - position) else {
+            throw CursorError(offset: position, reason: "string length \(argument) runs past the end")
+          }
+          position += Int(argument)
         case 4, 5:
           // Every item takes at least one byte, so a count beyond the bytes left is damage.
-          guard head.argument <= remaining else {
-            throw CursorError(offset: offset, reason: "container count \(head.argument) runs past the end")
+          guard argument <= UInt64(count - position) else {
+            throw CursorError(offset: position, reason: "container count \(argument) runs past the end")
           }
-          pending += Int(head.argument) << (head.major == 5 ? 1 : 0)
+          pending += Int(argument) << (initial >> 5 == 5 ? 1 : 0)
         case 6:
           pending += 1
         default:
           break
         }
       }
-      return start..<offset
+      offset = position
+      return start..<position
     }
 
     /// Skips one data item that may hold indefinite lengths, recursively.

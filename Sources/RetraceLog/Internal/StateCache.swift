@@ -7,6 +7,7 @@ import Synchronization
 ///
 /// States are values: a cached state shares its storage with the copies handed out, and a
 /// replay that continues from it copies only what it changes.
+@usableFromInline
 final class StateCache<State: Sendable>: Sendable {
   private struct Entries {
     var snapshots: [(sequence: UInt64, state: State)] = []
@@ -17,11 +18,13 @@ final class StateCache<State: Sendable>: Sendable {
   /// How many decoded snapshots are kept.
   let capacity: Int
 
+  @usableFromInline
   init(capacity: Int) {
     self.capacity = max(capacity, 0)
   }
 
   /// The decoded snapshot at `sequence`, if it is cached.
+  @usableFromInline
   func snapshot(at sequence: UInt64) -> State? {
     entries.withLock { entries in
       guard let index = entries.snapshots.firstIndex(where: { $0.sequence == sequence }) else { return nil }
@@ -32,6 +35,7 @@ final class StateCache<State: Sendable>: Sendable {
   }
 
   /// Keeps a decoded snapshot, dropping the least recently used one beyond the capacity.
+  @usableFromInline
   func keepSnapshot(_ state: State, at sequence: UInt64) {
     guard capacity > 0 else { return }
     entries.withLock { entries in
@@ -42,6 +46,7 @@ final class StateCache<State: Sendable>: Sendable {
   }
 
   /// The last state answered, if it lies in `range`.
+  @usableFromInline
   func last(in range: ClosedRange<UInt64>) -> (sequence: UInt64, state: State)? {
     entries.withLock { entries in
       guard let last = entries.last, range.contains(last.sequence) else { return nil }
@@ -50,6 +55,7 @@ final class StateCache<State: Sendable>: Sendable {
   }
 
   /// Remembers the last state answered.
+  @usableFromInline
   func keepLast(_ state: State, at sequence: UInt64) {
     guard capacity > 0 else { return }
     entries.withLock { $0.last = (sequence, state) }
