@@ -42,6 +42,10 @@ public final class TraceReader: Sendable {
   private let bytes: [UInt8]
   /// Journal records after the last chunk: (kind, sequence, time offset, hash, payload).
   private let journal: [JournalRecord]
+  /// The journal records' payloads side by side, for the records handed to
+  /// ``forEachChunk(fromChunk:endChunk:_:)`` to point into; joined once, when the trace is
+  /// opened.
+  private let journalPayloads: [UInt8]
 
   /// Opens the trace at `path` and the journal beside it, if any.
   ///
@@ -83,6 +87,7 @@ public final class TraceReader: Sendable {
       journal = JournalRecord.read(journalBytes, nextSequence: next)
     }
     self.journal = journal
+    journalPayloads = journal.flatMap(\.payload)
     let recovered = journal.reduce(0) { $0 + ($1.kind == .action ? 1 : 0) }
     if let damage = scan.damage {
       integrity = TraceIntegrity(
@@ -180,9 +185,7 @@ public final class TraceReader: Sendable {
       if !goOn { return }
     }
     guard end > chunks.count, !journal.isEmpty else { return }
-    // The journal's payloads, side by side in one buffer for the records to point into.
-    let payloads = journal.flatMap(\.payload)
-    _ = try payloads.withBytes { all throws(TraceError) in
+    _ = try journalPayloads.withBytes { all throws(TraceError) in
       var start = 0
       let records = journal.map { record in
         let payload = UnsafeRawBufferPointer(rebasing: all[start..<(start + record.payload.count)])

@@ -66,6 +66,9 @@ public struct CBORDecoder: Sendable {
   /// }
   /// ```
   ///
+  /// Inlinable, so that a call for a concrete type (a domain's action, in code compiled for
+  /// it) is specialized: no run-time conformance lookup, no generic metadata.
+  ///
   /// - Parameters:
   ///   - type: The type to decode.
   ///   - bytes: The encoded item, and nothing else.
@@ -73,19 +76,7 @@ public struct CBORDecoder: Sendable {
   /// - Throws: The errors of ``decode(_:from:)-([UInt8])``.
   @inlinable
   public func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
-    try decode(type, from: bytes, handWritten: usesHandWrittenCode ? T.self as? any CBORDecodable.Type : nil)
-  }
-
-  /// Decodes with `handWritten` (the type's ``CBORDecodable`` conformance, looked up by the
-  /// caller) first, if there is one.
-  ///
-  /// Inlinable, so that a call for a concrete type (a domain's action, in code compiled for
-  /// it) is specialized: no run-time conformance lookup, no generic metadata.
-  @inlinable
-  func decode<T: Decodable>(
-    _ type: T.Type, from bytes: UnsafeRawBufferPointer, handWritten: (any CBORDecodable.Type)?
-  ) throws -> T {
-    if let fast = handWritten {
+    if usesHandWrittenCode, let fast = T.self as? any CBORDecodable.Type {
       return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer throws -> T in
         let slot = buffer.baseAddress!
         var reader = CBORReader(bytes)

@@ -36,7 +36,6 @@ public struct CBORWriter: ~Copyable {
   /// The bytes written so far.
   public var bytes: [UInt8] { Array(UnsafeRawBufferPointer(start: base, count: count)) }
 
-  /// Appends the bytes written so far to `buffer`.
   /// Empties the writer, keeping its storage for the next value: for a writer that encodes
   /// one value after another (the trace writer's actions).
   package mutating func removeAll() {
@@ -50,6 +49,7 @@ public struct CBORWriter: ~Copyable {
     try body(UnsafeRawBufferPointer(start: base, count: count))
   }
 
+  /// Appends the bytes written so far to `buffer`.
   func append(to buffer: inout [UInt8]) {
     buffer.append(contentsOf: UnsafeRawBufferPointer(start: base, count: count))
   }

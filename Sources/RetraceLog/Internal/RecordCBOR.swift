@@ -37,11 +37,17 @@ enum RecordCBOR {
     var isAtEnd: Bool { offset >= bytes.count }
 
     /// Reads a head: its major type, additional information and argument.
-    @inline(__always)
     mutating func readHead() throws(CursorError) -> (major: UInt8, info: UInt8, argument: UInt64) {
-      guard offset < bytes.count else { throw CursorError(offset: offset, reason: "unexpected end of data") }
-      let initial = bytes[offset]
-      offset += 1
+      try head(at: &offset)
+    }
+
+    /// Reads the head at `position` and moves `position` past it. Shared by ``readHead()``
+    /// and the loop in ``skipItem()``, which keeps its position in a local.
+    @inline(__always)
+    private func head(at position: inout Int) throws(CursorError) -> (major: UInt8, info: UInt8, argument: UInt64) {
+      guard position < bytes.count else { throw CursorError(offset: position, reason: "unexpected end of data") }
+      let initial = bytes[position]
+      position &+= 1
       let major = initial >> 5
       let info = initial & 0x1F
       switch info {
@@ -49,15 +55,15 @@ enum RecordCBOR {
         return (major, info, UInt64(info))
       case 24...27:
         let size = 1 << Int(info - 24)
-        guard bytes.count - offset >= size else { throw CursorError(offset: offset, reason: "unexpected end of data") }
+        guard bytes.count - position >= size else { throw CursorError(offset: position, reason: "unexpected end of data") }
         var value: UInt64 = 0
-        for i in 0..<size { value = value << 8 | UInt64(bytes[offset + i]) }
-        offset += size
+        for i in 0..<size { value = value << 8 | UInt64(bytes[position + i]) }
+        position &+= size
         return (major, info, value)
       case 31:
         return (major, info, 0)
       default:
-        throw CursorError(offset: offset - 1, reason: "reserved additional information \(info)")
+        throw CursorError(offset: position - 1, reason: "reserved additional information \(info)")
       }
     }
 
@@ -98,45 +104,28 @@ enum RecordCBOR {
     /// An indefinite length anywhere in the item sends it to ``skipNested(depth:)``.
     mutating func skipItem() throws(CursorError) -> Range<Int> {
       let start = offset
-      let count = bytes.count
-      guard start < count, let base = bytes.baseAddress else {
-        throw CursorError(offset: start, reason: "unexpected end of data")
-      }
       var position = start
       var pending = 1
       while pending > 0 {
-        guard position < count else { throw CursorError(offset: position, reason: "unexpected end of data") }
-        let initial = base.load(fromByteOffset: position, as: UInt8.self)
-        let info = initial & 0x1F
-        position &+= 1
-        var argument = UInt64(info)
-        if info >= 24 {
-          guard info <= 27 else {
-            if info == 31 {
-              offset = start
-              return try skipNested(depth: 0)
-            }
-            throw CursorError(offset: position - 1, reason: "reserved additional information \(info)")
-          }
-          let size = 1 << Int(info - 24)
-          guard count - position >= size else { throw CursorError(offset: position, reason: "unexpected end of data") }
-          argument = 0
-          for i in 0..<size { argument = argument << 8 | UInt64(base.load(fromByteOffset: position + i, as: UInt8.self)) }
-          position &+= size
+        let head = try head(at: &position)
+        if head.info == 31 {
+          offset = start
+          return try skipNested(depth: 0)
         }
         pending -= 1
-        switch initial >> 5 {
+        let remaining = UInt64(bytes.count - position)
+        switch head.major {
         case 2, 3:
-          guard argument <= UInt64(count - position) else {
-            throw CursorError(offset: position, reason: "string length \(argument) runs past the end")
+          guard head.argument <= remaining else {
+            throw CursorError(offset: position, reason: "string length \(head.argument) runs past the end")
           }
-          position += Int(argument)
+          position += Int(head.argument)
         case 4, 5:
           // Every item takes at least one byte, so a count beyond the bytes left is damage.
-          guard argument <= UInt64(count - position) else {
-            throw CursorError(offset: position, reason: "container count \(argument) runs past the end")
+          guard head.argument <= remaining else {
+            throw CursorError(offset: position, reason: "container count \(head.argument) runs past the end")
           }
-          pending += Int(argument) << (initial >> 5 == 5 ? 1 : 0)
+          pending += Int(head.argument) << (head.major == 5 ? 1 : 0)
         case 6:
           pending += 1
         default:
