@@ -67,11 +67,16 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   @usableFromInline
   final class AttachedRecorder {
     @usableFromInline let recorder: any StoreRecorder<State, Action>
+    @usableFromInline let wantsStateAfter: (UInt64) -> Bool
     @usableFromInline let record: (Transition<State, Action>) -> Void
 
     @usableFromInline
-    init(recorder: any StoreRecorder<State, Action>, record: @escaping (Transition<State, Action>) -> Void) {
+    init(
+      recorder: any StoreRecorder<State, Action>, wantsStateAfter: @escaping (UInt64) -> Bool,
+      record: @escaping (Transition<State, Action>) -> Void
+    ) {
       self.recorder = recorder
+      self.wantsStateAfter = wantsStateAfter
       self.record = record
     }
   }
@@ -170,14 +175,17 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
     }
     let effect = reduce(&currentState, action)
     if !recorders.isEmpty {
-      let transition = Transition(
-        sequence: _sequence,
-        time: clock.now(_sequence),
-        action: action,
-        stateBefore: recordersWantStateBefore ? before : nil,
-        stateAfter: currentState
-      )
-      recorders.forEach { $0.record(transition) }
+      let sequence = _sequence
+      let time = clock.now(sequence)
+      let stateBefore = recordersWantStateBefore ? before : nil
+      recorders.forEach { recorder in
+        // The state only for a recorder that wants it: copying it is most of what a
+        // recorder that does not costs `send`.
+        recorder.record(
+          Transition(
+            sequence: sequence, time: time, action: action, stateBefore: stateBefore,
+            stateAfter: recorder.wantsStateAfter(sequence) ? currentState : nil))
+      }
     }
     if let before, !subscribers.isEmpty {
       notifySubscribers(old: before)
@@ -245,7 +253,10 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   @inlinable
   public func attach(_ recorder: some StoreRecorder<State, Action>) {
     recorder.attached(sequence: sequence, state: currentState)
-    recorders.append(AttachedRecorder(recorder: recorder, record: { transition in recorder.record(transition) }))
+    recorders.append(
+      AttachedRecorder(
+        recorder: recorder, wantsStateAfter: { recorder.wantsStateAfter(sequence: $0) },
+        record: { recorder.record($0) }))
     recordersWantStateBefore = recorders.contains { $0.recorder.wantsStateBefore }
     hasListeners = true
   }

@@ -5,8 +5,12 @@ import Synchronization
 
 /// Records every action a store reduces into a trace file.
 ///
-/// Attach it to a store; the sending thread only appends the action to a buffer (no
-/// encoding, no I/O), and a background thread encodes, journals, compresses and writes.
+/// Attach it to a store; the sending thread only appends the action to a buffer (no I/O),
+/// and a background thread journals, compresses and writes. An action whose type has a
+/// hand-written encoding (``CBOREncodable``) is appended encoded (about 50 ns, which
+/// spares the background thread the work); any other action is handed over as it is, and
+/// the background thread encodes it. The store hands over its state only where a
+/// checkpoint or snapshot may be due (``wantsStateAfter(sequence:)``).
 ///
 /// ```swift
 /// let recorder = try TraceRecorder(path: "session.trace", domain: bankingDomain)
@@ -125,9 +129,19 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
   }
 
   /// Appends the action to the buffer; the store calls this for every action.
+  ///
+  /// The transition's state is used when a checkpoint or snapshot may be due after it
+  /// (``wantsStateAfter(sequence:)``), and ignored otherwise.
   @inlinable
   public func record(_ transition: Transition<State, Action>) {
     core.record(transition)
+  }
+
+  /// Whether a checkpoint or snapshot may be due after action `sequence`, so that the store
+  /// hands over its state: at most once per ``TraceRecorderConfiguration/checkpointInterval``.
+  @inlinable
+  public func wantsStateAfter(sequence: UInt64) -> Bool {
+    core.wantsState(at: sequence)
   }
 
   /// Blocks until every action recorded so far is in the file or the journal and both are
@@ -162,6 +176,13 @@ enum RecorderCommand<State: Sendable, Action: Sendable>: Sendable {
   /// rides along with one action in a thousand at most, and inline it would make every
   /// queued action as large as a state, which the sending thread pays for in copying).
   case action(UInt64, Double, Action, HandedState<State>?)
+  /// An action already encoded by the sending thread (its type has a hand-written
+  /// encoding): its bytes run from the previous encoded action's end to this offset of the
+  /// batch's bytes. Encoding costs the sending thread about 50 ns, about what handing the
+  /// value over cost it (retaining its strings, copying an 80-byte entry); the writer is
+  /// spared the encoding and never touches the action's strings, which raised its
+  /// throughput from about 0.95 to 1.2 million banking actions a second.
+  case encoded(UInt64, Double, end: Int, HandedState<State>?)
   case flush(Completion)
   case close(Completion)
   /// The queue overflowed after the actions before this command: finish the trace there.
@@ -203,9 +224,14 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
   // `record` runs on the sending thread and is inlinable, so that the app's build
   // specializes it: unspecialized, its generic metadata lookups cost microseconds.
   @usableFromInline
-  struct Queue {
+  struct Queue: ~Copyable {
     @usableFromInline var items: [RecorderCommand<State, Action>] = []
     @usableFromInline var spare: [RecorderCommand<State, Action>] = []
+    /// The encoded actions of ``items``, one after another.
+    @usableFromInline var bytes: [UInt8] = []
+    @usableFromInline var spareBytes: [UInt8] = []
+    /// Where `record` encodes an action; kept to reuse its storage.
+    @usableFromInline var scratch = CBORWriter()
     @usableFromInline var writerIdle = true
     @usableFromInline var accepting = true
     @usableFromInline var dropped = 0
@@ -244,6 +270,9 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
   }
   @usableFromInline let configuration: TraceRecorderConfiguration
   @usableFromInline let stateInterval: UInt64
+  /// The actions' hand-written encoding, if their type has one (a cast that the app's
+  /// build, which specializes `record` for its action type, resolves at compile time).
+  @usableFromInline static var handWrittenAction: (any CBOREncodable.Type)? { Action.self as? any CBOREncodable.Type }
   private let onError: (@Sendable (TraceError) -> Void)?
 
   init(
@@ -259,20 +288,25 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
   var status: TraceRecorder<State, Action>.Status { statusValue.withLock { $0 } }
   var droppedCount: Int { queue.withLock { $0.dropped } }
 
+  /// Whether the writer may write a checkpoint or snapshot after action `sequence`.
+  @inlinable
+  func wantsState(at sequence: UInt64) -> Bool {
+    guard stateInterval != 0 && sequence % stateInterval == 0 else { return false }
+    // Hand the state over only when the writer is done with the last one: its answer
+    // (`nextStateDue`) is then current, and a state it would ignore is never held, which
+    // would make the app's next change copy it (see `reproducibleCheckpoints`).
+    if configuration.reproducibleCheckpoints {
+      waitForStateDecision()
+    }
+    return pendingStates.load(ordering: .acquiring) == 0 && sequence >= nextStateDue.load(ordering: .acquiring)
+  }
+
   @inlinable
   func record(_ t: Transition<State, Action>) {
     var state: HandedState<State>? = nil
-    if stateInterval != 0 && t.sequence % stateInterval == 0 {
-      // Hand the state over only when the writer is done with the last one: its answer
-      // (`nextStateDue`) is then current, and a state it would ignore is never held, which
-      // would make the app's next change copy it (see `reproducibleCheckpoints`).
-      if configuration.reproducibleCheckpoints {
-        waitForStateDecision()
-      }
-      if pendingStates.load(ordering: .acquiring) == 0 && t.sequence >= nextStateDue.load(ordering: .acquiring) {
-        state = HandedState(t.stateAfter)
-        pendingStates.add(1, ordering: .relaxed)
-      }
+    if let after = t.stateAfter, wantsState(at: t.sequence) {
+      state = HandedState(after)
+      pendingStates.add(1, ordering: .relaxed)
     }
     let limit = configuration.maxPendingActions
     let (queued, wake) = queue.withLock { q -> (Bool, Bool) in
@@ -289,7 +323,14 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
         q.items.append(.overflow)
         return (false, true)
       }
-      q.items.append(.action(t.sequence, t.time, t.action, state))
+      if let handWritten = Self.handWrittenAction {
+        q.scratch.removeAll()
+        withUnsafePointer(to: t.action) { handWritten._encode(at: $0, to: &q.scratch) }
+        q.scratch.withBytes { q.bytes.append(contentsOf: $0) }
+        q.items.append(.encoded(t.sequence, t.time, end: q.bytes.count, state))
+      } else {
+        q.items.append(.action(t.sequence, t.time, t.action, state))
+      }
       if q.writerIdle {
         q.writerIdle = false
         return (true, true)
@@ -375,7 +416,7 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
       wakeup.wait()
       var lingered = false
       while true {
-        let batch = queue.withLock { q -> [RecorderCommand<State, Action>]? in
+        let taken = queue.withLock { q -> (commands: [RecorderCommand<State, Action>], bytes: [UInt8])? in
           if q.items.isEmpty {
             // Declared idle, the writer must be woken by the next `record`: a system call
             // on the sending thread. So it lingers once, a millisecond, before that: an
@@ -383,22 +424,27 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
             if lingered { q.writerIdle = true }
             return nil
           }
-          let batch = q.items
-          q.items = q.spare
-          q.spare = []
-          return batch
+          defer {
+            q.items = q.spare
+            q.spare = []
+            q.bytes = q.spareBytes
+            q.spareBytes = []
+          }
+          return (q.items, q.bytes)
         }
-        guard var batch else {
+        guard var (commands, bytes) = taken else {
           if lingered { break }
           lingered = true
           Thread.sleep(forTimeInterval: Self.linger)
           continue
         }
         lingered = false
-        let finished = process(batch)
-        batch.removeAll(keepingCapacity: true)
+        let finished = process(commands, bytes: bytes)
+        commands.removeAll(keepingCapacity: true)
+        bytes.removeAll(keepingCapacity: true)
         queue.withLock { q in
-          if q.spare.capacity < batch.capacity { q.spare = batch }
+          if q.spare.capacity < commands.capacity { q.spare = commands }
+          if q.spareBytes.capacity < bytes.capacity { q.spareBytes = bytes }
         }
         if finished { return }
       }
@@ -406,8 +452,10 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
   }
 
   /// Writes a batch; returns `true` once the recorder is closed.
-  private func process(_ batch: [RecorderCommand<State, Action>]) -> Bool {
+  /// Writes a batch of commands; `bytes` holds their encoded actions.
+  private func process(_ batch: [RecorderCommand<State, Action>], bytes: [UInt8]) -> Bool {
     writer.withLock { w -> Bool in
+      var start = 0
       for command in batch {
         switch command {
         case .start(let sequence, let state):
@@ -425,6 +473,21 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
           w.lastTime = time
           attempt(&w) { () throws(TraceError) in
             try writer.append(sequence: sequence, time: time, action: action, state: state?.state)
+          }
+          if state != nil { nextStateDue.store(writer.nextStateDue, ordering: .releasing) }
+        case .encoded(let sequence, let time, let end, let state):
+          defer {
+            start = end
+            if state != nil { pendingStates.subtract(1, ordering: .releasing) }
+          }
+          guard let writer = w.writer, w.started else { continue }
+          w.lastTime = time
+          attempt(&w) { () throws(TraceError) in
+            try bytes.withBytes { bytes throws(TraceError) in
+              try writer.append(
+                sequence: sequence, time: time, encoded: UnsafeRawBufferPointer(rebasing: bytes[start..<end]),
+                state: state?.state)
+            }
           }
           if state != nil { nextStateDue.store(writer.nextStateDue, ordering: .releasing) }
         case .flush(let completion):

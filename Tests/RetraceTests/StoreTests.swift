@@ -99,6 +99,21 @@ import Testing
     #expect(late.count == 2)
   }
 
+  @Test func aRecorderGetsTheStateOnlyAfterTheActionsItAsksFor() {
+    final class EveryOther: StoreRecorder {
+      let entries = Mutex<[String]>([])
+      func wantsStateAfter(sequence: UInt64) -> Bool { sequence % 2 == 0 }
+      func record(_ t: Transition<Tally, TallyAction>) {
+        entries.withLock { $0.append("\(t.sequence): \(t.stateAfter.map { "\($0.total)" } ?? "-")") }
+      }
+    }
+    let store = Store(initialState: Tally(), reducer: tallyReducer)
+    let recorder = EveryOther()
+    store.attach(recorder)
+    for amount in 1...4 { store.send(.add(amount)) }
+    #expect(recorder.entries.withLock { $0 } == ["1: -", "2: 3", "3: -", "4: 10"])
+  }
+
   @Test func recordersSeeEveryActionWithSequenceTimeAndStates() {
     final class Log: StoreRecorder {
       let entries = Mutex<[String]>([])
@@ -108,7 +123,7 @@ import Testing
       }
       func record(_ t: Transition<Tally, TallyAction>) {
         entries.withLock {
-          $0.append("\(t.sequence) @\(t.time) \(t.stateBefore?.total ?? -1)->\(t.stateAfter.total)")
+          $0.append("\(t.sequence) @\(t.time) \(t.stateBefore?.total ?? -1)->\(t.stateAfter?.total ?? -1)")
         }
       }
     }

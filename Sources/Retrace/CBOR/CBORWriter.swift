@@ -38,12 +38,14 @@ public struct CBORWriter: ~Copyable {
 
   /// Empties the writer, keeping its storage for the next value: for a writer that encodes
   /// one value after another (the trace writer's actions).
-  package mutating func removeAll() {
+  @inlinable
+  public mutating func removeAll() {
     count = 0
   }
 
   /// Calls `body` with the bytes written so far; they are valid only during the call.
-  package func withBytes<Result, Failure: Error>(
+  @inlinable
+  public func withBytes<Result, Failure: Error>(
     _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     try body(UnsafeRawBufferPointer(start: base, count: count))

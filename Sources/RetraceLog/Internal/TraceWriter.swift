@@ -127,6 +127,19 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
         try appendAction(encoded, sequence: sequence, time: time)
       }
     }
+    try finishAppend(sequence: sequence, state: state)
+  }
+
+  /// Appends one action that the sending thread encoded already (with its type's
+  /// hand-written encoding: the bytes ``append(sequence:time:action:state:)`` would
+  /// write), and a checkpoint or snapshot after it when `state` is given and one is due.
+  func append(sequence: UInt64, time: Double, encoded: UnsafeRawBufferPointer, state: State?) throws(TraceError) {
+    try appendAction(encoded, sequence: sequence, time: time)
+    try finishAppend(sequence: sequence, state: state)
+  }
+
+  /// What follows an action: a checkpoint or snapshot if due, and the chunk's end if full.
+  private func finishAppend(sequence: UInt64, state: State?) throws(TraceError) {
     if let state { try stateRecordIfDue(state, sequence: sequence) }
     if chunk.count >= configuration.chunkSize { try finishChunk() }
   }
