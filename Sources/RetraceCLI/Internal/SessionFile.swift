@@ -29,20 +29,44 @@ struct SessionFile {
   /// - Throws: ``DebuggerError``: ``DebuggerError/Code/notFound``, ``DebuggerError/Code/io``,
   ///   ``DebuggerError/Code/notATrace``.
   static func open(_ path: String) throws(DebuggerError) -> SessionFile {
-    let data = try readData(path)
-    if let first = data.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }), first == UInt8(ascii: "{") {
+    if try startsWithJSON(path) {
+      let data = try readData(path)
       return SessionFile(path: path, content: .jsonLines(data, try JSONLines.readHeader(from: data, path: path)))
     }
     do {
-      // By path, not from `data`: the reader also folds in an unfinished session's journal.
+      // By path: the reader also folds in an unfinished session's journal.
       return SessionFile(path: path, content: .trace(try TraceReader(path: path)))
     } catch {
       throw Self.converting(error, path: path)
     }
   }
 
-  /// The file's bytes.
-  static func readData(_ path: String) throws(DebuggerError) -> Data {
+  /// Whether the file's first byte other than white space is `{`: JSON Lines. Reads only
+  /// as far as that byte (a trace is read once, by ``TraceReader``, not twice).
+  ///
+  /// - Throws: ``DebuggerError``: ``DebuggerError/Code/notFound``, ``DebuggerError/Code/io``.
+  private static func startsWithJSON(_ path: String) throws(DebuggerError) -> Bool {
+    try checkRegularFile(path)
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+      throw DebuggerError(.io, "cannot read the file", path: path)
+    }
+    defer { try? handle.close() }
+    while true {
+      let bytes: Data?
+      do {
+        bytes = try handle.read(upToCount: 4096)
+      } catch {
+        throw DebuggerError(.io, "cannot read the file: \(error.localizedDescription)", path: path)
+      }
+      guard let bytes, !bytes.isEmpty else { return false }
+      if let first = bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) {
+        return first == UInt8(ascii: "{")
+      }
+    }
+  }
+
+  /// Throws unless `path` names a file (not a directory).
+  private static func checkRegularFile(_ path: String) throws(DebuggerError) {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw DebuggerError(.notFound, "no such file", path: path)
@@ -50,6 +74,11 @@ struct SessionFile {
     guard !isDirectory.boolValue else {
       throw DebuggerError(.io, "is a directory, not a trace", path: path)
     }
+  }
+
+  /// The file's bytes.
+  static func readData(_ path: String) throws(DebuggerError) -> Data {
+    try checkRegularFile(path)
     do {
       return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
     } catch {
