@@ -28,9 +28,12 @@ import Observation
 /// ## Cost
 ///
 /// With no recorder, subscriber or Observation observer, `send` is the reducer call plus a
-/// few flag checks; it does not allocate and does not copy the state. Subscribers receive
-/// the old and the new state, which keeps the old state alive across the reducer call, so
-/// the reducer's in-place change copies what it touches (copy-on-write).
+/// few flag checks; it does not allocate and does not copy the state. A subscriber to the
+/// whole state (``subscribe(_:)``) receives the old and the new state, which keeps the old
+/// state alive across the reducer call, so the reducer's in-place change copies what it
+/// touches (copy-on-write: about 32 µs per action for the banking example's accounts of a
+/// thousand transactions). A subscriber to a value derived from the state
+/// (``subscribe(to:_:)``) keeps only that value, and costs no copy.
 @MainActor
 public final class Store<State: Sendable, Action: Sendable>: Observable {
   // The hot path (`send`) is inlinable so that an app's build specializes it for its own
@@ -56,6 +59,7 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   @usableFromInline @exclusivity(unchecked) var recorders = UnretainedList<AttachedRecorder>()
   @usableFromInline @exclusivity(unchecked) var recordersWantStateBefore = false
   @usableFromInline @exclusivity(unchecked) var subscribers = UnretainedList<Subscriber>()
+  @usableFromInline @exclusivity(unchecked) var subscribersWantOld = false
   /// Whether a recorder or a subscriber is attached.
   @usableFromInline @exclusivity(unchecked) var hasListeners = false
   @usableFromInline @exclusivity(unchecked) var isObservationTracked = false
@@ -85,10 +89,14 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   @usableFromInline
   final class Subscriber {
     @usableFromInline let flag: CancellationFlag
+    /// Whether `onChange` reads its first argument, the state before the action; when no
+    /// subscriber does, the store keeps no copy of it and passes the new state twice.
+    @usableFromInline let wantsOld: Bool
     @usableFromInline let onChange: @MainActor (State, State) -> Void
 
-    init(flag: CancellationFlag, onChange: @escaping @MainActor (State, State) -> Void) {
+    init(flag: CancellationFlag, wantsOld: Bool, onChange: @escaping @MainActor (State, State) -> Void) {
       self.flag = flag
+      self.wantsOld = wantsOld
       self.onChange = onChange
     }
   }
@@ -165,7 +173,7 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   @inlinable
   func processObserved(_ action: Action) -> Effect<Action> {
     let before: State? =
-      (recordersWantStateBefore || !subscribers.isEmpty) ? currentState : nil
+      (recordersWantStateBefore || subscribersWantOld) ? currentState : nil
     let tracked = isObservationTracked
     if tracked {
       // Observation's observers fire once; whoever observes again reads `state` again,
@@ -187,7 +195,7 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
             stateAfter: recorder.wantsStateAfter(sequence) ? currentState : nil))
       }
     }
-    if let before, !subscribers.isEmpty {
+    if !subscribers.isEmpty {
       notifySubscribers(old: before)
     }
     if tracked {
@@ -197,14 +205,17 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   }
 
   @inlinable
-  func notifySubscribers(old: State) {
+  func notifySubscribers(old: State?) {
     let new = currentState
     var sawCancelled = false
     subscribers.forEach { subscriber in
       if subscriber.flag.isCancelled {
         sawCancelled = true
-      } else {
+      } else if let old {
         subscriber.onChange(old, new)
+      } else {
+        // No subscriber reads the old state (`wantsOld`): none was kept.
+        subscriber.onChange(new, new)
       }
     }
     if sawCancelled {
@@ -216,6 +227,7 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   @usableFromInline
   func dropCancelledSubscribers() {
     subscribers.removeAll { $0.flag.isCancelled }
+    subscribersWantOld = subscribers.contains { $0.wantsOld }
     hasListeners = !recorders.isEmpty || !subscribers.isEmpty
   }
 
@@ -231,15 +243,60 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   /// The callback runs on the main actor after each action, including actions that leave the
   /// state unchanged. Actions it sends are queued.
   ///
+  /// Handing over the old state means keeping it across the reducer call, so the reducer's
+  /// in-place change copies what it changes (copy-on-write), which for a state that holds
+  /// large collections costs microseconds per action. To follow a part of the state, use
+  /// ``subscribe(to:_:)``, which costs no copy.
+  ///
   /// - Parameter onChange: Receives the state before and after each action.
   /// - Returns: The subscription; keep it as long as you want updates.
   public func subscribe(
     _ onChange: @escaping @MainActor (_ old: State, _ new: State) -> Void
   ) -> StoreSubscription {
+    addSubscriber(wantsOld: true, onChange)
+  }
+
+  /// Calls `onChange` with the old and the new value of `value` after every action that
+  /// changes it, until the returned subscription is cancelled or released: a subscription
+  /// to a part of the state, like ReSwift's `select` with `skipRepeats`, or a scoped
+  /// store's publisher with `removeDuplicates()` in TCA.
+  ///
+  /// ```swift
+  /// let subscription = store.subscribe(to: \.accounts.count) { old, new in
+  ///   print("accounts:", old, "->", new)
+  /// }
+  /// ```
+  ///
+  /// The store keeps only the last value, not the old state, so a subscription costs the
+  /// call to `value` and a comparison per action, and never a copy of the state. The
+  /// callback runs on the main actor; actions it sends are queued.
+  ///
+  /// - Parameters:
+  ///   - value: Derives the value from a state; a key path will do.
+  ///   - onChange: Receives the value before and after an action that changed it.
+  /// - Returns: The subscription; keep it as long as you want updates.
+  public func subscribe<Value: Equatable>(
+    to value: @escaping @MainActor (State) -> Value,
+    _ onChange: @escaping @MainActor (_ old: Value, _ new: Value) -> Void
+  ) -> StoreSubscription {
+    var last = value(currentState)
+    return addSubscriber(wantsOld: false) { _, new in
+      let next = value(new)
+      guard next != last else { return }
+      let old = last
+      last = next
+      onChange(old, next)
+    }
+  }
+
+  private func addSubscriber(
+    wantsOld: Bool, _ onChange: @escaping @MainActor (State, State) -> Void
+  ) -> StoreSubscription {
     let subscription = StoreSubscription { [weak self] in
       Task { @MainActor in self?.dropCancelledSubscribers() }
     }
-    subscribers.append(Subscriber(flag: subscription.flag, onChange: onChange))
+    subscribers.append(Subscriber(flag: subscription.flag, wantsOld: wantsOld, onChange: onChange))
+    subscribersWantOld = subscribersWantOld || wantsOld
     hasListeners = true
     return subscription
   }

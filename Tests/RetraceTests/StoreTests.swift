@@ -13,6 +13,39 @@ import Testing
     #expect(store.sequence == 2)
   }
 
+  @Test func aSubscriptionToAPartOfTheStateSeesItsChangesOnly() {
+    let store = Store(initialState: Tally(), reducer: tallyReducer)
+    var changes: [String] = []
+    let subscription = store.subscribe(to: \.total) { old, new in changes.append("\(old)->\(new)") }
+    store.send(.add(2))
+    store.send(.log("x"))
+    store.send(.add(0))
+    store.send(.add(3))
+    subscription.cancel()
+    store.send(.add(1))
+    #expect(changes == ["0->2", "2->5"])
+  }
+
+  @Test func aSubscriptionToAPartOfTheStateKeepsNoCopyOfTheState() {
+    // Room for the appends below, and no reference to the array but the store's.
+    let store = Store(initialState: Tally(log: Array(["a"]).reserving(16)), reducer: tallyReducer)
+    func logStorage() -> UnsafeRawPointer? {
+      store.state.log.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+    }
+    let part = store.subscribe(to: \.total) { _, _ in }
+    var storage = logStorage()
+    store.send(.log("b"))
+    // Appended in place: nothing held the state before the action.
+    #expect(logStorage() == storage)
+    // A subscription to the whole state holds it, so the same append copies the array.
+    let whole = store.subscribe { _, _ in }
+    storage = logStorage()
+    store.send(.log("c"))
+    #expect(logStorage() != storage)
+    #expect(store.state.log == ["a", "b", "c"])
+    withExtendedLifetime((part, whole)) {}
+  }
+
   @Test func actionsSentFromSubscribersAreQueuedInOrderNeverRecursive() {
     let store = Store(initialState: Tally(), reducer: tallyReducer)
     var seen: [(old: [String], new: [String])] = []
@@ -157,5 +190,14 @@ import Testing
     }
     store.send(.add(1))
     #expect(fired.withLock { $0 } == 2)
+  }
+}
+
+extension Array {
+  /// The array with room for `capacity` elements.
+  fileprivate func reserving(_ capacity: Int) -> Self {
+    var copy = self
+    copy.reserveCapacity(capacity)
+    return copy
   }
 }
