@@ -128,6 +128,41 @@ import Testing
   /// A disk that stalls the writer: `send` goes on at full speed, the queue stays bounded,
   /// every action beyond it is counted and reported, and the trace ends cleanly after the
   /// last action that was queued.
+  @Test func aWriterThatIsBehindIsHandedAStateOnlyOnceItIsLongOverdue() throws {
+    // Checkpoints every 100 actions: a state is due at 100, and at 6,500 it is 64 intervals
+    // overdue.
+    let storage = SimulatedStorage()
+    let recorder = try makeRecorder(storage, configuration: smallChunks(checkpoints: 100, snapshots: 100_000))
+    let state = BankingState()
+    recorder.attached(sequence: 0, state: state)
+    func record(_ sequences: ClosedRange<UInt64>) {
+      for sequence in sequences {
+        recorder.record(
+          Transition(
+            sequence: sequence, time: 1_763_771_000 + Double(sequence), action: .moveAccount(from: 0, to: 0),
+            stateBefore: nil, stateAfter: nil))
+      }
+    }
+    record(1...200)
+    try recorder.flush()
+    #expect(recorder.wantsStateAfter(sequence: 200), "a writer that keeps up is handed the state")
+    #expect(!recorder.wantsStateAfter(sequence: 250), "not a checkpoint candidate")
+
+    storage.faults.withLock { $0.stalled = true }
+    record(201...3_000)
+    let deadline = Date().addingTimeInterval(10)
+    while !storage.isStalling, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+    #expect(storage.isStalling, "the writer never reached the stalled disk")
+    #expect(!recorder.wantsStateAfter(sequence: 3_000), "a writer thousands of actions behind")
+    record(3_001...6_500)
+    #expect(recorder.wantsStateAfter(sequence: 6_500), "64 intervals overdue")
+
+    storage.faults.withLock { $0.stalled = false }
+    try recorder.flush()
+    #expect(recorder.wantsStateAfter(sequence: 6_600), "caught up again")
+    try recorder.close()
+  }
+
   @Test func aStalledDiskNeverBlocksSendAndCountsEveryDrop() throws {
     var configuration = smallChunks()
     configuration.maxPendingActions = 1_000
