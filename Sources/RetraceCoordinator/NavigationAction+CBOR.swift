@@ -9,37 +9,28 @@ import Retrace
 extension NavigationAction: CBOREncodable where Route: CBOREncodable {
   /// Writes `{"case": {label: value, …}}`, labels sorted.
   public func encode(to writer: inout CBORWriter) {
-    writer.writeMapHeader(count: 1)
     switch self {
     case .push(let route):
-      writer.writeKey("push")
-      writer.writeMapHeader(count: 1)
+      writer.writeCase("push", fields: 1)
       writer.writeKey("route"); writer.write(route)
     case .pop:
-      writer.writeKey("pop")
-      writer.writeMapHeader(count: 0)
+      writer.writeCase("pop", fields: 0)
     case .popTo(let route):
-      writer.writeKey("popTo")
-      writer.writeMapHeader(count: 1)
+      writer.writeCase("popTo", fields: 1)
       writer.writeKey("route"); writer.write(route)
     case .popToRoot:
-      writer.writeKey("popToRoot")
-      writer.writeMapHeader(count: 0)
+      writer.writeCase("popToRoot", fields: 0)
     case .present(let route, let style):
-      writer.writeKey("present")
-      writer.writeMapHeader(count: 2)
+      writer.writeCase("present", fields: 2)
       writer.writeKey("route"); writer.write(route)
       writer.writeKey("style"); writer.write(style.rawValue)
     case .dismiss:
-      writer.writeKey("dismiss")
-      writer.writeMapHeader(count: 0)
+      writer.writeCase("dismiss", fields: 0)
     case .selectTab(let tab):
-      writer.writeKey("selectTab")
-      writer.writeMapHeader(count: 1)
+      writer.writeCase("selectTab", fields: 1)
       writer.writeKey("tab"); writer.write(tab)
     case .setPath(let path):
-      writer.writeKey("setPath")
-      writer.writeMapHeader(count: 1)
+      writer.writeCase("setPath", fields: 1)
       writer.writeKey("path")
       // RoutePath's Codable conformance throws only if a route's does, which a route with
       // a hand-written conformance does not.
@@ -51,10 +42,9 @@ extension NavigationAction: CBOREncodable where Route: CBOREncodable {
 extension NavigationAction: CBORDecodable where Route: CBORDecodable {
   /// Reads `{"case": {label: value, …}}`, labels in any order.
   public init(from reader: inout CBORReader) throws(CBORError) {
-    guard try reader.readMapHeader() == 1 else { throw reader.invalidValue("a navigation action is a map with one case") }
-    let name = try reader.readKey()
+    let (name, fields) = try reader.readCase("a navigation action")
     var route: Route?, style: PresentationStyle?, tab: String?, path: RoutePath<Route>?
-    for _ in 0..<(try reader.readMapHeader()) {
+    for _ in 0..<fields {
       switch try reader.readKey() {
       case "route": route = try reader.read(Route.self)
       case "style":

@@ -167,6 +167,22 @@ public struct DomainTrace<D: Domain>: Sendable {
     try state(at: reader.header.firstSequence)
   }
 
+  /// The state in the snapshot that starts chunk `chunk`, decoded; `nil` when the chunk
+  /// does not start with one.
+  ///
+  /// - Throws: ``TraceError`` when the chunk or the state cannot be read.
+  @inlinable
+  public func snapshot(inChunk chunk: Int) throws(TraceError) -> D.State? {
+    var snapshot: D.State?
+    try reader.forEachChunk(fromChunk: chunk, endChunk: chunk + 1) { records throws(TraceError) in
+      if let first = records.first, first.kind == .snapshot {
+        snapshot = try first.decode(D.State.self)
+      }
+      return false
+    }
+    return snapshot
+  }
+
   /// The state after action `sequence`, replayed from the nearest snapshot before it.
   ///
   /// Snapshots decoded here are kept (see `cachedSnapshots` in ``init(_:domain:cachedSnapshots:)``),
@@ -196,14 +212,7 @@ public struct DomainTrace<D: Domain>: Sendable {
     } else if let cached = cache.snapshot(at: snapshotSequence) {
       start = (snapshotSequence, cached)
     } else {
-      var snapshot: D.State?
-      try reader.forEachChunk(fromChunk: chunk, endChunk: chunk + 1) { records throws(TraceError) in
-        if let first = records.first, first.kind == .snapshot {
-          snapshot = try first.decode(D.State.self)
-        }
-        return false
-      }
-      guard let snapshot else {
+      guard let snapshot = try snapshot(inChunk: chunk) else {
         throw TraceError(.corrupted, "the snapshot could not be read", path: reader.path)
       }
       cache.keepSnapshot(snapshot, at: snapshotSequence)

@@ -45,6 +45,17 @@ public struct CBORReader {
     return count
   }
 
+  /// Reads the head of an enum case the way `Codable` encodes one (``CBORWriter/writeCase(_:fields:)``):
+  /// the case's name, and the number of labelled values that follow as key, value, …
+  ///
+  /// - Parameter what: What the value is, for the error (`"a route"`).
+  @inlinable
+  public mutating func readCase(_ what: String) throws(CBORError) -> (name: CBORKey, fields: Int) {
+    guard try readMapHeader() == 1 else { throw invalidValue("\(what) is a map with one case") }
+    let name = try readKey()
+    return (name, try readMapHeader())
+  }
+
   /// Reads a text string used as a map key, without copying it; compare it with string
   /// literals in a `switch` (`case "amount":`).
   @inlinable

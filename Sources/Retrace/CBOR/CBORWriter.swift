@@ -133,6 +133,22 @@ public struct CBORWriter: ~Copyable {
     writeHead(4, UInt64(count))
   }
 
+  /// Writes the head of an enum case the way `Codable` encodes one: a map of one entry from
+  /// the case's name to a map of its `fields` labelled values, which follow as key, value, …
+  ///
+  /// ```swift
+  /// case .move(let from, let to):
+  ///   writer.writeCase("move", fields: 2)
+  ///   writer.writeKey("from"); writer.write(from)
+  ///   writer.writeKey("to"); writer.write(to)
+  /// ```
+  @inlinable
+  public mutating func writeCase(_ name: StaticString, fields: Int) {
+    writeMapHeader(count: 1)
+    writeKey(name)
+    writeMapHeader(count: fields)
+  }
+
   /// Writes a map key, or any text known at compile time, without going through `String`.
   @inlinable
   public mutating func writeKey(_ key: StaticString) {

@@ -223,13 +223,10 @@ struct SessionFile {
       info: info, startSequence: start.sequence, initialState: start.state, actions: actions,
       checkpoints: checkpoints, snapshots: snapshots)
     session.loadSnapshotState = { sequence in
-      guard let chunk = reader.snapshotChunk(atOrBefore: sequence) else { return nil }
-      var state: D.State?
-      try? reader.forEachRecord(fromChunk: chunk) { record throws(TraceError) in
-        if record.kind == .snapshot && record.sequence == sequence { state = try record.decode(D.State.self) }
-        return false
-      }
-      return state
+      // The snapshot after action `sequence` starts the chunk whose first action is next.
+      guard let chunk = reader.snapshotChunk(atOrBefore: sequence), reader.chunks[chunk].firstSequence == sequence + 1
+      else { return nil }
+      return try? trace.snapshot(inChunk: chunk)
     }
     return session
   }

@@ -12,41 +12,35 @@ import RetraceCoordinator
 extension BankingAction: CBOREncodable, CBORDecodable {
   /// Writes `{"case": {label: value, …}}`, labels sorted.
   public func encode(to writer: inout CBORWriter) {
-    writer.writeMapHeader(count: 1)
     switch self {
     case .addAccount(let name, let kind, let iban, let date):
-      writer.writeKey("addAccount")
-      writer.writeMapHeader(count: 4)
+      writer.writeCase("addAccount", fields: 4)
       writer.writeKey("date"); writer.write(date)
       writer.writeKey("iban"); writer.write(iban)
       writer.writeKey("kind"); writer.write(kind)
       writer.writeKey("name"); writer.write(name)
     case .addTransaction(let iban, let amount, let beneficiary, let date):
-      writer.writeKey("addTransaction")
-      writer.writeMapHeader(count: 4)
+      writer.writeCase("addTransaction", fields: 4)
       writer.writeKey("date"); writer.write(date)
       writer.writeKey("iban"); writer.write(iban)
       writer.writeKey("amount"); writer.write(amount)
       writer.writeKey("beneficiary"); writer.write(beneficiary)
     case .moveAccount(let from, let to):
-      writer.writeKey("moveAccount")
-      writer.writeMapHeader(count: 2)
+      writer.writeCase("moveAccount", fields: 2)
       writer.writeKey("to"); writer.write(to)
       writer.writeKey("from"); writer.write(from)
     case .navigation(let action):
-      writer.writeKey("navigation")
-      writer.writeMapHeader(count: 1)
+      writer.writeCase("navigation", fields: 1)
       writer.writeKey("action"); writer.write(action)
     }
   }
 
   /// Reads `{"case": {label: value, …}}`, labels in any order.
   public init(from reader: inout CBORReader) throws(CBORError) {
-    guard try reader.readMapHeader() == 1 else { throw reader.invalidValue("an action is a map with one case") }
-    let name = try reader.readKey()
+    let (name, fields) = try reader.readCase("an action")
     var date: Double?, iban: String?, amount: Int?, beneficiary: String?, accountName: String?
     var kind: AccountKind?, from: Int?, to: Int?, navigation: NavigationAction<BankingRoute>?
-    for _ in 0..<(try reader.readMapHeader()) {
+    for _ in 0..<fields {
       switch try reader.readKey() {
       case "date": date = try reader.read(Double.self)
       case "iban": iban = try reader.read(String.self)
@@ -173,31 +167,25 @@ extension AccountKind: CBOREncodable, CBORDecodable {
 extension BankingRoute: CBOREncodable, CBORDecodable {
   /// Writes `{"case": {label: value}}`, as `Codable` does.
   public func encode(to writer: inout CBORWriter) {
-    writer.writeMapHeader(count: 1)
     switch self {
     case .accounts:
-      writer.writeKey("accounts")
-      writer.writeMapHeader(count: 0)
+      writer.writeCase("accounts", fields: 0)
     case .account(let iban):
-      writer.writeKey("account")
-      writer.writeMapHeader(count: 1)
+      writer.writeCase("account", fields: 1)
       writer.writeKey("iban"); writer.write(iban)
     case .newAccount:
-      writer.writeKey("newAccount")
-      writer.writeMapHeader(count: 0)
+      writer.writeCase("newAccount", fields: 0)
     case .newTransaction(let iban):
-      writer.writeKey("newTransaction")
-      writer.writeMapHeader(count: 1)
+      writer.writeCase("newTransaction", fields: 1)
       writer.writeKey("iban"); writer.write(iban)
     }
   }
 
   /// Reads `{"case": {label: value}}`.
   public init(from reader: inout CBORReader) throws(CBORError) {
-    guard try reader.readMapHeader() == 1 else { throw reader.invalidValue("a route is a map with one case") }
-    let name = try reader.readKey()
+    let (name, fields) = try reader.readCase("a route")
     var iban: String?
-    for _ in 0..<(try reader.readMapHeader()) {
+    for _ in 0..<fields {
       switch try reader.readKey() {
       case "iban": iban = try reader.read(String.self)
       default: try reader.skip()

@@ -5,25 +5,23 @@ import Retrace
 extension CounterAction: CBOREncodable, CBORDecodable {
   /// Writes `{"increment": {}}` and the like.
   public func encode(to writer: inout CBORWriter) {
-    writer.writeMapHeader(count: 1)
     switch self {
-    case .increment: writer.writeKey("increment")
-    case .decrement: writer.writeKey("decrement")
-    case .reset: writer.writeKey("reset")
+    case .increment: writer.writeCase("increment", fields: 0)
+    case .decrement: writer.writeCase("decrement", fields: 0)
+    case .reset: writer.writeCase("reset", fields: 0)
     }
-    writer.writeMapHeader(count: 0)
   }
 
   /// Reads `{"increment": {}}` and the like.
   public init(from reader: inout CBORReader) throws(CBORError) {
-    guard try reader.readMapHeader() == 1 else { throw reader.invalidValue("an action is a map with one case") }
-    switch try reader.readKey() {
+    let (name, fields) = try reader.readCase("an action")
+    switch name {
     case "increment": self = .increment
     case "decrement": self = .decrement
     case "reset": self = .reset
-    case let name: throw reader.invalidValue("no counter action case '\(name)'")
+    default: throw reader.invalidValue("no counter action case '\(name)'")
     }
-    for _ in 0..<(try reader.readMapHeader()) {  // no payload, but a map (as Codable wants)
+    for _ in 0..<fields {  // no payload, but a map (as Codable wants)
       try reader.skip()
       try reader.skip()
     }

@@ -16,11 +16,6 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   private let storage: any TraceStorage
   private let compressor: ZstdCompressor
   private let encoder = CBOREncoder()
-  /// The actions' hand-written encoding (`CBOREncodable`), if their type has one, looked up
-  /// once rather than per action; the bytes are those `encoder` writes.
-  private let handWrittenAction = Action.self as? any CBOREncodable.Type
-  /// Where actions with a hand-written encoding are encoded; kept to reuse its storage.
-  @exclusivity(unchecked) private var actionWriter = CBORWriter()
   private let stateEncoder = CBOREncoder(deterministic: true)
 
   private var fileOffset = 0
@@ -111,35 +106,24 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
 
   /// Appends one action, and a checkpoint or snapshot after it when `state` is given and one
   /// is due.
+  ///
+  /// The recorder calls this only for actions without a hand-written encoding: it encodes
+  /// the others on the sending thread (``append(sequence:time:encoded:state:)``).
   func append(sequence: UInt64, time: Double, action: Action, state: State?) throws(TraceError) {
-    if let handWritten = handWrittenAction {
-      actionWriter.removeAll()
-      withUnsafePointer(to: action) { handWritten._encode(at: $0, to: &actionWriter) }
-      try actionWriter.withBytes { encoded throws(TraceError) in
-        try appendAction(encoded, sequence: sequence, time: time)
-      }
-    } else {
-      scratch.removeAll(keepingCapacity: true)
-      do { try encoder.encode(action, appendingTo: &scratch) } catch {
-        throw TraceError(.undecodable, "cannot encode action: \(error)", path: path, sequence: sequence)
-      }
-      try scratch.withBytes { encoded throws(TraceError) in
-        try appendAction(encoded, sequence: sequence, time: time)
-      }
+    scratch.removeAll(keepingCapacity: true)
+    do { try encoder.encode(action, appendingTo: &scratch) } catch {
+      throw TraceError(.undecodable, "cannot encode action: \(error)", path: path, sequence: sequence)
     }
-    try finishAppend(sequence: sequence, state: state)
+    try scratch.withBytes { encoded throws(TraceError) in
+      try append(sequence: sequence, time: time, encoded: encoded, state: state)
+    }
   }
 
-  /// Appends one action that the sending thread encoded already (with its type's
-  /// hand-written encoding: the bytes ``append(sequence:time:action:state:)`` would
-  /// write), and a checkpoint or snapshot after it when `state` is given and one is due.
+  /// Appends one action given as its encoded bytes (the recorder's sending thread encodes
+  /// actions that have a hand-written encoding), and a checkpoint or snapshot after it when
+  /// `state` is given and one is due.
   func append(sequence: UInt64, time: Double, encoded: UnsafeRawBufferPointer, state: State?) throws(TraceError) {
     try appendAction(encoded, sequence: sequence, time: time)
-    try finishAppend(sequence: sequence, state: state)
-  }
-
-  /// What follows an action: a checkpoint or snapshot if due, and the chunk's end if full.
-  private func finishAppend(sequence: UInt64, state: State?) throws(TraceError) {
     if let state { try stateRecordIfDue(state, sequence: sequence) }
     if chunk.count >= configuration.chunkSize { try finishChunk() }
   }
