@@ -258,6 +258,10 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
   @usableFromInline let nextStateDue = Atomic<UInt64>(0)
   /// States handed to the writer that it has not dealt with yet: 0 or 1.
   @usableFromInline let pendingStates = Atomic<Int>(0)
+  /// The sequence number of the last action the writer has dealt with; how far `record` is
+  /// ahead of it is how far the writer is behind (the queue alone would not say: the writer
+  /// takes the queue whole and may still be working through it).
+  @usableFromInline let writtenSequence = Atomic<UInt64>(0)
 
   /// Waits until the writer has dealt with the last state handed to it, or has stopped.
   @usableFromInline
@@ -307,12 +311,12 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
     // action with a state handed every 1,000 actions. So while the writer is behind, a
     // state is handed over only once it is long overdue.
     return sequence - due >= stateInterval &* Self.overdueIntervals
-      || queue.withLock { $0.items.count } <= Self.backlogForStates
+      || sequence <= writtenSequence.load(ordering: .relaxed) &+ Self.backlogForStates
   }
 
-  /// Queued commands up to which the writer counts as keeping up, for handing it a state:
-  /// about a millisecond of its work.
-  @usableFromInline static var backlogForStates: Int { 1_024 }
+  /// Actions not yet written up to which the writer counts as keeping up, for handing it a
+  /// state: about a millisecond of its work.
+  @usableFromInline static var backlogForStates: UInt64 { 1_024 }
   /// State intervals after which a state is handed over even to a writer that is behind.
   @usableFromInline static var overdueIntervals: UInt64 { 64 }
 
@@ -482,6 +486,7 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
           let header = w.header
           attempt(&w) { () throws(TraceError) in try writer.start(header: header, state: state) }
           nextStateDue.store(writer.nextStateDue, ordering: .relaxed)
+          writtenSequence.store(sequence, ordering: .relaxed)
         case .action(let sequence, let time, let action, let state):
           defer { if state != nil { pendingStates.subtract(1, ordering: .releasing) } }
           guard let writer = w.writer, w.started else { continue }
@@ -489,6 +494,7 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
           attempt(&w) { () throws(TraceError) in
             try writer.append(sequence: sequence, time: time, action: action, state: state?.state)
           }
+          writtenSequence.store(sequence, ordering: .relaxed)
           if state != nil { nextStateDue.store(writer.nextStateDue, ordering: .releasing) }
         case .encoded(let sequence, let time, let end, let state):
           defer {
@@ -504,6 +510,7 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
                 state: state?.state)
             }
           }
+          writtenSequence.store(sequence, ordering: .relaxed)
           if state != nil { nextStateDue.store(writer.nextStateDue, ordering: .releasing) }
         case .flush(let completion):
           if let writer = w.writer {
