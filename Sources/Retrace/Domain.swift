@@ -193,6 +193,11 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
 }
 
 /// A named rule about a domain's state, such as "no balance is below zero".
+///
+/// `retrace bisect` checks an invariant after every action of a trace, so keep its cost
+/// independent of the state's size: a rule about an aggregate (a sum, a count) should read
+/// one that the state keeps up to date in every mutation, as the banking example's `Ledger`
+/// keeps its transactions' sum, rather than recompute it from the whole state.
 public struct Invariant<State>: Sendable {
   /// The name tools use, such as `non-negative-balance`.
   public let name: String

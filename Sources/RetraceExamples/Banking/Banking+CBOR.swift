@@ -152,6 +152,16 @@ extension Transaction: CBOREncodable, CBORDecodable {
   }
 }
 
+extension Ledger: CBOREncodable, CBORDecodable {
+  /// Writes the transactions as an array, as `[Transaction]` does.
+  public func encode(to writer: inout CBORWriter) { writer.write(transactions) }
+
+  /// Reads an array of transactions and sums them.
+  public init(from reader: inout CBORReader) throws(CBORError) {
+    self.init(try reader.read([Transaction].self))
+  }
+}
+
 extension AccountKind: CBOREncodable, CBORDecodable {
   /// Writes the raw value.
   public func encode(to writer: inout CBORWriter) { writer.write(rawValue) }

@@ -30,8 +30,9 @@ public struct Account: Codable, Equatable, Sendable, Identifiable {
   public var iban: String
   /// What kind of account this is.
   public var kind: AccountKind
-  /// The bookings, oldest first; they are final and never deleted.
-  public var transactions: [Transaction]
+  /// The bookings, oldest first; they are final and never deleted. The ledger keeps their
+  /// exact sum (``Ledger/total``) as it changes.
+  public var transactions: Ledger
   /// The sum of the transactions' amounts, in cents, kept up to date by the reducer so that
   /// booking does not cost more as the account grows.
   public var balance: Int
@@ -44,7 +45,7 @@ public struct Account: Codable, Equatable, Sendable, Identifiable {
     self.name = name
     self.iban = iban
     self.kind = kind
-    self.transactions = transactions
+    self.transactions = Ledger(transactions)
     self.balance = balance
   }
 }
