@@ -71,16 +71,18 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   @usableFromInline
   final class AttachedRecorder {
     @usableFromInline let recorder: any StoreRecorder<State, Action>
-    @usableFromInline let wantsStateAfter: (UInt64) -> Bool
-    @usableFromInline let record: (Transition<State, Action>) -> Void
+    /// Calls the recorder with the action, the state before it when given (only when a
+    /// recorder asked for it), and the store's state after it when the recorder wants it.
+    /// One closure that reads the state itself, rather than `State?` arguments: making and
+    /// destroying those around every call cost more than the call.
+    @usableFromInline let record: @MainActor (Store, UInt64, Double, Action, UnsafePointer<State>?) -> Void
 
     @usableFromInline
     init(
-      recorder: any StoreRecorder<State, Action>, wantsStateAfter: @escaping (UInt64) -> Bool,
-      record: @escaping (Transition<State, Action>) -> Void
+      recorder: any StoreRecorder<State, Action>,
+      record: @escaping @MainActor (Store, UInt64, Double, Action, UnsafePointer<State>?) -> Void
     ) {
       self.recorder = recorder
-      self.wantsStateAfter = wantsStateAfter
       self.record = record
     }
   }
@@ -172,8 +174,17 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
 
   @inlinable
   func processObserved(_ action: Action) -> Effect<Action> {
-    let before: State? =
-      (recordersWantStateBefore || subscribersWantOld) ? currentState : nil
+    // The old state is kept only when someone reads it; otherwise no `State?` is made at
+    // all: destroying one, even `nil`, went through generic value witnesses here (about
+    // 40 instructions each, three per action).
+    if recordersWantStateBefore || subscribersWantOld {
+      return reduceObserved(action, before: currentState)
+    }
+    return reduceObserved(action, before: nil)
+  }
+
+  @inlinable @inline(__always)
+  func reduceObserved(_ action: Action, before: State?) -> Effect<Action> {
     let tracked = isObservationTracked
     if tracked {
       // Observation's observers fire once; whoever observes again reads `state` again,
@@ -185,14 +196,12 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
     if !recorders.isEmpty {
       let sequence = _sequence
       let time = clock.now(sequence)
-      let stateBefore = recordersWantStateBefore ? before : nil
-      recorders.forEach { recorder in
-        // The state only for a recorder that wants it: copying it is most of what a
-        // recorder that does not costs `send`.
-        recorder.record(
-          Transition(
-            sequence: sequence, time: time, action: action, stateBefore: stateBefore,
-            stateAfter: recorder.wantsStateAfter(sequence) ? currentState : nil))
+      if recordersWantStateBefore, let before {
+        withUnsafePointer(to: before) { before in
+          recorders.forEach { $0.record(self, sequence, time, action, before) }
+        }
+      } else {
+        recorders.forEach { $0.record(self, sequence, time, action, nil) }
       }
     }
     if !subscribers.isEmpty {
@@ -311,9 +320,19 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   public func attach(_ recorder: some StoreRecorder<State, Action>) {
     recorder.attached(sequence: sequence, state: currentState)
     recorders.append(
-      AttachedRecorder(
-        recorder: recorder, wantsStateAfter: { recorder.wantsStateAfter(sequence: $0) },
-        record: { recorder.record($0) }))
+      AttachedRecorder(recorder: recorder) { store, sequence, time, action, before in
+        // The state only for a recorder that wants it: copying it is most of what a
+        // recorder that does not costs `send`.
+        if recorder.wantsStateAfter(sequence: sequence) {
+          recorder.record(
+            sequence: sequence, time: time, action: action, stateBefore: before?.pointee,
+            stateAfter: store.currentState)
+        } else if let before {
+          recorder.record(sequence: sequence, time: time, action: action, stateBefore: before.pointee, stateAfter: nil)
+        } else {
+          recorder.record(sequence: sequence, time: time, action: action, stateBefore: nil, stateAfter: nil)
+        }
+      })
     recordersWantStateBefore = recorders.contains { $0.recorder.wantsStateBefore }
     hasListeners = true
   }

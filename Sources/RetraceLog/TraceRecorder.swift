@@ -134,7 +134,16 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
   /// (``wantsStateAfter(sequence:)``), and ignored otherwise.
   @inlinable
   public func record(_ transition: Transition<State, Action>) {
-    core.record(transition)
+    core.record(
+      sequence: transition.sequence, time: transition.time, action: transition.action,
+      stateAfter: transition.stateAfter)
+  }
+
+  /// Appends the action to the buffer: what the store calls, with the transition's parts lent
+  /// for the call, so that nothing is copied but what is queued.
+  @inlinable
+  public func record(sequence: UInt64, time: Double, action: Action, stateBefore: State?, stateAfter: State?) {
+    core.record(sequence: sequence, time: time, action: action, stateAfter: stateAfter)
   }
 
   /// Whether a checkpoint or snapshot may be due after action `sequence`, so that the store
@@ -321,9 +330,9 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
   @usableFromInline static var overdueIntervals: UInt64 { 64 }
 
   @inlinable
-  func record(_ t: Transition<State, Action>) {
+  func record(sequence: UInt64, time: Double, action: Action, stateAfter: State?) {
     var state: HandedState<State>? = nil
-    if let after = t.stateAfter, wantsState(at: t.sequence) {
+    if let after = stateAfter, wantsState(at: sequence) {
       state = HandedState(after)
       pendingStates.add(1, ordering: .relaxed)
     }
@@ -344,11 +353,11 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
       }
       if let handWritten = Self.handWrittenAction {
         q.scratch.removeAll()
-        withUnsafePointer(to: t.action) { handWritten._encode(at: $0, to: &q.scratch) }
+        withUnsafePointer(to: action) { handWritten._encode(at: $0, to: &q.scratch) }
         q.scratch.withBytes { q.bytes.append(contentsOf: $0) }
-        q.items.append(.encoded(t.sequence, t.time, end: q.bytes.count, state))
+        q.items.append(.encoded(sequence, time, end: q.bytes.count, state))
       } else {
-        q.items.append(.action(t.sequence, t.time, t.action, state))
+        q.items.append(.action(sequence, time, action, state))
       }
       if q.writerIdle {
         q.writerIdle = false

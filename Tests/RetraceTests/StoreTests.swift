@@ -172,6 +172,48 @@ import Testing
       log.entries.withLock { $0 } == ["attached at 1 total 1", "2 @101.0 1->3", "3 @101.5 3->6"])
   }
 
+  /// The store calls the parts form of `record`; a recorder that implements it sees what a
+  /// `Transition` would hold, and one that implements only `record(_:)` sees the same.
+  @Test func aRecorderOfPartsSeesWhatATransitionHolds() {
+    final class Parts: StoreRecorder {
+      let entries = Mutex<[String]>([])
+      let wantsStateBefore: Bool
+      init(wantsStateBefore: Bool) { self.wantsStateBefore = wantsStateBefore }
+      func wantsStateAfter(sequence: UInt64) -> Bool { sequence != 2 }
+      func record(_ t: Transition<Tally, TallyAction>) { Issue.record("the store built a Transition") }
+      func record(sequence: UInt64, time: Double, action: TallyAction, stateBefore: Tally?, stateAfter: Tally?) {
+        entries.withLock {
+          $0.append("\(sequence) @\(time) \(action) \(stateBefore?.total ?? -1)->\(stateAfter?.total ?? -1)")
+        }
+      }
+    }
+    final class Whole: StoreRecorder {
+      let entries = Mutex<[String]>([])
+      func record(_ t: Transition<Tally, TallyAction>) {
+        entries.withLock {
+          $0.append("\(t.sequence) @\(t.time) \(t.action) \(t.stateBefore?.total ?? -1)->\(t.stateAfter?.total ?? -1)")
+        }
+      }
+    }
+    for wantsStateBefore in [false, true] {
+      let store = Store(initialState: Tally(), reducer: tallyReducer, clock: .fixed(start: 100, interval: 0.5))
+      let parts = Parts(wantsStateBefore: wantsStateBefore)
+      let whole = Whole()
+      store.attach(parts)
+      store.attach(whole)
+      for amount in 1...3 { store.send(.add(amount)) }
+      let before = wantsStateBefore ? [0, 1, 3] : [-1, -1, -1]
+      #expect(
+        parts.entries.withLock { $0 } == [
+          "1 @100.5 add(1) \(before[0])->1", "2 @101.0 add(2) \(before[1])->-1", "3 @101.5 add(3) \(before[2])->6",
+        ])
+      #expect(
+        whole.entries.withLock { $0 } == [
+          "1 @100.5 add(1) \(before[0])->1", "2 @101.0 add(2) \(before[1])->3", "3 @101.5 add(3) \(before[2])->6",
+        ])
+    }
+  }
+
   @Test func observationTrackingFiresOnChange() async {
     let store = Store(initialState: Tally(), reducer: tallyReducer)
     let fired = Mutex(0)

@@ -3,45 +3,57 @@
 ///
 /// A loop over an array of objects (or of closures) retains and releases each element,
 /// two atomic operations that cost more than calling a small callback. This list keeps the
-/// objects alive in `owners` and walks unretained references to them, each borrowed for
-/// the duration of its call.
+/// objects alive in its entries and walks unretained references to them, each borrowed
+/// for the duration of its call.
 @usableFromInline
 struct UnretainedList<Element: AnyObject> {
-  @usableFromInline var owners: [Element] = []
-  @usableFromInline var references: [Unmanaged<Element>] = []
+  /// Each object, kept alive by `owner`, with an unretained reference to it.
+  @usableFromInline
+  struct Entry {
+    @usableFromInline let owner: Element
+    @usableFromInline let reference: Unmanaged<Element>
+
+    @usableFromInline
+    init(_ owner: Element) {
+      self.owner = owner
+      self.reference = Unmanaged.passUnretained(owner)
+    }
+  }
+
+  @usableFromInline var entries: [Entry] = []
 
   @usableFromInline
   init() {}
 
   @inlinable
-  var isEmpty: Bool { owners.isEmpty }
+  var isEmpty: Bool { entries.isEmpty }
 
   @inlinable
   mutating func append(_ element: Element) {
-    owners.append(element)
-    references.append(Unmanaged.passUnretained(element))
+    entries.append(Entry(element))
   }
 
   @inlinable
   mutating func removeAll(where shouldRemove: (Element) -> Bool) {
-    owners.removeAll(where: shouldRemove)
-    references = owners.map(Unmanaged.passUnretained)
+    entries.removeAll { shouldRemove($0.owner) }
   }
 
   @inlinable
   func contains(where predicate: (Element) -> Bool) -> Bool {
-    owners.contains(where: predicate)
+    entries.contains { predicate($0.owner) }
   }
 
   /// Calls `body` with each element, in order. The elements stay alive until it returns,
-  /// even if `body` changes the list it was called on (it walks a copy).
+  /// even if `body` changes the list it was called on: it walks a copy of the array, one
+  /// retain, and reads only the unretained references from it.
   @inlinable
   func forEach(_ body: (Element) -> Void) {
-    let owners = self.owners
-    for reference in references {
-      withBorrowedReference(reference, body)
+    let entries = self.entries
+    entries.withUnsafeBufferPointer { buffer in
+      for index in buffer.indices {
+        withBorrowedReference(buffer[index].reference, body)
+      }
     }
-    withExtendedLifetime(owners) {}
   }
 }
 
