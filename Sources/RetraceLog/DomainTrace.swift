@@ -117,18 +117,55 @@ public struct DomainTrace<D: Domain>: Sendable {
     from: UInt64 = 0,
     _ body: (TimedAction<D.Action>) throws(TraceError) -> Bool
   ) throws(TraceError) {
+    try actionPipeline(from: from, through: nil, window: max(ProcessInfo.processInfo.activeProcessorCount, 2))
+      .forEach(body)
+  }
+
+  /// Starts decoding the actions from sequence `from` on (through `through`, if given), at
+  /// most `window` chunks ahead of the consumer, on other threads.
+  @inlinable
+  func actionPipeline(from: UInt64, through: UInt64?, window: Int) -> ActionPipeline {
     let firstChunk = reader.chunks.lastIndex { $0.firstSequence <= from } ?? 0
     // The chunks, then the journal (which `forEachChunk` numbers `chunks.count`).
-    let count = reader.chunks.count + 1 - firstChunk
-    let pipeline = ChunkPipeline(count: count, window: max(ProcessInfo.processInfo.activeProcessorCount, 2)) {
-      [self] index in
-      actions(ofChunk: firstChunk + index, from: from)
+    var endChunk = reader.chunks.count + 1
+    if let through, let last = reader.chunks.lastIndex(where: { $0.firstSequence <= through }),
+      through < reader.chunks[last].firstSequence + UInt64(reader.chunks[last].actionCount)
+    {
+      endChunk = last + 1
     }
-    defer { pipeline.finish() }
-    for index in 0..<count {
-      let (actions, error) = pipeline.take(index)
-      for action in actions where try !body(action) { return }
-      if let error { throw error }
+    let count = max(endChunk - firstChunk, 0)
+    return ActionPipeline(
+      pipeline: ChunkPipeline(count: count, window: window) { [self] index in
+        actions(ofChunk: firstChunk + index, from: from)
+      }, count: count)
+  }
+
+  /// How many chunks ``state(at:)`` decodes ahead: the ones between the snapshot and the
+  /// target, up to 64 (about 640,000 actions, some tens of megabytes while they wait).
+  @usableFromInline static var seekWindow: Int { 64 }
+
+  /// Decoded actions, chunk by chunk, in order (see ``actionPipeline(from:through:window:)``).
+  @usableFromInline
+  struct ActionPipeline {
+    @usableFromInline let pipeline: ChunkPipeline<(actions: [TimedAction<D.Action>], error: TraceError?)>
+    @usableFromInline let count: Int
+
+    @usableFromInline
+    init(pipeline: ChunkPipeline<(actions: [TimedAction<D.Action>], error: TraceError?)>, count: Int) {
+      self.pipeline = pipeline
+      self.count = count
+    }
+
+    /// Calls `body` with every action in order until it returns `false`, then stops the
+    /// decoding.
+    @inlinable
+    func forEach(_ body: (TimedAction<D.Action>) throws(TraceError) -> Bool) throws(TraceError) {
+      defer { pipeline.finish() }
+      for index in 0..<count {
+        let (actions, error) = pipeline.take(index)
+        for action in actions where try !body(action) { return }
+        if let error { throw error }
+      }
     }
   }
 
@@ -188,7 +225,9 @@ public struct DomainTrace<D: Domain>: Sendable {
   /// Snapshots decoded here are kept (see `cachedSnapshots` in ``init(_:domain:cachedSnapshots:)``),
   /// and so is the state answered last: a later call replays from whichever of the two is
   /// nearest before its target. Moving forward step by step, as a debugger does, replays only
-  /// the actions in between.
+  /// the actions in between. While a snapshot is decoded, the actions after it (up to
+  /// `sequence`) are decoded on other threads, so that only reducing them is left once the
+  /// snapshot is ready.
   ///
   /// - Parameter sequence: A sequence number from the header's first sequence (the state
   ///   before any recorded action) to ``TraceReader/lastSequence``.
@@ -207,12 +246,27 @@ public struct DomainTrace<D: Domain>: Sendable {
     }
     let snapshotSequence = reader.chunks[chunk].firstSequence - 1
     var start: (sequence: UInt64, state: D.State)
+    var pipeline: ActionPipeline?
     if let last = cache.last(in: snapshotSequence...sequence) {
       start = last
     } else if let cached = cache.snapshot(at: snapshotSequence) {
       start = (snapshotSequence, cached)
     } else {
-      guard let snapshot = try snapshot(inChunk: chunk) else {
+      // The actions after the snapshot are decoded on other threads while this one decodes
+      // the snapshot: both take tens of milliseconds on a large trace. Up to 64 chunks
+      // (about 640,000 actions) ahead, a bound on the memory they take meanwhile.
+      if snapshotSequence < sequence {
+        pipeline = actionPipeline(from: snapshotSequence + 1, through: sequence, window: Self.seekWindow)
+      }
+      let decoded: D.State?
+      do {
+        decoded = try snapshot(inChunk: chunk)
+      } catch {
+        pipeline?.pipeline.finish()
+        throw error
+      }
+      guard let snapshot = decoded else {
+        pipeline?.pipeline.finish()
         throw TraceError(.corrupted, "the snapshot could not be read", path: reader.path)
       }
       cache.keepSnapshot(snapshot, at: snapshotSequence)
@@ -221,11 +275,12 @@ public struct DomainTrace<D: Domain>: Sendable {
     var state = start.state
     if start.sequence < sequence {
       let domain = self.domain
-      try forEachAction(from: start.sequence + 1) { action throws(TraceError) in
-        guard action.sequence <= sequence else { return false }
-        _ = domain.reduce(into: &state, action: action.action)
-        return action.sequence < sequence
-      }
+      try (pipeline ?? actionPipeline(from: start.sequence + 1, through: sequence, window: Self.seekWindow))
+        .forEach { action throws(TraceError) in
+          guard action.sequence <= sequence else { return false }
+          _ = domain.reduce(into: &state, action: action.action)
+          return action.sequence < sequence
+        }
     }
     cache.keepLast(state, at: sequence)
     return state

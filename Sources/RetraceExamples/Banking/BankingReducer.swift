@@ -28,19 +28,10 @@ public struct BankingReducer: Reducer, Sendable {
 
     case .addTransaction(let iban, let amount, let beneficiary, let date):
       guard let index = state.accounts.index(id: iban) else { return .none }
-      // A transaction that would overflow the balance exists only in a damaged or hostile
-      // trace; refused like one for an unknown account, because a reducer must not trap on
-      // what it replays.
-      let (after, overflow) = state.accounts[index].balance.addingReportingOverflow(amount)
-      guard !overflow, !(amount < 0 && after < 0 && after.addingReportingOverflow(Self.overdraftPenalty).overflow)
-      else { return .none }
-      // Mutating through the index changes the account in place: no copy of the account or
-      // of its transactions, so the cost does not grow with the state.
-      state.accounts[index].book(Transaction(amount: amount, beneficiary: beneficiary, date: date))
-      if amount < 0 && state.accounts[index].balance < 0 {
-        state.accounts[index].book(
-          Transaction(amount: Self.overdraftPenalty, beneficiary: Self.overdraftBeneficiary, date: date))
-      }
+      // One in-place access to the account: no copy of it or of its transactions, so the
+      // cost does not grow with the state (reading a field through IdentifiedArray's
+      // subscript copies the whole account first).
+      state.accounts[index].receive(amount: amount, beneficiary: beneficiary, date: date)
 
     case .moveAccount(let from, let to):
       let indices = state.accounts.indices
@@ -56,6 +47,23 @@ public struct BankingReducer: Reducer, Sendable {
 }
 
 extension Account {
+  /// Books a transaction and, when a debit leaves the balance below zero, the overdraft
+  /// penalty.
+  ///
+  /// A transaction that would overflow the balance exists only in a damaged or hostile
+  /// trace; it is refused (nothing changes), like one for an unknown account, because a
+  /// reducer must not trap on what it replays.
+  fileprivate mutating func receive(amount: Int, beneficiary: String, date: Double) {
+    let (after, overflow) = balance.addingReportingOverflow(amount)
+    guard !overflow,
+      !(amount < 0 && after < 0 && after.addingReportingOverflow(BankingReducer.overdraftPenalty).overflow)
+    else { return }
+    book(Transaction(amount: amount, beneficiary: beneficiary, date: date))
+    if amount < 0 && balance < 0 {
+      book(Transaction(amount: BankingReducer.overdraftPenalty, beneficiary: BankingReducer.overdraftBeneficiary, date: date))
+    }
+  }
+
   fileprivate mutating func book(_ transaction: Transaction) {
     transactions.append(transaction)
     balance += transaction.amount
