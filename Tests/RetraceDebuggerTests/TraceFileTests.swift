@@ -109,28 +109,32 @@ import Testing
     #expect(diff.contains("-1500") && diff.contains("-1600"))
   }
 
-  @Test func stateAtNReadsOnlyFromTheNearestSnapshot() throws {
+  @Test func stateAtNIsTheLiveStateFromATraceOrJSONLines() throws {
     let workspace = try Workspace()
     var configuration = TraceRecorderConfiguration()
     configuration.checkpointInterval = 500
     configuration.snapshotInterval = 1_000
     configuration.maxStateBytesPerAction = 1 << 20
     configuration.chunkSize = 4_096
-    let (actions, _) = counterDomain.generate(count: 10_000, seed: 3)
-    let path = try Fixtures.write(
-      RecordedSession(domain: counterDomain, actions: actions), domain: counterDomain, named: "c.trace",
-      in: workspace.directory, configuration: configuration)
-    let file = try SessionFile.open(path)
-    let slice = try file.load(as: counterDomain, window: .stateAt(7_654))
-    #expect(slice.startSequence == 7_000)
-    #expect(slice.endSequence == 7_654)
+    let (actions, final) = counterDomain.generate(count: 10_000, seed: 3)
+    let session = RecordedSession(domain: counterDomain, actions: actions)
     var expected = CounterState()
     for action in actions.prefix(7_654) { _ = counterDomain.reduce(into: &expected, action: action) }
-    #expect(try Debugger(domain: counterDomain, session: slice).state(at: 7_654) == expected)
-    let last = try file.load(as: counterDomain, window: .stateAt(nil))
-    #expect(last.endSequence == 10_000)
-    #expect(last.startSequence == 10_000)
-    #expect(throws: DebuggerError.self) { try file.load(as: counterDomain, window: .stateAt(10_001)) }
+    for name in ["c.trace", "c.jsonl"] {
+      let path = try Fixtures.write(
+        session, domain: counterDomain, named: name, in: workspace.directory, configuration: configuration)
+      let file = try SessionFile.open(path)
+      let middle = try file.state(as: counterDomain, at: 7_654)
+      #expect(middle.sequence == 7_654 && middle.last == 10_000 && middle.state == expected, "\(name)")
+      let last = try file.state(as: counterDomain, at: nil)
+      #expect(last.sequence == 10_000 && last.state == final, "\(name)")
+      #expect(throws: DebuggerError.self) { try file.state(as: counterDomain, at: 10_001) }
+      do {
+        _ = try file.state(as: counterDomain, at: 10_001)
+      } catch {
+        #expect(error.code == .outOfRange && error.message.contains("out of range 0...10000"), "\(name)")
+      }
+    }
   }
 
   @Test func importWritesATraceWithCheckpointsThatReplaysToTheSameHash() throws {

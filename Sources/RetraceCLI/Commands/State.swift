@@ -31,20 +31,13 @@ struct State: AsyncParsableCommand {
   }
 
   private func show<D: Domain>(_ domain: D, _ file: SessionFile) throws {
-    let debugger = try file.debugger(as: domain, window: .stateAt(at))
-    let sequence = at ?? debugger.session.endSequence
-    let state: D.State
-    do {
-      state = try debugger.state(at: sequence)
-    } catch {
-      throw error.at(path: trace)
-    }
+    let (sequence, last, state) = try file.state(as: domain, at: at)
     if output.json {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
       print(String(decoding: try encoder.encode(state), as: UTF8.self))
     } else {
-      print("state after \(sequence) of \(file.lastSequence ?? debugger.session.endSequence):".bold)
+      print("state after \(sequence) of \(last):".bold)
       if full {
         print(stateDump(state))
       } else {

@@ -122,73 +122,80 @@ struct SessionFile {
 
   // MARK: - Reading sessions
 
-  /// How much of a session to read.
-  enum Window {
-    /// Every action, from the start.
-    case whole
-    /// Only what the state after `sequence` (the last action when `nil`) needs: from the
-    /// nearest snapshot at or before it, up to it.
-    case stateAt(UInt64?)
-  }
-
-  /// Reads the session (or the part of it that `window` needs) as `domain`'s actions.
+  /// Reads the whole session as `domain`'s actions.
   ///
   /// Snapshots' states are not decoded, only their hashes; ``RecordedSession/loadSnapshotState``
   /// decodes one on demand. A truncated or damaged trace gives its intact part, after a
   /// warning on stderr.
   ///
   /// - Throws: ``DebuggerError`` naming the file and the position of the problem.
-  func load<D: Domain>(as domain: D, window: Window = .whole) throws(DebuggerError) -> RecordedSession<D> {
+  func load<D: Domain>(as domain: D) throws(DebuggerError) -> RecordedSession<D> {
     switch content {
     case .jsonLines(let data, _):
       return try JSONLines.readSession(from: data, domain: domain, path: path)
     case .trace(let reader):
       warnIfNotIntact(reader)
       do {
-        return try Self.readTrace(reader, domain: domain, window: window)
+        return try Self.readTrace(reader, domain: domain)
       } catch {
         throw Self.converting(error, path: path)
       }
     }
   }
 
-  private static func readTrace<D: Domain>(_ reader: TraceReader, domain: D, window: Window) throws(TraceError)
+  /// The state after action `sequence` (the last action when `nil`), that sequence number,
+  /// and the session's last.
+  ///
+  /// A trace is not loaded whole: the state comes from the nearest snapshot before
+  /// `sequence`, with the actions after it decoded on other threads while the snapshot
+  /// decodes (`DomainTrace.state(at:)`). JSON Lines is loaded and replayed.
+  ///
+  /// - Throws: ``DebuggerError`` naming the file: ``DebuggerError/Code/outOfRange`` with the
+  ///   valid range, or the position of a problem in the file.
+  func state<D: Domain>(as domain: D, at sequence: UInt64?) throws(DebuggerError)
+    -> (sequence: UInt64, last: UInt64, state: D.State)
+  {
+    guard case .trace(let reader) = content else {
+      let debugger = try debugger(as: domain)
+      let last = debugger.session.endSequence
+      let target = sequence ?? last
+      do {
+        return (target, last, try debugger.state(at: target))
+      } catch {
+        throw error.at(path: path)
+      }
+    }
+    warnIfNotIntact(reader)
+    let target = sequence ?? reader.lastSequence
+    do throws(TraceError) {
+      let first = reader.header.firstSequence
+      guard (first...reader.lastSequence).contains(target) else {
+        throw TraceError(
+          .outOfRange, "sequence number \(target) is out of range \(first)...\(reader.lastSequence)",
+          sequence: target)
+      }
+      return (target, reader.lastSequence, try DomainTrace(reader, domain: domain, cachedSnapshots: 1).state(at: target))
+    } catch {
+      throw Self.converting(error, path: path)
+    }
+  }
+
+  private static func readTrace<D: Domain>(_ reader: TraceReader, domain: D) throws(TraceError)
     -> RecordedSession<D>
   {
     let trace = try DomainTrace(reader, domain: domain)
     let header = reader.header
-    var stop: UInt64?
-    var firstChunk = 0
-    if case .stateAt(let sequence) = window {
-      let target = sequence ?? reader.lastSequence
-      guard (header.firstSequence...reader.lastSequence).contains(target) else {
-        throw TraceError(
-          .outOfRange,
-          "sequence number \(target) is out of range \(header.firstSequence)...\(reader.lastSequence)",
-          sequence: target)
-      }
-      stop = target
-      firstChunk = reader.snapshotChunk(atOrBefore: target) ?? 0
-    }
 
     // Chunks decode independently, so they are decoded on all cores at once (decoding the
     // actions is most of the cost of reading a trace), then joined in order, followed by
-    // the records of an unfinished session's journal.
-    let chunks = reader.chunks
-    // The first chunk holds the starting snapshot; later ones matter only up to `stop`.
-    var partSources: [Int] = Array(firstChunk..<chunks.count).filter {
-      $0 == firstChunk || stop == nil || chunks[$0].firstSequence <= stop!
-    }
-    let chunksEnd = chunks.last.map { $0.firstSequence + UInt64($0.actionCount) } ?? header.firstSequence + 1
-    if partSources.isEmpty || stop == nil || stop! >= chunksEnd { partSources.append(chunks.count) }  // the journal
-    let results = Mutex<[Result<TracePart<D>, TraceError>?]>(Array(repeating: nil, count: partSources.count))
-    let sources = partSources
-    let last = stop
+    // the records of an unfinished session's journal. The first chunk holds the starting
+    // snapshot.
+    let sources = Array(0...reader.chunks.count)
+    let results = Mutex<[Result<TracePart<D>, TraceError>?]>(Array(repeating: nil, count: sources.count))
     DispatchQueue.concurrentPerform(iterations: sources.count) { index in
       let result: Result<TracePart<D>, TraceError>
       do throws(TraceError) {
-        result = .success(
-          try readPart(trace, chunk: sources[index], stop: last, decodingStart: index == 0))
+        result = .success(try readPart(trace, chunk: sources[index], decodingStart: index == 0))
       } catch {
         result = .failure(error)
       }
@@ -231,17 +238,16 @@ struct SessionFile {
     return session
   }
 
-  /// Reads the records of one chunk (or, for `chunk == chunks.count`, of the journal) up to
-  /// `stop`; decodes the state of a leading snapshot only when `decodingStart`.
+  /// Reads the records of one chunk (or, for `chunk == chunks.count`, of the journal);
+  /// decodes the state of a leading snapshot only when `decodingStart`.
   private static func readPart<D: Domain>(
-    _ trace: DomainTrace<D>, chunk: Int, stop: UInt64?, decodingStart: Bool
+    _ trace: DomainTrace<D>, chunk: Int, decodingStart: Bool
   ) throws(TraceError) -> TracePart<D> {
     let reader = trace.reader
     var part = TracePart<D>()
     if chunk < reader.chunks.count { part.actions.reserveCapacity(reader.chunks[chunk].actionCount) }
     try reader.forEachChunk(fromChunk: chunk, endChunk: chunk + 1) { records throws(TraceError) in
       for record in records {
-        if let stop, record.sequence > stop { return false }
         switch record.kind {
         case .snapshot:
           if decodingStart && part.start == nil && part.actions.isEmpty {
@@ -266,8 +272,8 @@ struct SessionFile {
   }
 
   /// A debugger for the session, hashing states as the recorder did.
-  func debugger<D: Domain>(as domain: D, window: Window = .whole) throws(DebuggerError) -> Debugger<D> {
-    Debugger(domain: domain, session: try load(as: domain, window: window))
+  func debugger<D: Domain>(as domain: D) throws(DebuggerError) -> Debugger<D> {
+    Debugger(domain: domain, session: try load(as: domain))
   }
 
   /// The files already warned about: a command that reads a file twice (`diff a a`,
