@@ -134,12 +134,14 @@ public struct FlowRules<Route: Routable>: Sendable {
   ///   - route: The first route of a stack.
   ///   - tab: The tab whose stack it starts.
   /// - Returns: `true` when the rules allow it.
+  @inlinable
   public func allowsRoot(_ route: Route, ofTab tab: String) -> Bool {
     allowsRoot(named: route.name, ofTab: tab)
   }
 
   /// Whether the route called `name` may start the stack of the tab called `tab`, or of
   /// any tab when `tab` is `nil`.
+  @inlinable
   public func allowsRoot(named name: String, ofTab tab: String?) -> Bool {
     if allowsEverything { return true }
     if let tab, let root = tabs[tab] { return name == root }

@@ -144,10 +144,11 @@ extension NavigationState {
 /// What is wrong with a stack or a presentation, before it is turned into a refusal or an error.
 @usableFromInline
 struct PathProblem<Route: Routable> {
-  var reason: NavigationRefusal<Route>.Reason
-  var from: Route?
-  var to: Route?
+  @usableFromInline var reason: NavigationRefusal<Route>.Reason
+  @usableFromInline var from: Route?
+  @usableFromInline var to: Route?
 
+  @inlinable
   init(reason: NavigationRefusal<Route>.Reason, from: Route? = nil, to: Route? = nil) {
     self.reason = reason
     self.from = from
@@ -162,7 +163,7 @@ struct PathProblem<Route: Routable> {
 
 extension NavigationState {
   /// Checks that `stack` starts at a root of `tab` and that each route may push the next.
-  @usableFromInline
+  @inlinable
   static func check(_ stack: [Route], tab: String, rules: FlowRules<Route>) -> PathProblem<Route>? {
     guard let root = stack.first else { return PathProblem(reason: .emptyStack) }
     guard rules.allowsRoot(root, ofTab: tab) else { return PathProblem(reason: .notARoot, to: root) }
@@ -170,6 +171,7 @@ extension NavigationState {
   }
 
   /// The first step of `stack` that the rules do not allow as a push.
+  @inlinable
   static func forbiddenPush(in stack: [Route], rules: FlowRules<Route>) -> PathProblem<Route>? {
     if rules.allowsEverything { return nil }
     for index in stack.indices.dropFirst() {
@@ -183,7 +185,7 @@ extension NavigationState {
 
   /// Checks that each presentation is presented by the route below it and that each of its
   /// routes may push the next.
-  @usableFromInline
+  @inlinable
   static func check(
     _ presentations: [Presentation<Route>],
     above bottom: Route?,

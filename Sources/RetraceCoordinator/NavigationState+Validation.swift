@@ -13,6 +13,7 @@ extension NavigationState {
   /// - Parameter rules: The flow rules the state must obey.
   /// - Throws: A ``CoordinatorError`` with code ``CoordinatorError/Code/invalidState`` that
   ///   names the first problem found.
+  @inlinable
   public func validate(rules: FlowRules<Route>) throws(CoordinatorError) {
     if let problem = Self.structuralProblem(
       tabs: tabs, selectedTab: selectedTab, presentations: presentations)
@@ -39,6 +40,11 @@ extension NavigationState {
   ///
   /// - Parameter rules: The flow rules the state must obey.
   /// - Returns: `true` when the state is well formed and obeys `rules`.
+  ///
+  /// Inlinable, with what it calls, so that an invariant checked after every action
+  /// (`retrace bisect`) runs code compiled for the app's routes: through generic code, most
+  /// of its cost was looking up generic metadata.
+  @inlinable
   public func isValid(under rules: FlowRules<Route>) -> Bool {
     do {
       try validate(rules: rules)
@@ -48,7 +54,8 @@ extension NavigationState {
     }
   }
 
-  private static func error(_ problem: PathProblem<Route>, where place: String, tab: String)
+  @usableFromInline
+  static func error(_ problem: PathProblem<Route>, where place: String, tab: String)
     -> CoordinatorError
   {
     let refusal = problem.refusal(action: "validate", tab: tab)
@@ -58,6 +65,7 @@ extension NavigationState {
   }
 
   /// The first structural problem of the parts of a state, or `nil` if they are well formed.
+  @inlinable
   static func structuralProblem(
     tabs: [NavigationTab<Route>],
     selectedTab: String,
