@@ -34,12 +34,14 @@ public struct TraceRecorderConfiguration: Sendable, Equatable {
   /// checkpoints and snapshots land at the same sequence numbers in every run.
   ///
   /// Off by default, for apps: the recorder then hands the writer a state only when the
-  /// writer holds no earlier one and keeps up (unless the state is 64 intervals overdue),
-  /// and skips the candidate otherwise, so `send` never waits, and the app never has to
-  /// copy a large state because the writer still holds it (a copy-on-write of the whole
-  /// state per checkpoint, which cost microseconds per action when the writer fell
-  /// behind). Which checkpoints a busy recording keeps then depends on timing. Tools that must produce the same file every time (`retrace
-  /// generate`, `retrace import`) turn it on.
+  /// writer holds no earlier one and keeps up (at most 1,024 actions behind), and skips the
+  /// candidate otherwise, so `send` never waits, and the app never has to copy a large state
+  /// because the writer still holds it (a copy-on-write of the whole state per checkpoint,
+  /// which cost microseconds per action when the writer fell behind). Which checkpoints a
+  /// busy recording keeps then depends on timing, and a stretch of sends faster than the
+  /// writer (over a million actions a second) has none until the writer catches up. Tools
+  /// that must produce the same file every time (`retrace generate`, `retrace import`)
+  /// turn it on.
   public var reproducibleCheckpoints: Bool = false
 
   /// The default configuration.
