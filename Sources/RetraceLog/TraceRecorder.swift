@@ -177,6 +177,15 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
   public var droppedActionCount: Int { core.droppedCount }
 }
 
+/// `Action`'s hand-written encoding as a closure, if it has one (``CBOREncodable``).
+func handWrittenEncoding<Action>(of type: Action.Type) -> (@Sendable (Action, inout CBORWriter) -> Void)? {
+  guard let encodable = type as? any CBOREncodable.Type else { return nil }
+  func encoding<T: CBOREncodable>(_: T.Type) -> Any {
+    { (value: T, writer: inout CBORWriter) in value.encode(to: &writer) } as @Sendable (T, inout CBORWriter) -> Void
+  }
+  return encoding(encodable) as? @Sendable (Action, inout CBORWriter) -> Void
+}
+
 /// What the sending side hands the background thread.
 @usableFromInline
 enum RecorderCommand<State: Sendable, Action: Sendable>: Sendable {
@@ -283,9 +292,11 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
   }
   @usableFromInline let configuration: TraceRecorderConfiguration
   @usableFromInline let stateInterval: UInt64
-  /// The actions' hand-written encoding, if their type has one (a cast that the app's
-  /// build, which specializes `record` for its action type, resolves at compile time).
-  @usableFromInline static var handWrittenAction: (any CBOREncodable.Type)? { Action.self as? any CBOREncodable.Type }
+  /// The actions' hand-written encoding, if their type has one: a closure that takes the
+  /// action as it is, where encoding through `CBOREncodable._encode(at:)` copied it first
+  /// (reading it back through the pointer) and destroyed the copy after, about 200
+  /// instructions per banking action.
+  @usableFromInline let encodeAction: (@Sendable (Action, inout CBORWriter) -> Void)?
   private let onError: (@Sendable (TraceError) -> Void)?
 
   init(
@@ -293,6 +304,7 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
     onError: (@Sendable (TraceError) -> Void)?
   ) {
     self.writer = Mutex(WriterState(writer: writer, header: header))
+    self.encodeAction = handWrittenEncoding(of: Action.self)
     self.configuration = configuration
     self.stateInterval = configuration.stateInterval
     self.onError = onError
@@ -350,9 +362,9 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
         q.items.append(.overflow)
         return (false, true)
       }
-      if let handWritten = Self.handWrittenAction {
+      if let encodeAction {
         q.scratch.removeAll()
-        withUnsafePointer(to: action) { handWritten._encode(at: $0, to: &q.scratch) }
+        encodeAction(action, &q.scratch)
         q.scratch.withBytes { q.bytes.append(contentsOf: $0) }
         q.items.append(.encoded(sequence, time, end: q.bytes.count, state))
       } else {
