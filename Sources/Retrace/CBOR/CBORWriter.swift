@@ -61,7 +61,7 @@ public struct CBORWriter: ~Copyable {
     if capacity &- count < extra { grow(extra) }
   }
 
-  @usableFromInline
+  @usableFromInline @inline(never)
   mutating func grow(_ extra: Int) {
     let newCapacity = Swift.max(capacity &* 2, count &+ extra)
     let newBase = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 8)
@@ -122,13 +122,13 @@ public struct CBORWriter: ~Copyable {
   }
 
   /// Writes the head of a map of `count` entries; the entries follow as key, value, key, …
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func writeMapHeader(count: Int) {
     writeHead(5, UInt64(count))
   }
 
   /// Writes the head of an array of `count` items; the items follow.
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func writeArrayHeader(count: Int) {
     writeHead(4, UInt64(count))
   }
@@ -142,7 +142,7 @@ public struct CBORWriter: ~Copyable {
   ///   writer.writeKey("from"); writer.write(from)
   ///   writer.writeKey("to"); writer.write(to)
   /// ```
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func writeCase(_ name: StaticString, fields: Int) {
     writeMapHeader(count: 1)
     writeKey(name)
@@ -150,7 +150,7 @@ public struct CBORWriter: ~Copyable {
   }
 
   /// Writes a map key, or any text known at compile time, without going through `String`.
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func writeKey(_ key: StaticString) {
     if key.hasPointerRepresentation {
       writeText(UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
@@ -160,14 +160,14 @@ public struct CBORWriter: ~Copyable {
   }
 
   /// Writes a text string.
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func write(_ value: String) {
     var value = value
     value.withUTF8 { writeText(UnsafeRawBufferPointer($0)) }
   }
 
   /// Writes a signed integer (major type 0 or 1).
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func write(_ value: Int) {
     if value >= 0 {
       writeHead(0, UInt64(value))
@@ -184,7 +184,7 @@ public struct CBORWriter: ~Copyable {
 
   /// Writes a float in the shortest of half, single and double precision that holds it;
   /// every NaN as the half-precision quiet NaN 0xf97e00.
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func write(_ value: Double) {
     reserve(9)
     if value.isNaN {
