@@ -238,8 +238,8 @@ public struct DomainTrace<D: Domain>: Sendable {
     let first = reader.header.firstSequence
     guard (first...reader.lastSequence).contains(sequence) else {
       throw TraceError(
-        .outOfRange, "sequence \(sequence) is outside the trace (\(first) to \(reader.lastSequence))",
-        path: reader.path)
+        .outOfRange, "sequence number \(sequence) is out of range \(first)...\(reader.lastSequence)",
+        path: reader.path, sequence: sequence)
     }
     guard let chunk = reader.snapshotChunk(atOrBefore: sequence) else {
       throw TraceError(.corrupted, "the trace has no starting snapshot", path: reader.path)

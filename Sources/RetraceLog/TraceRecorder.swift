@@ -178,9 +178,9 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
 }
 
 /// `Action`'s hand-written encoding as a closure, if it has one (``CBOREncodable``).
-func handWrittenEncoding<Action>(of type: Action.Type) -> (@Sendable (Action, inout CBORWriter) -> Void)? {
-  guard let encodable = type as? any CBOREncodable.Type else { return nil }
-  func encoding<T: CBOREncodable>(_: T.Type) -> Any {
+func handWrittenEncoding<Action: Sendable>(of type: Action.Type) -> (@Sendable (Action, inout CBORWriter) -> Void)? {
+  guard let encodable = type as? any (CBOREncodable & Sendable).Type else { return nil }
+  func encoding<T: CBOREncodable & Sendable>(_: T.Type) -> Any {
     { (value: T, writer: inout CBORWriter) in value.encode(to: &writer) } as @Sendable (T, inout CBORWriter) -> Void
   }
   return encoding(encodable) as? @Sendable (Action, inout CBORWriter) -> Void
@@ -494,8 +494,8 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
     }
   }
 
-  /// Writes a batch; returns `true` once the recorder is closed.
-  /// Writes a batch of commands; `bytes` holds their encoded actions.
+  /// Writes a batch of commands, whose encoded actions are in `bytes`; returns `true` once
+  /// the recorder is closed.
   private func process(_ batch: [RecorderCommand<State, Action>], bytes: [UInt8]) -> Bool {
     writer.withLock { w -> Bool in
       var start = 0
@@ -512,30 +512,18 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
           nextStateDue.store(writer.nextStateDue, ordering: .relaxed)
           writtenSequence.store(sequence, ordering: .relaxed)
         case .action(let sequence, let time, let action, let state):
-          defer { if state != nil { pendingStates.subtract(1, ordering: .releasing) } }
-          guard let writer = w.writer, w.started else { continue }
-          w.lastTime = time
-          attempt(&w) { () throws(TraceError) in
+          append(&w, sequence: sequence, time: time, state: state) { writer throws(TraceError) in
             try writer.append(sequence: sequence, time: time, action: action, state: state?.state)
           }
-          writtenSequence.store(sequence, ordering: .relaxed)
-          if state != nil { nextStateDue.store(writer.nextStateDue, ordering: .releasing) }
         case .encoded(let sequence, let time, let end, let state):
-          defer {
-            start = end
-            if state != nil { pendingStates.subtract(1, ordering: .releasing) }
-          }
-          guard let writer = w.writer, w.started else { continue }
-          w.lastTime = time
-          attempt(&w) { () throws(TraceError) in
+          defer { start = end }
+          append(&w, sequence: sequence, time: time, state: state) { writer throws(TraceError) in
             try bytes.withBytes { bytes throws(TraceError) in
               try writer.append(
                 sequence: sequence, time: time, encoded: UnsafeRawBufferPointer(rebasing: bytes[start..<end]),
                 state: state?.state)
             }
           }
-          writtenSequence.store(sequence, ordering: .relaxed)
-          if state != nil { nextStateDue.store(writer.nextStateDue, ordering: .releasing) }
         case .flush(let completion):
           if let writer = w.writer {
             attempt(&w) { () throws(TraceError) in try writer.sync() }
@@ -588,6 +576,20 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
   private var isClosed: Bool {
     if case .closed = status { return true }
     return false
+  }
+
+  /// Appends one action with `write`, then tells the sending side how far the writer has
+  /// got and, when it was handed a state, when the next one is due.
+  private func append(
+    _ w: inout WriterState, sequence: UInt64, time: Double, state: HandedState<State>?,
+    _ write: (TraceWriter<State, Action>) throws(TraceError) -> Void
+  ) {
+    defer { if state != nil { pendingStates.subtract(1, ordering: .releasing) } }
+    guard let writer = w.writer, w.started else { return }
+    w.lastTime = time
+    attempt(&w) { () throws(TraceError) in try write(writer) }
+    writtenSequence.store(sequence, ordering: .relaxed)
+    if state != nil { nextStateDue.store(writer.nextStateDue, ordering: .releasing) }
   }
 
   /// Runs one write; on failure stops recording, reports once, keeps what was written.

@@ -147,4 +147,18 @@ import Testing
       #expect(try trace.state(at: sequence) == expected)
     }
   }
+
+  /// The recorder encodes actions that have a hand-written encoding on the sending thread,
+  /// through a closure made once for the type; it must find that encoding, and write what
+  /// `CBOREncoder` writes. Actions with only `Codable` have none and go to the writer.
+  @Test func theRecorderFindsAHandWrittenActionEncoding() throws {
+    let encode = try #require(handWrittenEncoding(of: BankingAction.self))
+    let (actions, _) = bankingDomain.generate(count: 200, seed: 4)
+    for action in actions {
+      var writer = CBORWriter()
+      encode(action, &writer)
+      #expect(writer.bytes == (try CBOREncoder().encode(action)))
+    }
+    #expect(handWrittenEncoding(of: PostsAction.self) == nil)
+  }
 }

@@ -167,13 +167,7 @@ struct SessionFile {
     }
     warnIfNotIntact(reader)
     let target = sequence ?? reader.lastSequence
-    do throws(TraceError) {
-      let first = reader.header.firstSequence
-      guard (first...reader.lastSequence).contains(target) else {
-        throw TraceError(
-          .outOfRange, "sequence number \(target) is out of range \(first)...\(reader.lastSequence)",
-          sequence: target)
-      }
+    do {
       return (target, reader.lastSequence, try DomainTrace(reader, domain: domain, cachedSnapshots: 1).state(at: target))
     } catch {
       throw Self.converting(error, path: path)
@@ -190,16 +184,16 @@ struct SessionFile {
     // actions is most of the cost of reading a trace), then joined in order, followed by
     // the records of an unfinished session's journal. The first chunk holds the starting
     // snapshot.
-    let sources = Array(0...reader.chunks.count)
-    let results = Mutex<[Result<TracePart<D>, TraceError>?]>(Array(repeating: nil, count: sources.count))
-    DispatchQueue.concurrentPerform(iterations: sources.count) { index in
+    let partCount = reader.chunks.count + 1  // the chunks, then the journal
+    let results = Mutex<[Result<TracePart<D>, TraceError>?]>(Array(repeating: nil, count: partCount))
+    DispatchQueue.concurrentPerform(iterations: partCount) { chunk in
       let result: Result<TracePart<D>, TraceError>
       do throws(TraceError) {
-        result = .success(try readPart(trace, chunk: sources[index], decodingStart: index == 0))
+        result = .success(try readPart(trace, chunk: chunk, decodingStart: chunk == 0))
       } catch {
         result = .failure(error)
       }
-      results.withLock { $0[index] = result }
+      results.withLock { $0[chunk] = result }
     }
 
     var start: (sequence: UInt64, state: D.State)?
