@@ -300,6 +300,26 @@ struct CBOREncoderTests {
     #expect(try CBORValue(decoding: CBOREncoder().encode(Duplicate())) == .map([.init("b", 1), .init("a", 2), .init("b", 3)]))
   }
 
+  // MARK: The hand-written writer
+
+  /// `CBORWriter` copies text of up to 16 bytes with overlapping loads and stores rather
+  /// than `memcpy`: every length on each side of those branches (0, 1-3, 4-7, 8-16, longer)
+  /// must come out byte for byte as the `Codable` encoder writes it, after other bytes too.
+  @Test(arguments: [0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 23, 24, 31, 40, 300])
+  func theWriterCopiesTextOfEveryLengthExactly(length: Int) throws {
+    let text = String((0..<length).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) })
+    let accented = String(text.dropLast(min(2, length))) + (length >= 2 ? "é" : "")
+    var writer = CBORWriter(capacity: 1)
+    writer.write(7)
+    writer.write(text)
+    writer.write(accented)
+    writer.write(text)
+    let expected = try CBOREncoder().encode(7) + CBOREncoder().encode(text) + CBOREncoder().encode(accented)
+      + CBOREncoder().encode(text)
+    #expect(writer.bytes == expected)
+    #expect(writer.byteCount == expected.count)
+  }
+
   // MARK: Containers
 
   @Test(arguments: [0, 1, 23, 24, 255, 256, 65535, 65536])

@@ -33,6 +33,10 @@ public struct CBORWriter: ~Copyable {
 
   deinit { base.deallocate() }
 
+  /// How many bytes have been written so far.
+  @inlinable
+  public var byteCount: Int { count }
+
   /// The bytes written so far.
   public var bytes: [UInt8] { Array(UnsafeRawBufferPointer(start: base, count: count)) }
 
@@ -56,7 +60,7 @@ public struct CBORWriter: ~Copyable {
     buffer.append(contentsOf: UnsafeRawBufferPointer(start: base, count: count))
   }
 
-  @inlinable @inline(__always)
+  @inlinable @inline(always)
   mutating func reserve(_ extra: Int) {
     if capacity &- count < extra { grow(extra) }
   }
@@ -71,21 +75,21 @@ public struct CBORWriter: ~Copyable {
     capacity = newCapacity
   }
 
-  @inlinable @inline(__always)
+  @inlinable @inline(always)
   mutating func appendByte(_ byte: UInt8) {
     reserve(1)
     base.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
     count &+= 1
   }
 
-  @inlinable @inline(__always)
+  @inlinable @inline(always)
   mutating func appendBigEndian<I: FixedWidthInteger>(_ value: I) {
     (base + count).storeBytes(of: value.bigEndian, as: I.self)
     count &+= MemoryLayout<I>.size
   }
 
   /// Writes the head of an item of major type `major` with argument `argument`.
-  @inlinable @inline(__always)
+  @inlinable @inline(always)
   mutating func writeHead(_ major: UInt8, _ argument: UInt64) {
     reserve(9)
     let initial = major &<< 5
@@ -111,24 +115,51 @@ public struct CBORWriter: ~Copyable {
     }
   }
 
-  @inlinable @inline(__always)
+  @inlinable @inline(always)
   mutating func writeText(_ utf8: UnsafeRawBufferPointer) {
     writeHead(3, UInt64(utf8.count))
-    reserve(utf8.count)
-    if let source = utf8.baseAddress {
-      (base + count).copyMemory(from: source, byteCount: utf8.count)
+    appendRaw(utf8)
+  }
+
+  /// Appends `bytes` as they are. Up to 16 bytes (map keys, most short strings) are copied
+  /// with at most two overlapping loads and stores each way: a call to `memcpy` costs more
+  /// than such a copy, and a hand-written encoding makes several per value.
+  @inlinable @inline(always)
+  mutating func appendRaw(_ bytes: UnsafeRawBufferPointer) {
+    let n = bytes.count
+    reserve(n)
+    guard let source = bytes.baseAddress else { return }
+    let target = base + count
+    if n >= 8 {
+      if n <= 16 {
+        target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+        target.storeBytes(
+          of: source.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self), toByteOffset: n &- 8, as: UInt64.self)
+      } else {
+        target.copyMemory(from: source, byteCount: n)
+      }
+    } else if n >= 4 {
+      target.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
+      target.storeBytes(
+        of: source.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self), toByteOffset: n &- 4, as: UInt32.self)
+    } else if n > 0 {
+      // 1 to 3 bytes: the first, the middle and the last cover them all.
+      let middle = n &>> 1, last = n &- 1
+      target.storeBytes(of: source.load(as: UInt8.self), as: UInt8.self)
+      target.storeBytes(of: source.load(fromByteOffset: middle, as: UInt8.self), toByteOffset: middle, as: UInt8.self)
+      target.storeBytes(of: source.load(fromByteOffset: last, as: UInt8.self), toByteOffset: last, as: UInt8.self)
     }
-    count &+= utf8.count
+    count &+= n
   }
 
   /// Writes the head of a map of `count` entries; the entries follow as key, value, key, …
-  @inlinable @inline(__always)
+  @inlinable @inline(always)
   public mutating func writeMapHeader(count: Int) {
     writeHead(5, UInt64(count))
   }
 
   /// Writes the head of an array of `count` items; the items follow.
-  @inlinable @inline(__always)
+  @inlinable @inline(always)
   public mutating func writeArrayHeader(count: Int) {
     writeHead(4, UInt64(count))
   }
@@ -142,7 +173,7 @@ public struct CBORWriter: ~Copyable {
   ///   writer.writeKey("from"); writer.write(from)
   ///   writer.writeKey("to"); writer.write(to)
   /// ```
-  @inlinable @inline(__always)
+  @inlinable @inline(always)
   public mutating func writeCase(_ name: StaticString, fields: Int) {
     writeMapHeader(count: 1)
     writeKey(name)
@@ -150,7 +181,7 @@ public struct CBORWriter: ~Copyable {
   }
 
   /// Writes a map key, or any text known at compile time, without going through `String`.
-  @inlinable @inline(__always)
+  @inlinable @inline(always)
   public mutating func writeKey(_ key: StaticString) {
     if key.hasPointerRepresentation {
       writeText(UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
@@ -160,14 +191,19 @@ public struct CBORWriter: ~Copyable {
   }
 
   /// Writes a text string.
-  @inlinable @inline(__always)
+  @inlinable @inline(always)
   public mutating func write(_ value: String) {
-    var value = value
-    value.withUTF8 { writeText(UnsafeRawBufferPointer($0)) }
+    // A native string lends its UTF-8 as it is; `withUTF8` would need a mutable copy of
+    // the string first, a retain and a release.
+    let written: Void? = value.utf8.withContiguousStorageIfAvailable { writeText(UnsafeRawBufferPointer($0)) }
+    if written == nil {
+      var value = value
+      value.withUTF8 { writeText(UnsafeRawBufferPointer($0)) }
+    }
   }
 
   /// Writes a signed integer (major type 0 or 1).
-  @inlinable @inline(__always)
+  @inlinable @inline(always)
   public mutating func write(_ value: Int) {
     if value >= 0 {
       writeHead(0, UInt64(value))
@@ -184,7 +220,7 @@ public struct CBORWriter: ~Copyable {
 
   /// Writes a float in the shortest of half, single and double precision that holds it;
   /// every NaN as the half-precision quiet NaN 0xf97e00.
-  @inlinable @inline(__always)
+  @inlinable @inline(always)
   public mutating func write(_ value: Double) {
     reserve(9)
     if value.isNaN {
@@ -235,9 +271,4 @@ public struct CBORWriter: ~Copyable {
     buffer.withUnsafeBytes { appendRaw($0) }
   }
 
-  mutating func appendRaw(_ bytes: UnsafeRawBufferPointer) {
-    reserve(bytes.count)
-    if let source = bytes.baseAddress { (base + count).copyMemory(from: source, byteCount: bytes.count) }
-    count &+= bytes.count
-  }
 }
