@@ -123,8 +123,17 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   /// actions that have a hand-written encoding), and a checkpoint or snapshot after it when
   /// `state` is given and one is due.
   func append(sequence: UInt64, time: Double, encoded: UnsafeRawBufferPointer, state: State?) throws(TraceError) {
+    guard let state else { return try append(sequence: sequence, time: time, encoded: encoded) }
     try appendAction(encoded, sequence: sequence, time: time)
-    if let state { try stateRecordIfDue(state, sequence: sequence) }
+    try stateRecordIfDue(state, sequence: sequence)
+    if chunk.count >= configuration.chunkSize { try finishChunk() }
+  }
+
+  /// Appends one action given as its encoded bytes, without a state: what nearly every
+  /// action is, and free of generic values (an optional `State`, even `nil`, costs a
+  /// metadata lookup in this unspecialized code).
+  func append(sequence: UInt64, time: Double, encoded: UnsafeRawBufferPointer) throws(TraceError) {
+    try appendAction(encoded, sequence: sequence, time: time)
     if chunk.count >= configuration.chunkSize { try finishChunk() }
   }
 
