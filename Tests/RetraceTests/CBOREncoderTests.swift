@@ -302,10 +302,10 @@ struct CBOREncoderTests {
 
   // MARK: The hand-written writer
 
-  /// `CBORWriter` copies text of up to 16 bytes with overlapping loads and stores rather
-  /// than `memcpy`: every length on each side of those branches (0, 1-3, 4-7, 8-16, longer)
+  /// `CBORWriter` copies text of up to 32 bytes with overlapping loads and stores rather
+  /// than `memcpy`: every length on each side of those branches (0, 1-3, 4-7, 8-16, 17-32, longer)
   /// must come out byte for byte as the `Codable` encoder writes it, after other bytes too.
-  @Test(arguments: [0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 23, 24, 31, 40, 300])
+  @Test(arguments: [0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 18, 23, 24, 31, 32, 33, 40, 300])
   func theWriterCopiesTextOfEveryLengthExactly(length: Int) throws {
     let text = String((0..<length).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) })
     let accented = String(text.dropLast(min(2, length))) + (length >= 2 ? "é" : "")

@@ -121,23 +121,26 @@ public struct CBORWriter: ~Copyable {
     appendRaw(utf8)
   }
 
-  /// Appends `bytes` as they are. Up to 16 bytes (map keys, most short strings) are copied
-  /// with at most two overlapping loads and stores each way: a call to `memcpy` costs more
-  /// than such a copy, and a hand-written encoding makes several per value.
+  /// Appends `bytes` as they are. Up to 32 bytes (map keys, identifiers, most short
+  /// strings) are copied with two overlapping loads and stores: a call to `memcpy` costs
+  /// more than such a copy, and a hand-written encoding makes several per value.
   @inlinable @inline(always)
   mutating func appendRaw(_ bytes: UnsafeRawBufferPointer) {
     let n = bytes.count
     reserve(n)
     guard let source = bytes.baseAddress else { return }
     let target = base + count
-    if n >= 8 {
-      if n <= 16 {
-        target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
-        target.storeBytes(
-          of: source.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self), toByteOffset: n &- 8, as: UInt64.self)
-      } else {
-        target.copyMemory(from: source, byteCount: n)
-      }
+    if n > 32 {
+      target.copyMemory(from: source, byteCount: n)
+    } else if n > 16 {
+      target.storeBytes(of: source.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+      target.storeBytes(
+        of: source.loadUnaligned(fromByteOffset: n &- 16, as: SIMD16<UInt8>.self), toByteOffset: n &- 16,
+        as: SIMD16<UInt8>.self)
+    } else if n >= 8 {
+      target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+      target.storeBytes(
+        of: source.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self), toByteOffset: n &- 8, as: UInt64.self)
     } else if n >= 4 {
       target.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
       target.storeBytes(
