@@ -590,6 +590,8 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
       if let writer = w.writer {
         attempt(&w) { () throws(TraceError) in try writer.sync() }
       }
+      // Published before `flush()` returns, so that its caller sees the writer caught up.
+      writtenSequence.store(w.lastSequence, ordering: .relaxed)
       completion.finish(w.writer == nil && !isClosed ? closedError : nil)
     case .overflow:
       guard let writer = w.writer, w.started else { return false }
