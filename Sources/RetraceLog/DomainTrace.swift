@@ -123,9 +123,11 @@ public struct DomainTrace<D: Domain>: Sendable {
 
   /// Starts decoding the actions from sequence `from` on (through `through`, if given), at
   /// most `window` chunks ahead of the consumer, on other threads.
+  ///
+  /// `firstChunk`, when given, is where to start instead of the chunk that holds `from`.
   @inlinable
-  func actionPipeline(from: UInt64, through: UInt64?, window: Int) -> ActionPipeline {
-    let firstChunk = reader.chunks.lastIndex { $0.firstSequence <= from } ?? 0
+  func actionPipeline(from: UInt64, through: UInt64?, window: Int, firstChunk: Int? = nil) -> ActionPipeline {
+    let firstChunk = firstChunk ?? reader.chunks.lastIndex { $0.firstSequence <= from } ?? 0
     // The chunks, then the journal (which `forEachChunk` numbers `chunks.count`).
     var endChunk = reader.chunks.count + 1
     if let through, let last = reader.chunks.lastIndex(where: { $0.firstSequence <= through }),
@@ -220,6 +222,27 @@ public struct DomainTrace<D: Domain>: Sendable {
     return snapshot
   }
 
+  /// The snapshot that starts chunk `chunk`, and the chunk's actions up to `through`, from
+  /// one read of the chunk (a snapshot's chunk holds the whole state: tens of megabytes to
+  /// decompress and check in a large trace).
+  @inlinable
+  func snapshotAndActions(inChunk chunk: Int, through: UInt64) throws(TraceError)
+    -> (state: D.State, actions: [TimedAction<D.Action>])
+  {
+    var snapshot: D.State?
+    var actions: [TimedAction<D.Action>] = []
+    try reader.forEachChunk(fromChunk: chunk, endChunk: chunk + 1) { records throws(TraceError) in
+      guard let first = records.first, first.kind == .snapshot else { return false }
+      snapshot = try first.decode(D.State.self)
+      for record in records.dropFirst() where record.kind == .action && record.sequence <= through {
+        actions.append(TimedAction(sequence: record.sequence, time: record.time ?? 0, action: try decodeAction(record)))
+      }
+      return false
+    }
+    guard let snapshot else { throw TraceError(.corrupted, "the snapshot could not be read", path: reader.path) }
+    return (snapshot, actions)
+  }
+
   /// The state after action `sequence`, replayed from the nearest snapshot before it.
   ///
   /// Snapshots decoded here are kept (see `cachedSnapshots` in ``init(_:domain:cachedSnapshots:)``),
@@ -252,25 +275,27 @@ public struct DomainTrace<D: Domain>: Sendable {
     } else if let cached = cache.snapshot(at: snapshotSequence) {
       start = (snapshotSequence, cached)
     } else {
-      // The actions after the snapshot are decoded on other threads while this one decodes
-      // the snapshot: both take tens of milliseconds on a large trace. Up to 64 chunks
-      // (about 640,000 actions) ahead, a bound on the memory they take meanwhile.
-      if snapshotSequence < sequence {
-        pipeline = actionPipeline(from: snapshotSequence + 1, through: sequence, window: Self.seekWindow)
+      // The actions after the snapshot's chunk are decoded on other threads while this one
+      // decodes the snapshot and its chunk's actions: both take tens of milliseconds on a
+      // large trace. Up to 64 chunks (about 640,000 actions) ahead, a bound on the memory
+      // they take meanwhile.
+      let afterChunk = reader.chunks[chunk].firstSequence + UInt64(reader.chunks[chunk].actionCount)
+      if afterChunk <= sequence {
+        pipeline = actionPipeline(from: afterChunk, through: sequence, window: Self.seekWindow, firstChunk: chunk + 1)
       }
-      let decoded: D.State?
+      let decoded: (state: D.State, actions: [TimedAction<D.Action>])
       do {
-        decoded = try snapshot(inChunk: chunk)
+        decoded = try snapshotAndActions(inChunk: chunk, through: sequence)
       } catch {
         pipeline?.pipeline.finish()
         throw error
       }
-      guard let snapshot = decoded else {
-        pipeline?.pipeline.finish()
-        throw TraceError(.corrupted, "the snapshot could not be read", path: reader.path)
+      cache.keepSnapshot(decoded.state, at: snapshotSequence)
+      var state = decoded.state
+      for action in decoded.actions {
+        _ = domain.reduce(into: &state, action: action.action)
       }
-      cache.keepSnapshot(snapshot, at: snapshotSequence)
-      start = (snapshotSequence, snapshot)
+      start = (decoded.actions.last?.sequence ?? snapshotSequence, state)
     }
     var state = start.state
     if start.sequence < sequence {

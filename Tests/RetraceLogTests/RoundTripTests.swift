@@ -74,13 +74,33 @@ import Testing
     let path = temporaryDirectory() + "/crashed.trace"
     var configuration = TraceRecorderConfiguration()
     configuration.chunkSize = 16_384
+    configuration.checkpointInterval = 100
+    configuration.snapshotInterval = 500
+    configuration.reproducibleCheckpoints = true
     let recorded = try record(bankingDomain, count: 2_000, to: path, configuration: configuration, close: false)
     #expect(FileManager.default.fileExists(atPath: path + ".journal"))
     let reader = try TraceReader(path: path)
     #expect(reader.integrity.status == .unfinished)
     #expect(reader.integrity.recoveredActions > 0)
     #expect(reader.chunks.count >= 2)
+    #expect(reader.snapshotSequences.count >= 3)
     #expect(try readActions(bankingDomain, reader) == recorded.actions)
+    // The state after any action, the journal's included: at and after each snapshot, at
+    // both sides of each chunk boundary, and at the end. Uncached, so that each answer
+    // reads its snapshot's chunk (the snapshot and that chunk's actions in one pass) and
+    // the chunks after it, then the journal.
+    var states = [bankingDomain.initialState]
+    for action in recorded.actions {
+      var next = states[states.count - 1]
+      _ = bankingDomain.reduce(into: &next, action: action)
+      states.append(next)
+    }
+    let trace = try DomainTrace(reader, domain: bankingDomain, cachedSnapshots: 0)
+    let boundaries = reader.chunks.flatMap { [$0.firstSequence - 1, $0.firstSequence, $0.firstSequence + UInt64($0.actionCount) - 1] }
+    let targets = Set(reader.snapshotSequences.flatMap { [$0, $0 + 1] } + boundaries + [1_999, 2_000])
+    for target in targets.sorted() where target <= 2_000 {
+      #expect(try trace.state(at: target) == states[Int(target)], "state at \(target)")
+    }
     // Without the journal, only the chunks' prefix.
     let chunksOnly = try TraceReader(path: path, readJournal: false)
     #expect(chunksOnly.actionCount == 2_000 - reader.integrity.recoveredActions)

@@ -75,14 +75,7 @@ final class ZstdDecompressor {
       throw ZstdError(message: "frame content size \(declared) does not match the chunk header's \(expectedSize)")
     }
     ZSTD_DCtx_reset(context, ZSTD_reset_session_only)
-    // Every byte is overwritten below (or the call throws), so a buffer reused from the
-    // previous chunk is only resized, not cleared.
-    if output.count > expectedSize {
-      output.removeLast(output.count - expectedSize)
-    } else if output.count < expectedSize {
-      output.append(contentsOf: repeatElement(0, count: expectedSize - output.count))
-    }
-    let result: (code: Int, produced: Int, consumed: Int) = output.withUnsafeMutableBytes { out in
+    func stream(into out: UnsafeMutableRawBufferPointer) -> (code: Int, produced: Int, consumed: Int) {
       var outBuffer = ZSTD_outBuffer(dst: out.baseAddress, size: expectedSize, pos: 0)
       var inBuffer = ZSTD_inBuffer(src: frame.baseAddress, size: frame.count, pos: 0)
       while true {
@@ -91,6 +84,25 @@ final class ZstdDecompressor {
         if hint == 0 { return (0, outBuffer.pos, inBuffer.pos) }
         if inBuffer.pos == inBuffer.size { return (-1, outBuffer.pos, inBuffer.pos) }
       }
+    }
+    var result = (code: 0, produced: 0, consumed: 0)
+    if output.capacity < expectedSize {
+      // A new buffer (a fresh reader, or a larger chunk: a snapshot's is tens of megabytes):
+      // decompress straight into it. Filling it with zeros first cost as much as a third of
+      // the decompression, touching every page twice.
+      output = [UInt8](unsafeUninitializedCapacity: expectedSize) { buffer, initialized in
+        result = stream(into: UnsafeMutableRawBufferPointer(buffer))
+        initialized = result.produced
+      }
+    } else {
+      // Every byte is overwritten below (or the call throws), so a buffer reused from the
+      // previous chunk is only resized, not cleared.
+      if output.count > expectedSize {
+        output.removeLast(output.count - expectedSize)
+      } else if output.count < expectedSize {
+        output.append(contentsOf: repeatElement(0, count: expectedSize - output.count))
+      }
+      result = output.withUnsafeMutableBytes { stream(into: $0) }
     }
     if result.code > 0 {
       let name = String(cString: ZSTD_getErrorString(ZSTD_ErrorCode(rawValue: UInt32(result.code))))
