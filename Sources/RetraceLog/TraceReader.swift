@@ -308,17 +308,21 @@ func readFile(_ path: String) throws(TraceError) -> [UInt8] {
   guard fstat(fd, &info) == 0 else { throw TraceError.posix("cannot stat", path: path) }
   guard (info.st_mode & S_IFMT) == S_IFREG else { throw TraceError(.io, "not a regular file", path: path) }
   let size = Int(info.st_size)
-  var bytes = [UInt8](repeating: 0, count: size)
-  var done = 0
-  while done < size {
-    let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, size - done) }
-    if n < 0 {
-      if errno == EINTR { continue }
-      throw TraceError.posix("cannot read", path: path, offset: done)
+  // Read straight into uninitialized storage: zeroing a trace's megabytes first touched
+  // every page twice.
+  var failure: TraceError?
+  let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+    while initialized < size {
+      let n = read(fd, buffer.baseAddress! + initialized, size - initialized)
+      if n < 0 {
+        if errno == EINTR { continue }
+        failure = TraceError.posix("cannot read", path: path, offset: initialized)
+        return
+      }
+      if n == 0 { break }
+      initialized += n
     }
-    if n == 0 { break }
-    done += n
   }
-  if done < size { bytes.removeLast(size - done) }
+  if let failure { throw failure }
   return bytes
 }
