@@ -36,7 +36,7 @@ public struct DomainTrace<D: Domain>: Sendable {
   /// The domain the trace belongs to.
   public let domain: D
   /// The states ``state(at:)`` reconstructed, shared by the copies of this value.
-  @usableFromInline let cache: StateCache<D.State>
+  @usableFromInline let cache: StateCache<D.State, D.Action>
 
   /// Checks that the trace belongs to `domain` and can be decoded by it.
   ///
@@ -222,25 +222,31 @@ public struct DomainTrace<D: Domain>: Sendable {
     return snapshot
   }
 
-  /// The snapshot that starts chunk `chunk`, and the chunk's actions up to `through`, from
-  /// one read of the chunk (a snapshot's chunk holds the whole state: tens of megabytes to
-  /// decompress and check in a large trace).
+  /// The snapshot that starts chunk `chunk`, and the chunk's actions, from one read of the
+  /// chunk (a snapshot's chunk holds the whole state: tens of megabytes to decompress and
+  /// check in a large trace). An action that cannot be decoded ends the actions, with its
+  /// error: it matters only to a target at or after it.
   @inlinable
-  func snapshotAndActions(inChunk chunk: Int, through: UInt64) throws(TraceError)
-    -> (state: D.State, actions: [TimedAction<D.Action>])
-  {
+  func snapshotAndActions(inChunk chunk: Int) throws(TraceError) -> DecodedSnapshot<D.State, D.Action> {
     var snapshot: D.State?
     var actions: [TimedAction<D.Action>] = []
+    var failure: TraceError?
     try reader.forEachChunk(fromChunk: chunk, endChunk: chunk + 1) { records throws(TraceError) in
       guard let first = records.first, first.kind == .snapshot else { return false }
       snapshot = try first.decode(D.State.self)
-      for record in records.dropFirst() where record.kind == .action && record.sequence <= through {
-        actions.append(TimedAction(sequence: record.sequence, time: record.time ?? 0, action: try decodeAction(record)))
+      actions.reserveCapacity(records.count - 1)
+      for record in records.dropFirst() where record.kind == .action {
+        do throws(TraceError) {
+          actions.append(TimedAction(sequence: record.sequence, time: record.time ?? 0, action: try decodeAction(record)))
+        } catch {
+          failure = error
+          break
+        }
       }
       return false
     }
     guard let snapshot else { throw TraceError(.corrupted, "the snapshot could not be read", path: reader.path) }
-    return (snapshot, actions)
+    return DecodedSnapshot(state: snapshot, actions: actions, error: failure)
   }
 
   /// The state after action `sequence`, replayed from the nearest snapshot before it.
@@ -272,30 +278,39 @@ public struct DomainTrace<D: Domain>: Sendable {
     var pipeline: ActionPipeline?
     if let last = cache.last(in: snapshotSequence...sequence) {
       start = last
-    } else if let cached = cache.snapshot(at: snapshotSequence) {
-      start = (snapshotSequence, cached)
     } else {
       // The actions after the snapshot's chunk are decoded on other threads while this one
-      // decodes the snapshot and its chunk's actions: both take tens of milliseconds on a
-      // large trace. Up to 64 chunks (about 640,000 actions) ahead, a bound on the memory
-      // they take meanwhile.
+      // decodes the snapshot and its chunk's actions (or takes them from the cache): both
+      // take tens of milliseconds on a large trace. Up to 64 chunks (about 640,000 actions)
+      // ahead, a bound on the memory they take meanwhile.
       let afterChunk = reader.chunks[chunk].firstSequence + UInt64(reader.chunks[chunk].actionCount)
       if afterChunk <= sequence {
         pipeline = actionPipeline(from: afterChunk, through: sequence, window: Self.seekWindow, firstChunk: chunk + 1)
       }
-      let decoded: (state: D.State, actions: [TimedAction<D.Action>])
-      do {
-        decoded = try snapshotAndActions(inChunk: chunk, through: sequence)
-      } catch {
+      let snapshot: DecodedSnapshot<D.State, D.Action>
+      if let cached = cache.snapshot(at: snapshotSequence) {
+        snapshot = cached
+      } else {
+        do {
+          snapshot = try snapshotAndActions(inChunk: chunk)
+        } catch {
+          pipeline?.pipeline.finish()
+          throw error
+        }
+        cache.keepSnapshot(snapshot, at: snapshotSequence)
+      }
+      var state = snapshot.state
+      var reached = snapshotSequence
+      for action in snapshot.actions {
+        guard action.sequence <= sequence else { break }
+        _ = domain.reduce(into: &state, action: action.action)
+        reached = action.sequence
+      }
+      if reached < sequence, let error = snapshot.error {
         pipeline?.pipeline.finish()
         throw error
       }
-      cache.keepSnapshot(decoded.state, at: snapshotSequence)
-      var state = decoded.state
-      for action in decoded.actions {
-        _ = domain.reduce(into: &state, action: action.action)
-      }
-      start = (decoded.actions.last?.sequence ?? snapshotSequence, state)
+      start = (reached, state)
     }
     var state = start.state
     if start.sequence < sequence {

@@ -101,6 +101,38 @@ import Testing
     }
   }
 
+  /// `state(at:)` decodes the actions of a snapshot's chunk together with the snapshot, and
+  /// keeps them with it; an action there that cannot be decoded must fail only the targets
+  /// at or after it, from the cache too, naming its sequence number.
+  @Test func anUndecodableActionInASnapshotsChunkFailsOnlyTheStatesAfterIt() throws {
+    enum OnlyUp: Codable, Sendable { case increment }
+    let onlyUp = DomainDefinition(
+      name: "counter", summary: "A counter that has forgotten how to go down.", initialState: CounterState(),
+      reducer: Reduce<CounterState, OnlyUp> { state, _ in
+        state.count += 1
+        return .none
+      },
+      actionCases: ["increment"], workload: Workload { _, _, _ in .increment })
+    let path = temporaryDirectory() + "/down.trace"
+    let store = Store(initialState: CounterState(), reducer: CounterReducer(), clock: .fixed(start: 1_763_771_000, interval: 1))
+    let recorder = try TraceRecorder(path: path, domain: counterDomain)
+    store.attach(recorder)
+    for _ in 0..<10 { store.send(.increment) }
+    store.send(.decrement)
+    for _ in 0..<5 { store.send(.increment) }
+    try recorder.close()
+
+    let trace = try DomainTrace(TraceReader(path: path), domain: onlyUp)
+    #expect(trace.reader.chunks.count == 1 && trace.reader.snapshotSequences == [0])
+    #expect(try trace.state(at: 10) == CounterState(count: 10))
+    #expect(try trace.state(at: 4) == CounterState(count: 4), "from the cached snapshot and actions")
+    for target: UInt64 in [11, 16] {
+      let error = #expect(throws: TraceError.self) { try trace.state(at: target) }
+      #expect(error?.sequence == 11, "state at \(target): \(String(describing: error))")
+    }
+    #expect(try DomainTrace(trace.reader, domain: onlyUp, cachedSnapshots: 0).state(at: 10) == CounterState(count: 10))
+  }
+
   @Test func aPayloadWithIndefiniteLengthsIsSkippedWhole() throws {
     // {"a": [_ 1, 2], "b": (_ "x" "y")}, and [{"a": 1([1, 2, h'EE'])}], each followed by 7: the cursor's loop hands indefinite
     // lengths to the recursive path, and both end where the item ends.

@@ -2,15 +2,17 @@ import Synchronization
 
 /// States a ``DomainTrace`` has already reconstructed, so that seeking again near one (a
 /// debugger stepping and jumping around a session) replays from there instead of decoding
-/// a snapshot again: the decoded snapshots, most recently used last, and the last state
-/// answered.
+/// a snapshot again: the decoded snapshots with the decoded actions of their chunks (a
+/// snapshot's chunk holds the whole encoded state, tens of megabytes in a large trace, so
+/// reading its actions again cost about as much as decoding the snapshot), most recently
+/// used last, and the last state answered.
 ///
 /// States are values: a cached state shares its storage with the copies handed out, and a
 /// replay that continues from it copies only what it changes.
 @usableFromInline
-final class StateCache<State: Sendable>: Sendable {
+final class StateCache<State: Sendable, Action: Sendable>: Sendable {
   private struct Entries {
-    var snapshots: [(sequence: UInt64, state: State)] = []
+    var snapshots: [(sequence: UInt64, snapshot: DecodedSnapshot<State, Action>)] = []
     var last: (sequence: UInt64, state: State)?
   }
 
@@ -25,22 +27,22 @@ final class StateCache<State: Sendable>: Sendable {
 
   /// The decoded snapshot at `sequence`, if it is cached.
   @usableFromInline
-  func snapshot(at sequence: UInt64) -> State? {
+  func snapshot(at sequence: UInt64) -> DecodedSnapshot<State, Action>? {
     entries.withLock { entries in
       guard let index = entries.snapshots.firstIndex(where: { $0.sequence == sequence }) else { return nil }
       let entry = entries.snapshots.remove(at: index)
       entries.snapshots.append(entry)
-      return entry.state
+      return entry.snapshot
     }
   }
 
   /// Keeps a decoded snapshot, dropping the least recently used one beyond the capacity.
   @usableFromInline
-  func keepSnapshot(_ state: State, at sequence: UInt64) {
+  func keepSnapshot(_ snapshot: DecodedSnapshot<State, Action>, at sequence: UInt64) {
     guard capacity > 0 else { return }
     entries.withLock { entries in
       entries.snapshots.removeAll { $0.sequence == sequence }
-      entries.snapshots.append((sequence, state))
+      entries.snapshots.append((sequence, snapshot))
       if entries.snapshots.count > capacity { entries.snapshots.removeFirst() }
     }
   }
@@ -59,5 +61,23 @@ final class StateCache<State: Sendable>: Sendable {
   func keepLast(_ state: State, at sequence: UInt64) {
     guard capacity > 0 else { return }
     entries.withLock { $0.last = (sequence, state) }
+  }
+}
+
+/// A snapshot decoded with the actions of its chunk (``DomainTrace/state(at:)``).
+@usableFromInline
+struct DecodedSnapshot<State: Sendable, Action: Sendable>: Sendable {
+  /// The state at the snapshot.
+  @usableFromInline var state: State
+  /// The chunk's actions, in order, up to the first that could not be read.
+  @usableFromInline var actions: [TimedAction<Action>]
+  /// Why the chunk's actions stop short of its end, if they do.
+  @usableFromInline var error: TraceError?
+
+  @usableFromInline
+  init(state: State, actions: [TimedAction<Action>], error: TraceError?) {
+    self.state = state
+    self.actions = actions
+    self.error = error
   }
 }
