@@ -263,6 +263,7 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
     @usableFromInline var spare: [QueueEntry] = []
     /// The commands ``items`` points to.
     @usableFromInline var commands: [RecorderCommand<State, Action>] = []
+    @usableFromInline var spareCommands: [RecorderCommand<State, Action>] = []
     /// The encoded actions of ``items``, one after another: `record` encodes each action
     /// straight into it, and the writer copies them out with the batch, in one piece.
     @usableFromInline var encoded = CBORWriter(capacity: 64 * 1024)
@@ -502,10 +503,11 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
             if lingered { q.writerIdle = true }
             return nil
           }
-          var batch = Batch(entries: q.spare, commands: [], bytes: q.spareBytes)
+          var batch = Batch(entries: q.spare, commands: q.spareCommands, bytes: q.spareBytes)
           swap(&batch.entries, &q.items)
           swap(&batch.commands, &q.commands)
           q.spare = []
+          q.spareCommands = []
           q.spareBytes = []
           q.encoded.withBytes { batch.bytes.append(contentsOf: $0) }
           q.encoded.removeAll()
@@ -519,10 +521,15 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
         }
         lingered = false
         let finished = process(batch)
+        // Emptied (the handed states let go of) and given back, so that the sending thread
+        // appends into storage that exists: a new array per batch was a malloc, and a
+        // growing one new pages.
         batch.entries.removeAll(keepingCapacity: true)
+        batch.commands.removeAll(keepingCapacity: true)
         batch.bytes.removeAll(keepingCapacity: true)
         queue.withLock { q in
           if q.spare.capacity < batch.entries.capacity { q.spare = batch.entries }
+          if q.spareCommands.capacity < batch.commands.capacity { q.spareCommands = batch.commands }
           if q.spareBytes.capacity < batch.bytes.capacity { q.spareBytes = batch.bytes }
         }
         if finished { return }
