@@ -222,20 +222,24 @@ public struct DomainTrace<D: Domain>: Sendable {
     return snapshot
   }
 
-  /// The snapshot that starts chunk `chunk`, and the chunk's actions, from one read of the
-  /// chunk (a snapshot's chunk holds the whole state: tens of megabytes to decompress and
-  /// check in a large trace). An action that cannot be decoded ends the actions, with its
-  /// error: it matters only to a target at or after it.
+  /// The snapshot that starts chunk `chunk`, and the chunk's actions up to `through`, from
+  /// one read of the chunk (a snapshot's chunk holds the whole state: tens of megabytes to
+  /// decompress and check in a large trace). An action that cannot be decoded ends the
+  /// actions, with its error: it matters only to a target at or after it.
   @inlinable
-  func snapshotAndActions(inChunk chunk: Int) throws(TraceError) -> DecodedSnapshot<D.State, D.Action> {
+  func snapshotAndActions(inChunk chunk: Int, through: UInt64) throws(TraceError) -> DecodedSnapshot<D.State, D.Action> {
     var snapshot: D.State?
     var actions: [TimedAction<D.Action>] = []
     var failure: TraceError?
+    var complete = true
     try reader.forEachChunk(fromChunk: chunk, endChunk: chunk + 1) { records throws(TraceError) in
       guard let first = records.first, first.kind == .snapshot else { return false }
       snapshot = try first.decode(D.State.self)
-      actions.reserveCapacity(records.count - 1)
       for record in records.dropFirst() where record.kind == .action {
+        guard record.sequence <= through else {
+          complete = false
+          break
+        }
         do throws(TraceError) {
           actions.append(TimedAction(sequence: record.sequence, time: record.time ?? 0, action: try decodeAction(record)))
         } catch {
@@ -246,7 +250,7 @@ public struct DomainTrace<D: Domain>: Sendable {
       return false
     }
     guard let snapshot else { throw TraceError(.corrupted, "the snapshot could not be read", path: reader.path) }
-    return DecodedSnapshot(state: snapshot, actions: actions, error: failure)
+    return DecodedSnapshot(state: snapshot, actions: actions, complete: complete, error: failure)
   }
 
   /// The state after action `sequence`, replayed from the nearest snapshot before it.
@@ -284,15 +288,18 @@ public struct DomainTrace<D: Domain>: Sendable {
       // take tens of milliseconds on a large trace. Up to 64 chunks (about 640,000 actions)
       // ahead, a bound on the memory they take meanwhile.
       let afterChunk = reader.chunks[chunk].firstSequence + UInt64(reader.chunks[chunk].actionCount)
-      if afterChunk <= sequence {
+      let cached = cache.snapshot(at: snapshotSequence)
+      // The chunks after the snapshot's, when the target lies beyond it and its actions will
+      // all be at hand: a cached snapshot may hold only those up to an earlier target.
+      if afterChunk <= sequence, cached?.complete ?? true {
         pipeline = actionPipeline(from: afterChunk, through: sequence, window: Self.seekWindow, firstChunk: chunk + 1)
       }
       let snapshot: DecodedSnapshot<D.State, D.Action>
-      if let cached = cache.snapshot(at: snapshotSequence) {
+      if let cached {
         snapshot = cached
       } else {
         do {
-          snapshot = try snapshotAndActions(inChunk: chunk)
+          snapshot = try snapshotAndActions(inChunk: chunk, through: sequence)
         } catch {
           pipeline?.pipeline.finish()
           throw error
@@ -310,6 +317,8 @@ public struct DomainTrace<D: Domain>: Sendable {
         pipeline?.pipeline.finish()
         throw error
       }
+      // What is left (the rest of a partly cached chunk, or of the chunks after it) comes
+      // from the pipeline, or the one made below from `reached` on.
       start = (reached, state)
     }
     var state = start.state

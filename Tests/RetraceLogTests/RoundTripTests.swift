@@ -101,6 +101,12 @@ import Testing
     for target in targets.sorted() where target <= 2_000 {
       #expect(try trace.state(at: target) == states[Int(target)], "state at \(target)")
     }
+    // Cached, backwards: a snapshot decoded for a target inside its chunk holds that chunk's
+    // actions only up to the target, and a later target beyond it must still see them all.
+    let cached = try DomainTrace(reader, domain: bankingDomain, cachedSnapshots: 4)
+    for target in targets.sorted().reversed() + targets.sorted() where target <= 2_000 {
+      #expect(try cached.state(at: target) == states[Int(target)], "cached state at \(target)")
+    }
     // Without the journal, only the chunks' prefix.
     let chunksOnly = try TraceReader(path: path, readJournal: false)
     #expect(chunksOnly.actionCount == 2_000 - reader.integrity.recoveredActions)

@@ -69,15 +69,20 @@ final class StateCache<State: Sendable, Action: Sendable>: Sendable {
 struct DecodedSnapshot<State: Sendable, Action: Sendable>: Sendable {
   /// The state at the snapshot.
   @usableFromInline var state: State
-  /// The chunk's actions, in order, up to the first that could not be read.
+  /// The chunk's actions, in order, up to the target they were decoded for (all of them
+  /// when it lay beyond the chunk) or the first that could not be read.
   @usableFromInline var actions: [TimedAction<Action>]
+  /// Whether ``actions`` runs to the chunk's end or to ``error``, rather than stopping at an
+  /// earlier target.
+  @usableFromInline var complete: Bool
   /// Why the chunk's actions stop short of its end, if they do.
   @usableFromInline var error: TraceError?
 
   @usableFromInline
-  init(state: State, actions: [TimedAction<Action>], error: TraceError?) {
+  init(state: State, actions: [TimedAction<Action>], complete: Bool, error: TraceError?) {
     self.state = state
     self.actions = actions
+    self.complete = complete
     self.error = error
   }
 }
