@@ -25,18 +25,18 @@ public struct CBORReader {
   }
 
   /// Reads the head of a definite-length map and returns its number of entries.
-  @inlinable @inline(always)
+  @_transparent
   public mutating func readMapHeader() throws(CBORError) -> Int {
     try readCount(major: 5, "a map")
   }
 
   /// Reads the head of a definite-length array and returns its number of items.
-  @inlinable @inline(always)
+  @_transparent
   public mutating func readArrayHeader() throws(CBORError) -> Int {
     try readCount(major: 4, "an array")
   }
 
-  @inlinable @inline(always)
+  @_transparent @usableFromInline
   mutating func readCount(major: UInt8, _ what: String) throws(CBORError) -> Int {
     let head = try input.head(at: position)
     guard head.major == major, !head.isIndefinite else { throw mismatch(what, head) }
@@ -58,7 +58,7 @@ public struct CBORReader {
 
   /// Reads a text string used as a map key, without copying it; compare it with string
   /// literals in a `switch` (`case "amount":`).
-  @inlinable @inline(always)
+  @_transparent
   public mutating func readKey() throws(CBORError) -> CBORKey {
     let (start, end) = try readText()
     let key = UnsafeRawBufferPointer(rebasing: input.bytes[start..<end])
@@ -67,7 +67,7 @@ public struct CBORReader {
   }
 
   /// Reads a text string.
-  @inlinable @inline(always)
+  @_transparent
   public mutating func read(_ type: String.Type) throws(CBORError) -> String {
     let (start, end) = try readText()
     let utf8 = UnsafeRawBufferPointer(rebasing: input.bytes[start..<end])
@@ -75,7 +75,7 @@ public struct CBORReader {
     return String(decoding: utf8, as: UTF8.self)
   }
 
-  @inlinable @inline(always)
+  @_transparent @usableFromInline
   mutating func readText() throws(CBORError) -> (Int, Int) {
     let head = try input.head(at: position)
     guard head.major == 3, !head.isIndefinite else { throw mismatch("a text string", head) }
@@ -85,7 +85,7 @@ public struct CBORReader {
   }
 
   /// Reads an integer that fits in `Int`.
-  @inlinable @inline(always)
+  @_transparent
   public mutating func read(_ type: Int.Type) throws(CBORError) -> Int {
     let head = try input.head(at: position)
     switch head.major {
@@ -109,7 +109,7 @@ public struct CBORReader {
   }
 
   /// Reads a half, single or double precision float.
-  @inlinable @inline(always)
+  @_transparent
   public mutating func read(_ type: Double.Type) throws(CBORError) -> Double {
     let head = try input.head(at: position)
     guard head.major == 7 else { throw mismatch("a float", head) }
@@ -125,7 +125,7 @@ public struct CBORReader {
   }
 
   /// Reads `true` or `false`.
-  @inlinable @inline(always)
+  @_transparent
   public mutating func read(_ type: Bool.Type) throws(CBORError) -> Bool {
     let head = try input.head(at: position)
     guard head.major == 7, head.info == 20 || head.info == 21 else { throw mismatch("a boolean", head) }
@@ -208,7 +208,7 @@ public struct CBORKey: CustomStringConvertible {
 
   /// Whether `key` holds the UTF-8 bytes of `pattern`; lets a `switch` match string
   /// literals.
-  @inlinable @inline(always)
+  @_transparent
   public static func ~= (pattern: StaticString, key: CBORKey) -> Bool {
     guard pattern.hasPointerRepresentation, pattern.utf8CodeUnitCount == key.bytes.count else { return false }
     return _CBORReader.bytesEqual(

@@ -60,7 +60,7 @@ public struct CBORWriter: ~Copyable {
     buffer.append(contentsOf: UnsafeRawBufferPointer(start: base, count: count))
   }
 
-  @inlinable @inline(always)
+  @_transparent @usableFromInline
   mutating func reserve(_ extra: Int) {
     if capacity &- count < extra { grow(extra) }
   }
@@ -75,21 +75,21 @@ public struct CBORWriter: ~Copyable {
     capacity = newCapacity
   }
 
-  @inlinable @inline(always)
+  @_transparent @usableFromInline
   mutating func appendByte(_ byte: UInt8) {
     reserve(1)
     base.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
     count &+= 1
   }
 
-  @inlinable @inline(always)
+  @_transparent @usableFromInline
   mutating func appendBigEndian<I: FixedWidthInteger>(_ value: I) {
     (base + count).storeBytes(of: value.bigEndian, as: I.self)
     count &+= MemoryLayout<I>.size
   }
 
   /// Writes the head of an item of major type `major` with argument `argument`.
-  @inlinable @inline(always)
+  @_transparent @usableFromInline
   mutating func writeHead(_ major: UInt8, _ argument: UInt64) {
     reserve(9)
     let initial = major &<< 5
@@ -115,7 +115,7 @@ public struct CBORWriter: ~Copyable {
     }
   }
 
-  @inlinable @inline(always)
+  @_transparent @usableFromInline
   mutating func writeText(_ utf8: UnsafeRawBufferPointer) {
     writeHead(3, UInt64(utf8.count))
     appendRaw(utf8)
@@ -124,7 +124,7 @@ public struct CBORWriter: ~Copyable {
   /// Appends `bytes` as they are. Up to 32 bytes (map keys, identifiers, most short
   /// strings) are copied with two overlapping loads and stores: a call to `memcpy` costs
   /// more than such a copy, and a hand-written encoding makes several per value.
-  @inlinable @inline(always)
+  @_transparent @usableFromInline
   mutating func appendRaw(_ bytes: UnsafeRawBufferPointer) {
     let n = bytes.count
     reserve(n)
@@ -156,13 +156,13 @@ public struct CBORWriter: ~Copyable {
   }
 
   /// Writes the head of a map of `count` entries; the entries follow as key, value, key, …
-  @inlinable @inline(always)
+  @_transparent
   public mutating func writeMapHeader(count: Int) {
     writeHead(5, UInt64(count))
   }
 
   /// Writes the head of an array of `count` items; the items follow.
-  @inlinable @inline(always)
+  @_transparent
   public mutating func writeArrayHeader(count: Int) {
     writeHead(4, UInt64(count))
   }
@@ -176,7 +176,7 @@ public struct CBORWriter: ~Copyable {
   ///   writer.writeKey("from"); writer.write(from)
   ///   writer.writeKey("to"); writer.write(to)
   /// ```
-  @inlinable @inline(always)
+  @_transparent
   public mutating func writeCase(_ name: StaticString, fields: Int) {
     writeMapHeader(count: 1)
     writeKey(name)
@@ -184,7 +184,7 @@ public struct CBORWriter: ~Copyable {
   }
 
   /// Writes a map key, or any text known at compile time, without going through `String`.
-  @inlinable @inline(always)
+  @_transparent
   public mutating func writeKey(_ key: StaticString) {
     if key.hasPointerRepresentation {
       writeText(UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
@@ -194,7 +194,7 @@ public struct CBORWriter: ~Copyable {
   }
 
   /// Writes a text string.
-  @inlinable @inline(always)
+  @_transparent
   public mutating func write(_ value: String) {
     // A native string lends its UTF-8 as it is; `withUTF8` would need a mutable copy of
     // the string first, a retain and a release.
@@ -206,7 +206,7 @@ public struct CBORWriter: ~Copyable {
   }
 
   /// Writes a signed integer (major type 0 or 1).
-  @inlinable @inline(always)
+  @_transparent
   public mutating func write(_ value: Int) {
     if value >= 0 {
       writeHead(0, UInt64(value))
@@ -223,7 +223,7 @@ public struct CBORWriter: ~Copyable {
 
   /// Writes a float in the shortest of half, single and double precision that holds it;
   /// every NaN as the half-precision quiet NaN 0xf97e00.
-  @inlinable @inline(always)
+  @_transparent
   public mutating func write(_ value: Double) {
     reserve(9)
     if value.isNaN {

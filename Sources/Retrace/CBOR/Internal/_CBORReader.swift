@@ -38,7 +38,7 @@ struct _CBORReader {
   }
 
   /// Reads the head of the item that starts at `offset`.
-  @inlinable @inline(always)
+  @_transparent @usableFromInline
   func head(at offset: Int) throws(CBORError) -> _CBORHead {
     guard offset < bytes.count else {
       throw CBORError(.truncated, "the input ends where a data item was expected", offset: offset)
@@ -77,7 +77,7 @@ struct _CBORReader {
     }
   }
 
-  @inlinable @inline(always)
+  @_transparent @usableFromInline
   func need(_ count: Int, after offset: Int) throws(CBORError) {
     guard bytes.count &- offset > count else {
       throw CBORError(.truncated, "the input ends inside a data item's head", offset: offset)
@@ -85,7 +85,7 @@ struct _CBORReader {
   }
 
   /// The end of a definite-length string whose head is `head`, checked against the input.
-  @inlinable @inline(always)
+  @_transparent @usableFromInline
   func stringEnd(_ head: _CBORHead, at offset: Int) throws(CBORError) -> Int {
     let remaining = bytes.count &- head.end
     guard head.argument <= UInt64(remaining) else {
@@ -98,7 +98,7 @@ struct _CBORReader {
 
   /// The number of items of a definite-length array or map, checked against the input:
   /// every item takes at least one byte.
-  @inlinable @inline(always)
+  @_transparent @usableFromInline
   func itemCount(_ head: _CBORHead, at offset: Int) throws(CBORError) -> Int {
     let remaining = UInt64(bytes.count &- head.end)
     let limit = head.major == 5 ? remaining / 2 : remaining
@@ -212,7 +212,7 @@ struct _CBORReader {
   /// Throws unless `text` is valid UTF-8 (RFC 3629: no overlongs, no surrogates, at most
   /// U+10FFFF).
   /// Whether every byte of `text` is below 0x80 (and so valid UTF-8).
-  @inlinable @inline(always)
+  @_transparent @usableFromInline
   static func isASCII(_ text: UnsafeRawBufferPointer) -> Bool {
     var i = 0
     var bits: UInt64 = 0
@@ -270,7 +270,7 @@ struct _CBORReader {
 
   /// Whether two byte buffers hold the same bytes; a plain loop, 8 bytes at a time,
   /// because generic `elementsEqual` costs some 40 instructions a byte.
-  @inlinable @inline(always)
+  @_transparent @usableFromInline
   static func bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
     guard a.count == b.count else { return false }
     guard let x = a.baseAddress, let y = b.baseAddress else { return true }
