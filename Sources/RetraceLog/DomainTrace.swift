@@ -212,22 +212,17 @@ public struct DomainTrace<D: Domain>: Sendable {
   /// - Throws: ``TraceError`` when the chunk or the state cannot be read.
   @inlinable
   public func snapshot(inChunk chunk: Int) throws(TraceError) -> D.State? {
-    var snapshot: D.State?
-    try reader.forEachChunk(fromChunk: chunk, endChunk: chunk + 1) { records throws(TraceError) in
-      if let first = records.first, first.kind == .snapshot {
-        snapshot = try first.decode(D.State.self)
-      }
-      return false
-    }
-    return snapshot
+    // Actions follow their snapshot's sequence number, so none is at or before it.
+    try snapshotAndActions(inChunk: chunk, through: 0)?.state
   }
 
   /// The snapshot that starts chunk `chunk`, and the chunk's actions up to `through`, from
   /// one read of the chunk (a snapshot's chunk holds the whole state: tens of megabytes to
-  /// decompress and check in a large trace). An action that cannot be decoded ends the
-  /// actions, with its error: it matters only to a target at or after it.
+  /// decompress and check in a large trace); `nil` when the chunk does not start with a
+  /// snapshot. An action that cannot be decoded ends the actions, with its error: it
+  /// matters only to a target at or after it.
   @inlinable
-  func snapshotAndActions(inChunk chunk: Int, through: UInt64) throws(TraceError) -> DecodedSnapshot<D.State, D.Action> {
+  func snapshotAndActions(inChunk chunk: Int, through: UInt64) throws(TraceError) -> DecodedSnapshot<D.State, D.Action>? {
     var snapshot: D.State?
     var actions: [TimedAction<D.Action>] = []
     var failure: TraceError?
@@ -249,8 +244,7 @@ public struct DomainTrace<D: Domain>: Sendable {
       }
       return false
     }
-    guard let snapshot else { throw TraceError(.corrupted, "the snapshot could not be read", path: reader.path) }
-    return DecodedSnapshot(state: snapshot, actions: actions, complete: complete, error: failure)
+    return snapshot.map { DecodedSnapshot(state: $0, actions: actions, complete: complete, error: failure) }
   }
 
   /// The state after action `sequence`, replayed from the nearest snapshot before it.
@@ -298,8 +292,11 @@ public struct DomainTrace<D: Domain>: Sendable {
       if let cached {
         snapshot = cached
       } else {
-        do {
-          snapshot = try snapshotAndActions(inChunk: chunk, through: sequence)
+        do throws(TraceError) {
+          guard let decoded = try snapshotAndActions(inChunk: chunk, through: sequence) else {
+            throw TraceError(.corrupted, "the snapshot could not be read", path: reader.path)
+          }
+          snapshot = decoded
         } catch {
           pipeline?.pipeline.finish()
           throw error

@@ -546,13 +546,10 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
           switch entry {
           case .encoded(let sequence, let time, let end):
             // The common case, kept free of generic values: no state, nothing to box.
-            defer { start = end }
-            guard let writer = w.writer, w.started else { continue }
-            w.lastTime = time
-            w.lastSequence = sequence
-            attempt(&w) { () throws(TraceError) in
-              try writer.append(
-                sequence: sequence, time: time, encoded: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+            let encoded = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+            start = end
+            append(&w, sequence: sequence, time: time, state: nil) { writer throws(TraceError) in
+              try writer.append(sequence: sequence, time: time, encoded: encoded)
             }
           case .command(let index):
             if execute(batch.commands[index], &w, bytes: bytes, start: &start) { return true }
@@ -647,8 +644,8 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
     return false
   }
 
-  /// Appends one action with `write`, then tells the sending side how far the writer has
-  /// got and, when it was handed a state, when the next one is due.
+  /// Appends one action with `write`; when it came with a state, tells the sending side
+  /// when the next one is due. (How far the writer has got is published once per batch.)
   private func append(
     _ w: inout WriterState, sequence: UInt64, time: Double, state: HandedState<State>?,
     _ write: (TraceWriter<State, Action>) throws(TraceError) -> Void
