@@ -227,9 +227,21 @@ public struct DomainTrace<D: Domain>: Sendable {
     var actions: [TimedAction<D.Action>] = []
     var failure: TraceError?
     var complete = true
-    try reader.forEachChunk(fromChunk: chunk, endChunk: chunk + 1) { records throws(TraceError) in
+    // The state is decoded as the chunk is parsed: that finds where it ends, for its hash,
+    // in the same pass.
+    var decoded: D.State?
+    let decodeState = { (bytes: UnsafeRawBufferPointer) -> Int? in
+      guard let (state, count) = CBORDecoder().decodePrefix(D.State.self, from: bytes) else { return nil }
+      decoded = state
+      return count
+    }
+    try reader.forEachChunk(fromChunk: chunk, endChunk: chunk + 1, decodingState: decodeState) { records throws(TraceError) in
       guard let first = records.first, first.kind == .snapshot else { return false }
-      snapshot = try first.decode(D.State.self)
+      if let decoded {
+        snapshot = decoded
+      } else {
+        snapshot = try first.decode(D.State.self)
+      }
       for record in records.dropFirst() where record.kind == .action {
         guard record.sequence <= through else {
           complete = false

@@ -72,6 +72,8 @@ public struct TraceChunk: Equatable, Sendable {
   /// Time offset, in microseconds from the header's start time, that the first action's
   /// delta counts from.
   var baseTime: Int64
+  /// The CRC32C in the chunk's header.
+  var checksum: UInt32
   var frameOffset: Int { offset + 8 + TraceFormat.chunkHeaderSize }
   var frameSize: Int { byteCount - 8 - TraceFormat.chunkHeaderSize }
 }

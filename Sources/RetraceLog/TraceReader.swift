@@ -39,7 +39,20 @@ public final class TraceReader: Sendable {
   /// The file's size in bytes.
   public let fileSize: Int
 
-  private let bytes: [UInt8]
+  /// Whether opening checked every chunk's checksum; `false` when the trace was opened
+  /// `usingIndex` and had one, in which case each chunk's checksum is checked when the chunk
+  /// is read.
+  public let checkedEveryChunk: Bool
+
+  /// Where the chunks' bytes are.
+  private enum Source {
+    /// The whole file in memory, every chunk checked.
+    case memory([UInt8])
+    /// The open file, read chunk by chunk.
+    case file(TraceFile)
+  }
+
+  private let source: Source
   /// Journal records after the last chunk: (kind, sequence, time offset, hash, payload).
   private let journal: [JournalRecord]
   /// The journal records' payloads side by side, for the records handed to
@@ -49,16 +62,48 @@ public final class TraceReader: Sendable {
 
   /// Opens the trace at `path` and the journal beside it, if any.
   ///
+  /// By default the whole file is read and every chunk's checksum checked, so that
+  /// ``integrity`` is known. With `usingIndex`, a cleanly closed trace is opened from its
+  /// index instead: only the header, the index and the chunks' headers are read (a few
+  /// kilobytes however large the file), and each chunk's data is read, and its checksum
+  /// checked, when a method first needs it. That suits reading a few chunks of a large
+  /// trace (the state at one sequence number); damage in a chunk's data is then thrown by
+  /// the method that reads it, not reported in ``integrity``. A trace without an intact
+  /// index (unfinished, truncated, damaged) is read whole either way.
+  ///
   /// - Parameters:
   ///   - path: The trace file.
   ///   - readJournal: Whether to fold in `path + ".journal"` when the trace is unfinished.
+  ///   - usingIndex: Whether to open a cleanly closed trace from its index.
   /// - Throws: ``TraceError`` when the file cannot be read or is not a trace at all (no
   ///   intact header). Damage after the header is not thrown: it is reported in
   ///   ``integrity``.
-  public convenience init(path: String, readJournal: Bool = true) throws(TraceError) {
+  public convenience init(path: String, readJournal: Bool = true, usingIndex: Bool = false) throws(TraceError) {
+    if usingIndex {
+      let file = try TraceFile(path: path)
+      if let scan = Scan(indexOf: file) {
+        self.init(scan: scan, file: file)
+        return
+      }
+    }
     let bytes = try readFile(path)
     let journalBytes = readJournal ? try? readFile(path + ".journal") : nil
     try self.init(bytes: bytes, journal: journalBytes, path: path)
+  }
+
+  /// A cleanly closed trace opened from its index.
+  private init(scan: Scan, file: TraceFile) {
+    path = file.path
+    source = .file(file)
+    fileSize = file.size
+    header = scan.header
+    formatVersion = scan.version
+    chunks = scan.chunks
+    hasIndex = true
+    checkedEveryChunk = false
+    journal = []
+    journalPayloads = []
+    integrity = TraceIntegrity(status: .clean)
   }
 
   /// Reads a trace from memory (and its journal's bytes, if any).
@@ -69,8 +114,9 @@ public final class TraceReader: Sendable {
   ///   - path: The name to use in errors.
   public init(bytes: [UInt8], journal journalBytes: [UInt8]? = nil, path: String = "<memory>") throws(TraceError) {
     self.path = path
-    self.bytes = bytes
-    self.fileSize = bytes.count
+    source = .memory(bytes)
+    fileSize = bytes.count
+    checkedEveryChunk = true
     let scan: Scan
     do {
       scan = try bytes.withBytes { raw throws(TraceError) in try Scan(raw) }
@@ -164,6 +210,23 @@ public final class TraceReader: Sendable {
     endChunk: Int? = nil,
     _ body: ([TraceRecord]) throws(TraceError) -> Bool
   ) throws(TraceError) {
+    try forEachChunk(fromChunk: fromChunk, endChunk: endChunk, decodingState: nil, body)
+  }
+
+  /// ``forEachChunk(fromChunk:endChunk:_:)``, with each leading snapshot's state decoded by
+  /// `decodeState` while the chunk's records are parsed: given the bytes from the state's
+  /// start to the chunk's end, it decodes the state and returns how many bytes it took, or
+  /// `nil` when it cannot (the state's end is then found by skipping over it). Only the
+  /// bytes it took are hashed and checked. A snapshot's state is found no other way than by
+  /// a pass over all of it: tens of megabytes in a large trace, which the decoding makes
+  /// anyway.
+  @usableFromInline
+  func forEachChunk(
+    fromChunk: Int,
+    endChunk: Int?,
+    decodingState decodeState: ((UnsafeRawBufferPointer) -> Int?)?,
+    _ body: ([TraceRecord]) throws(TraceError) -> Bool
+  ) throws(TraceError) {
     let end = min(endChunk ?? Int.max, chunks.count + 1)
     let first = max(fromChunk, 0)
     guard first < end else { return }
@@ -175,7 +238,7 @@ public final class TraceReader: Sendable {
       records.removeAll(keepingCapacity: true)
       let goOn = try raw.withBytes { rawBytes throws(TraceError) in
         do throws(TraceError) {
-          try parseChunk(chunk, rawBytes, into: &records)
+          try parseChunk(chunk, rawBytes, decodingState: decodeState, into: &records)
         } catch {
           if !records.isEmpty { _ = try body(records) }
           throw error
@@ -209,25 +272,49 @@ public final class TraceReader: Sendable {
     header.startTime + Double(offset) / 1_000_000
   }
 
+  /// Decompresses `chunk` into `raw`. From the file, the chunk is read first and its
+  /// checksum checked.
   private func decompress(_ chunk: TraceChunk, with decompressor: ZstdDecompressor, into raw: inout [UInt8])
     throws(TraceError)
   {
-    do {
-      try bytes.withBytes { file throws(ZstdError) in
-        let frame = UnsafeRawBufferPointer(rebasing: file[chunk.frameOffset..<(chunk.frameOffset + chunk.frameSize)])
-        try decompressor.decompressFrame(frame, expectedSize: chunk.rawSize, into: &raw)
+    func damaged(_ message: String, _ code: TraceError.Code = .corrupted, at offset: Int? = nil) -> TraceError {
+      TraceError(
+        code, message, path: path, offset: offset ?? chunk.frameOffset, chunk: chunk.index, sequence: chunk.firstSequence)
+    }
+    switch source {
+    case .memory(let bytes):
+      do {
+        try bytes.withBytes { file throws(ZstdError) in
+          let frame = UnsafeRawBufferPointer(rebasing: file[chunk.frameOffset..<(chunk.frameOffset + chunk.frameSize)])
+          try decompressor.decompressFrame(frame, expectedSize: chunk.rawSize, into: &raw)
+        }
+      } catch {
+        throw damaged(error.message)
       }
-    } catch {
-      throw TraceError(
-        .corrupted, error.message, path: path, offset: chunk.frameOffset, chunk: chunk.index,
-        sequence: chunk.firstSequence)
+    case .file(let file):
+      let bytes = try file.read(at: chunk.offset, count: chunk.byteCount)
+      guard bytes.count == chunk.byteCount else {
+        throw damaged("the file ends inside the chunk (it was cut after it was opened)", .truncated, at: chunk.offset + bytes.count)
+      }
+      try bytes.withBytes { bytes throws(TraceError) in
+        let headerSize = 8 + TraceFormat.chunkHeaderSize
+        let frame = UnsafeRawBufferPointer(rebasing: bytes[headerSize...])
+        guard Scan.checksumMatches(chunk.checksum, header: UnsafeRawBufferPointer(rebasing: bytes[..<headerSize]), frame: frame)
+        else { throw damaged("chunk checksum mismatch", at: chunk.offset) }
+        do throws(ZstdError) {
+          try decompressor.decompressFrame(frame, expectedSize: chunk.rawSize, into: &raw)
+        } catch {
+          throw damaged(error.message)
+        }
+      }
     }
   }
 
   /// Appends the records of a decompressed chunk to `records`; on malformed input, throws
   /// with the intact records before it appended.
   private func parseChunk(
-    _ chunk: TraceChunk, _ raw: UnsafeRawBufferPointer, into output: inout [TraceRecord]
+    _ chunk: TraceChunk, _ raw: UnsafeRawBufferPointer, decodingState decodeState: ((UnsafeRawBufferPointer) -> Int?)?,
+    into output: inout [TraceRecord]
   ) throws(TraceError) {
     // The count comes from the chunk's header; every record takes at least 4 bytes, which
     // bounds what a hostile header can make this reserve.
@@ -259,9 +346,15 @@ public final class TraceReader: Sendable {
         case (.snapshot, 4):
           let at = try cursor.readUInt()
           let hash = try cursor.readUInt()
-          let payload = try cursor.skipItem()
           guard records == 0, chunk.startsWithSnapshot, at == chunk.firstSequence - 1 else {
             throw fail("a snapshot that is not where the chunk header says", start)
+          }
+          let payload: Range<Int>
+          if let decodeState, let count = decodeState(UnsafeRawBufferPointer(rebasing: raw[cursor.offset...])) {
+            payload = cursor.offset..<(cursor.offset + count)
+            cursor.offset += count
+          } else {
+            payload = try cursor.skipItem()
           }
           let state = UnsafeRawBufferPointer(rebasing: raw[payload])
           guard XXH64.hash(state) == hash else {
@@ -299,30 +392,60 @@ public final class TraceReader: Sendable {
   }
 }
 
+/// A trace file open for reading, read piece by piece with `pread` (which keeps no shared
+/// file offset, so threads read it at once).
+final class TraceFile: Sendable {
+  let path: String
+  /// The size when opened.
+  let size: Int
+  private let fd: Int32
+
+  /// Opens `path`, refusing what is not a regular file.
+  init(path: String) throws(TraceError) {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw TraceError.posix("cannot open", path: path) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else {
+      let error = TraceError.posix("cannot stat", path: path)
+      closeDescriptor(fd)
+      throw error
+    }
+    guard (info.st_mode & S_IFMT) == S_IFREG else {
+      closeDescriptor(fd)
+      throw TraceError(.io, "not a regular file", path: path)
+    }
+    self.path = path
+    self.fd = fd
+    size = Int(info.st_size)
+  }
+
+  deinit { closeDescriptor(fd) }
+
+  /// The `count` bytes at `offset`, or fewer where the file ends (it may have shrunk since
+  /// it was opened).
+  func read(at offset: Int, count: Int) throws(TraceError) -> [UInt8] {
+    // Straight into uninitialized storage: zeroing a trace's megabytes first touched every
+    // page twice.
+    var failure: TraceError?
+    let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+      while initialized < count {
+        let n = pread(fd, buffer.baseAddress! + initialized, count - initialized, off_t(offset + initialized))
+        if n < 0 {
+          if errno == EINTR { continue }
+          failure = TraceError.posix("cannot read", path: path, offset: offset + initialized)
+          return
+        }
+        if n == 0 { break }
+        initialized += n
+      }
+    }
+    if let failure { throw failure }
+    return bytes
+  }
+}
+
 /// Reads a whole file, refusing what is not a regular file.
 func readFile(_ path: String) throws(TraceError) -> [UInt8] {
-  let fd = open(path, O_RDONLY | O_CLOEXEC)
-  guard fd >= 0 else { throw TraceError.posix("cannot open", path: path) }
-  defer { closeDescriptor(fd) }
-  var info = stat()
-  guard fstat(fd, &info) == 0 else { throw TraceError.posix("cannot stat", path: path) }
-  guard (info.st_mode & S_IFMT) == S_IFREG else { throw TraceError(.io, "not a regular file", path: path) }
-  let size = Int(info.st_size)
-  // Read straight into uninitialized storage: zeroing a trace's megabytes first touched
-  // every page twice.
-  var failure: TraceError?
-  let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-    while initialized < size {
-      let n = read(fd, buffer.baseAddress! + initialized, size - initialized)
-      if n < 0 {
-        if errno == EINTR { continue }
-        failure = TraceError.posix("cannot read", path: path, offset: initialized)
-        return
-      }
-      if n == 0 { break }
-      initialized += n
-    }
-  }
-  if let failure { throw failure }
-  return bytes
+  let file = try TraceFile(path: path)
+  return try file.read(at: 0, count: file.size)
 }

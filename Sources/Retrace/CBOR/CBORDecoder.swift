@@ -95,6 +95,28 @@ public struct CBORDecoder: Sendable {
     return try decodeWithContainers(type, from: bytes)
   }
 
+  /// Decodes the data item at the start of `bytes` (more may follow) with the type's
+  /// hand-written decoding, and says how many bytes it took; `nil` when the type has none,
+  /// ``usesHandWrittenCode`` is off, or it throws (``decode(_:from:)-(UnsafeRawBufferPointer)``
+  /// on the item alone then gives the value or the error).
+  ///
+  /// This finds where an item ends by decoding it, which a reader that must decode the item
+  /// anyway does in one pass instead of two.
+  @inlinable
+  package func decodePrefix<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) -> (value: T, count: Int)? {
+    guard usesHandWrittenCode, let fast = T.self as? any CBORDecodable.Type else { return nil }
+    return withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer -> (value: T, count: Int)? in
+      let slot = buffer.baseAddress!
+      var reader = CBORReader(bytes)
+      do {
+        try fast._decode(into: slot, from: &reader)
+      } catch {
+        return nil
+      }
+      return (slot.move(), reader.offset)
+    }
+  }
+
   /// Decodes through `Decodable`'s containers even when the type has a hand-written
   /// decoding (``CBORDecodable``).
   @usableFromInline

@@ -26,7 +26,8 @@ struct State: AsyncParsableCommand {
 
   mutating func run() async throws {
     Terminal.configureColor(colorOptions)
-    let file = try SessionFile.open(trace)
+    // One state needs a few of the trace's chunks: they are read when needed, not all.
+    let file = try SessionFile.open(trace, usingIndex: true)
     try show(try file.domain(), file)
   }
 

@@ -26,16 +26,20 @@ struct SessionFile {
 
   /// Opens the file at `path` and reads its header (a trace: also its index and checksums).
   ///
+  /// With `usingIndex`, a cleanly closed trace is opened from its index: its chunks are read
+  /// (and their checksums checked) only when needed, which is what reading one state wants
+  /// (`TraceReader.init(path:readJournal:usingIndex:)`).
+  ///
   /// - Throws: ``DebuggerError``: ``DebuggerError/Code/notFound``, ``DebuggerError/Code/io``,
   ///   ``DebuggerError/Code/notATrace``.
-  static func open(_ path: String) throws(DebuggerError) -> SessionFile {
+  static func open(_ path: String, usingIndex: Bool = false) throws(DebuggerError) -> SessionFile {
     if try startsWithJSON(path) {
       let data = try readData(path)
       return SessionFile(path: path, content: .jsonLines(data, try JSONLines.readHeader(from: data, path: path)))
     }
     do {
       // By path: the reader also folds in an unfinished session's journal.
-      return SessionFile(path: path, content: .trace(try TraceReader(path: path)))
+      return SessionFile(path: path, content: .trace(try TraceReader(path: path, usingIndex: usingIndex)))
     } catch {
       throw Self.converting(error, path: path)
     }
@@ -170,6 +174,18 @@ struct SessionFile {
     do {
       return (target, reader.lastSequence, try DomainTrace(reader, domain: domain, cachedSnapshots: 1).state(at: target))
     } catch {
+      // Opened from its index, a trace's chunks are checked only as they are read: damage
+      // found then is handled as opening finds it, by reading the trace whole, which says
+      // where it is and goes on with the intact part.
+      if !reader.checkedEveryChunk, error.code == .corrupted || error.code == .truncated {
+        let whole: TraceReader
+        do {
+          whole = try TraceReader(path: path)
+        } catch {
+          throw Self.converting(error, path: path)
+        }
+        return try SessionFile(path: path, content: .trace(whole)).state(as: domain, at: sequence)
+      }
       throw Self.converting(error, path: path)
     }
   }

@@ -10,52 +10,10 @@ struct Scan {
   var damage: TraceError?
 
   init(_ file: UnsafeRawBufferPointer) throws(TraceError) {
-    // The header: a skippable frame that must be intact, or this is not a trace at all.
-    guard file.count > 0 else { throw TraceError(.notATrace, "empty file, not a trace") }
-    guard file.count >= 8 else { throw TraceError(.notATrace, "too short to be a trace (\(file.count) bytes)") }
-    let magic = file.readLittleEndian(UInt32.self, at: 0)
-    guard magic == TraceFormat.headerMagic else {
-      if magic == TraceFormat.zstdMagic {
-        throw TraceError(.notATrace, "a zstd file, but not a Retrace trace (no header frame)", offset: 0)
-      }
-      throw TraceError(.notATrace, "not a trace (it starts with 0x\(String(magic, radix: 16)), not a Retrace header)", offset: 0)
-    }
-    let size = Int(file.readLittleEndian(UInt32.self, at: 4))
-    guard size <= TraceFormat.maxHeaderSize, size >= 16 else {
-      throw TraceError(.corrupted, "header frame size \(size) is impossible", offset: 4)
-    }
-    guard file.count - 8 >= size else {
-      throw TraceError(.truncated, "the header frame needs \(size) bytes, the file has \(file.count - 8)", offset: 8)
-    }
-    let content = UnsafeRawBufferPointer(rebasing: file[8..<(8 + size)])
-    guard content.readLittleEndian(UInt32.self, at: 0) == TraceFormat.headerTag else {
-      throw TraceError(.notATrace, "a skippable frame, but not a Retrace header", offset: 8)
-    }
-    let crc = content.readLittleEndian(UInt32.self, at: size - 4)
-    guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: content[0..<(size - 4)])) == crc else {
-      throw TraceError(.corrupted, "header checksum mismatch", offset: 8)
-    }
-    version = content.readLittleEndian(UInt16.self, at: 4)
-    guard version >= 1, version <= TraceFormat.version else {
-      throw TraceError(
-        .unsupportedVersion, "format version \(version) is not supported (this reader knows 1 to \(TraceFormat.version))",
-        offset: 12)
-    }
-    let cborLength = Int(content.readLittleEndian(UInt32.self, at: 8))
-    guard cborLength == size - 16 else {
-      throw TraceError(.corrupted, "header length \(cborLength) does not fit its frame", offset: 16)
-    }
-    do {
-      header = try CBORDecoder().decode(TraceHeader.self, from: UnsafeRawBufferPointer(rebasing: content[12..<(12 + cborLength)]))
-    } catch {
-      throw TraceError(.corrupted, "header fields: \(error)", offset: 20)
-    }
-    // Sequence numbers are counted on from here; one near UInt64.max would overflow.
-    guard header.firstSequence <= UInt64(Int64.max) else {
-      throw TraceError(.corrupted, "header firstSequence \(header.firstSequence) is impossible", offset: 20)
-    }
+    let end: Int
+    (header, version, end) = try Self.readHeader(file)
     // The chunks, then the index.
-    var offset = 8 + size
+    var offset = end
     var nextSequence = header.firstSequence + 1
     while offset < file.count {
       guard file.count - offset >= 8 else {
@@ -91,55 +49,186 @@ struct Scan {
     }
   }
 
+  /// The framing of a cleanly closed trace read from its index: the header frame, the
+  /// index, and each chunk's header frame, not the chunks' data, whose checksums are left to
+  /// whoever reads them. `nil` when any of it is missing or disagrees (no index, damage):
+  /// the whole file must then be scanned, which says where and why.
+  init?(indexOf file: TraceFile) {
+    let trailerSize = TraceFormat.indexTrailerSize
+    guard file.size >= 8 + trailerSize,
+      let prefix = try? file.read(at: 0, count: 8), prefix.count == 8,
+      case let headerSize = Int(prefix.withUnsafeBytes { $0.readLittleEndian(UInt32.self, at: 4) }),
+      headerSize <= TraceFormat.maxHeaderSize,
+      let headerFrame = try? file.read(at: 0, count: 8 + headerSize),
+      let (header, version, end) = try? headerFrame.withBytes({ bytes throws(TraceError) in try Self.readHeader(bytes) }),
+      let trailer = try? file.read(at: file.size - trailerSize, count: trailerSize), trailer.count == trailerSize
+    else { return nil }
+    let count = Int(trailer.withUnsafeBytes { $0.readLittleEndian(UInt32.self, at: 0) })
+    let indexSize = count * TraceFormat.indexEntrySize + trailerSize
+    let indexOffset = file.size - 8 - indexSize
+    guard trailer.withUnsafeBytes({ $0.readLittleEndian(UInt32.self, at: 28) }) == TraceFormat.indexTag,
+      indexOffset >= end, let index = try? file.read(at: indexOffset, count: 8 + indexSize), index.count == 8 + indexSize
+    else { return nil }
+    var chunks: [TraceChunk] = []
+    chunks.reserveCapacity(count)
+    let intact = index.withUnsafeBytes { index -> Bool in
+      guard index.readLittleEndian(UInt32.self, at: 0) == TraceFormat.indexMagic,
+        Int(index.readLittleEndian(UInt32.self, at: 4)) == indexSize,
+        CRC32C.checksum(UnsafeRawBufferPointer(rebasing: index[8..<(8 + indexSize - 8)]))
+          == index.readLittleEndian(UInt32.self, at: 8 + indexSize - 8)
+      else { return false }
+      var nextSequence = header.firstSequence + 1
+      var offset = end
+      for i in 0..<count {
+        let e = 8 + i * TraceFormat.indexEntrySize
+        guard Int(exactly: index.readLittleEndian(UInt64.self, at: e)) == offset,
+          let bytes = try? file.read(at: offset, count: 8 + TraceFormat.chunkHeaderSize),
+          bytes.count == 8 + TraceFormat.chunkHeaderSize,
+          bytes.withUnsafeBytes({ $0.readLittleEndian(UInt32.self, at: 0) }) == TraceFormat.chunkMagic,
+          case .success(let chunk) = bytes.withUnsafeBytes({
+            Self.readChunkHeader($0, at: offset, fileSize: indexOffset, index: i, nextSequence: nextSequence, frame: nil)
+          }),
+          index.readLittleEndian(UInt64.self, at: e + 8) == chunk.firstSequence,
+          Int(index.readLittleEndian(UInt32.self, at: e + 16)) == chunk.actionCount
+        else { return false }
+        chunks.append(chunk)
+        nextSequence = chunk.firstSequence + UInt64(chunk.actionCount)
+        offset += chunk.byteCount
+      }
+      // The chunks end where the index begins, at the last sequence it names.
+      return offset == indexOffset && index.readLittleEndian(UInt64.self, at: 8 + indexSize - trailerSize + 8) == nextSequence - 1
+    }
+    guard intact else { return nil }
+    self.header = header
+    self.version = version
+    self.chunks = chunks
+    hasIndex = true
+  }
+
+  /// The header frame at the start of `file` (which needs to hold only that frame): the
+  /// header, the format version, and the offset where the frame ends.
+  static func readHeader(_ file: UnsafeRawBufferPointer) throws(TraceError) -> (TraceHeader, UInt16, Int) {
+    // The header: a skippable frame that must be intact, or this is not a trace at all.
+    guard file.count > 0 else { throw TraceError(.notATrace, "empty file, not a trace") }
+    guard file.count >= 8 else { throw TraceError(.notATrace, "too short to be a trace (\(file.count) bytes)") }
+    let magic = file.readLittleEndian(UInt32.self, at: 0)
+    guard magic == TraceFormat.headerMagic else {
+      if magic == TraceFormat.zstdMagic {
+        throw TraceError(.notATrace, "a zstd file, but not a Retrace trace (no header frame)", offset: 0)
+      }
+      throw TraceError(.notATrace, "not a trace (it starts with 0x\(String(magic, radix: 16)), not a Retrace header)", offset: 0)
+    }
+    let size = Int(file.readLittleEndian(UInt32.self, at: 4))
+    guard size <= TraceFormat.maxHeaderSize, size >= 16 else {
+      throw TraceError(.corrupted, "header frame size \(size) is impossible", offset: 4)
+    }
+    guard file.count - 8 >= size else {
+      throw TraceError(.truncated, "the header frame needs \(size) bytes, the file has \(file.count - 8)", offset: 8)
+    }
+    let content = UnsafeRawBufferPointer(rebasing: file[8..<(8 + size)])
+    guard content.readLittleEndian(UInt32.self, at: 0) == TraceFormat.headerTag else {
+      throw TraceError(.notATrace, "a skippable frame, but not a Retrace header", offset: 8)
+    }
+    let crc = content.readLittleEndian(UInt32.self, at: size - 4)
+    guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: content[0..<(size - 4)])) == crc else {
+      throw TraceError(.corrupted, "header checksum mismatch", offset: 8)
+    }
+    let version = content.readLittleEndian(UInt16.self, at: 4)
+    guard version >= 1, version <= TraceFormat.version else {
+      throw TraceError(
+        .unsupportedVersion, "format version \(version) is not supported (this reader knows 1 to \(TraceFormat.version))",
+        offset: 12)
+    }
+    let cborLength = Int(content.readLittleEndian(UInt32.self, at: 8))
+    guard cborLength == size - 16 else {
+      throw TraceError(.corrupted, "header length \(cborLength) does not fit its frame", offset: 16)
+    }
+    let header: TraceHeader
+    do {
+      header = try CBORDecoder().decode(TraceHeader.self, from: UnsafeRawBufferPointer(rebasing: content[12..<(12 + cborLength)]))
+    } catch {
+      throw TraceError(.corrupted, "header fields: \(error)", offset: 20)
+    }
+    // Sequence numbers are counted on from here; one near UInt64.max would overflow.
+    guard header.firstSequence <= UInt64(Int64.max) else {
+      throw TraceError(.corrupted, "header firstSequence \(header.firstSequence) is impossible", offset: 20)
+    }
+    return (header, version, 8 + size)
+  }
+
   private func readChunk(_ file: UnsafeRawBufferPointer, at offset: Int, nextSequence: UInt64) -> Result<TraceChunk, TraceError> {
-    let index = chunks.count
+    let header = UnsafeRawBufferPointer(rebasing: file[offset..<min(file.count, offset + 8 + TraceFormat.chunkHeaderSize)])
+    return Self.readChunkHeader(
+      header, at: offset, fileSize: file.count, index: chunks.count, nextSequence: nextSequence
+    ) { frameStart, frameSize in
+      UnsafeRawBufferPointer(rebasing: file[frameStart..<(frameStart + frameSize)])
+    }
+  }
+
+  /// The chunk whose header frame, at `offset` of a file of `fileSize` bytes, is `header`
+  /// (its 8-byte frame header and 48 bytes of content, or fewer where the file ends), or
+  /// the damage found.
+  ///
+  /// - Parameter frame: The chunk's zstd frame, given where it starts and its size, to check
+  ///   the chunk's checksum against; `nil` leaves that check to whoever reads the frame
+  ///   (``checksumMatches(_:header:frame:)``).
+  static func readChunkHeader(
+    _ header: UnsafeRawBufferPointer, at offset: Int, fileSize: Int, index: Int, nextSequence: UInt64,
+    frame: ((_ start: Int, _ size: Int) -> UnsafeRawBufferPointer)?
+  ) -> Result<TraceChunk, TraceError> {
     func failure(_ code: TraceError.Code, _ message: String, _ at: Int) -> Result<TraceChunk, TraceError> {
       .failure(TraceError(code, message, offset: at, chunk: index, sequence: nextSequence))
     }
-    let h = offset + 8
-    guard Int(file.readLittleEndian(UInt32.self, at: offset + 4)) == TraceFormat.chunkHeaderSize else {
+    guard Int(header.readLittleEndian(UInt32.self, at: 4)) == TraceFormat.chunkHeaderSize else {
       return failure(.corrupted, "chunk header size is not \(TraceFormat.chunkHeaderSize)", offset + 4)
     }
-    guard file.count - h >= TraceFormat.chunkHeaderSize else {
-      return failure(.truncated, "the file ends inside a chunk header", h)
+    guard header.count == 8 + TraceFormat.chunkHeaderSize else {
+      return failure(.truncated, "the file ends inside a chunk header", offset + 8)
     }
-    guard file.readLittleEndian(UInt32.self, at: h) == TraceFormat.chunkTag else {
-      return failure(.corrupted, "chunk header tag is wrong", h)
+    let h = 8
+    guard header.readLittleEndian(UInt32.self, at: h) == TraceFormat.chunkTag else {
+      return failure(.corrupted, "chunk header tag is wrong", offset + h)
     }
-    let rawSize = Int(file.readLittleEndian(UInt32.self, at: h + 32))
-    let frameSize = Int(file.readLittleEndian(UInt32.self, at: h + 36))
-    let frameStart = h + TraceFormat.chunkHeaderSize
-    guard file.count - frameStart >= frameSize else {
-      return failure(.truncated, "the chunk needs \(frameSize) bytes, the file has \(file.count - frameStart)", frameStart)
+    let rawSize = Int(header.readLittleEndian(UInt32.self, at: h + 32))
+    let frameSize = Int(header.readLittleEndian(UInt32.self, at: h + 36))
+    let frameStart = offset + h + TraceFormat.chunkHeaderSize
+    guard fileSize - frameStart >= frameSize else {
+      return failure(.truncated, "the chunk needs \(frameSize) bytes, the file has \(fileSize - frameStart)", frameStart)
     }
-    let crc = CRC32C.update(
-      CRC32C.update(
-        CRC32C.checksum(UnsafeRawBufferPointer(rebasing: file[h..<(h + 40)])),
-        UnsafeRawBufferPointer(rebasing: file[(h + 44)..<(h + 48)])),
-      UnsafeRawBufferPointer(rebasing: file[frameStart..<(frameStart + frameSize)]))
-    guard crc == file.readLittleEndian(UInt32.self, at: h + 40) else {
+    let checksum = header.readLittleEndian(UInt32.self, at: h + 40)
+    if let frame, !checksumMatches(checksum, header: header, frame: frame(frameStart, frameSize)) {
       return failure(.corrupted, "chunk checksum mismatch", offset)
     }
     // The checksum vouches for the fields; these checks catch a writer that lied.
     guard rawSize <= TraceFormat.maxChunkSize else {
-      return failure(.tooLarge, "chunk claims \(rawSize) bytes of records, more than the limit of \(TraceFormat.maxChunkSize)", h + 32)
+      return failure(.tooLarge, "chunk claims \(rawSize) bytes of records, more than the limit of \(TraceFormat.maxChunkSize)", offset + h + 32)
     }
-    let firstSequence = file.readLittleEndian(UInt64.self, at: h + 8)
+    let firstSequence = header.readLittleEndian(UInt64.self, at: h + 8)
     guard firstSequence == nextSequence else {
-      return failure(.corrupted, "chunk starts at sequence \(firstSequence), expected \(nextSequence)", h + 8)
+      return failure(.corrupted, "chunk starts at sequence \(firstSequence), expected \(nextSequence)", offset + h + 8)
     }
-    let actionCount = Int(file.readLittleEndian(UInt32.self, at: h + 16))
-    let recordCount = Int(file.readLittleEndian(UInt32.self, at: h + 20))
+    let actionCount = Int(header.readLittleEndian(UInt32.self, at: h + 16))
+    let recordCount = Int(header.readLittleEndian(UInt32.self, at: h + 20))
     guard actionCount <= recordCount, recordCount <= rawSize else {
-      return failure(.corrupted, "chunk record counts are impossible", h + 16)
+      return failure(.corrupted, "chunk record counts are impossible", offset + h + 16)
     }
     return .success(
       TraceChunk(
         index: index, offset: offset, byteCount: 8 + TraceFormat.chunkHeaderSize + frameSize, rawSize: rawSize,
         firstSequence: firstSequence, actionCount: actionCount, recordCount: recordCount,
-        checkpointCount: Int(file.readLittleEndian(UInt32.self, at: h + 44)),
-        startsWithSnapshot: file.readLittleEndian(UInt16.self, at: h + 6) & 1 != 0,
-        baseTime: file.readLittleEndian(Int64.self, at: h + 24)))
+        checkpointCount: Int(header.readLittleEndian(UInt32.self, at: h + 44)),
+        startsWithSnapshot: header.readLittleEndian(UInt16.self, at: h + 6) & 1 != 0,
+        baseTime: header.readLittleEndian(Int64.self, at: h + 24), checksum: checksum))
+  }
+
+  /// Whether a chunk's CRC32C (over its header's content bytes `0..<40` and `44..<48`, then
+  /// its zstd frame) is `checksum`. `header` is the chunk's header frame, 8 + 48 bytes.
+  static func checksumMatches(_ checksum: UInt32, header: UnsafeRawBufferPointer, frame: UnsafeRawBufferPointer) -> Bool {
+    let crc = CRC32C.update(
+      CRC32C.update(
+        CRC32C.checksum(UnsafeRawBufferPointer(rebasing: header[8..<48])), UnsafeRawBufferPointer(rebasing: header[52..<56])),
+      frame)
+    return crc == checksum
   }
 
   private func readIndex(_ file: UnsafeRawBufferPointer, at offset: Int, size: Int, nextSequence: UInt64) -> TraceError? {
