@@ -45,7 +45,8 @@ public struct DomainTrace<D: Domain>: Sendable {
   ///   - domain: The domain to decode it with.
   ///   - cachedSnapshots: How many decoded snapshots ``state(at:)`` keeps in memory, so that
   ///     seeking near one again does not decode it again (the most recently used are kept).
-  ///     Each costs the memory of a state of its point in the session; the recorder spaces
+  ///     Each costs the memory of a state of its point in the session, and of the decoded
+  ///     actions of its chunk (at most one chunk's worth); the recorder spaces
   ///     snapshots so that they add up to at most 64 encoded bytes per action
   ///     (``TraceRecorderConfiguration/maxStateBytesPerAction``), which bounds the whole
   ///     cache too. 0 keeps none.
@@ -123,23 +124,18 @@ public struct DomainTrace<D: Domain>: Sendable {
 
   /// Starts decoding the actions from sequence `from` on (through `through`, if given), at
   /// most `window` chunks ahead of the consumer, on other threads.
-  ///
-  /// `firstChunk`, when given, is where to start instead of the chunk that holds `from`.
   @inlinable
-  func actionPipeline(from: UInt64, through: UInt64?, window: Int, firstChunk: Int? = nil) -> ActionPipeline {
-    let firstChunk = firstChunk ?? reader.chunks.lastIndex { $0.firstSequence <= from } ?? 0
-    // The chunks, then the journal (which `forEachChunk` numbers `chunks.count`).
-    var endChunk = reader.chunks.count + 1
-    if let through, let last = reader.chunks.lastIndex(where: { $0.firstSequence <= through }),
-      through < reader.chunks[last].firstSequence + UInt64(reader.chunks[last].actionCount)
-    {
-      endChunk = last + 1
-    }
-    let count = max(endChunk - firstChunk, 0)
+  func actionPipeline(from: UInt64, through: UInt64?, window: Int) -> ActionPipeline {
+    // From the first chunk with an action at or after `from` to the one holding `through`:
+    // the chunks, then the journal (which `forEachChunk` numbers `chunks.count`).
+    let chunks = reader.chunks
+    let firstChunk = chunks.firstIndex { $0.endSequence > from } ?? chunks.count
+    let endChunk = through.flatMap { through in chunks.firstIndex { $0.endSequence > through } }.map { $0 + 1 }
+      ?? chunks.count + 1
     return ActionPipeline(
-      pipeline: ChunkPipeline(count: count, window: window) { [self] index in
+      pipeline: ChunkPipeline(count: max(endChunk - firstChunk, 0), window: window) { [self] index in
         actions(ofChunk: firstChunk + index, from: from)
-      }, count: count)
+      })
   }
 
   /// How many chunks ``state(at:)`` decodes ahead: the ones between the snapshot and the
@@ -150,12 +146,10 @@ public struct DomainTrace<D: Domain>: Sendable {
   @usableFromInline
   struct ActionPipeline {
     @usableFromInline let pipeline: ChunkPipeline<(actions: [TimedAction<D.Action>], error: TraceError?)>
-    @usableFromInline let count: Int
 
     @usableFromInline
-    init(pipeline: ChunkPipeline<(actions: [TimedAction<D.Action>], error: TraceError?)>, count: Int) {
+    init(pipeline: ChunkPipeline<(actions: [TimedAction<D.Action>], error: TraceError?)>) {
       self.pipeline = pipeline
-      self.count = count
     }
 
     /// Calls `body` with every action in order until it returns `false`, then stops the
@@ -163,7 +157,7 @@ public struct DomainTrace<D: Domain>: Sendable {
     @inlinable
     func forEach(_ body: (TimedAction<D.Action>) throws(TraceError) -> Bool) throws(TraceError) {
       defer { pipeline.finish() }
-      for index in 0..<count {
+      for index in 0..<pipeline.count {
         let (actions, error) = pipeline.take(index)
         for action in actions where try !body(action) { return }
         if let error { throw error }
@@ -179,15 +173,30 @@ public struct DomainTrace<D: Domain>: Sendable {
     do {
       try reader.forEachChunk(fromChunk: index, endChunk: index + 1) { records throws(TraceError) in
         actions.reserveCapacity(records.count)
-        for record in records where record.kind == .action && record.sequence >= from {
-          actions.append(TimedAction(sequence: record.sequence, time: record.time ?? 0, action: try decodeAction(record)))
-        }
+        _ = try appendActions(of: records, from: from, through: .max, to: &actions)
         return true
       }
     } catch {
       return (actions, error)
     }
     return (actions, nil)
+  }
+
+  /// Decodes the actions among `records` from sequence `from` through `through`, in order,
+  /// onto `actions`; returns `false` when it stopped at `through` before the records'
+  /// end.
+  ///
+  /// - Throws: ``TraceError`` for the first action that cannot be decoded, after appending
+  ///   those before it.
+  @inlinable
+  func appendActions(
+    of records: some Collection<TraceRecord>, from: UInt64, through: UInt64, to actions: inout [TimedAction<D.Action>]
+  ) throws(TraceError) -> Bool {
+    for record in records where record.kind == .action && record.sequence >= from {
+      guard record.sequence <= through else { return false }
+      actions.append(TimedAction(sequence: record.sequence, time: record.time ?? 0, action: try decodeAction(record)))
+    }
+    return true
   }
 
   /// Every action, in order.
@@ -229,30 +238,23 @@ public struct DomainTrace<D: Domain>: Sendable {
     var complete = true
     // The state is decoded as the chunk is parsed: that finds where it ends, for its hash,
     // in the same pass.
-    var decoded: D.State?
+    var decoded: (value: D.State, count: Int)?
     let decodeState = { (bytes: UnsafeRawBufferPointer) -> Int? in
-      guard let (state, count) = CBORDecoder().decodePrefix(D.State.self, from: bytes) else { return nil }
-      decoded = state
-      return count
+      decoded = CBORDecoder().decodePrefix(D.State.self, from: bytes)
+      return decoded?.count
     }
     try reader.forEachChunk(fromChunk: chunk, endChunk: chunk + 1, decodingState: decodeState) { records throws(TraceError) in
       guard let first = records.first, first.kind == .snapshot else { return false }
-      if let decoded {
-        snapshot = decoded
+      // The decoded state, unless the record's payload is not what it was decoded from.
+      if let decoded, decoded.count == first.payload.count {
+        snapshot = decoded.value
       } else {
         snapshot = try first.decode(D.State.self)
       }
-      for record in records.dropFirst() where record.kind == .action {
-        guard record.sequence <= through else {
-          complete = false
-          break
-        }
-        do throws(TraceError) {
-          actions.append(TimedAction(sequence: record.sequence, time: record.time ?? 0, action: try decodeAction(record)))
-        } catch {
-          failure = error
-          break
-        }
+      do throws(TraceError) {
+        complete = try appendActions(of: records.dropFirst(), from: 0, through: through, to: &actions)
+      } catch {
+        failure = error
       }
       return false
     }
@@ -284,6 +286,8 @@ public struct DomainTrace<D: Domain>: Sendable {
       throw TraceError(.corrupted, "the trace has no starting snapshot", path: reader.path)
     }
     let snapshotSequence = reader.chunks[chunk].firstSequence - 1
+    let afterChunk = reader.chunks[chunk].endSequence
+    var snapshot = cache.snapshot(at: snapshotSequence)
     var start: (sequence: UInt64, state: D.State)
     var pipeline: ActionPipeline?
     if let last = cache.last(in: snapshotSequence...sequence) {
@@ -292,32 +296,36 @@ public struct DomainTrace<D: Domain>: Sendable {
       // The actions after the snapshot's chunk are decoded on other threads while this one
       // decodes the snapshot and its chunk's actions (or takes them from the cache): both
       // take tens of milliseconds on a large trace. Up to 64 chunks (about 640,000 actions)
-      // ahead, a bound on the memory they take meanwhile.
-      let afterChunk = reader.chunks[chunk].firstSequence + UInt64(reader.chunks[chunk].actionCount)
-      let cached = cache.snapshot(at: snapshotSequence)
-      // The chunks after the snapshot's, when the target lies beyond it and its actions will
-      // all be at hand: a cached snapshot may hold only those up to an earlier target.
-      if afterChunk <= sequence, cached?.complete ?? true {
-        pipeline = actionPipeline(from: afterChunk, through: sequence, window: Self.seekWindow, firstChunk: chunk + 1)
+      // ahead, a bound on the memory they take meanwhile. Only when the target lies beyond
+      // the chunk and its actions will all be at hand: a cached snapshot may hold only those
+      // up to an earlier target.
+      if afterChunk <= sequence, snapshot?.complete ?? true {
+        pipeline = actionPipeline(from: afterChunk, through: sequence, window: Self.seekWindow)
       }
-      let snapshot: DecodedSnapshot<D.State, D.Action>
-      if let cached {
-        snapshot = cached
+      if let snapshot {
+        start = (snapshotSequence, snapshot.state)
       } else {
+        let decoded: DecodedSnapshot<D.State, D.Action>
         do throws(TraceError) {
-          guard let decoded = try snapshotAndActions(inChunk: chunk, through: sequence) else {
+          guard let read = try snapshotAndActions(inChunk: chunk, through: sequence) else {
             throw TraceError(.corrupted, "the snapshot could not be read", path: reader.path)
           }
-          snapshot = decoded
+          decoded = read
         } catch {
           pipeline?.pipeline.finish()
           throw error
         }
-        cache.keepSnapshot(snapshot, at: snapshotSequence)
+        cache.keepSnapshot(decoded, at: snapshotSequence)
+        snapshot = decoded
+        start = (snapshotSequence, decoded.state)
       }
-      var state = snapshot.state
-      var reached = snapshotSequence
-      for action in snapshot.actions {
+    }
+    var state = start.state
+    var reached = start.sequence
+    // The snapshot's chunk's actions after `start` come from those decoded with the
+    // snapshot (a state answered before may lie inside that chunk too).
+    if let snapshot, reached < afterChunk {
+      for action in snapshot.actions where action.sequence > reached {
         guard action.sequence <= sequence else { break }
         _ = domain.reduce(into: &state, action: action.action)
         reached = action.sequence
@@ -326,19 +334,19 @@ public struct DomainTrace<D: Domain>: Sendable {
         pipeline?.pipeline.finish()
         throw error
       }
-      // What is left (the rest of a partly cached chunk, or of the chunks after it) comes
-      // from the pipeline, or the one made below from `reached` on.
-      start = (reached, state)
     }
-    var state = start.state
-    if start.sequence < sequence {
+    // What is left (the rest of a partly decoded chunk, or the chunks after it) comes from
+    // the pipeline, or from one started at `reached`.
+    if reached < sequence {
       let domain = self.domain
-      try (pipeline ?? actionPipeline(from: start.sequence + 1, through: sequence, window: Self.seekWindow))
+      try (pipeline ?? actionPipeline(from: reached + 1, through: sequence, window: Self.seekWindow))
         .forEach { action throws(TraceError) in
           guard action.sequence <= sequence else { return false }
           _ = domain.reduce(into: &state, action: action.action)
           return action.sequence < sequence
         }
+    } else {
+      pipeline?.pipeline.finish()
     }
     cache.keepLast(state, at: sequence)
     return state

@@ -74,6 +74,8 @@ public struct TraceChunk: Equatable, Sendable {
   var baseTime: Int64
   /// The CRC32C in the chunk's header.
   var checksum: UInt32
+  /// The sequence number of the first action after the chunk's.
+  @usableFromInline var endSequence: UInt64 { firstSequence + UInt64(actionCount) }
   var frameOffset: Int { offset + 8 + TraceFormat.chunkHeaderSize }
   var frameSize: Int { byteCount - 8 - TraceFormat.chunkHeaderSize }
 }

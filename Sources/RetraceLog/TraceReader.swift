@@ -44,7 +44,10 @@ public final class TraceReader: Sendable {
   /// Whether opening checked every chunk's checksum; `false` when the trace was opened
   /// `usingIndex` and had one, in which case each chunk's checksum is checked when the chunk
   /// is read.
-  public let checkedEveryChunk: Bool
+  public var checkedEveryChunk: Bool {
+    if case .memory = source { return true }
+    return false
+  }
 
   /// Where the chunks' bytes are.
   private enum Source {
@@ -81,14 +84,12 @@ public final class TraceReader: Sendable {
   ///   intact header). Damage after the header is not thrown: it is reported in
   ///   ``integrity``.
   public convenience init(path: String, readJournal: Bool = true, usingIndex: Bool = false) throws(TraceError) {
-    if usingIndex {
-      let file = try TraceFile(path: path)
-      if let scan = Scan(indexOf: file) {
-        self.init(scan: scan, file: file)
-        return
-      }
+    let file = try TraceFile(path: path)
+    if usingIndex, let scan = Scan(indexOf: file) {
+      self.init(scan: scan, file: file)
+      return
     }
-    let bytes = try readFile(path)
+    let bytes = try file.read(at: 0, count: file.size)
     let journalBytes = readJournal ? try? readFile(path + ".journal") : nil
     try self.init(bytes: bytes, journal: journalBytes, path: path)
   }
@@ -102,7 +103,6 @@ public final class TraceReader: Sendable {
     formatVersion = scan.version
     chunks = scan.chunks
     hasIndex = true
-    checkedEveryChunk = false
     journal = []
     journalPayloads = []
     integrity = TraceIntegrity(status: .clean)
@@ -118,7 +118,6 @@ public final class TraceReader: Sendable {
     self.path = path
     source = .memory(bytes)
     fileSize = bytes.count
-    checkedEveryChunk = true
     let scan: Scan
     do {
       scan = try bytes.withBytes { raw throws(TraceError) in try Scan(raw) }
@@ -131,7 +130,7 @@ public final class TraceReader: Sendable {
     hasIndex = scan.hasIndex
     var journal: [JournalRecord] = []
     if !scan.hasIndex, let journalBytes {
-      let next = (scan.chunks.last.map { $0.firstSequence + UInt64($0.actionCount) } ?? scan.header.firstSequence + 1)
+      let next = (scan.chunks.last.map(\.endSequence) ?? scan.header.firstSequence + 1)
       journal = JournalRecord.read(journalBytes, nextSequence: next)
     }
     self.journal = journal
@@ -218,8 +217,9 @@ public final class TraceReader: Sendable {
   /// ``forEachChunk(fromChunk:endChunk:_:)``, with each leading snapshot's state decoded by
   /// `decodeState` while the chunk's records are parsed: given the bytes from the state's
   /// start to the chunk's end, it decodes the state and returns how many bytes it took, or
-  /// `nil` when it cannot (the state's end is then found by skipping over it). Only the
-  /// bytes it took are hashed and checked. A snapshot's state is found no other way than by
+  /// `nil` when it cannot (the state's end is then found by skipping over it, as it is when
+  /// the bytes it took do not match the snapshot's hash: the snapshot record's payload
+  /// then differs from what it decoded). A snapshot's state is found no other way than by
   /// a pass over all of it: tens of megabytes in a large trace, which the decoding makes
   /// anyway.
   @usableFromInline
@@ -351,17 +351,25 @@ public final class TraceReader: Sendable {
           guard records == 0, chunk.startsWithSnapshot, at == chunk.firstSequence - 1 else {
             throw fail("a snapshot that is not where the chunk header says", start)
           }
-          let payload: Range<Int>
+          // Where the state ends: where decoding it stopped, when that matches the hash (a
+          // decoding that stopped short of the item's end falls back to the skipping), or
+          // found by skipping over the item.
+          var payload: Range<Int>?
           if let decodeState, let count = decodeState(UnsafeRawBufferPointer(rebasing: raw[cursor.offset...])) {
-            payload = cursor.offset..<(cursor.offset + count)
-            cursor.offset += count
-          } else {
-            payload = try cursor.skipItem()
+            let decoded = cursor.offset..<(cursor.offset + count)
+            if XXH64.hash(UnsafeRawBufferPointer(rebasing: raw[decoded])) == hash {
+              payload = decoded
+              cursor.offset += count
+            }
           }
-          let state = UnsafeRawBufferPointer(rebasing: raw[payload])
-          guard XXH64.hash(state) == hash else {
-            throw fail("the snapshot does not match its hash", start)
+          if payload == nil {
+            let skipped = try cursor.skipItem()
+            guard XXH64.hash(UnsafeRawBufferPointer(rebasing: raw[skipped])) == hash else {
+              throw fail("the snapshot does not match its hash", start)
+            }
+            payload = skipped
           }
+          let state = UnsafeRawBufferPointer(rebasing: raw[payload!])
           record = TraceRecord(kind: .snapshot, sequence: at, time: nil, hash: StateHash(rawValue: hash), payload: state, source: .chunk(chunk.index))
         case (.checkpoint, 3):
           let at = try cursor.readUInt()

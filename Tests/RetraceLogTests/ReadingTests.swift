@@ -133,6 +133,43 @@ import Testing
     #expect(try DomainTrace(trace.reader, domain: onlyUp, cachedSnapshots: 0).state(at: 10) == CounterState(count: 10))
   }
 
+  /// A state whose hand-written decoding stops short of the item's end (here, after the
+  /// map's head) is read as if it had none: the snapshot's end is found by skipping, its
+  /// hash checks, and the state comes from its `Decodable` conformance, as
+  /// `CBORDecoder.decode(_:from:)` does for any item. It must not be refused as damaged,
+  /// nor taken as decoded.
+  @Test func aHandWrittenDecodingThatStopsShortFallsBackToDecodable() throws {
+    struct ShortCounter: Codable, Equatable, Sendable, CBORDecodable {
+      var count = 0
+      init() {}
+      init(from reader: inout CBORReader) throws(CBORError) {
+        _ = try reader.readMapHeader()
+      }
+    }
+    let short = DomainDefinition(
+      name: "counter", summary: "A counter whose decoding reads too little.", initialState: ShortCounter(),
+      reducer: Reduce<ShortCounter, CounterAction> { state, action in
+        state.count += action == .increment ? 1 : -1
+        return .none
+      },
+      actionCases: ["increment", "decrement"], workload: Workload { _, _, _ in .increment })
+    let path = temporaryDirectory() + "/short.trace"
+    let store = Store(initialState: CounterState(), reducer: CounterReducer(), clock: .fixed(start: 1_763_771_000, interval: 1))
+    let recorder = try TraceRecorder(path: path, domain: counterDomain, configuration: smallChunks(checkpoints: 5, snapshots: 10, reproducible: true))
+    store.attach(recorder)
+    for _ in 0..<30 { store.send(.increment) }
+    try recorder.close()
+
+    let reader = try TraceReader(path: path)
+    #expect(reader.snapshotSequences.contains(20))
+    for target: UInt64 in [20, 25] {
+      let trace = try DomainTrace(reader, domain: short, cachedSnapshots: 0)
+      var expected = ShortCounter()
+      expected.count = Int(target)
+      #expect(try trace.state(at: target) == expected, "state at \(target)")
+    }
+  }
+
   @Test func aPayloadWithIndefiniteLengthsIsSkippedWhole() throws {
     // {"a": [_ 1, 2], "b": (_ "x" "y")}, and [{"a": 1([1, 2, h'EE'])}], each followed by 7: the cursor's loop hands indefinite
     // lengths to the recursive path, and both end where the item ends.

@@ -106,13 +106,6 @@ struct SessionFile {
     }
   }
 
-  /// The sequence number of a trace's last readable action, known without decoding; `nil`
-  /// for JSON Lines.
-  var lastSequence: UInt64? {
-    if case .trace(let reader) = content { return reader.lastSequence }
-    return nil
-  }
-
   /// The registered domain the header names.
   ///
   /// - Throws: ``DebuggerError`` (``DebuggerError/Code/unknownDomain``) naming the file.
@@ -205,7 +198,7 @@ struct SessionFile {
     DispatchQueue.concurrentPerform(iterations: partCount) { chunk in
       let result: Result<TracePart<D>, TraceError>
       do throws(TraceError) {
-        result = .success(try readPart(trace, chunk: chunk, decodingStart: chunk == 0))
+        result = .success(try readPart(trace, chunk: chunk))
       } catch {
         result = .failure(error)
       }
@@ -249,10 +242,12 @@ struct SessionFile {
   }
 
   /// Reads the records of one chunk (or, for `chunk == chunks.count`, of the journal);
-  /// decodes the state of a leading snapshot only when `decodingStart`.
+  /// decodes the state of a leading snapshot only in the first chunk, where the session
+  /// starts.
   private static func readPart<D: Domain>(
-    _ trace: DomainTrace<D>, chunk: Int, decodingStart: Bool
+    _ trace: DomainTrace<D>, chunk: Int
   ) throws(TraceError) -> TracePart<D> {
+    let decodingStart = chunk == 0
     let reader = trace.reader
     var part = TracePart<D>()
     if chunk < reader.chunks.count { part.actions.reserveCapacity(reader.chunks[chunk].actionCount) }

@@ -18,7 +18,8 @@ private let chunkPipelineQueue = DispatchQueue(label: "Retrace.ChunkPipeline", a
 /// Swift concurrency pool, can never starve the work it waits for.
 @usableFromInline
 final class ChunkPipeline<Output: Sendable>: Sendable {
-  private let count: Int
+  /// How many chunks there are.
+  @usableFromInline let count: Int
   private let window: Int
   private let work: @Sendable (Int) -> Output
   private let outputs: Mutex<[Output?]>

@@ -27,7 +27,7 @@ struct Scan {
         switch readChunk(file, at: offset, nextSequence: nextSequence) {
         case .success(let chunk):
           chunks.append(chunk)
-          nextSequence = chunk.firstSequence + UInt64(chunk.actionCount)
+          nextSequence = chunk.endSequence
           offset += chunk.byteCount
         case .failure(let error):
           damage = error
@@ -49,16 +49,17 @@ struct Scan {
     }
   }
 
-  /// The framing of a cleanly closed trace read from its index: the header frame, the
-  /// index, and each chunk's header frame, not the chunks' data, whose checksums are left to
-  /// whoever reads them. `nil` when any of it is missing or disagrees (no index, damage):
-  /// the whole file must then be scanned, which says where and why.
+  /// The framing of a cleanly closed trace read from its index: the header frame, each
+  /// chunk's header frame and the index, checked as ``init(_:)`` checks them, but not the
+  /// chunks' data, whose checksums are left to whoever reads them. `nil` when any of it is
+  /// missing or disagrees (no index, damage): the whole file must then be scanned, which
+  /// says where and why.
   init?(indexOf file: TraceFile) {
+    // The header frame, and the index frame, whose size the trailer at the file's end gives.
     let trailerSize = TraceFormat.indexTrailerSize
-    guard file.size >= 8 + trailerSize,
-      let prefix = try? file.read(at: 0, count: 8), prefix.count == 8,
-      case let headerSize = Int(prefix.withUnsafeBytes { $0.readLittleEndian(UInt32.self, at: 4) }),
-      headerSize <= TraceFormat.maxHeaderSize,
+    guard file.size >= 8 + trailerSize, let prefix = try? file.read(at: 0, count: 8), prefix.count == 8 else { return nil }
+    let headerSize = Int(prefix.withUnsafeBytes { $0.readLittleEndian(UInt32.self, at: 4) })
+    guard headerSize <= TraceFormat.maxHeaderSize,
       let headerFrame = try? file.read(at: 0, count: 8 + headerSize),
       let (header, version, end) = try? headerFrame.withBytes({ bytes throws(TraceError) in try Self.readHeader(bytes) }),
       let trailer = try? file.read(at: file.size - trailerSize, count: trailerSize), trailer.count == trailerSize
@@ -66,42 +67,36 @@ struct Scan {
     let count = Int(trailer.withUnsafeBytes { $0.readLittleEndian(UInt32.self, at: 0) })
     let indexSize = count * TraceFormat.indexEntrySize + trailerSize
     let indexOffset = file.size - 8 - indexSize
-    guard trailer.withUnsafeBytes({ $0.readLittleEndian(UInt32.self, at: 28) }) == TraceFormat.indexTag,
-      indexOffset >= end, let index = try? file.read(at: indexOffset, count: 8 + indexSize), index.count == 8 + indexSize
+    // The index frame's own header first: a damaged count must not make this read most of
+    // the file.
+    guard indexOffset >= end, let frameHeader = try? file.read(at: indexOffset, count: 8), frameHeader.count == 8,
+      frameHeader.withUnsafeBytes({
+        $0.readLittleEndian(UInt32.self, at: 0) == TraceFormat.indexMagic
+          && Int($0.readLittleEndian(UInt32.self, at: 4)) == indexSize
+      }),
+      let index = try? file.read(at: indexOffset, count: 8 + indexSize), index.count == 8 + indexSize
     else { return nil }
-    var chunks: [TraceChunk] = []
-    chunks.reserveCapacity(count)
-    let intact = index.withUnsafeBytes { index -> Bool in
-      guard index.readLittleEndian(UInt32.self, at: 0) == TraceFormat.indexMagic,
-        Int(index.readLittleEndian(UInt32.self, at: 4)) == indexSize,
-        CRC32C.checksum(UnsafeRawBufferPointer(rebasing: index[8..<(8 + indexSize - 8)]))
-          == index.readLittleEndian(UInt32.self, at: 8 + indexSize - 8)
-      else { return false }
-      var nextSequence = header.firstSequence + 1
-      var offset = end
-      for i in 0..<count {
-        let e = 8 + i * TraceFormat.indexEntrySize
-        guard Int(exactly: index.readLittleEndian(UInt64.self, at: e)) == offset,
-          let bytes = try? file.read(at: offset, count: 8 + TraceFormat.chunkHeaderSize),
-          bytes.count == 8 + TraceFormat.chunkHeaderSize,
-          bytes.withUnsafeBytes({ $0.readLittleEndian(UInt32.self, at: 0) }) == TraceFormat.chunkMagic,
-          case .success(let chunk) = bytes.withUnsafeBytes({
-            Self.readChunkHeader($0, at: offset, fileSize: indexOffset, index: i, nextSequence: nextSequence, frame: nil)
-          }),
-          index.readLittleEndian(UInt64.self, at: e + 8) == chunk.firstSequence,
-          Int(index.readLittleEndian(UInt32.self, at: e + 16)) == chunk.actionCount
-        else { return false }
-        chunks.append(chunk)
-        nextSequence = chunk.firstSequence + UInt64(chunk.actionCount)
-        offset += chunk.byteCount
-      }
-      // The chunks end where the index begins, at the last sequence it names.
-      return offset == indexOffset && index.readLittleEndian(UInt64.self, at: 8 + indexSize - trailerSize + 8) == nextSequence - 1
-    }
-    guard intact else { return nil }
     self.header = header
     self.version = version
-    self.chunks = chunks
+    // The chunks' header frames, one after another up to the index.
+    var offset = end
+    var nextSequence = header.firstSequence + 1
+    while offset < indexOffset && chunks.count < count {
+      guard let bytes = try? file.read(at: offset, count: 8 + TraceFormat.chunkHeaderSize),
+        bytes.count == 8 + TraceFormat.chunkHeaderSize,
+        bytes.withUnsafeBytes({ $0.readLittleEndian(UInt32.self, at: 0) }) == TraceFormat.chunkMagic,
+        case .success(let chunk) = bytes.withUnsafeBytes({
+          Self.readChunkHeader($0, at: offset, fileSize: indexOffset, index: chunks.count, nextSequence: nextSequence, frame: nil)
+        })
+      else { return nil }
+      chunks.append(chunk)
+      nextSequence = chunk.endSequence
+      offset += chunk.byteCount
+    }
+    // The index must list exactly those chunks, as a scan of the whole file requires.
+    guard offset == indexOffset,
+      index.withUnsafeBytes({ readIndex($0, at: 0, size: indexSize, nextSequence: nextSequence) }) == nil
+    else { return nil }
     hasIndex = true
   }
 
