@@ -260,14 +260,11 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
   @usableFromInline
   struct Queue: ~Copyable {
     @usableFromInline var items: [QueueEntry] = []
-    @usableFromInline var spare: [QueueEntry] = []
     /// The commands ``items`` points to.
     @usableFromInline var commands: [RecorderCommand<State, Action>] = []
-    @usableFromInline var spareCommands: [RecorderCommand<State, Action>] = []
     /// The encoded actions of ``items``, one after another: `record` encodes each action
-    /// straight into it, and the writer copies them out with the batch, in one piece.
+    /// straight into it, and the writer takes it with the batch.
     @usableFromInline var encoded = CBORWriter(capacity: 64 * 1024)
-    @usableFromInline var spareBytes: [UInt8] = []
     @usableFromInline var writerIdle = true
     @usableFromInline var accepting = true
     @usableFromInline var dropped = 0
@@ -284,11 +281,14 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
     }
   }
 
-  /// What the writer takes from the queue at once.
-  private struct Batch {
-    var entries: [QueueEntry]
-    var commands: [RecorderCommand<State, Action>]
-    var bytes: [UInt8]
+  /// What the writer takes from the queue at once: the queue's entries, commands and
+  /// encoded actions, swapped with the emptied ones of the batch before, so that the
+  /// sending thread appends into storage that exists (a new array per batch was a malloc,
+  /// and a growing one new pages) and nothing is copied while the queue is locked.
+  private struct Batch: ~Copyable {
+    var entries: [QueueEntry] = []
+    var commands: [RecorderCommand<State, Action>] = []
+    var encoded = CBORWriter(capacity: 64 * 1024)
   }
 
   private struct WriterState {
@@ -491,29 +491,25 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
 
   /// The background thread: drain the queue, write, sleep until woken; until closed.
   private func run() {
+    var batch = Batch()
     while true {
       wakeup.wait()
       var lingered = false
       while true {
-        let taken = queue.withLock { q -> Batch? in
+        let took = queue.withLock { q -> Bool in
           if q.items.isEmpty {
             // Declared idle, the writer must be woken by the next `record`: a system call
             // on the sending thread. So it lingers once, a millisecond, before that: an
             // app that keeps sending finds it awake and never signals.
             if lingered { q.writerIdle = true }
-            return nil
+            return false
           }
-          var batch = Batch(entries: q.spare, commands: q.spareCommands, bytes: q.spareBytes)
           swap(&batch.entries, &q.items)
           swap(&batch.commands, &q.commands)
-          q.spare = []
-          q.spareCommands = []
-          q.spareBytes = []
-          q.encoded.withBytes { batch.bytes.append(contentsOf: $0) }
-          q.encoded.removeAll()
-          return batch
+          swap(&batch.encoded, &q.encoded)
+          return true
         }
-        guard var batch = taken else {
+        guard took else {
           if lingered { break }
           lingered = true
           Thread.sleep(forTimeInterval: Self.linger)
@@ -521,26 +517,19 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
         }
         lingered = false
         let finished = process(batch)
-        // Emptied (the handed states let go of) and given back, so that the sending thread
-        // appends into storage that exists: a new array per batch was a malloc, and a
-        // growing one new pages.
+        // Emptied (the handed states let go of), for the next swap.
         batch.entries.removeAll(keepingCapacity: true)
         batch.commands.removeAll(keepingCapacity: true)
-        batch.bytes.removeAll(keepingCapacity: true)
-        queue.withLock { q in
-          if q.spare.capacity < batch.entries.capacity { q.spare = batch.entries }
-          if q.spareCommands.capacity < batch.commands.capacity { q.spareCommands = batch.commands }
-          if q.spareBytes.capacity < batch.bytes.capacity { q.spareBytes = batch.bytes }
-        }
+        batch.encoded.removeAll()
         if finished { return }
       }
     }
   }
 
   /// Writes a batch; returns `true` once the recorder is closed.
-  private func process(_ batch: Batch) -> Bool {
+  private func process(_ batch: borrowing Batch) -> Bool {
     writer.withLock { w -> Bool in
-      batch.bytes.withUnsafeBytes { bytes -> Bool in
+      batch.encoded.withBytes { bytes -> Bool in
         var start = 0
         for entry in batch.entries {
           switch entry {

@@ -7,7 +7,9 @@
 /// order: that is the conforming type's contract, checked by its tests.
 ///
 /// The writer owns raw memory and writes into it directly, without `Array`'s
-/// per-append bookkeeping; it cannot be copied.
+/// per-append bookkeeping; it cannot be copied. It is `Sendable` as an array of bytes is:
+/// being noncopyable, it has one owner at a time, which alone can write, and what it lends
+/// only reads.
 ///
 /// ```swift
 /// var writer = CBORWriter()
@@ -278,3 +280,8 @@ public struct CBORWriter: ~Copyable {
   }
 
 }
+
+// The buffer is reached only through the writer, which cannot be copied: sending it moves
+// the one owner of the memory, and concurrent borrows only read (the reasoning that makes
+// `Array<UInt8>` Sendable). The recorder swaps writers in and out of its locked queue.
+extension CBORWriter: @unchecked Sendable {}
