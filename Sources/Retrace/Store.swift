@@ -327,10 +327,8 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
           recorder.record(
             sequence: sequence, time: time, action: action, stateBefore: before?.pointee,
             stateAfter: store.currentState)
-        } else if let before {
-          recorder.record(sequence: sequence, time: time, action: action, stateBefore: before.pointee, stateAfter: nil)
         } else {
-          recorder.record(sequence: sequence, time: time, action: action, stateBefore: nil, stateAfter: nil)
+          recorder.record(sequence: sequence, time: time, action: action, stateBefore: before?.pointee, stateAfter: nil)
         }
       })
     recordersWantStateBefore = recorders.contains { $0.recorder.wantsStateBefore }
