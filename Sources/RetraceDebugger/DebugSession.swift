@@ -95,7 +95,7 @@ public struct DebugSession<D: Domain> {
       do { try debugger.checkInRange(target) } catch { return self.error(error.message) }
       return move(to: target)
     case "state", "s":
-      let (text, depth) = stateDump(state, maxNodes: 20_000)
+      let (text, depth) = stateDump(state, maxNodes: Self.maxNodes)
       return reply(depth.map { text + "\n(a large state: shown \($0) levels deep)" } ?? text)
     case "diff", "d":
       return diff(from: argument)
@@ -114,6 +114,15 @@ public struct DebugSession<D: Domain> {
     }
   }
 
+  /// About how many values `state` and the diffs after moves show: a large state is shown
+  /// only as deep, and a large change only in part, as keeps them readable (and quick).
+  public static var maxNodes: Int { 20_000 }
+
+  /// A diff as shown, with a note when it is only a part.
+  private static func describe(_ diff: (text: String, isComplete: Bool)?) -> String? {
+    diff.map { $0.isComplete ? $0.text : $0.text + "\n(a large change: shown in part, … marks the rest)" }
+  }
+
   /// The list of commands that `help` prints.
   public static var help: String { debugSessionHelp }
 
@@ -125,7 +134,7 @@ public struct DebugSession<D: Domain> {
     history.jump(to: Int(target - debugger.session.startSequence))
     var lines = [positionLine()]
     if from == target { lines[0] += " (already here)" }
-    lines.append(stateDiff(before, history.state) ?? "(no change since \(from))")
+    lines.append(Self.describe(stateDiff(before, history.state, maxNodes: Self.maxNodes)) ?? "(no change since \(from))")
     return reply(lines.joined(separator: "\n"))
   }
 
@@ -151,8 +160,8 @@ public struct DebugSession<D: Domain> {
       from = position > start ? position - 1 : start
     }
     do {
-      let text = try debugger.diff(from: from, to: position)
-      return reply("from \(from) to \(position):\n" + (text ?? "(no change)"))
+      let diff = try debugger.diff(from: from, to: position, maxNodes: Self.maxNodes)
+      return reply("from \(from) to \(position):\n" + (Self.describe(diff) ?? "(no change)"))
     } catch {
       return self.error(error.message)
     }

@@ -50,6 +50,21 @@ extension Debugger {
   ///   equal.
   /// - Throws: ``DebuggerError`` for a sequence number outside the session.
   public func diff(from: UInt64, to: UInt64) throws(DebuggerError) -> String? {
+    try diff(from: from, to: to, maxNodes: .max)?.text
+  }
+
+  /// What changed in the state from sequence number `from` to sequence number `to`, in
+  /// about `maxNodes` values at most (``stateDiff(_:_:maxNodes:)``): what the CLI and the
+  /// debugger show, so that a jump across a million actions prints a readable part of what
+  /// changed instead of the whole state.
+  ///
+  /// - Parameters:
+  ///   - from: The earlier point (it may also be the later one).
+  ///   - to: The other point.
+  ///   - maxNodes: About how many values to write at most.
+  /// - Returns: The diff and whether it is all there, or `nil` when the states are equal.
+  /// - Throws: ``DebuggerError`` for a sequence number outside the session.
+  public func diff(from: UInt64, to: UInt64, maxNodes: Int) throws(DebuggerError) -> (text: String, isComplete: Bool)? {
     try checkInRange(from)
     try checkInRange(to)
     let old = try state(at: from)
@@ -59,7 +74,7 @@ extension Debugger {
     } else {
       new = try state(at: to)
     }
-    return stateDiff(old, new)
+    return stateDiff(old, new, maxNodes: maxNodes)
   }
 
   /// Finds the first sequence number at which this debugger's session and `other` differ:

@@ -12,12 +12,49 @@ import CustomDump
 /// + CounterState(count: 2)
 /// ```
 ///
+/// Small states are diffed by swift-custom-dump's `diff` itself. In a large state, only the
+/// path to what changed is walked: equal fields and elements are compared with `==` and
+/// written as one line, and a large collection skips its common prefix and suffix
+/// (`… (93361 unchanged)`) and pairs the elements between by position, so an account that
+/// gained one of its 120,000 transactions costs microseconds, not a reflection of every
+/// transaction. (An element inserted in the middle of a large collection therefore shows as
+/// the elements after it changing.)
+///
 /// - Parameters:
 ///   - old: The state before.
 ///   - new: The state after.
 /// - Returns: The diff, or `nil` when nothing changed.
 public func stateDiff<State>(_ old: State, _ new: State) -> String? {
-  diff(old, new)
+  stateDiff(old, new, maxNodes: .max)?.text
+}
+
+/// What changed between two states, as ``stateDiff(_:_:)`` writes it, but no longer than
+/// about `maxNodes` values: what the CLI and the debugger show for states too large to read
+/// (or to diff quickly) in full.
+///
+/// Past the budget, the remaining changes of a collection are summarized as
+/// `… (N more changes)`, and an element that only one side has is dumped only as deep as the
+/// budget allows (`…` marks the rest), as in ``stateDump(_:maxNodes:)``.
+///
+/// ```swift
+/// if let (text, isComplete) = stateDiff(before, after, maxNodes: 2_000) {
+///   print(text)
+///   if !isComplete { print("(the rest left out)") }
+/// }
+/// ```
+///
+/// - Parameters:
+///   - old: The state before.
+///   - new: The state after.
+///   - maxNodes: About how many values to write at most.
+/// - Returns: The diff and whether it is all there, or `nil` when nothing changed.
+public func stateDiff<State>(_ old: State, _ new: State, maxNodes: Int) -> (text: String, isComplete: Bool)? {
+  var writer = StateDiffWriter(maxNodes: maxNodes)
+  writer.write(old, new)
+  guard writer.foundDifference else { return nil }
+  var text = writer.text
+  if text.hasSuffix("\n") { text.removeLast() }
+  return (text, writer.isComplete)
 }
 
 /// A state written out in full, in swift-custom-dump's format.
@@ -66,26 +103,8 @@ public func stateDump<State>(_ state: State) -> String {
 ///   - maxNodes: About how many values to write at most.
 /// - Returns: The dump, and the depth it stopped at (`nil` when the whole state fits).
 public func stateDump<State>(_ state: State, maxNodes: Int) -> (text: String, depth: Int?) {
-  var level: [Any] = [state]
-  var total = 0
-  var depth = 0
-  var limit: Int?
-  levels: while !level.isEmpty {
-    total += level.count
-    var next: [Any] = []
-    for value in level {
-      for child in Mirror(reflecting: value).children {
-        next.append(child.value)
-        if total + next.count > maxNodes {
-          limit = depth
-          break levels
-        }
-      }
-    }
-    level = next
-    depth += 1
-  }
+  let (depth, _) = dumpDepth(of: state, maxNodes: maxNodes)
   var text = ""
-  customDump(state, to: &text, maxDepth: limit ?? .max)
-  return (text, limit)
+  customDump(state, to: &text, maxDepth: depth ?? .max)
+  return (text, depth)
 }

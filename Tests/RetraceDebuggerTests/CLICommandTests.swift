@@ -119,6 +119,18 @@ import Testing
     let full = try workspace.run("state big.trace --full")
     #expect(!full.stdout.contains("transactions: […]"))
     #expect(full.stderr.isEmpty)
+
+    // So is a large change: part of it, with a note; all of it with --full and --json.
+    let change = try workspace.run("diff big.trace --from 0 --to 30000")
+    #expect(change.exitCode == 0)
+    #expect(change.stdout.contains("transactions: […]"))
+    #expect(change.stderr.hasPrefix("retrace: the change is large: shown in part"))
+    let wholeChange = try workspace.run("diff big.trace --from 0 --to 30000 --full")
+    #expect(!wholeChange.stdout.contains("…"))
+    #expect(wholeChange.stderr.isEmpty)
+    #expect(wholeChange.stdout.count > change.stdout.count * 3)
+    let json = try workspace.run("diff big.trace --from 0 --to 30000 --json").json()
+    #expect((json["diff"] as? String)?.contains("…") == false)
   }
 
   @Test func diffBetweenTwoPoints() throws {

@@ -53,6 +53,20 @@ import Testing
     #expect(debug.perform("q").quits)
   }
 
+  @Test func aMoveAcrossALargeChangeShowsPartOfIt() throws {
+    let debugger = Debugger(domain: bankingDomain, session: Fixtures.session(bankingDomain, count: 20_000))
+    var debug = DebugSession(debugger: debugger)
+    let jump = debug.perform("goto 20000").output
+    #expect(jump.hasSuffix("(a large change: shown in part, … marks the rest)"))
+    #expect(jump.split(separator: "\n").count < 2 * DebugSession<DomainDefinition<BankingState, BankingAction>>.maxNodes)
+    let step = debug.perform("prev").output
+    #expect(step.contains("… ("))
+    #expect(!step.contains("(a large change"))
+    let back = debug.perform("diff 0").output
+    #expect(back.hasPrefix("from 0 to 19999:"))
+    #expect(back.hasSuffix("(a large change: shown in part, … marks the rest)"))
+  }
+
   @Test func aLongSessionMovesAnywhere() throws {
     // Settings states are small, so the diffs after far moves stay cheap.
     let recorded = Fixtures.session(settingsDomain, count: 50_000, seed: 2, checkpointEvery: 0, snapshotEvery: 0)

@@ -22,6 +22,11 @@ struct Diff: AsyncParsableCommand {
   @Option(name: .long, help: "With one trace: the later sequence number (default: the end).")
   var to: UInt64?
 
+  @Flag(
+    name: .long,
+    help: "With one trace: print all of a large change; by default it is shown in part, as keeps it readable.")
+  var full = false
+
   @OptionGroup var output: JSONOptions
   @OptionGroup var colorOptions: ColorOptions
 
@@ -57,21 +62,25 @@ struct Diff: AsyncParsableCommand {
     let debugger = try file.debugger(as: domain)
     let from = self.from ?? debugger.session.startSequence
     let to = self.to ?? debugger.session.endSequence
-    let text: String?
+    // JSON, like `state --json`, is always the whole diff.
+    let diff: (text: String, isComplete: Bool)?
     do {
-      text = try debugger.diff(from: from, to: to)
+      diff = try debugger.diff(from: from, to: to, maxNodes: full || output.json ? .max : State.maxNodes)
     } catch {
       throw error.at(path: path)
     }
     if output.json {
       print(
         JSONValue.object([
-          ("from", .uint(from)), ("to", .uint(to)), ("changed", .bool(text != nil)),
-          ("diff", .optional(text) { .string($0) }),
+          ("from", .uint(from)), ("to", .uint(to)), ("changed", .bool(diff != nil)),
+          ("diff", .optional(diff?.text) { .string($0) }),
         ]).text)
-    } else if let text {
+    } else if let diff {
       print("state from \(from) to \(to):".bold)
-      print(Terminal.colorDiff(text))
+      print(Terminal.colorDiff(diff.text))
+      if !diff.isComplete {
+        Terminal.writeError("retrace: the change is large: shown in part (… marks the rest); --full prints all of it, --json too")
+      }
     } else {
       print("no change from \(from) to \(to)")
     }

@@ -1,0 +1,133 @@
+import CustomDump
+import Retrace
+import RetraceDebugger
+import RetraceExamples
+import Testing
+
+/// `stateDiff` walks only the path to what changed in a large state; where it does, its
+/// output must still be swift-custom-dump's, character for character.
+@Suite struct StateDiffTests {
+  /// A large value that is not `Equatable`, so that equality goes through mirrors.
+  struct Numbers {
+    var name: String
+    var values: [Int]
+    var tags: [String: Int]
+  }
+
+  /// A large value whose elements are `Identifiable`.
+  struct Item: Equatable, Identifiable {
+    var id: Int
+    var label: String
+  }
+
+  @Test func equalStatesHaveNoDiff() throws {
+    let state = try Debugger(domain: bankingDomain, session: Fixtures.session(bankingDomain, count: 3_000)).replay()
+    #expect(stateDiff(state, state) == nil)
+    #expect(stateDiff(state, state, maxNodes: 10) == nil)
+    #expect(stateDiff(CounterState(count: 1), CounterState(count: 1)) == nil)
+  }
+
+  @Test func aSmallStateIsDiffedBySwiftCustomDump() {
+    #expect(stateDiff(CounterState(count: 1), CounterState(count: 2)) == diff(CounterState(count: 1), CounterState(count: 2)))
+  }
+
+  @Test func largeBankingStatesDiffAsSwiftCustomDumpDoes() throws {
+    // Transactions appended, balances changed, accounts added and moved, navigation pushed
+    // and popped: pairs of states a few actions to a few thousand apart.
+    let debugger = Debugger(domain: bankingDomain, session: Fixtures.session(bankingDomain, count: 4_000))
+    var random = SeededRandom(seed: 7)
+    var pairs: [(UInt64, UInt64)] = [(0, 4_000), (3_999, 4_000), (2_000, 1_000)]
+    for _ in 0..<8 {
+      let from = UInt64.random(in: 0...4_000, using: &random)
+      pairs.append((from, min(4_000, from + UInt64.random(in: 1...300, using: &random))))
+    }
+    for (from, to) in pairs {
+      let old = try debugger.state(at: from)
+      let new = try debugger.state(at: to)
+      let expected = diff(old, new)
+      #expect(stateDiff(old, new) == expected, "from \(from) to \(to)")
+    }
+  }
+
+  @Test(arguments: [1, 2, 3, 4, 5, 6])
+  func largeArraysWithEditsDiffAsSwiftCustomDumpDoes(seed: UInt64) {
+    // Elements unique, edits fresh, so that the matching of elements is not ambiguous: the
+    // windows between common prefix and suffix are diffed by position when large and by
+    // Myers when small, and both must give swift-custom-dump's answer.
+    var random = SeededRandom(seed: seed)
+    let count = Int.random(in: 1_200...3_000, using: &random)
+    let old = Numbers(name: "n", values: Array(0..<count), tags: ["a": 1, "b": 2])
+    var new = old
+    let scattered = seed.isMultiple(of: 2)
+    for _ in 0..<Int.random(in: 1...6, using: &random) {
+      let position = scattered ? Int.random(in: 0..<count, using: &random) : Int.random(in: 600..<620, using: &random)
+      new.values[position] = 1_000_000 + Int.random(in: 0..<1_000_000, using: &random)
+    }
+    switch seed % 3 {
+    case 0: new.values.append(contentsOf: (0..<5).map { 2_000_000 + $0 })
+    case 1: new.values.removeLast(7)
+    default: new.tags["b"] = 3
+    }
+    #expect(stateDiff(old, new) == diff(old, new))
+    #expect(stateDiff(new, old) == diff(new, old))
+  }
+
+  @Test func largeOptionalsDiffAsSwiftCustomDumpDoes() {
+    struct Screen { var detail: Numbers? }
+    let numbers = Numbers(name: "n", values: Array(0..<2_000), tags: [:])
+    var changed = numbers
+    changed.values[1_000] = -1
+    let pairs = [
+      (Screen(detail: numbers), Screen(detail: changed)), (Screen(detail: nil), Screen(detail: changed)),
+      (Screen(detail: numbers), Screen(detail: nil)),
+    ]
+    for (old, new) in pairs {
+      #expect(stateDiff(old, new) == diff(old, new))
+    }
+  }
+
+  @Test func movedIdentifiableElementsAreMatchedByID() {
+    let items = (0..<1_500).map { Item(id: $0, label: "item \($0)") }
+    var moved = items
+    let item = moved.remove(at: 700)
+    moved.insert(item, at: 705)
+    moved[702].label = "changed"
+    #expect(stateDiff(items, moved) == diff(items, moved))
+  }
+
+  @Test func aLargeChangeIsShownInPartWithinTheBudget() throws {
+    let state = try Debugger(domain: bankingDomain, session: Fixtures.session(bankingDomain, count: 4_000)).replay()
+    let initial = bankingDomain.initialState
+    let part = try #require(stateDiff(initial, state, maxNodes: 500))
+    #expect(!part.isComplete)
+    // Each added account is dumped only as deep as the budget allows.
+    #expect(part.text.contains("transactions: […]"))
+    #expect(part.text.split(separator: "\n").count < 600)
+    let whole = try #require(stateDiff(initial, state, maxNodes: .max))
+    #expect(whole.isComplete)
+    #expect(whole.text == stateDiff(initial, state))
+    #expect(whole.text.split(separator: "\n").count > 10_000)
+  }
+
+  @Test func changesPastTheBudgetAreCounted() {
+    let old = Array(0..<5_000)
+    let new = old.map { $0 + 1 }
+    let part = stateDiff(old, new, maxNodes: 100)!
+    #expect(!part.isComplete)
+    // Every element changed: the window is all 5,000, and what the budget leaves out is counted.
+    let shown = part.text.split(separator: "\n").filter { $0.hasPrefix("+ ") }.count
+    #expect(shown > 10 && shown < 150)
+    #expect(part.text.contains("… (\(5_000 - shown) more changes)"))
+  }
+
+  @Test func aLargeValueThatGoesAwayIsShownInPart() {
+    // swift-custom-dump writes both sides of this whole; within a budget, only their tops.
+    struct Screen { var detail: Numbers? }
+    let old = Screen(detail: Numbers(name: "n", values: Array(0..<5_000), tags: [:]))
+    let part = stateDiff(old, Screen(detail: nil), maxNodes: 100)!
+    #expect(!part.isComplete)
+    #expect(part.text.split(separator: "\n").count < 120)
+    #expect(part.text.hasSuffix("Screen(detail: nil)"))
+    #expect(stateDiff(old, Screen(detail: nil), maxNodes: .max)?.text == diff(old, Screen(detail: nil)))
+  }
+}
