@@ -100,8 +100,11 @@ public struct DomainTrace<D: Domain>: Sendable {
     }
   }
 
-  /// Calls `body` with every action in order, from the first chunk whose actions reach
-  /// `from`; stops early when `body` returns `false`.
+  /// Calls `body` with every action from sequence number `from` (through `through`, when
+  /// given), in order; stops early when `body` returns `false`.
+  ///
+  /// Only the chunks that hold those actions are decoded, and, with a trace opened from its
+  /// index (`TraceReader(path:usingIndex:)`), read from the file.
   ///
   /// The chunks after the one `body` is working through are decoded ahead, on other
   /// threads (at most as many chunks as there are cores), so that decoding and `body`'s
@@ -116,9 +119,10 @@ public struct DomainTrace<D: Domain>: Sendable {
   @inlinable
   public func forEachAction(
     from: UInt64 = 0,
+    through: UInt64? = nil,
     _ body: (TimedAction<D.Action>) throws(TraceError) -> Bool
   ) throws(TraceError) {
-    try actionPipeline(from: from, through: nil, window: max(ProcessInfo.processInfo.activeProcessorCount, 2))
+    try actionPipeline(from: from, through: through, window: max(ProcessInfo.processInfo.activeProcessorCount, 2))
       .forEach(body)
   }
 
@@ -134,7 +138,7 @@ public struct DomainTrace<D: Domain>: Sendable {
       ?? chunks.count + 1
     return ActionPipeline(
       pipeline: ChunkPipeline(count: max(endChunk - firstChunk, 0), window: window) { [self] index in
-        actions(ofChunk: firstChunk + index, from: from)
+        actions(ofChunk: firstChunk + index, from: from, through: through ?? .max)
       })
   }
 
@@ -166,14 +170,14 @@ public struct DomainTrace<D: Domain>: Sendable {
   }
 
   /// The actions of chunk `index` (the journal for `reader.chunks.count`) from sequence
-  /// `from` on, and the error that stopped reading them part way, if one did.
+  /// `from` through `through`, and the error that stopped reading them part way, if one did.
   @inlinable
-  func actions(ofChunk index: Int, from: UInt64) -> (actions: [TimedAction<D.Action>], error: TraceError?) {
+  func actions(ofChunk index: Int, from: UInt64, through: UInt64) -> (actions: [TimedAction<D.Action>], error: TraceError?) {
     var actions: [TimedAction<D.Action>] = []
     do {
       try reader.forEachChunk(fromChunk: index, endChunk: index + 1) { records throws(TraceError) in
         actions.reserveCapacity(records.count)
-        _ = try appendActions(of: records, from: from, through: .max, to: &actions)
+        _ = try appendActions(of: records, from: from, through: through, to: &actions)
         return true
       }
     } catch {
@@ -261,6 +265,20 @@ public struct DomainTrace<D: Domain>: Sendable {
     return snapshot.map { DecodedSnapshot(state: $0, actions: actions, complete: complete, error: failure) }
   }
 
+  /// Throws unless there is a state after action `sequence`: from the header's first
+  /// sequence (the state before any recorded action) to ``TraceReader/lastSequence``.
+  ///
+  /// - Throws: ``TraceError`` with code ``TraceError/Code/outOfRange`` naming the valid range.
+  @inlinable
+  public func checkInRange(_ sequence: UInt64) throws(TraceError) {
+    let first = reader.header.firstSequence
+    guard (first...reader.lastSequence).contains(sequence) else {
+      throw TraceError(
+        .outOfRange, "sequence number \(sequence) is out of range \(first)...\(reader.lastSequence)",
+        path: reader.path, sequence: sequence)
+    }
+  }
+
   /// The state after action `sequence`, replayed from the nearest snapshot before it.
   ///
   /// Snapshots decoded here are kept (see `cachedSnapshots` in ``init(_:domain:cachedSnapshots:)``),
@@ -276,12 +294,11 @@ public struct DomainTrace<D: Domain>: Sendable {
   ///   or a decoding error.
   @inlinable
   public func state(at sequence: UInt64) throws(TraceError) -> D.State {
-    let first = reader.header.firstSequence
-    guard (first...reader.lastSequence).contains(sequence) else {
-      throw TraceError(
-        .outOfRange, "sequence number \(sequence) is out of range \(first)...\(reader.lastSequence)",
-        path: reader.path, sequence: sequence)
+    // A trace without a starting snapshot has no state at all, whatever the sequence number.
+    guard reader.snapshotChunk(atOrBefore: reader.lastSequence) != nil else {
+      throw TraceError(.corrupted, "the trace has no starting snapshot", path: reader.path)
     }
+    try checkInRange(sequence)
     guard let chunk = reader.snapshotChunk(atOrBefore: sequence) else {
       throw TraceError(.corrupted, "the trace has no starting snapshot", path: reader.path)
     }

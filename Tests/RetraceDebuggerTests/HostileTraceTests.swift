@@ -91,6 +91,7 @@ import Testing
       ("header-only.trace", Array(clean[0..<headerEnd]), { command in
         switch command {
         case "info @", "verify @": 0
+        case "log @": 0  // no action to list
         default: 3
         }
       }),
@@ -102,6 +103,7 @@ import Testing
         switch command {
         case "verify @": 0  // checksums hold; only decompressing shows the lie
         case "state @": 0  // the last state starts from the snapshot after the lying chunk
+        case "diff @ --from 1 --to 2": 0  // both states lie before it
         default: 3
         }
       }),

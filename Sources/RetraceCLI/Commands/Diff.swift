@@ -41,7 +41,8 @@ struct Diff: AsyncParsableCommand {
 
   mutating func run() async throws {
     Terminal.configureColor(colorOptions)
-    let file = try SessionFile.open(traces[0])
+    // Two points of one trace need only the chunks from their snapshots on.
+    let file = try SessionFile.open(traces[0], usingIndex: traces.count == 1)
     let domain = try file.domain()
     if traces.count == 1 {
       try diffPoints(domain, file)
@@ -58,17 +59,9 @@ struct Diff: AsyncParsableCommand {
   }
 
   private func diffPoints<D: Domain>(_ domain: D, _ file: SessionFile) throws {
-    let path = traces[0]
-    let debugger = try file.debugger(as: domain)
-    let from = self.from ?? debugger.session.startSequence
-    let to = self.to ?? debugger.session.endSequence
+    let (from, to, old, new) = try file.states(as: domain, from: self.from, to: self.to)
     // JSON, like `state --json`, is always the whole diff.
-    let diff: (text: String, isComplete: Bool)?
-    do {
-      diff = try debugger.diff(from: from, to: to, maxNodes: full || output.json ? .max : State.maxNodes)
-    } catch {
-      throw error.at(path: path)
-    }
+    let diff = stateDiff(old, new, maxNodes: full || output.json ? .max : State.maxNodes)
     if output.json {
       print(
         JSONValue.object([

@@ -35,38 +35,34 @@ struct Log: AsyncParsableCommand {
 
   mutating func run() async throws {
     Terminal.configureColor(colorOptions)
-    let file = try SessionFile.open(trace)
+    // A range of actions needs only the chunks that hold them.
+    let file = try SessionFile.open(trace, usingIndex: true)
     try printLog(try file.domain(), file)
   }
 
   private func printLog<D: Domain>(_ domain: D, _ file: SessionFile) throws {
-    let session = try file.load(as: domain)
     if let type, !domain.actionCases.contains(type) {
       throw DebuggerError(
         .unknownActionCase,
         "unknown action case '\(type)' for domain \(domain.name); known: "
           + domain.actionCases.joined(separator: ", "))
     }
-    let first = session.startSequence + (session.actions.isEmpty ? 0 : 1)
-    for bound in [from, to].compactMap({ $0 }) where !(first...max(first, session.endSequence)).contains(bound) {
-      throw DebuggerError(
-        .outOfRange, "sequence number \(bound) is out of range \(first)...\(session.endSequence)", path: trace)
-    }
-    guard !session.actions.isEmpty else { return }
-    let lower = from ?? first
-    let upper = to ?? session.endSequence
+    let actions = try file.actions(as: domain, from: from, through: to)
     let writer = JSONLines.ActionWriter<D.Action>()
-    let width = String(session.endSequence).count
+    let width = String(actions.last).count
     var text = ""
-    for sequence in lower...upper {
-      guard let action = session.action(at: sequence) else { continue }
-      if let type, actionCaseName(of: action.action) != type { continue }
-      if output.json {
-        text += try writer.line(for: action)
-      } else {
-        let name = actionCaseName(of: action.action)
-        text += String(sequence).leftPadded(to: width).bold + "  " + formatTime(action.time).dim + "  "
-          + name.cyan + " " + (try writer.json(for: action.action))
+    try actions.forEach { action throws(DebuggerError) in
+      let name = actionCaseName(of: action.action)
+      if let type, name != type { return }
+      do {
+        if output.json {
+          text += try writer.line(for: action)
+        } else {
+          text += String(action.sequence).leftPadded(to: width).bold + "  " + formatTime(action.time).dim + "  "
+            + name.cyan + " " + (try writer.json(for: action.action))
+        }
+      } catch {
+        throw DebuggerError(.io, "cannot write action \(action.sequence) as JSON: \(error)", path: trace)
       }
       text += "\n"
       if text.utf8.count > 1 << 16 {

@@ -163,23 +163,149 @@ struct SessionFile {
       }
     }
     warnIfNotIntact(reader)
-    let target = sequence ?? reader.lastSequence
-    do {
+    return try reading(reader) { reader throws(TraceError) in
+      let target = sequence ?? reader.lastSequence
       return (target, reader.lastSequence, try DomainTrace(reader, domain: domain, cachedSnapshots: 1).state(at: target))
-    } catch {
-      // Opened from its index, a trace's chunks are checked only as they are read: damage
-      // found then is handled as opening finds it, by reading the trace whole, which says
-      // where it is and goes on with the intact part.
-      if !reader.checkedEveryChunk, error.code == .corrupted || error.code == .truncated {
-        let whole: TraceReader
-        do {
-          whole = try TraceReader(path: path)
-        } catch {
-          throw Self.converting(error, path: path)
-        }
-        return try SessionFile(path: path, content: .trace(whole)).state(as: domain, at: sequence)
+    }
+  }
+
+  /// The states after actions `from` and `to`: what `diff --from --to` compares.
+  ///
+  /// A trace is not loaded whole: the state after `from` comes from the nearest snapshot
+  /// (``state(as:at:)``), and the one after `to` from replaying the actions in between when
+  /// `to` is later, from its own nearest snapshot otherwise.
+  ///
+  /// - Throws: ``DebuggerError`` naming the file: ``DebuggerError/Code/outOfRange`` with the
+  ///   valid range, or the position of a problem in the file.
+  func states<D: Domain>(as domain: D, from: UInt64?, to: UInt64?) throws(DebuggerError)
+    -> (from: UInt64, to: UInt64, old: D.State, new: D.State)
+  {
+    guard case .trace(let reader) = content else {
+      let debugger = try debugger(as: domain)
+      let (from, to) = (from ?? debugger.session.startSequence, to ?? debugger.session.endSequence)
+      do {
+        return (from, to, try debugger.state(at: from), try debugger.state(at: to))
+      } catch {
+        throw error.at(path: path)
       }
-      throw Self.converting(error, path: path)
+    }
+    warnIfNotIntact(reader)
+    return try reading(reader) { reader throws(TraceError) in
+      let (from, to) = (from ?? reader.header.firstSequence, to ?? reader.lastSequence)
+      let trace = try DomainTrace(reader, domain: domain, cachedSnapshots: 1)
+      let old = try trace.state(at: from)
+      try trace.checkInRange(to)
+      guard to > from else { return (from, to, old, try trace.state(at: to)) }
+      var new = old
+      try trace.forEachAction(from: from + 1, through: to) { action in
+        _ = domain.reduce(into: &new, action: action.action)
+        return true
+      }
+      return (from, to, old, new)
+    }
+  }
+
+  /// The actions from sequence number `from` through `through` (by default, the first and
+  /// the last), to go through in order with ``Actions/forEach(_:)``: what `log` prints.
+  ///
+  /// A trace is not loaded whole: only the chunks that hold those actions are read (from its
+  /// index, when `open` was asked to use it), and decoded ahead on other threads.
+  ///
+  /// - Throws: ``DebuggerError`` naming the file: ``DebuggerError/Code/outOfRange`` with the
+  ///   valid range, or (JSON Lines, read here whole) the problem in the file.
+  func actions<D: Domain>(as domain: D, from: UInt64?, through: UInt64?) throws(DebuggerError) -> Actions<D> {
+    /// The sequence numbers to read, checked against those of the session's first and last
+    /// actions (`nil` when it has none).
+    func range(first: UInt64, last: UInt64?) throws(DebuggerError) -> ClosedRange<UInt64>? {
+      let valid = first...max(first, last ?? first)
+      for bound in [from, through].compactMap({ $0 }) where !valid.contains(bound) {
+        throw DebuggerError(
+          .outOfRange, "sequence number \(bound) is out of range \(valid.lowerBound)...\(valid.upperBound)", path: path)
+      }
+      return last.map { (from ?? first)...(through ?? $0) }
+    }
+    switch content {
+    case .jsonLines:
+      let session = try load(as: domain)
+      let first = session.startSequence + (session.actions.isEmpty ? 0 : 1)
+      let last = session.actions.isEmpty ? nil : session.endSequence
+      return Actions(range: try range(first: first, last: last), last: session.endSequence, source: .session(session))
+    case .trace(let reader):
+      warnIfNotIntact(reader)
+      let last = reader.actionCount == 0 ? nil : reader.lastSequence
+      let first = reader.firstSequence - (last == nil ? 1 : 0)
+      return Actions(
+        range: try range(first: first, last: last), last: reader.lastSequence, source: .trace(self, reader, domain))
+    }
+  }
+
+  /// Actions of a session, from ``actions(as:from:through:)``.
+  struct Actions<D: Domain> {
+    /// The sequence numbers of the actions; `nil` when the session has none.
+    let range: ClosedRange<UInt64>?
+    /// The sequence number of the session's last action.
+    let last: UInt64
+    fileprivate let source: Source
+
+    fileprivate enum Source {
+      case session(RecordedSession<D>)
+      case trace(SessionFile, TraceReader, D)
+    }
+
+    /// Calls `body` with each action, in order.
+    ///
+    /// - Throws: ``DebuggerError`` naming the file and the position of a problem in it, after
+    ///   `body` has seen the actions before it; or what `body` throws.
+    func forEach(_ body: (TimedAction<D.Action>) throws(DebuggerError) -> Void) throws(DebuggerError) {
+      guard let range else { return }
+      switch source {
+      case .session(let session):
+        for sequence in range {
+          if let action = session.action(at: sequence) { try body(action) }
+        }
+      case .trace(let file, let reader, let domain):
+        // Where to go on from, should the trace have to be read again (see `reading`).
+        var next = range.lowerBound
+        var failure: DebuggerError?
+        try file.reading(reader) { reader throws(TraceError) in
+          let trace = try DomainTrace(reader, domain: domain, cachedSnapshots: 0)
+          try trace.forEachAction(from: next, through: range.upperBound) { action throws(TraceError) in
+            do throws(DebuggerError) {
+              try body(action)
+            } catch {
+              failure = error
+              return false
+            }
+            next = action.sequence + 1
+            return true
+          }
+        }
+        if let failure { throw failure }
+      }
+    }
+  }
+
+  /// Runs `read` on a trace's reader.
+  ///
+  /// Opened from its index, a trace's chunks are checked only as they are read, so damage
+  /// can turn up in the middle of `read`. It is then handled as opening finds it: the trace
+  /// is read whole, which says where the damage is (a warning on stderr) and keeps the
+  /// intact part, and `read` runs again on that; so it must be able to go on from where it
+  /// stopped.
+  private func reading<T>(_ reader: TraceReader, _ read: (TraceReader) throws(TraceError) -> T) throws(DebuggerError) -> T {
+    do {
+      return try read(reader)
+    } catch {
+      guard !reader.checkedEveryChunk, error.code == .corrupted || error.code == .truncated else {
+        throw Self.converting(error, path: path)
+      }
+      do {
+        let whole = try TraceReader(path: path)
+        warnIfNotIntact(whole)
+        return try read(whole)
+      } catch {
+        throw Self.converting(error, path: path)
+      }
     }
   }
 

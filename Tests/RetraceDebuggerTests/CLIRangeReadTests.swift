@@ -1,0 +1,94 @@
+import Foundation
+import Retrace
+import RetraceDebugger
+import RetraceExamples
+import RetraceLog
+import Testing
+
+/// `log` and `diff --from --to` read only the chunks they need, from the trace's index: the
+/// answers must be those of the whole session, and damage met on the way handled as when
+/// the trace is read whole.
+@Suite struct CLIRangeReadTests {
+  static let count = 6_000
+
+  /// A banking trace of many small chunks with a snapshot every 1,000 actions, and its
+  /// session.
+  static func trace(in workspace: Workspace) throws -> (path: String, session: RecordedSession<DomainDefinition<BankingState, BankingAction>>) {
+    let session = Fixtures.session(bankingDomain, count: count, seed: 5)
+    var configuration = TraceRecorderConfiguration()
+    configuration.chunkSize = 4_096
+    configuration.checkpointInterval = 100
+    configuration.snapshotInterval = 1_000
+    configuration.maxStateBytesPerAction = 1 << 20
+    let path = try Fixtures.write(
+      session, domain: bankingDomain, named: "r.trace", in: workspace.directory, configuration: configuration)
+    return (path, session)
+  }
+
+  /// The JSON Lines of `log --json` for `actions`, written from the session, not the trace.
+  static func lines(_ actions: some Sequence<TimedAction<BankingAction>>) throws -> [String] {
+    let writer = JSONLines.ActionWriter<BankingAction>()
+    return try actions.map { try writer.line(for: $0) }
+  }
+
+  @Test func aLogOfARangeListsExactlyThoseActions() throws {
+    let workspace = try Workspace()
+    let (_, session) = try Self.trace(in: workspace)
+    let reader = try TraceReader(path: workspace.path("r.trace"))
+    #expect(reader.chunks.count > 20)
+    #expect(reader.snapshotSequences.count >= 5)
+    for (from, to) in [(1, Self.count), (2_345, 2_400), (5_990, Self.count), (1, 1), (3_000, 3_000), (999, 1_001)] {
+      let result = try workspace.run("log r.trace --from \(from) --to \(to) --json")
+      #expect(result.exitCode == 0)
+      #expect(result.stderr.isEmpty)
+      let expected = try Self.lines(session.actions[(from - 1)..<to])
+      #expect(result.stdout.split(separator: "\n").map(String.init) == expected, "\(from)...\(to)")
+    }
+    let filtered = try workspace.run("log r.trace --from 100 --to 2000 --type moveAccount --json")
+    let moves = session.actions[99..<2_000].filter { actionCaseName(of: $0.action) == "moveAccount" }
+    #expect(!moves.isEmpty)
+    #expect(filtered.stdout.split(separator: "\n").map(String.init) == (try Self.lines(moves)))
+    #expect(try workspace.run("log r.trace --from 6001").exitCode == 4)
+  }
+
+  @Test func aDiffOfTwoPointsIsTheWholeSessionsDiff() throws {
+    let workspace = try Workspace()
+    let (_, session) = try Self.trace(in: workspace)
+    let debugger = Debugger(domain: bankingDomain, session: session)
+    for (from, to) in [(0, Self.count), (1_234, 1_300), (5_000, 4_000), (2_999, 3_001), (6_000, 6_000), (1_000, 2_000)] {
+      let result = try workspace.run("diff r.trace --from \(from) --to \(to) --full")
+      #expect(result.exitCode == 0)
+      let expected = try debugger.diff(from: UInt64(from), to: UInt64(to))
+        .map { "state from \(from) to \(to):\n\($0)\n" } ?? "no change from \(from) to \(to)\n"
+      #expect(result.stdout == expected, "\(from)...\(to)")
+    }
+    let outside = try workspace.run("diff r.trace --from 10 --to 6001")
+    #expect(outside.exitCode == 4)
+    #expect(outside.stderr.contains("out of range 0...6000"))
+  }
+
+  @Test func damageMetInTheMiddleOfALogIsReportedOnceAndTheIntactActionsListedOnce() throws {
+    let workspace = try Workspace()
+    let (path, session) = try Self.trace(in: workspace)
+    var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    let damaged = try TraceReader(bytes: bytes).chunks[12]
+    bytes[damaged.offset + 8 + 48 + 20] ^= 0x10
+    try Data(bytes).write(to: URL(fileURLWithPath: workspace.path("f.trace")))
+
+    // Before the damage: read from the index, which does not look at the damaged chunk.
+    let early = try workspace.run("log f.trace --from 1 --to 10 --json")
+    #expect(early.exitCode == 0 && early.stderr.isEmpty)
+    #expect(early.stdout.split(separator: "\n").count == 10)
+
+    // Across it: the actions before the damaged chunk, each once, and one warning.
+    let intact = Int(damaged.firstSequence) - 1
+    for command in ["log f.trace --json", "log f.trace --from 500 --json"] {
+      let result = try workspace.run(command)
+      #expect(result.exitCode == 0)
+      #expect(result.stderr.split(separator: "\n").count == 1)
+      #expect(result.stderr.contains("chunk checksum mismatch; using the \(intact) intact actions"))
+      let from = command.hasSuffix("500 --json") ? 499 : 0
+      #expect(result.stdout.split(separator: "\n").map(String.init) == (try Self.lines(session.actions[from..<intact])))
+    }
+  }
+}
