@@ -48,6 +48,7 @@ func benchmark(_ name: String) -> Target {
       .product(name: "RetraceLog", package: "Retrace"),
       .product(name: "RetraceCoordinator", package: "Retrace"),
       .product(name: "RetraceExamples", package: "Retrace"),
+      .product(name: "RetraceDebugger", package: "Retrace"),
       .product(name: "Benchmark", package: "benchmark"),
     ],
     path: "Benchmarks/\(name)",

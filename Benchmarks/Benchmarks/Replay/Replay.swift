@@ -7,9 +7,13 @@
 // - W6 seek: the state at 100 random sequence numbers with `DomainTrace.state(at:)`, which
 //   replays from the nearest snapshot before each one; the reader is opened once. Opening
 //   it (reading the file and checking every chunk) is measured on its own.
+// - W8 diff: `stateDiff` of the states before and after the last 1,000 actions (what `retrace
+//   diff --from 999000 --to 1000000` and a debugger step show): 8 accounts of up to 120,000
+//   transactions, each changed at its end.
 import Benchmark
 import Retrace
 import RetraceBenchmarkSupport
+import RetraceDebugger
 import RetraceExamples
 import RetraceLog
 
@@ -114,6 +118,21 @@ let benchmarks: @Sendable () -> Void = {
     var random = SeededRandom(seed: 11)
     let sequences = (0..<100).map { _ in UInt64.random(in: 1...UInt64(count), using: &random) }
     return SeekFixture(trace: trace, sequences: sequences)
+  }
+
+  Benchmark(
+    "W8_state_diff",
+    configuration: BenchmarkSettings.configuration(scaled: false, mallocs: .relative(10), maxIterations: 20)
+  ) { (benchmark: Benchmark, states: (old: BankingState, new: BankingState)) in
+    benchmark.startMeasurement()
+    let diff = stateDiff(states.old, states.new)
+    benchmark.stopMeasurement()
+    if diff == nil { benchmark.error("the states are equal") }
+    blackHole(diff)
+  } setup: {
+    let trace = try DomainTrace(TraceReader(path: try TraceFixture.bankingTrace()), domain: bankingDomain)
+    let last = UInt64(count)
+    return (try trace.state(at: last - min(1_000, last)), try trace.state(at: last))
   }
 }
 
