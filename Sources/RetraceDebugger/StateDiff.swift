@@ -15,10 +15,16 @@ import CustomDump
 /// Small states are diffed by swift-custom-dump's `diff` itself. In a large state, only the
 /// path to what changed is walked: equal fields and elements are compared with `==` and
 /// written as one line, and a large collection skips its common prefix and suffix
-/// (`… (93361 unchanged)`) and pairs the elements between by position, so an account that
-/// gained one of its 120,000 transactions costs microseconds, not a reflection of every
-/// transaction. (An element inserted in the middle of a large collection therefore shows as
-/// the elements after it changing.)
+/// (`… (93361 unchanged)`), so an account that gained one of its 120,000 transactions costs
+/// a comparison per transaction, not a reflection of each. The elements between are matched
+/// as swift-custom-dump matches them when there are at most 1,000 of them, by position
+/// when there are more.
+///
+/// The text is swift-custom-dump's, except: past 1,000 elements between the common ends, an
+/// element inserted in the middle shows as the elements after it changing; a removal and an
+/// insertion that the Myers diff pairs at different positions are both dumped, not diffed
+/// against each other; and objects are numbered (`#1 Box`) within each part that
+/// swift-custom-dump writes, not across the whole diff.
 ///
 /// - Parameters:
 ///   - old: The state before.
@@ -33,8 +39,10 @@ public func stateDiff<State>(_ old: State, _ new: State) -> String? {
 /// (or to diff quickly) in full.
 ///
 /// Past the budget, the remaining changes of a collection are summarized as
-/// `… (N more changes)`, and an element that only one side has is dumped only as deep as the
-/// budget allows (`…` marks the rest), as in ``stateDump(_:maxNodes:)``.
+/// `… (N more changes)`, an element that only one side has is dumped only as deep as the
+/// budget allows (`…` marks the rest), as in ``stateDump(_:maxNodes:)``, and so are both sides
+/// of a change that swift-custom-dump would write whole and that the budget cannot hold (in a
+/// dictionary or an enum's payload larger than what is left of it).
 ///
 /// ```swift
 /// if let (text, isComplete) = stateDiff(before, after, maxNodes: 2_000) {

@@ -2,7 +2,7 @@ import Foundation
 import Retrace
 import RetraceDebugger
 import RetraceExamples
-import RetraceLog
+@testable import RetraceLog
 import Testing
 
 /// `log` and `diff --from --to` read only the chunks they need, from the trace's index: the
@@ -90,5 +90,23 @@ import Testing
       let from = command.hasSuffix("500 --json") ? 499 : 0
       #expect(result.stdout.split(separator: "\n").map(String.init) == (try Self.lines(session.actions[from..<intact])))
     }
+  }
+
+  @Test func aLogThatStopsAtAnUndecodableChunkPrintsEveryActionBeforeIt() throws {
+    let workspace = try Workspace()
+    let (path, session) = try Self.trace(in: workspace)
+    // A chunk whose checksummed header claims nearly 1 GiB of records: its checksum holds, so
+    // only decompressing it shows the lie, and the trace read whole stops there too.
+    var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    let chunk = try TraceReader(bytes: bytes).chunks[30]
+    let header = chunk.offset + 8
+    bytes.setLittleEndian(UInt32(1 << 30 - 1), at: header + 32)
+    let covered = Array(bytes[header..<(header + 40)]) + Array(bytes[(header + 44)..<(header + 48 + chunk.byteCount - 56)])
+    bytes.setLittleEndian(CRC32C.checksum(covered), at: header + 40)
+    try Data(bytes).write(to: URL(fileURLWithPath: workspace.path("lie.trace")))
+    let result = try workspace.run("log lie.trace --json")
+    #expect(result.exitCode == 3)
+    let before = Int(chunk.firstSequence) - 1
+    #expect(result.stdout.split(separator: "\n").map(String.init) == (try Self.lines(session.actions[0..<before])))
   }
 }

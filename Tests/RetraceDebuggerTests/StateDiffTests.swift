@@ -130,4 +130,63 @@ import Testing
     #expect(part.text.hasSuffix("Screen(detail: nil)"))
     #expect(stateDiff(old, Screen(detail: nil), maxNodes: .max)?.text == diff(old, Screen(detail: nil)))
   }
+
+  /// Objects that point to themselves: not `Equatable`, compared through mirrors.
+  final class Node {
+    var value: Int
+    var next: Node?
+    init(_ value: Int) { self.value = value }
+  }
+
+  @Test func cyclesOfObjectsEndAsInSwiftCustomDump() {
+    struct Holder { var node: Node }
+    let a = Node(1)
+    a.next = a
+    let b = Node(1)
+    b.next = b
+    #expect(stateDiff(Holder(node: a), Holder(node: b)) == diff(Holder(node: a), Holder(node: b)))
+    let c = Node(2)
+    c.next = c
+    #expect(stateDiff(Holder(node: a), Holder(node: c)) == diff(Holder(node: a), Holder(node: c)))
+  }
+
+  @Test func editsAtTheEndsOfLargeArraysDiffAsSwiftCustomDumpDoes() {
+    // Short random tails and heads on a large array: the common prefix and suffix, the Myers
+    // matching of what is between, and the separators of removals and insertions that land
+    // at other positions (`base + [0, 2, 1, 1]` to `base + [2, 2]`).
+    var random = SeededRandom(seed: 21)
+    let base = Array(1_000..<2_100)
+    var pairs = [(base + [0, 2, 1, 1], base + [2, 2])]
+    for _ in 0..<300 {
+      let a = (0..<Int.random(in: 0...6, using: &random)).map { _ in Int.random(in: 0..<3, using: &random) }
+      let b = (0..<Int.random(in: 0...6, using: &random)).map { _ in Int.random(in: 0..<3, using: &random) }
+      pairs.append(Bool.random(using: &random) ? (base + a, base + b) : (a + base, b + base))
+    }
+    let mismatches = pairs.filter { stateDiff($0.0, $0.1) != diff($0.0, $0.1) }
+    #expect(mismatches.isEmpty, "\(mismatches.count) of \(pairs.count), first: \(mismatches.first.map { ($0.0.suffix(6), $0.1.suffix(6)) }.debugDescription)")
+  }
+
+  @Test func elementsWithOneIDAreLeftToTheMyersDiff() {
+    // The common suffix would take the last `-2`, which the Myers diff matches by id from
+    // the front.
+    let base = (0..<1_500).map { Item(id: $0, label: "x") }
+    let old = base + [Item(id: -1, label: "y"), Item(id: -2, label: "x"), Item(id: -3, label: "z"), Item(id: -2, label: "x")]
+    let new = base + [Item(id: -2, label: "x")]
+    #expect(stateDiff(old, new) == diff(old, new))
+    let front = [Item(id: 1, label: "a"), Item(id: 2, label: "a"), Item(id: 1, label: "b")] + base
+    let back = [Item(id: 1, label: "b")] + base
+    #expect(stateDiff(back, front) == diff(back, front))
+  }
+
+  @Test func aLargeDictionaryThatFitsTheBudgetIsDiffedNotDumped() throws {
+    struct Settings { var values: [Int]; var flags: [Int: Int] }
+    let flags = Dictionary(uniqueKeysWithValues: (0..<3_000).map { ($0, $0) })
+    let old = Settings(values: Array(0..<2_000), flags: flags)
+    var new = old
+    new.flags[1_234] = -1
+    let part = try #require(stateDiff(old, new, maxNodes: 20_000))
+    #expect(part.isComplete)
+    #expect(part.text == diff(old, new))
+    #expect(part.text.split(separator: "\n").count < 20)
+  }
 }

@@ -51,6 +51,8 @@ struct Log: AsyncParsableCommand {
     let writer = JSONLines.ActionWriter<D.Action>()
     let width = String(actions.last).count
     var text = ""
+    // What is buffered is printed also when reading stops at damage: every action read is.
+    defer { print(text, terminator: "") }
     try actions.forEach { action throws(DebuggerError) in
       let name = actionCaseName(of: action.action)
       if let type, name != type { return }
@@ -62,7 +64,7 @@ struct Log: AsyncParsableCommand {
             + name.cyan + " " + (try writer.json(for: action.action))
         }
       } catch {
-        throw DebuggerError(.io, "cannot write action \(action.sequence) as JSON: \(error)", path: trace)
+        throw DebuggerError(.undecodable, "action \(action.sequence) cannot be written as JSON: \(error)", path: trace)
       }
       text += "\n"
       if text.utf8.count > 1 << 16 {
@@ -70,6 +72,5 @@ struct Log: AsyncParsableCommand {
         text = ""
       }
     }
-    print(text, terminator: "")
   }
 }

@@ -172,8 +172,8 @@ struct SessionFile {
   /// The states after actions `from` and `to`: what `diff --from --to` compares.
   ///
   /// A trace is not loaded whole: the state after `from` comes from the nearest snapshot
-  /// (``state(as:at:)``), and the one after `to` from replaying the actions in between when
-  /// `to` is later, from its own nearest snapshot otherwise.
+  /// (``state(as:at:)``), and the one after `to` from replaying the actions in between, or
+  /// from its own nearest snapshot when that lies after `from` (or `to` is earlier).
   ///
   /// - Throws: ``DebuggerError`` naming the file: ``DebuggerError/Code/outOfRange`` with the
   ///   valid range, or the position of a problem in the file.
@@ -193,9 +193,11 @@ struct SessionFile {
     return try reading(reader) { reader throws(TraceError) in
       let (from, to) = (from ?? reader.header.firstSequence, to ?? reader.lastSequence)
       let trace = try DomainTrace(reader, domain: domain, cachedSnapshots: 1)
-      let old = try trace.state(at: from)
       try trace.checkInRange(to)
-      guard to > from else { return (from, to, old, try trace.state(at: to)) }
+      let old = try trace.state(at: from)
+      // From `from` when no snapshot lies between; from the snapshot nearest `to` otherwise.
+      let nearest = reader.snapshotChunk(atOrBefore: to).map { reader.chunks[$0].firstSequence - 1 } ?? 0
+      guard to > from, nearest <= from else { return (from, to, old, to == from ? old : try trace.state(at: to)) }
       var new = old
       try trace.forEachAction(from: from + 1, through: to) { action in
         _ = domain.reduce(into: &new, action: action.action)

@@ -24,7 +24,8 @@ import CustomDump
 /// them), except where a window is matched by position (an element inserted in the middle of
 /// more than ``smallWindow`` changed elements shows as the elements after it changing), and
 /// where the Myers diff pairs a removal with an insertion at another position (both are
-/// dumped, where swift-custom-dump diffs them against each other).
+/// dumped, where swift-custom-dump diffs them against each other), and in the numbers of
+/// objects (`#1 Box`), which start again in each part handed to swift-custom-dump.
 ///
 /// With a budget (`maxNodes`), elements past it are summarized as `… (N more changes)` and
 /// removed or inserted elements are dumped only as deep as the budget allows (`…` marks the
@@ -43,9 +44,13 @@ struct StateDiffWriter {
   /// About how many more values may be written.
   private var budget: Int
 
+  /// Whether there is no budget: everything is written.
+  private let isUnlimited: Bool
+
   /// Creates a writer that writes about `maxNodes` values at most.
   init(maxNodes: Int = .max) {
     budget = maxNodes
+    isUnlimited = maxNodes == .max
   }
 
   /// Writes the diff of `old` and `new`, labelled `label` (`nil` at the root), at `indent`,
@@ -123,7 +128,12 @@ struct StateDiffWriter {
     let newElements = newMirror.children
     let oldCount = oldElements.count
     let newCount = newElements.count
-    let (prefix, suffix) = commonEnds(old, new, oldCount: oldCount, newCount: newCount)
+    let (prefix, equalSuffix) = commonEnds(old, new, oldCount: oldCount, newCount: newCount)
+    // swift-custom-dump's Myers diff matches, from the front, every element with the same
+    // `id` as well as equal ones: the suffix must leave those to it, or it would match them
+    // differently.
+    let sameRun = Self.sameElementRun(oldElements.dropFirst(prefix), newElements.dropFirst(prefix))
+    let suffix = min(equalSuffix, min(oldCount, newCount) - prefix - sameRun)
     let oldWindow = oldElements.dropFirst(prefix).dropLast(suffix).lazy.map(\.value)
     let newWindow = newElements.dropFirst(prefix).dropLast(suffix).lazy.map(\.value)
     let matches = Self.match(oldWindow, newWindow)
@@ -172,15 +182,17 @@ struct StateDiffWriter {
         flush(&self)
         let oldSeparator = oldPosition == oldCount - 1 ? "" : ","
         let newSeparator = newPosition == newCount - 1 ? "" : ","
+        // A pair shares one separator, as in swift-custom-dump.
+        let pairSeparator = oldSeparator.isEmpty && newSeparator.isEmpty ? "" : ","
         switch (isRemoval, isInsertion) {
-        case (false, false), (true, true) where oldPosition == newPosition:
+        case (true, true) where oldPosition != newPosition:
+          // A removal and an insertion at other positions: both dumped (swift-custom-dump
+          // diffs them against each other, under both labels).
+          writeDump(oldWindow[oldIndex], "- ", label: "[\(oldPosition)]", indent: inner, separator: pairSeparator)
+          writeDump(newWindow[newIndex], "+ ", label: "[\(newPosition)]", indent: inner, separator: pairSeparator)
+        case (false, false), (true, true):
           // The same element, changed: what changed in it.
-          write(
-            oldWindow[oldIndex], newWindow[newIndex], label: "[\(newPosition)]", indent: inner,
-            separator: oldSeparator.isEmpty && newSeparator.isEmpty ? "" : ",")
-        case (true, true):
-          writeDump(oldWindow[oldIndex], "- ", label: "[\(oldPosition)]", indent: inner, separator: oldSeparator)
-          writeDump(newWindow[newIndex], "+ ", label: "[\(newPosition)]", indent: inner, separator: newSeparator)
+          write(oldWindow[oldIndex], newWindow[newIndex], label: "[\(newPosition)]", indent: inner, separator: pairSeparator)
         case (true, false):
           writeDump(oldWindow[oldIndex], "- ", label: "[\(oldPosition)]", indent: inner, separator: oldSeparator)
           oldWindow.formIndex(after: &oldIndex)
@@ -209,6 +221,15 @@ struct StateDiffWriter {
   /// Windows of at most this many elements (both sides together) are matched with a Myers
   /// diff, as swift-custom-dump does; larger ones by position.
   static let smallWindow = 1_000
+
+  /// How many elements at the start of two collections are the same element (one `id`, or
+  /// equal), looking at no more than ``smallWindow``: past that the window is matched by
+  /// position anyway.
+  private static func sameElementRun(_ old: some Collection<Mirror.Child>, _ new: some Collection<Mirror.Child>) -> Int {
+    zip(old.prefix(smallWindow), new.prefix(smallWindow))
+      .prefix { isIdentityEqual($0.value, $1.value) || areEqual($0.value, $1.value) }
+      .count
+  }
 
   /// Which elements of the old window are removed and which of the new one inserted.
   private struct Matches {
@@ -247,7 +268,8 @@ struct StateDiffWriter {
 
   /// Writes a value that only one side has, as deep as the budget allows.
   private mutating func writeDump(_ value: Any, _ marker: String, label: String?, indent: Int, separator: String) {
-    let (depth, nodes) = dumpDepth(of: value, maxNodes: budget)
+    // Without a budget, nothing to count (which would not end on a cycle of objects).
+    let (depth, nodes) = isUnlimited ? (nil, 0) : dumpDepth(of: value, maxNodes: budget)
     if depth != nil { isComplete = false }
     append(dump(value, label: label, indent: indent, maxDepth: depth ?? .max) + separator, marker: marker)
     budget -= nodes
@@ -278,18 +300,21 @@ struct StateDiffWriter {
   /// writes the label and the separator itself; the frame's own lines are then dropped and
   /// the rest moved to `indent`.
   ///
-  /// A large pair that the budget cannot hold is written as swift-custom-dump writes two
-  /// values it does not descend into, the old one and the new one, each as deep as the budget
+  /// A pair larger than the budget left (a large dictionary or enum payload, which
+  /// swift-custom-dump would write whole) is written as swift-custom-dump writes two values
+  /// it does not descend into, the old one and the new one, each as deep as the budget
   /// allows.
   private mutating func writeWithCustomDump(_ old: Any, _ new: Any, label: String?, indent: Int, separator: String) {
-    let oldNodes = nodeCount(of: old, limit: Self.smallNodeCount)
-    let newNodes = nodeCount(of: new, limit: Self.smallNodeCount)
-    if max(oldNodes, newNodes) > Self.smallNodeCount, budget < Int.max / 2 {
-      writeDump(old, "- ", label: label, indent: indent, separator: separator)
-      writeDump(new, "+ ", label: label, indent: indent, separator: separator)
-      return
+    if !isUnlimited {
+      let limit = max(budget, 2 * Self.smallNodeCount)
+      let nodes = nodeCount(of: old, limit: limit) + nodeCount(of: new, limit: limit)
+      if nodes > limit {
+        writeDump(old, "- ", label: label, indent: indent, separator: separator)
+        writeDump(new, "+ ", label: label, indent: indent, separator: separator)
+        return
+      }
+      budget -= nodes
     }
-    budget -= oldNodes + newNodes
     guard let label else {
       append(diff(old, new) ?? "", marker: nil)
       return
@@ -376,22 +401,30 @@ extension Mirror {
 }
 
 /// Whether two values are equal: with `==` where they are `Equatable`, else field by field,
-/// as swift-custom-dump compares them.
+/// as swift-custom-dump compares them (a pair of objects met again inside itself counts as
+/// equal, so that a cycle ends).
 func areEqual(_ old: Any, _ new: Any) -> Bool {
+  var visited: Set<[ObjectIdentifier]> = []
+  return areEqual(old, new, visited: &visited)
+}
+
+private func areEqual(_ old: Any, _ new: Any, visited: inout Set<[ObjectIdentifier]>) -> Bool {
   if let old = old as? any Equatable {
     func isEqual<T: Equatable>(_ old: T) -> Bool { (new as? T).map { $0 == old } ?? false }
     return isEqual(old)
   }
-  let oldType = type(of: old)
-  if oldType is AnyClass {
-    if oldType == type(of: new), old as AnyObject === new as AnyObject { return true }
+  if type(of: old) is AnyClass, type(of: new) is AnyClass {
+    let pair = [ObjectIdentifier(old as AnyObject), ObjectIdentifier(new as AnyObject)]
+    if pair[0] == pair[1] || !visited.insert(pair).inserted { return true }
   }
   let oldMirror = Mirror(customDumpReflecting: old)
   let newMirror = Mirror(customDumpReflecting: new)
   guard oldMirror.subjectType == newMirror.subjectType, oldMirror.children.count == newMirror.children.count
   else { return false }
   guard !oldMirror.children.isEmpty else { return String(describing: old) == String(describing: new) }
-  return zip(oldMirror.children, newMirror.children).allSatisfy { $0.label == $1.label && areEqual($0.value, $1.value) }
+  return zip(oldMirror.children, newMirror.children).allSatisfy {
+    $0.label == $1.label && areEqual($0.value, $1.value, visited: &visited)
+  }
 }
 
 /// Whether two values are `Identifiable` with the same `id`: the same element, in
@@ -406,8 +439,9 @@ private func isIdentityEqual(_ old: Any, _ new: Any) -> Bool {
 /// on the collections themselves where their elements are `Equatable` (no mirrors), else
 /// element by element through their mirrors. The two never overlap.
 private func commonEnds(_ old: Any, _ new: Any, oldCount: Int, newCount: Int) -> (prefix: Int, suffix: Int) {
-  if let old = old as? any BidirectionalCollection,
-    let ends = commonEnds(old, new), old.count == oldCount
+  if let oldCollection = old as? any BidirectionalCollection, oldCollection.count == oldCount,
+    let newCollection = new as? any BidirectionalCollection, newCollection.count == newCount,
+    let ends = commonEnds(oldCollection, new)
   {
     return ends
   }
