@@ -266,11 +266,17 @@ public struct DomainTrace<D: Domain>: Sendable {
   }
 
   /// Throws unless there is a state after action `sequence`: from the header's first
-  /// sequence (the state before any recorded action) to ``TraceReader/lastSequence``.
+  /// sequence (the state before any recorded action) to ``TraceReader/lastSequence``, in a
+  /// trace that starts with a snapshot.
   ///
-  /// - Throws: ``TraceError`` with code ``TraceError/Code/outOfRange`` naming the valid range.
+  /// - Throws: ``TraceError`` with code ``TraceError/Code/outOfRange`` naming the valid range,
+  ///   or ``TraceError/Code/corrupted`` when the trace has no starting snapshot (and so no
+  ///   state at all).
   @inlinable
   public func checkInRange(_ sequence: UInt64) throws(TraceError) {
+    guard reader.snapshotChunk(atOrBefore: reader.lastSequence) != nil else {
+      throw TraceError(.corrupted, "the trace has no starting snapshot", path: reader.path)
+    }
     let first = reader.header.firstSequence
     guard (first...reader.lastSequence).contains(sequence) else {
       throw TraceError(
@@ -294,10 +300,6 @@ public struct DomainTrace<D: Domain>: Sendable {
   ///   or a decoding error.
   @inlinable
   public func state(at sequence: UInt64) throws(TraceError) -> D.State {
-    // A trace without a starting snapshot has no state at all, whatever the sequence number.
-    guard reader.snapshotChunk(atOrBefore: reader.lastSequence) != nil else {
-      throw TraceError(.corrupted, "the trace has no starting snapshot", path: reader.path)
-    }
     try checkInRange(sequence)
     guard let chunk = reader.snapshotChunk(atOrBefore: sequence) else {
       throw TraceError(.corrupted, "the trace has no starting snapshot", path: reader.path)
