@@ -265,13 +265,13 @@ public struct DomainTrace<D: Domain>: Sendable {
     return snapshot.map { DecodedSnapshot(state: $0, actions: actions, complete: complete, error: failure) }
   }
 
-  /// Throws unless there is a state after action `sequence`: from the header's first
+  /// Throws unless `sequence` is one a state can be asked for: from the header's first
   /// sequence (the state before any recorded action) to ``TraceReader/lastSequence``, in a
-  /// trace that starts with a snapshot.
+  /// trace with a snapshot to start from.
   ///
   /// - Throws: ``TraceError`` with code ``TraceError/Code/outOfRange`` naming the valid range,
-  ///   or ``TraceError/Code/corrupted`` when the trace has no starting snapshot (and so no
-  ///   state at all).
+  ///   or ``TraceError/Code/corrupted`` when the trace has no snapshot at all (a session
+  ///   ended before its first chunk was written, without its journal), so no state.
   @inlinable
   public func checkInRange(_ sequence: UInt64) throws(TraceError) {
     guard reader.snapshotChunk(atOrBefore: reader.lastSequence) != nil else {

@@ -109,4 +109,37 @@ import Testing
     let before = Int(chunk.firstSequence) - 1
     #expect(result.stdout.split(separator: "\n").map(String.init) == (try Self.lines(session.actions[0..<before])))
   }
+
+  @Test func rangesOfASessionThatStartsLateOrIsJSONLinesAreTheSessions() throws {
+    let workspace = try Workspace()
+    // A session that starts after action 1,000 (as one recorded from a running store does).
+    let plain = Fixtures.session(bankingDomain, count: 2_000, seed: 9, checkpointEvery: 0, snapshotEvery: 0)
+    let start = try Debugger(domain: bankingDomain, session: plain).state(at: 1_000)
+    let late = RecordedSession<DomainDefinition<BankingState, BankingAction>>(
+      info: plain.info, startSequence: 1_000, initialState: start, actions: Array(plain.actions.dropFirst(1_000)))
+    var configuration = TraceRecorderConfiguration()
+    configuration.chunkSize = 4_096
+    configuration.checkpointInterval = 100
+    configuration.snapshotInterval = 200
+    configuration.maxStateBytesPerAction = 1 << 20
+    _ = try Fixtures.write(late, domain: bankingDomain, named: "late.trace", in: workspace.directory, configuration: configuration)
+    _ = try Fixtures.write(late, domain: bankingDomain, named: "late.jsonl", in: workspace.directory)
+    let debugger = Debugger(domain: bankingDomain, session: late)
+    for file in ["late.trace", "late.jsonl"] {
+      for (from, to) in [(1_001, 1_001), (1_001, 2_000), (1_450, 1_460)] {
+        let log = try workspace.run("log \(file) --from \(from) --to \(to) --json")
+        #expect(log.stdout.split(separator: "\n").map(String.init) == (try Self.lines(late.actions[(from - 1_001)...(to - 1_001)])))
+      }
+      for (from, to) in [(1_000, 2_000), (1_500, 1_200), (1_999, 2_000)] {
+        let result = try workspace.run("diff \(file) --from \(from) --to \(to) --full")
+        let expected = try debugger.diff(from: UInt64(from), to: UInt64(to))
+          .map { "state from \(from) to \(to):\n\($0)\n" } ?? "no change from \(from) to \(to)\n"
+        #expect(result.stdout == expected, "\(file) \(from)...\(to)")
+      }
+      let early = try workspace.run("diff \(file) --from 999 --to 1500")
+      #expect(early.exitCode == 4)
+      #expect(early.stderr.contains("out of range 1000...2000"), "\(file)")
+      #expect(try workspace.run("log \(file) --from 1000").stderr.contains("out of range 1001...2000"))
+    }
+  }
 }

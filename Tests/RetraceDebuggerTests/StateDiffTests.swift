@@ -105,7 +105,7 @@ import Testing
     #expect(part.text.split(separator: "\n").count < 600)
     let whole = try #require(stateDiff(initial, state, maxNodes: .max))
     #expect(whole.isComplete)
-    #expect(whole.text == stateDiff(initial, state))
+    #expect(whole.text == diff(initial, state))
     #expect(whole.text.split(separator: "\n").count > 10_000)
   }
 
@@ -176,6 +176,31 @@ import Testing
     let front = [Item(id: 1, label: "a"), Item(id: 2, label: "a"), Item(id: 1, label: "b")] + base
     let back = [Item(id: 1, label: "b")] + base
     #expect(stateDiff(back, front) == diff(back, front))
+  }
+
+  @Test func oneChangedElementAmongThousandsIsOneRunOnEachSide() {
+    // The Myers diff gets the elements that match by id after the change; the equal ones
+    // after those and the common suffix are one run, as swift-custom-dump counts them.
+    let items = (0..<3_000).map { Item(id: $0, label: "item \($0)") }
+    for position in [0, 1_000, 2_999] {
+      var changed = items
+      changed[position].label = "changed"
+      #expect(stateDiff(items, changed) == diff(items, changed), "at \(position)")
+    }
+  }
+
+  @Test func cyclesOfObjectsCountOnceInTheBudget() throws {
+    struct Holder { var node: Node; var values: [Int] }
+    let a = Node(1)
+    a.next = a
+    let c = Node(2)
+    c.next = c
+    let old = Holder(node: a, values: Array(0..<2_000))
+    var new = Holder(node: c, values: Array(0..<2_000))
+    new.values[1_500] = -1
+    let part = try #require(stateDiff(old, new, maxNodes: 20_000))
+    #expect(part.isComplete)
+    #expect(part.text == diff(old, new))
   }
 
   @Test func aLargeDictionaryThatFitsTheBudgetIsDiffedNotDumped() throws {

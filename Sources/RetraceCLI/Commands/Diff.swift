@@ -37,6 +37,9 @@ struct Diff: AsyncParsableCommand {
     if traces.count == 2 && (from != nil || to != nil) {
       throw ValidationError("--from and --to apply to one trace; two traces are compared from the start.")
     }
+    if traces.count == 2 && full {
+      throw ValidationError("--full applies to one trace; the diff where two traces part is always whole.")
+    }
   }
 
   mutating func run() async throws {

@@ -193,6 +193,8 @@ struct SessionFile {
     return try reading(reader) { reader throws(TraceError) in
       let (from, to) = (from ?? reader.header.firstSequence, to ?? reader.lastSequence)
       let trace = try DomainTrace(reader, domain: domain, cachedSnapshots: 1)
+      // Both bounds before any decoding, in the order `Debugger` checks them.
+      try trace.checkInRange(from)
       try trace.checkInRange(to)
       let old = try trace.state(at: from)
       // From `from` when no snapshot lies between; from the snapshot nearest `to` otherwise.

@@ -11,12 +11,12 @@ import CustomDump
 ///   swift-custom-dump;
 /// - a large struct is written field by field, and a large optional as its value, each
 ///   through this writer;
-/// - a large collection skips its common prefix and suffix (compared with `==` on the
-///   collections' elements, without mirrors) as `… (N unchanged)`, and matches the elements
-///   between as swift-custom-dump does (a Myers diff in which elements with one `id` or equal
-///   are the same element) when there are at most ``smallWindow`` of them, by position when
-///   there are more; changed elements go through this writer, removed and inserted ones are
-///   dumped;
+/// - a large collection skips its common prefix and suffix as `… (N unchanged)` (compared
+///   with `==` on the collections' elements, without mirrors where those are `Equatable`),
+///   and matches the elements between as swift-custom-dump does (a Myers diff in which
+///   elements with one `id` or equal are the same element) when there are at most
+///   ``smallWindow`` of them, by position when there are more; changed elements go through
+///   this writer, removed and inserted ones are dumped;
 /// - everything else (values of at most ``smallNodeCount`` nodes, enums, dictionaries, sets,
 ///   classes, types with a custom dump) goes to swift-custom-dump's own `diff`.
 ///
@@ -210,11 +210,12 @@ struct StateDiffWriter {
       oldOffset += 1
       newOffset += 1
     }
-    flush(&self)
+    // The common suffix continues the run of equal elements the window may end with: one
+    // run, as swift-custom-dump counts it.
     if suffix > 0 {
-      unchanged = (suffix, (newCount - 1, newElements.dropFirst(newCount - 1).first!.value))
-      flush(&self)
+      unchanged = (unchanged.count + suffix, (newCount - 1, newElements.dropFirst(newCount - 1).first!.value))
     }
+    flush(&self)
     line("  ", indent, "]" + separator)
   }
 
@@ -512,11 +513,12 @@ private func isSmall(_ value: Any) -> Bool {
 func nodeCount(of value: Any, limit: Int) -> Int {
   var level: [Any] = [value]
   var total = 0
+  var objects = ObjectsSeen()
   while !level.isEmpty {
     total += level.count
     guard total <= limit else { return total }
     var next: [Any] = []
-    for value in level {
+    for value in level where objects.isNew(value) {
       let children = Mirror(customDumpReflecting: value).children
       guard total + next.count + children.count <= limit else { return limit + 1 }
       next.append(contentsOf: children.lazy.map(\.value))
@@ -530,17 +532,21 @@ func nodeCount(of value: Any, limit: Int) -> Int {
 /// all of it), and how many values it writes then.
 ///
 /// It counts the value's nodes level by level (fields, elements), as `customDump` descends
-/// (through custom dump mirrors, and through optionals without a level of their own), and
-/// stops at the first level whose children would take the total past `maxNodes`.
+/// (through custom dump mirrors, through optionals without a level of their own, and into
+/// an object only the first time it meets it), and stops at the first level whose children
+/// would take the total past `maxNodes`.
 func dumpDepth(of value: Any, maxNodes: Int) -> (depth: Int?, nodes: Int) {
   var level: [Any] = [value]
   var total = 0
   var depth = 0
+  var objects = ObjectsSeen()
   while !level.isEmpty {
     total += level.count
     var next: [Any] = []
     for value in level {
-      for child in Mirror(customDumpReflecting: unwrapped(value)).children {
+      let value = unwrapped(value)
+      guard objects.isNew(value) else { continue }
+      for child in Mirror(customDumpReflecting: value).children {
         next.append(child.value)
         if total + next.count > maxNodes { return (depth, total) }
       }
@@ -549,6 +555,18 @@ func dumpDepth(of value: Any, maxNodes: Int) -> (depth: Int?, nodes: Int) {
     depth += 1
   }
   return (nil, total)
+}
+
+/// The objects a walk over a value has entered: an object met again (in a cycle, or shared)
+/// is not entered twice, as `customDump` writes it `(↩︎)` the second time.
+private struct ObjectsSeen {
+  private var seen: Set<ObjectIdentifier> = []
+
+  /// Whether `value` is a value, or an object not met before (which it then remembers).
+  mutating func isNew(_ value: Any) -> Bool {
+    guard type(of: value) is AnyClass else { return true }
+    return seen.insert(ObjectIdentifier(value as AnyObject)).inserted
+  }
 }
 
 /// The value inside any optionals around it.
