@@ -90,6 +90,19 @@ import Testing
       let from = command.hasSuffix("500 --json") ? 499 : 0
       #expect(result.stdout.split(separator: "\n").map(String.init) == (try Self.lines(session.actions[from..<intact])))
     }
+
+    // A diff whose replay crosses the damage: the trace read whole ends before it, so the
+    // later point is out of its range (with the warning), and a diff before it still works.
+    let snapshots = try TraceReader(path: workspace.path("f.trace")).snapshotSequences
+    let after = Int(damaged.firstSequence) + 5
+    #expect(!snapshots.contains { $0 > UInt64(intact - 5) && $0 <= UInt64(after) }, "a snapshot between would avoid the damage")
+    let across = try workspace.run("diff f.trace --from \(intact - 5) --to \(after)")
+    #expect(across.exitCode == 4)
+    #expect(across.stderr.contains("chunk checksum mismatch; using the \(intact) intact actions"))
+    #expect(across.stderr.contains("out of range 0...\(intact)"))
+    let before = try workspace.run("diff f.trace --from \(intact - 5) --to \(intact) --full")
+    let expected = try Debugger(domain: bankingDomain, session: session).diff(from: UInt64(intact - 5), to: UInt64(intact))
+    #expect(before.stdout == expected.map { "state from \(intact - 5) to \(intact):\n\($0)\n" })
   }
 
   @Test func aLogThatStopsAtAnUndecodableChunkPrintsEveryActionBeforeIt() throws {
