@@ -197,9 +197,12 @@ struct SessionFile {
       try trace.checkInRange(from)
       try trace.checkInRange(to)
       let old = try trace.state(at: from)
-      // From `from` when no snapshot lies between; from the snapshot nearest `to` otherwise.
-      let nearest = reader.snapshotChunk(atOrBefore: to).map { reader.chunks[$0].firstSequence - 1 } ?? 0
-      guard to > from, nearest <= from else { return (from, to, old, to == from ? old : try trace.state(at: to)) }
+      if to == from { return (from, to, old, old) }
+      // From the snapshot nearest `to` when it lies after `from` (or `to` is earlier);
+      // otherwise on from `from`.
+      if to < from || reader.snapshotSequences.contains(where: { $0 > from && $0 <= to }) {
+        return (from, to, old, try trace.state(at: to))
+      }
       var new = old
       try trace.forEachAction(from: from + 1, through: to) { action in
         _ = domain.reduce(into: &new, action: action.action)

@@ -75,22 +75,39 @@ func commonEnds(_ old: Any, _ new: Any, oldCount: Int, newCount: Int) -> (prefix
   {
     return ends
   }
-  let oldElements = Array(Mirror(customDumpReflecting: old).children)
-  let newElements = Array(Mirror(customDumpReflecting: new).children)
-  let shorter = min(oldElements.count, newElements.count)
-  var prefix = 0
-  while prefix < shorter, areEqual(oldElements[prefix].value, newElements[prefix].value) { prefix += 1 }
-  var suffix = 0
-  while suffix < shorter - prefix,
-    areEqual(oldElements[oldElements.count - 1 - suffix].value, newElements[newElements.count - 1 - suffix].value)
-  {
-    suffix += 1
-  }
-  return (prefix, suffix)
+  return commonEnds(
+    Array(Mirror(customDumpReflecting: old).children), Array(Mirror(customDumpReflecting: new).children)
+  ) { areEqual($0.value, $1.value) }
 }
 
 private func commonEnds<C: BidirectionalCollection>(_ old: C, _ new: Any) -> (prefix: Int, suffix: Int)? {
   (EquatableElements(old) as? any CommonEnds)?.commonEnds(with: new)
+}
+
+/// How many elements at the start and at the end two collections share, by `areEqual`; the
+/// two never overlap.
+private func commonEnds<C: BidirectionalCollection>(
+  _ old: C, _ new: C, by areEqual: (C.Element, C.Element) -> Bool
+) -> (prefix: Int, suffix: Int) {
+  var prefix = 0
+  var oldIndex = old.startIndex
+  var newIndex = new.startIndex
+  while oldIndex != old.endIndex, newIndex != new.endIndex, areEqual(old[oldIndex], new[newIndex]) {
+    old.formIndex(after: &oldIndex)
+    new.formIndex(after: &newIndex)
+    prefix += 1
+  }
+  var suffix = 0
+  let limit = min(old.count, new.count) - prefix
+  var oldEnd = old.endIndex
+  var newEnd = new.endIndex
+  while suffix < limit {
+    old.formIndex(before: &oldEnd)
+    new.formIndex(before: &newEnd)
+    guard areEqual(old[oldEnd], new[newEnd]) else { break }
+    suffix += 1
+  }
+  return (prefix, suffix)
 }
 
 /// Finds the common prefix and suffix of two collections with `==`.
@@ -109,26 +126,7 @@ private struct EquatableElements<Base: BidirectionalCollection> {
 
 extension EquatableElements: CommonEnds where Base.Element: Equatable {
   func commonEnds(with other: Any) -> (prefix: Int, suffix: Int)? {
-    guard let other = other as? Base else { return nil }
-    var prefix = 0
-    var oldIndex = base.startIndex
-    var newIndex = other.startIndex
-    while oldIndex != base.endIndex, newIndex != other.endIndex, base[oldIndex] == other[newIndex] {
-      base.formIndex(after: &oldIndex)
-      other.formIndex(after: &newIndex)
-      prefix += 1
-    }
-    var suffix = 0
-    let limit = min(base.count, other.count) - prefix
-    var oldEnd = base.endIndex
-    var newEnd = other.endIndex
-    while suffix < limit {
-      base.formIndex(before: &oldEnd)
-      other.formIndex(before: &newEnd)
-      guard base[oldEnd] == other[newEnd] else { break }
-      suffix += 1
-    }
-    return (prefix, suffix)
+    (other as? Base).map { RetraceDebugger.commonEnds(base, $0, by: ==) }
   }
 }
 
@@ -137,24 +135,11 @@ func isSmall(_ value: Any) -> Bool {
   nodeCount(of: value, limit: StateDiffWriter.smallNodeCount) <= StateDiffWriter.smallNodeCount
 }
 
-/// The number of nodes in a value (itself, its fields and elements, theirs, …), counted level
-/// by level; more than `limit` once it passes it.
+/// The number of nodes in a value (itself, its fields and elements, theirs, …), as
+/// ``dumpDepth(of:maxNodes:)`` counts them; more than `limit` once it passes it.
 func nodeCount(of value: Any, limit: Int) -> Int {
-  var level: [Any] = [value]
-  var total = 0
-  var objects = ObjectsSeen()
-  while !level.isEmpty {
-    total += level.count
-    guard total <= limit else { return total }
-    var next: [Any] = []
-    for value in level where objects.isNew(value) {
-      let children = Mirror(customDumpReflecting: value).children
-      guard total + next.count + children.count <= limit else { return limit + 1 }
-      next.append(contentsOf: children.lazy.map(\.value))
-    }
-    level = next
-  }
-  return total
+  let (depth, nodes) = dumpDepth(of: value, maxNodes: limit)
+  return depth == nil ? nodes : limit + 1
 }
 
 /// The depth to dump a value at so that it writes about `maxNodes` values at most (`nil`:
@@ -175,10 +160,10 @@ func dumpDepth(of value: Any, maxNodes: Int) -> (depth: Int?, nodes: Int) {
     for value in level {
       let value = unwrapped(value)
       guard objects.isNew(value) else { continue }
-      for child in Mirror(customDumpReflecting: value).children {
-        next.append(child.value)
-        if total + next.count > maxNodes { return (depth, total) }
-      }
+      // A collection's count is known without walking its elements.
+      let children = Mirror(customDumpReflecting: value).children
+      if total + next.count + children.count > maxNodes { return (depth, total) }
+      next.append(contentsOf: children.lazy.map(\.value))
     }
     level = next
     depth += 1
