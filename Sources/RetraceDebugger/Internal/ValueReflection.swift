@@ -85,7 +85,8 @@ private func commonEnds<C: BidirectionalCollection>(_ old: C, _ new: Any) -> (pr
 }
 
 /// How many elements at the start and at the end two collections share, by `areEqual`; the
-/// two never overlap.
+/// two never overlap. Inlined, so that the `==` the fast path passes is called directly.
+@inline(__always)
 private func commonEnds<C: BidirectionalCollection>(
   _ old: C, _ new: C, by areEqual: (C.Element, C.Element) -> Bool
 ) -> (prefix: Int, suffix: Int) {
