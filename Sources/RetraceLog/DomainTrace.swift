@@ -133,9 +133,10 @@ public struct DomainTrace<D: Domain>: Sendable {
     // From the first chunk with an action at or after `from` to the one holding `through`:
     // the chunks, then the journal (which `forEachChunk` numbers `chunks.count`).
     let chunks = reader.chunks
-    let firstChunk = chunks.firstIndex { $0.endSequence > from } ?? chunks.count
-    let endChunk = through.flatMap { through in chunks.firstIndex { $0.endSequence > through } }.map { $0 + 1 }
-      ?? chunks.count + 1
+    /// The chunk that holds action `sequence`, or the journal.
+    func chunk(holding sequence: UInt64) -> Int { chunks.firstIndex { $0.endSequence > sequence } ?? chunks.count }
+    let firstChunk = chunk(holding: from)
+    let endChunk = chunk(holding: through ?? .max) + 1
     return ActionPipeline(
       pipeline: ChunkPipeline(count: max(endChunk - firstChunk, 0), window: window) { [self] index in
         actions(ofChunk: firstChunk + index, from: from, through: through ?? .max)
@@ -356,16 +357,14 @@ public struct DomainTrace<D: Domain>: Sendable {
     }
     // What is left (the rest of a partly decoded chunk, or the chunks after it) comes from
     // the pipeline, or from one started at `reached`.
+    // (A pipeline started above always has work left: the target lies beyond the chunk.)
     if reached < sequence {
       let domain = self.domain
       try (pipeline ?? actionPipeline(from: reached + 1, through: sequence, window: Self.seekWindow))
         .forEach { action throws(TraceError) in
-          guard action.sequence <= sequence else { return false }
           _ = domain.reduce(into: &state, action: action.action)
-          return action.sequence < sequence
+          return true
         }
-    } else {
-      pipeline?.pipeline.finish()
     }
     cache.keepLast(state, at: sequence)
     return state

@@ -534,7 +534,7 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
         for entry in batch.entries {
           switch entry {
           case .encoded(let sequence, let time, let end):
-            // The common case, kept free of generic values: no state, nothing to box.
+            // The common case: no state, written with the writer's stateless `append`.
             let encoded = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
             start = end
             append(&w, sequence: sequence, time: time, state: nil) { writer throws(TraceError) in

@@ -76,22 +76,8 @@ public struct CBORDecoder: Sendable {
   /// - Throws: The errors of ``decode(_:from:)-([UInt8])``.
   @inlinable
   public func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
-    if usesHandWrittenCode, let fast = T.self as? any CBORDecodable.Type {
-      return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer throws -> T in
-        let slot = buffer.baseAddress!
-        var reader = CBORReader(bytes)
-        do {
-          try fast._decode(into: slot, from: &reader)
-        } catch {
-          return try decodeWithContainers(type, from: bytes)
-        }
-        guard reader.offset == bytes.count else {
-          slot.deinitialize(count: 1)
-          return try decodeWithContainers(type, from: bytes)
-        }
-        return slot.move()
-      }
-    }
+    // The hand-written decoding, when it takes the whole item; `Decodable` otherwise.
+    if let (value, count) = decodePrefix(type, from: bytes), count == bytes.count { return value }
     return try decodeWithContainers(type, from: bytes)
   }
 

@@ -171,9 +171,9 @@ struct SessionFile {
 
   /// The states after actions `from` and `to`: what `diff --from --to` compares.
   ///
-  /// A trace is not loaded whole: the state after `from` comes from the nearest snapshot
-  /// (``state(as:at:)``), and the one after `to` from replaying the actions in between, or
-  /// from its own nearest snapshot when that lies after `from` (or `to` is earlier).
+  /// A trace is not loaded whole: each state comes from the nearest snapshot before it
+  /// (``state(as:at:)``), the one after `to` by replaying on from the state after `from`
+  /// when no snapshot lies between (`DomainTrace.state(at:)` keeps its last answer).
   ///
   /// - Throws: ``DebuggerError`` naming the file: ``DebuggerError/Code/outOfRange`` with the
   ///   valid range, or the position of a problem in the file.
@@ -197,18 +197,8 @@ struct SessionFile {
       try trace.checkInRange(from)
       try trace.checkInRange(to)
       let old = try trace.state(at: from)
-      if to == from { return (from, to, old, old) }
-      // From the snapshot nearest `to` when it lies after `from` (or `to` is earlier);
-      // otherwise on from `from`.
-      if to < from || reader.snapshotSequences.contains(where: { $0 > from && $0 <= to }) {
-        return (from, to, old, try trace.state(at: to))
-      }
-      var new = old
-      try trace.forEachAction(from: from + 1, through: to) { action in
-        _ = domain.reduce(into: &new, action: action.action)
-        return true
-      }
-      return (from, to, old, new)
+      // `state(at:)` goes on from its last answer when no snapshot lies between.
+      return (from, to, old, to == from ? old : try trace.state(at: to))
     }
   }
 
