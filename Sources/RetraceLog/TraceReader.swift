@@ -431,6 +431,12 @@ final class TraceFile: Sendable {
 
   deinit { closeDescriptor(fd) }
 
+  /// The `count` bytes at `offset`; `nil` when they cannot be read or the file ends first.
+  func read(exactly count: Int, at offset: Int) -> [UInt8]? {
+    guard let bytes = try? read(at: offset, count: count), bytes.count == count else { return nil }
+    return bytes
+  }
+
   /// The `count` bytes at `offset`, or fewer where the file ends (it may have shrunk since
   /// it was opened).
   func read(at offset: Int, count: Int) throws(TraceError) -> [UInt8] {

@@ -57,24 +57,24 @@ struct Scan {
   init?(indexOf file: TraceFile) {
     // The header frame, and the index frame, whose size the trailer at the file's end gives.
     let trailerSize = TraceFormat.indexTrailerSize
-    guard file.size >= 8 + trailerSize, let prefix = try? file.read(at: 0, count: 8), prefix.count == 8 else { return nil }
+    guard file.size >= 8 + trailerSize, let prefix = file.read(exactly: 8, at: 0) else { return nil }
     let headerSize = Int(prefix.withUnsafeBytes { $0.readLittleEndian(UInt32.self, at: 4) })
     guard headerSize <= TraceFormat.maxHeaderSize,
-      let headerFrame = try? file.read(at: 0, count: 8 + headerSize),
+      let headerFrame = file.read(exactly: 8 + headerSize, at: 0),
       let (header, version, end) = try? headerFrame.withBytes({ bytes throws(TraceError) in try Self.readHeader(bytes) }),
-      let trailer = try? file.read(at: file.size - trailerSize, count: trailerSize), trailer.count == trailerSize
+      let trailer = file.read(exactly: trailerSize, at: file.size - trailerSize)
     else { return nil }
     let count = Int(trailer.withUnsafeBytes { $0.readLittleEndian(UInt32.self, at: 0) })
     let indexSize = count * TraceFormat.indexEntrySize + trailerSize
     let indexOffset = file.size - 8 - indexSize
     // The index frame's own header first: a damaged count must not make this read most of
     // the file.
-    guard indexOffset >= end, let frameHeader = try? file.read(at: indexOffset, count: 8), frameHeader.count == 8,
+    guard indexOffset >= end, let frameHeader = file.read(exactly: 8, at: indexOffset),
       frameHeader.withUnsafeBytes({
         $0.readLittleEndian(UInt32.self, at: 0) == TraceFormat.indexMagic
           && Int($0.readLittleEndian(UInt32.self, at: 4)) == indexSize
       }),
-      let index = try? file.read(at: indexOffset, count: 8 + indexSize), index.count == 8 + indexSize
+      let index = file.read(exactly: 8 + indexSize, at: indexOffset)
     else { return nil }
     self.header = header
     self.version = version
@@ -82,8 +82,7 @@ struct Scan {
     var offset = end
     var nextSequence = header.firstSequence + 1
     while offset < indexOffset && chunks.count < count {
-      guard let bytes = try? file.read(at: offset, count: 8 + TraceFormat.chunkHeaderSize),
-        bytes.count == 8 + TraceFormat.chunkHeaderSize,
+      guard let bytes = file.read(exactly: 8 + TraceFormat.chunkHeaderSize, at: offset),
         bytes.withUnsafeBytes({ $0.readLittleEndian(UInt32.self, at: 0) }) == TraceFormat.chunkMagic,
         case .success(let chunk) = bytes.withUnsafeBytes({
           Self.readChunkHeader($0, at: offset, fileSize: indexOffset, index: chunks.count, nextSequence: nextSequence, frame: nil)
