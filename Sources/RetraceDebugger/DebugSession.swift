@@ -92,7 +92,7 @@ public struct DebugSession<D: Domain> {
       return move(to: position - min(count, position - start))
     case "goto", "g":
       guard let argument, let target = UInt64(argument) else { return error("goto takes a sequence number") }
-      do { try debugger.checkInRange(target) } catch { return self.error(error.message) }
+      do { try debugger.checkInRange(target) } catch { return self.error(error.description) }
       return move(to: target)
     case "state", "s":
       let (text, depth) = stateDump(state, maxNodes: Self.maxNodes)
@@ -163,7 +163,7 @@ public struct DebugSession<D: Domain> {
       let diff = try debugger.diff(from: from, to: position, maxNodes: Self.maxNodes)
       return reply("from \(from) to \(position):\n" + (Self.describe(diff) ?? "(no change)"))
     } catch {
-      return self.error(error.message)
+      return self.error(error.description)
     }
   }
 

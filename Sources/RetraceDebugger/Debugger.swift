@@ -69,7 +69,7 @@ public struct Debugger<D: Domain>: Sendable {
     guard session.sequenceRange.contains(sequence) else {
       throw DebuggerError(
         .outOfRange,
-        "sequence number \(sequence) is out of range \(session.startSequence)...\(session.endSequence)",
+        "out of range \(session.startSequence)...\(session.endSequence)",
         sequence: sequence)
     }
   }

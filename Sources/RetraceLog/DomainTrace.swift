@@ -275,15 +275,25 @@ public struct DomainTrace<D: Domain>: Sendable {
   ///   ended before its first chunk was written, without its journal), so no state.
   @inlinable
   public func checkInRange(_ sequence: UInt64) throws(TraceError) {
-    guard reader.snapshotChunk(atOrBefore: reader.lastSequence) != nil else {
-      throw TraceError(.corrupted, "the trace has no starting snapshot", path: reader.path)
+    _ = try snapshotChunk(for: sequence)
+  }
+
+  /// The chunk whose snapshot the state after action `sequence` is replayed from: the last
+  /// one at or before it. Checks `sequence` as ``checkInRange(_:)`` does.
+  @inlinable
+  func snapshotChunk(for sequence: UInt64) throws(TraceError) -> Int {
+    let first = reader.header.firstSequence, last = reader.lastSequence
+    guard reader.snapshotChunk(atOrBefore: last) != nil else { throw noStartingSnapshot }
+    guard (first...last).contains(sequence) else {
+      throw TraceError(.outOfRange, "out of range \(first)...\(last)", path: reader.path, sequence: sequence)
     }
-    let first = reader.header.firstSequence
-    guard (first...reader.lastSequence).contains(sequence) else {
-      throw TraceError(
-        .outOfRange, "sequence number \(sequence) is out of range \(first)...\(reader.lastSequence)",
-        path: reader.path, sequence: sequence)
-    }
+    guard let chunk = reader.snapshotChunk(atOrBefore: sequence) else { throw noStartingSnapshot }
+    return chunk
+  }
+
+  @usableFromInline
+  var noStartingSnapshot: TraceError {
+    TraceError(.corrupted, "the trace has no starting snapshot", path: reader.path)
   }
 
   /// The state after action `sequence`, replayed from the nearest snapshot before it.
@@ -301,10 +311,7 @@ public struct DomainTrace<D: Domain>: Sendable {
   ///   or a decoding error.
   @inlinable
   public func state(at sequence: UInt64) throws(TraceError) -> D.State {
-    try checkInRange(sequence)
-    guard let chunk = reader.snapshotChunk(atOrBefore: sequence) else {
-      throw TraceError(.corrupted, "the trace has no starting snapshot", path: reader.path)
-    }
+    let chunk = try snapshotChunk(for: sequence)
     let snapshotSequence = reader.chunks[chunk].firstSequence - 1
     let afterChunk = reader.chunks[chunk].endSequence
     var snapshot = cache.snapshot(at: snapshotSequence)

@@ -53,7 +53,7 @@ import Testing
     #expect(result.stdout.contains("(retrace) help\nnext [n]"))
     // Nothing after quit is read.
     #expect(result.stdout.hasSuffix("(retrace) quit\n"))
-    #expect(result.stderr == "sequence number 99 is out of range 0...6\n")
+    #expect(result.stderr == "sequence 99: out of range 0...6\n")
   }
 
   @Test func endOfInputEndsTheSession() throws {

@@ -69,7 +69,7 @@ import Testing
   @Test func outOfRangeIsExit4WithTheValidRange() throws {
     let workspace = try Workspace()
     try workspace.run("generate counter --actions 50 -o c.trace")
-    expectError(try workspace.run("state c.trace --at 51"), code: 4, containing: "c.trace: sequence 51: sequence number 51 is out of range 0...50")
+    expectError(try workspace.run("state c.trace --at 51"), code: 4, containing: "c.trace: sequence 51: out of range 0...50\n")
     expectError(try workspace.run("diff c.trace --from 2 --to 99"), code: 4, containing: "out of range 0...50")
     expectError(try workspace.run("replay c.trace --to 77"), code: 4, containing: "out of range 0...50")
     expectError(try workspace.run("log c.trace --from 60"), code: 4, containing: "out of range 1...50")

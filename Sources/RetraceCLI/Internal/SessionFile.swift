@@ -217,7 +217,7 @@ struct SessionFile {
       let valid = first...max(first, last ?? first)
       for bound in [from, through].compactMap({ $0 }) where !valid.contains(bound) {
         throw DebuggerError(
-          .outOfRange, "sequence number \(bound) is out of range \(valid.lowerBound)...\(valid.upperBound)", path: path)
+          .outOfRange, "out of range \(valid.lowerBound)...\(valid.upperBound)", path: path, sequence: bound)
       }
       return last.map { (from ?? first)...(through ?? $0) }
     }
