@@ -255,4 +255,5 @@ public let debugSessionHelp = """
   check INVARIANT   whether INVARIANT holds here, and where that changes
   help              this list
   quit              end the session
+  Short forms: n, p, g, s, d, f, c, h or ?, and q or exit.
   """

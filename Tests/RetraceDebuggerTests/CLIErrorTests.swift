@@ -63,7 +63,7 @@ import Testing
       try workspace.run("bisect b.jsonl --invariant solvent"), code: 4,
       containing: "unknown invariant 'solvent' for domain banking; known: balance-matches-transactions, non-negative-balance")
     expectError(try workspace.run("shrink b.jsonl --invariant solvent -o s.jsonl"), code: 4, containing: "unknown invariant")
-    expectError(try workspace.run("log b.jsonl --type withdraw"), code: 4, containing: "unknown action case 'withdraw'")
+    expectError(try workspace.run("log b.jsonl --type withdraw"), code: 4, containing: "b.jsonl: unknown action case 'withdraw'")
   }
 
   @Test func outOfRangeIsExit4WithTheValidRange() throws {

@@ -45,7 +45,8 @@ struct Log: AsyncParsableCommand {
       throw DebuggerError(
         .unknownActionCase,
         "unknown action case '\(type)' for domain \(domain.name); known: "
-          + domain.actionCases.joined(separator: ", "))
+          + domain.actionCases.joined(separator: ", "),
+        path: file.path)
     }
     let actions = try file.actions(as: domain, from: from, through: to)
     let writer = JSONLines.ActionWriter<D.Action>()
