@@ -202,12 +202,20 @@ public enum JSONLines {
         .domainMismatch, "the session is of domain '\(header.domain)', not '\(domain.name)'", path: path,
         line: headerNumber)
     }
+    guard header.actionSchemaVersion <= domain.actionSchemaVersion else {
+      throw DebuggerError(
+        .unsupportedVersion,
+        "actionSchemaVersion \(header.actionSchemaVersion) is newer than domain \(domain.name)'s (\(domain.actionSchemaVersion))",
+        path: path, line: headerNumber)
+    }
     let decoder = JSONDecoder()
-    var initialState = domain.initialState
-    if let withState = try? decoder.decode(InitialStateOnly<D.State>.self, from: headerLine),
-      let state = withState.initialState
-    {
-      initialState = state
+    let initialState: D.State
+    do {
+      initialState = try decoder.decode(InitialStateOnly<D.State>.self, from: headerLine).initialState ?? domain.initialState
+    } catch {
+      throw DebuggerError(
+        .undecodable, "the header's initialState is not a state of domain \(domain.name): \(Self.describe(error))",
+        path: path, line: headerNumber, cause: error)
     }
 
     var actions: [TimedAction<D.Action>] = []
@@ -220,8 +228,10 @@ public enum JSONLines {
         return DebuggerError(
           .damaged, "expected sequence number \(expected), found \(decoded.seq)", path: path, line: number)
       }
-      guard decoded.time.isFinite else {
-        return DebuggerError(.damaged, "the time is not a finite number", path: path, line: number)
+      guard decoded.time.isFinite, abs(decoded.time - header.startTime) < Self.maximumTimeSpan else {
+        return DebuggerError(
+          .damaged, "time \(decoded.time) is not within \(Self.maximumTimeSpanText) seconds of the session's startTime",
+          path: path, line: number)
       }
       actions.append(TimedAction(sequence: decoded.seq, time: decoded.time, action: decoded.action))
       expected += 1
@@ -286,6 +296,20 @@ public enum JSONLines {
         .unsupportedVersion, "JSON Lines version \(header.version) is newer than this tool reads (\(version))",
         path: path, line: number)
     }
+    // The values a trace can hold, so that an imported session reads back as it was written.
+    func impossible(_ field: String, _ value: Any, _ why: String) -> DebuggerError {
+      DebuggerError(.damaged, "\(field) \(value) is impossible: \(why)", path: path, line: number)
+    }
+    guard header.version >= 1 else { throw impossible("version", header.version, "versions start at 1") }
+    guard header.actionSchemaVersion >= 1 else {
+      throw impossible("actionSchemaVersion", header.actionSchemaVersion, "versions start at 1")
+    }
+    guard header.firstSequence <= UInt64(Int64.max) else {
+      throw impossible("firstSequence", header.firstSequence, "sequence numbers stop at \(Int64.max)")
+    }
+    guard header.startTime.isFinite, abs(header.startTime) < maximumTimeSpan else {
+      throw impossible("startTime", header.startTime, "not within \(maximumTimeSpanText) seconds of 1970")
+    }
     return header
   }
 
@@ -320,8 +344,13 @@ public enum JSONLines {
         + domain.actionCases.joined(separator: ", ")
     }
     guard (try? JSONSerialization.jsonObject(with: line)) is [String: Any] else {
-      return "not a JSON object"
+      return "not a JSON object (or a number in it is beyond a Double's range)"
     }
+    return describe(error)
+  }
+
+  /// What a decoding error says, with where in the value it happened.
+  private static func describe(_ error: any Error) -> String {
     switch error as? DecodingError {
     case .keyNotFound(let key, let context)?:
       return "missing \"\(key.stringValue)\"" + where_(context.codingPath)
@@ -329,6 +358,10 @@ public enum JSONLines {
       return "expected \(typeName(type))" + where_(context.codingPath) + ": " + context.debugDescription
     case .valueNotFound(let type, let context)?:
       return "missing value of type \(typeName(type))" + where_(context.codingPath)
+    case .dataCorrupted(let context)? where context.codingPath.isEmpty:
+      // What Foundation says, without a path, of valid JSON with a number its field cannot
+      // hold.
+      return "a number does not fit its field (such as a negative or fractional seq, or an integer beyond 64 bits)"
     case .dataCorrupted(let context)?:
       return "invalid value" + where_(context.codingPath) + ": " + context.debugDescription
     default:
@@ -361,6 +394,13 @@ private struct ActionLine<Action: Decodable>: Decodable {
 }
 
 /// A header line's initial state, if it has one.
+extension JSONLines {
+  /// How far from the session's start an action's time, and from 1970 the start itself, may
+  /// be, in seconds: about 285,000 years, what a trace's 64-bit microsecond offsets hold.
+  public static let maximumTimeSpan = 9.0e12
+  private static let maximumTimeSpanText = "9e12"
+}
+
 private struct InitialStateOnly<State: Decodable>: Decodable {
   var initialState: State?
 }

@@ -41,6 +41,43 @@ import Testing
     }
   }
 
+  /// A header whose start time is not a finite number: every action time is an offset from
+  /// it, so `info` printed `start nan` and `export` wrote `null` times.
+  @Test(arguments: [Double.nan, .infinity, -.infinity])
+  func aHeaderStartTimeThatIsNotFiniteIsRefused(start: Double) throws {
+    let header = TraceHeader(
+      domain: "counter", actionSchemaVersion: 1, sessionID: "hostile", startTime: start,
+      checkpointInterval: 0, snapshotInterval: 0)
+    let frame = try Self.headerFrame(header)
+    do {
+      _ = try TraceReader(bytes: frame)
+      Issue.record("accepted a header with startTime \(start)")
+    } catch {
+      #expect(error.code == .corrupted)
+      #expect(error.description.contains("startTime"))
+    }
+  }
+
+  /// The recorder does not write a header the reader refuses: one larger than 1 MiB (it
+  /// wrote a 2 MB session ID, and `import` said it had succeeded), or one with a start time
+  /// that is not finite. Nothing is left behind: no trace, no journal.
+  @Test(arguments: [(2 << 20, 0.0), (7, Double.infinity)])
+  func theRecorderRefusesAHeaderTheReaderWouldRefuse(sessionIDLength: Int, start: Double) throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID()).trace").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let recorder = try TraceRecorder<CounterState, CounterAction>(
+      path: path, domain: "counter", sessionID: String(repeating: "s", count: sessionIDLength), startTime: start)
+    recorder.attached(sequence: 0, state: CounterState())
+    do {
+      try recorder.close()
+      Issue.record("wrote a header with a \(sessionIDLength)-byte session ID and start time \(start)")
+    } catch {
+      #expect(error.code == (start.isFinite ? .tooLarge : .outOfRange), "\(error)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: path))
+    #expect(!FileManager.default.fileExists(atPath: path + ".journal"))
+  }
+
   /// A transaction of Int.max cents on an account with a balance made the banking reducer
   /// trap (`retrace state` and `retrace import` died with SIGILL): it is now refused.
   @Test func aTransactionThatWouldOverflowTheBalanceIsRefused() {

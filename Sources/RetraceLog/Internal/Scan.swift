@@ -147,6 +147,10 @@ struct Scan {
     guard header.firstSequence <= UInt64(Int64.max) else {
       throw TraceError(.corrupted, "header firstSequence \(header.firstSequence) is impossible", offset: 20)
     }
+    // Action times are offsets from it.
+    guard header.startTime.isFinite else {
+      throw TraceError(.corrupted, "header startTime \(header.startTime) is impossible", offset: 20)
+    }
     return (header, version, 8 + size)
   }
 
