@@ -251,7 +251,8 @@ extension Domain {
     var random = SeededRandom(seed: seed)
     var state = initialState
     var actions: [Action] = []
-    actions.reserveCapacity(count)
+    // Up front only what is surely wanted: a count near Int.max must not trap here.
+    actions.reserveCapacity(min(count, 1 << 20))
     for step in 0..<count {
       let action = workload.next(state, step, &random)
       _ = reduce(into: &state, action: action)

@@ -103,9 +103,14 @@ public struct RetraceCommand: AsyncParsableCommand {
           }
         }
       }
+      // The output written was all delivered, or the command failed (as `cat` does).
+      if let error = Terminal.flushStandardOutput() {
+        Terminal.writeError(error)
+        return RetraceExitCode.forError(error).rawValue
+      }
       return RetraceExitCode.success.rawValue
     } catch let error as DebuggerError {
-      Terminal.writeError("retrace: \(error)")
+      Terminal.writeError(error)
       return RetraceExitCode.forError(error).rawValue
     } catch let error as ExitCode {
       return error.rawValue

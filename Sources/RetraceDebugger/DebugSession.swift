@@ -82,6 +82,11 @@ public struct DebugSession<D: Domain> {
     let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
     guard let command = words.first?.lowercased() else { return Reply(output: "", isError: false, quits: false) }
     let argument = words.dropFirst().first
+    // Every command takes at most one argument; more is a mistake, not something to ignore.
+    let takesArgument = ["next", "n", "prev", "p", "previous", "goto", "g", "diff", "d", "find", "f", "check", "c"]
+    guard words.count <= (takesArgument.contains(command) ? 2 : 1) else {
+      return error("\(command) takes \(takesArgument.contains(command) ? "one argument" : "no argument"); type help for the list")
+    }
     switch command {
     case "next", "n":
       guard let count = count(argument) else { return error("next takes a positive number of actions") }
@@ -91,7 +96,13 @@ public struct DebugSession<D: Domain> {
       let start = debugger.session.startSequence
       return move(to: position - min(count, position - start))
     case "goto", "g":
-      guard let argument, let target = UInt64(argument) else { return error("goto takes a sequence number") }
+      guard let argument, let target = UInt64(argument) else {
+        // All digits, but past UInt64.max: out of range like any other number past the end.
+        if let argument, !argument.isEmpty, argument.allSatisfy({ $0.isASCII && $0.isNumber }) {
+          return error("sequence \(argument): out of range \(debugger.session.startSequence)...\(debugger.session.endSequence)")
+        }
+        return error("goto takes a sequence number")
+      }
       do { try debugger.checkInRange(target) } catch { return self.error(error.description) }
       return move(to: target)
     case "state", "s":

@@ -44,9 +44,15 @@ package struct FileStorage: TraceStorage {
   package func createJournal(at path: String, capacity: Int) throws(TraceError) -> any StorageFile {
     let fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw TraceError.posix("cannot create the journal", path: path) }
-    guard ftruncate(fd, off_t(capacity)) == 0 else {
-      let error = TraceError.posix("cannot size the journal", path: path)
+    // The journal's blocks are reserved now, not when a page is first written through the
+    // mapping: on a full disk that write would kill the process with SIGBUS, where this
+    // fails with ENOSPC. (A file system without fallocate gets zeros written instead.)
+    let reserved = reserveSpace(fd, capacity)
+    guard reserved == 0 else {
+      errno = reserved
+      let error = TraceError.posix("cannot reserve space for the journal", path: path)
       closeDescriptor(fd)
+      unlink(path)
       throw error
     }
     guard let base = mmap(nil, capacity, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), base != MAP_FAILED else {
@@ -153,6 +159,17 @@ extension TraceError {
     let text = String(cString: strerror(code))
     return TraceError(code == ENOENT ? .notFound : .io, "\(what): \(text)", path: path, offset: offset)
   }
+}
+
+/// Makes the file `capacity` bytes long with its blocks allocated; returns 0 or an `errno`
+/// value.
+private func reserveSpace(_ fd: Int32, _ capacity: Int) -> Int32 {
+  #if canImport(Darwin)
+    // No posix_fallocate: size the file (sparse), as before.
+    return ftruncate(fd, off_t(capacity)) == 0 ? 0 : errno
+  #else
+    return posix_fallocate(fd, 0, off_t(capacity))
+  #endif
 }
 
 /// `close(2)`, named apart from the protocol's `close()`.

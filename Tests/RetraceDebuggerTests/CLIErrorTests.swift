@@ -90,7 +90,7 @@ import Testing
       "bisect c.trace", "frobnicate", "state c.trace --at -3", "generate counter --actions -1 -o x.trace",
       "replay c.trace --to 3 --verify", "diff c.trace c.trace --from 1", "bench c.trace --repeat 0",
       "export c.trace --format csv", "log c.trace --from 9 --to 2", "replay c.trace --verify --jobs 0",
-      "diff", "replay",
+      "diff", "replay", "generate counter --actions 9223372036854775807 -o x.trace",
     ] {
       let result = try workspace.run(command)
       #expect(result.exitCode == 2, "\(command): \(result)")
@@ -99,11 +99,57 @@ import Testing
     }
   }
 
+  /// A JSON Lines header or line with values a trace cannot hold: a firstSequence near
+  /// 2⁶⁴ trapped every command (an overflow counting on from it); the others made `import`
+  /// write a trace that read back differently, or not at all, and exit 0.
+  @Test func impossibleJSONLinesValuesAreRefusedNamingTheLine() throws {
+    let workspace = try Workspace()
+    func header(_ fields: String) -> String {
+      #"{"format":"retrace-jsonl","version":1,"domain":"counter","actionSchemaVersion":1,"sessionID":"s","producer":"p","#
+        + fields + "}\n"
+    }
+    let increment = #"{"seq":1,"time":0,"action":{"increment":{}}}"# + "\n"
+    let cases: [(String, String, Int32)] = [
+      (header(#""startTime":0,"firstSequence":18446744073709551615"#), "line 1: firstSequence 18446744073709551615 is impossible", 3),
+      (header(#""startTime":0,"firstSequence":18446744073709551614"#) + #"{"seq":18446744073709551615,"time":0,"action":{"increment":{}}}"# + "\n", "line 1: firstSequence", 3),
+      (header(#""startTime":1e308,"firstSequence":0"#), "line 1: startTime 1e+308 is impossible", 3),
+      (header(#""startTime":0,"firstSequence":0,"initialState":{"cnt":41}"#) + increment, "line 1: the header's initialState is not a state of domain counter", 3),
+      (header(#""startTime":0,"firstSequence":0"#).replacingOccurrences(of: #""version":1"#, with: #""version":-7"#), "line 1: version -7 is impossible", 3),
+      (header(#""startTime":0,"firstSequence":0"#).replacingOccurrences(of: #""actionSchemaVersion":1"#, with: #""actionSchemaVersion":99"#), "line 1: actionSchemaVersion 99 is newer than domain counter's (1)", 3),
+      (header(#""startTime":0,"firstSequence":0"#) + #"{"seq":1,"time":1e19,"action":{"increment":{}}}"# + "\n", "line 2: time 1e+19 is not within 9e12 seconds", 3),
+      (header(#""startTime":0,"firstSequence":0"#) + #"{"seq":-1,"time":0,"action":{"increment":{}}}"# + "\n", "line 2: a number does not fit its field", 3),
+    ]
+    for (index, (text, message, code)) in cases.enumerated() {
+      try workspace.write(text, to: "s\(index).jsonl")
+      for command in ["info", "verify", "log", "state", "replay", "import"] {
+        // `info` and `verify` describe a file with a bad action line (its intact part).
+        if ["info", "verify"].contains(command), message.hasPrefix("line 2") { continue }
+        let arguments = command == "import" ? "import s\(index).jsonl -o out\(index).trace" : "\(command) s\(index).jsonl"
+        expectError(try workspace.run(arguments), code: code, containing: "s\(index).jsonl: \(message)")
+      }
+      #expect(!FileManager.default.fileExists(atPath: workspace.path("out\(index).trace")))
+    }
+    // A corpus run goes on past such a file.
+    try workspace.run("generate counter --actions 5 -o good.trace")
+    let corpus = try workspace.run("replay s0.jsonl good.trace --verify")
+    #expect(corpus.exitCode == 3 && corpus.stdout.contains("good.trace"), "\(corpus)")
+  }
+
+  /// A control character from a file (here a domain name with an escape and a newline) is
+  /// escaped in the error, which stays one line.
+  @Test func controlCharactersInAnErrorAreEscaped() throws {
+    let workspace = try Workspace()
+    try workspace.write(
+      #"{"format":"retrace-jsonl","version":1,"domain":"\u001b[2Jx\ny","actionSchemaVersion":1,"sessionID":"s","startTime":0,"producer":"p","firstSequence":0}"#
+        + "\n", to: "odd.jsonl")
+    expectError(try workspace.run("state odd.jsonl"), code: 4, containing: #"unknown domain '\u{1B}[2Jx\ny'"#)
+  }
+
   @Test func anUnwritableOutputIsExit3() throws {
     let workspace = try Workspace()
     expectError(
       try workspace.run("generate counter --actions 5 -o no/such/dir/c.trace"), code: 3,
-      containing: "no/such/dir/c.trace: cannot")
+      containing: "no/such/dir/c.trace: no such directory: no/such/dir")
   }
 
   @Test func helpDocumentsTheExitCodesAndVersionPrints() throws {

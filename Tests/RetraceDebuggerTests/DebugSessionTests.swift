@@ -40,12 +40,18 @@ import Testing
 
   @Test func mistakesAreErrorsAndQuitQuits() {
     var debug = session([.increment])
-    for command in ["goto 7", "goto x", "next -1", "bogus", "check nope", "find jump", "diff 9", "find", "check"] {
+    for command in [
+      "goto 7", "goto x", "next -1", "bogus", "check nope", "find jump", "diff 9", "find", "check",
+      // Words past the command's one argument were ignored.
+      "next 1 2", "goto 1 1", "state all", "quit now", "help me",
+    ] {
       let reply = debug.perform(command)
       #expect(reply.isError, "\(command)")
       #expect(!reply.quits)
     }
     #expect(debug.perform("goto 7").output.contains("out of range 0...1"))
+    #expect(debug.perform("goto 99999999999999999999").output == "sequence 99999999999999999999: out of range 0...1")
+    #expect(debug.perform("quit now").output.contains("quit takes no argument"))
     #expect(debug.perform("check nope").output.contains("known: non-negative"))
     #expect(debug.perform("").output.isEmpty)
     #expect(debug.perform("help").output.contains("goto N"))

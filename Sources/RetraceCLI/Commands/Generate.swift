@@ -16,7 +16,11 @@ struct Generate: AsyncParsableCommand {
   @Argument(help: "The domain to generate a session of (see `retrace domains`).")
   var domain: String
 
-  @Option(name: .long, help: "The number of actions.")
+  /// The most actions `generate` makes: the session is held in memory (about 100 bytes an
+  /// action for banking) before it is written.
+  static let maximumActions = 100_000_000
+
+  @Option(name: .long, help: "The number of actions (at most 100,000,000).")
   var actions: Int
 
   @Option(name: .long, help: "The seed of the generator.")
@@ -34,6 +38,10 @@ struct Generate: AsyncParsableCommand {
 
   func validate() throws {
     guard actions >= 0 else { throw ValidationError("--actions must be 0 or more, not \(actions).") }
+    // The session is built in memory before it is written.
+    guard actions <= Self.maximumActions else {
+      throw ValidationError("--actions must be at most \(Self.maximumActions), not \(actions).")
+    }
     if let actionSchema {
       guard actionSchema >= 1 else { throw ValidationError("--action-schema must be 1 or more, not \(actionSchema).") }
       guard !output.hasSuffix(".jsonl") else {

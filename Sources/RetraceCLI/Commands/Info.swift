@@ -49,8 +49,9 @@ struct Info: AsyncParsableCommand {
     }
 
     let labelWidth = 13
+    // Values come from the file: a control character in one is shown escaped.
     func row(_ label: String, _ value: String) {
-      print(label.padding(toLength: labelWidth, withPad: " ", startingAt: 0).bold + value)
+      print(label.padding(toLength: labelWidth, withPad: " ", startingAt: 0).bold + Terminal.oneLine(value))
     }
     row("file", "\(trace) (\(summary.format))")
     row("domain", "\(summary.info.domain) (action schema \(summary.info.actionSchemaVersion))")

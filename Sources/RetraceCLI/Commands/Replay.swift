@@ -162,7 +162,7 @@ struct Replay: AsyncParsableCommand {
       }
       return (outcome.verified ? "ok      " : "replayed").green + "  \(name)  " + outcome.countsText
     case .failure(let error):
-      return "ERROR   ".red + "  \(name)  " + error.description
+      return "ERROR   ".red + "  \(name)  " + Terminal.oneLine(error.description)
     }
   }
 

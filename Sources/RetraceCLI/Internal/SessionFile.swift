@@ -69,14 +69,19 @@ struct SessionFile {
     }
   }
 
-  /// Throws unless `path` names a file (not a directory).
+  /// Throws unless `path` names a regular file: not a directory, and not a device or a pipe,
+  /// which the reader would wait on or read differently on a second open.
   private static func checkRegularFile(_ path: String) throws(DebuggerError) {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw DebuggerError(.notFound, "no such file", path: path)
+    var status = stat()
+    guard stat(path, &status) == 0 else {
+      throw errno == ENOENT
+        ? DebuggerError(.notFound, "no such file", path: path)
+        : DebuggerError(.io, "cannot read the file: \(String(cString: strerror(errno)))", path: path)
     }
-    guard !isDirectory.boolValue else {
-      throw DebuggerError(.io, "is a directory, not a trace", path: path)
+    switch status.st_mode & S_IFMT {
+    case S_IFREG: return
+    case S_IFDIR: throw DebuggerError(.io, "is a directory, not a trace", path: path)
+    default: throw DebuggerError(.io, "not a regular file", path: path)
     }
   }
 
@@ -415,7 +420,7 @@ struct SessionFile {
     guard integrity.status == .truncated || integrity.status == .damaged else { return }
     guard Self.warned.withLock({ $0.insert(path).inserted }) else { return }
     Terminal.writeError(
-      "retrace: warning: \(path): \(integrity.description); using the \(reader.actionCount) intact actions")
+      Terminal.oneLine("retrace: warning: \(path): \(integrity.description); using the \(reader.actionCount) intact actions"))
   }
 
   // MARK: - Describing files
@@ -560,20 +565,24 @@ struct SessionFile {
       guard version < domain.actionSchemaVersion,
         session.actions.first.map({ domain.legacyEncoding(of: $0.action, schemaVersion: version) != nil }) ?? true
       else { throw unwritable }
-      do {
-        try writeTrace(session, domain: domain, schemaVersion: version, to: path) { action in
-          LegacyAction(domain.legacyEncoding(of: action, schemaVersion: version)!)
+      try OutputFile.replace(path, allowsSpecialFiles: false) { file throws(DebuggerError) in
+        do throws(TraceError) {
+          try writeTrace(session, domain: domain, schemaVersion: version, to: file) { action in
+            LegacyAction(domain.legacyEncoding(of: action, schemaVersion: version)!)
+          }
+        } catch {
+          throw converting(error, path: path)
         }
-      } catch {
-        throw converting(error, path: path)
       }
     } else if path.hasSuffix(".jsonl") {
       try writeJSONLines(session, domain: domain, to: path)
     } else {
-      do {
-        try writeTrace(session, domain: domain, schemaVersion: domain.actionSchemaVersion, to: path) { $0 }
-      } catch {
-        throw converting(error, path: path)
+      try OutputFile.replace(path, allowsSpecialFiles: false) { file throws(DebuggerError) in
+        do throws(TraceError) {
+          try writeTrace(session, domain: domain, schemaVersion: domain.actionSchemaVersion, to: file) { $0 }
+        } catch {
+          throw converting(error, path: path)
+        }
       }
     }
   }
@@ -625,7 +634,7 @@ struct SessionFile {
     }
   }
 
-  /// Writes text to `path`, or to stdout when `path` is `nil` or `-`.
+  /// Writes text to `path` (see ``OutputFile``), or to stdout when `path` is `nil` or `-`.
   ///
   /// - Throws: ``DebuggerError`` (``DebuggerError/Code/io``) when the file cannot be written.
   static func writeText(_ text: String, to path: String?) throws(DebuggerError) {
@@ -633,10 +642,8 @@ struct SessionFile {
       print(text, terminator: "")
       return
     }
-    do {
-      try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-    } catch {
-      throw DebuggerError(.io, "cannot write the file: \(error.localizedDescription)", path: path)
+    try OutputFile.replace(path, allowsSpecialFiles: true) { file throws(DebuggerError) in
+      try OutputFile.writeBytes(Array(text.utf8), toFile: file, path: path)
     }
   }
 

@@ -1,11 +1,12 @@
 #if canImport(Glibc)
-  import Glibc
+  @preconcurrency import Glibc
 #elseif canImport(Musl)
   import Musl
 #elseif canImport(Darwin)
   import Darwin
 #endif
 import Foundation
+import RetraceDebugger
 @preconcurrency import Rainbow
 
 /// stdout, stderr and colour: stdout carries data, stderr errors and progress.
@@ -26,6 +27,34 @@ enum Terminal {
   static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
 
   /// Writes one line to stderr.
+  /// Writes out what stdout holds in its buffer, and returns the error if any of the
+  /// command's output could not be written (a full disk, a device that refuses it).
+  static func flushStandardOutput() -> DebuggerError? {
+    guard fflush(stdout) == 0, ferror(stdout) == 0 else {
+      let reason = String(cString: strerror(errno))
+      clearerr(stdout)
+      return DebuggerError(.io, "cannot write the output: \(reason)", path: "stdout")
+    }
+    return nil
+  }
+
+  /// Writes `retrace: ` and the error on stderr, as one line: control characters from a
+  /// file (a session ID or domain name with a newline or a terminal escape) are escaped.
+  static func writeError(_ error: DebuggerError) {
+    writeError("retrace: " + oneLine(error.description))
+  }
+
+  /// `text` with its control characters escaped (`\n`, `\u{1B}`), so that it prints as one
+  /// line and cannot drive the terminal.
+  static func oneLine(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+    var line = ""
+    for scalar in text.unicodeScalars {
+      line += scalar.properties.generalCategory == .control ? scalar.escaped(asASCII: true) : String(scalar)
+    }
+    return line
+  }
+
   static func writeError(_ line: String) {
     fflush(nil)
     FileHandle.standardError.write(Data((line + "\n").utf8))
