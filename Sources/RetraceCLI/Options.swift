@@ -10,6 +10,13 @@ public struct JSONOptions: ParsableArguments {
   public init() {}
 }
 
+/// Checks an `--output` value as it is parsed, so that a bad one is a usage error before
+/// any work is done.
+func outputName(_ name: String) throws -> String {
+  guard !name.isEmpty else { throw ValidationError("--output must name a file.") }
+  return name
+}
+
 /// The colour flags every command takes.
 public struct ColorOptions: ParsableArguments {
   /// `true` forces colour, `false` turns it off, `nil` decides by the terminal.

@@ -40,8 +40,12 @@ import Testing
     process.standardError = FileHandle.nullDevice
     try process.run()
     // Interrupted while it writes: once its temporary file is there.
-    let temporary = ".out.trace.retrace-\(process.processIdentifier).tmp"
-    while process.isRunning, !FileManager.default.fileExists(atPath: workspace.path(temporary)) { usleep(2_000) }
+    func writing() throws -> Bool {
+      try FileManager.default.contentsOfDirectory(atPath: workspace.directory.path).contains {
+        $0.hasPrefix(".out.trace.retrace-") && $0.hasSuffix(".tmp")
+      }
+    }
+    while process.isRunning, try !writing() { usleep(2_000) }
     try #require(process.isRunning, "the write ended before it could be interrupted")
     process.terminate()
     process.waitUntilExit()
@@ -96,6 +100,61 @@ import Testing
     #expect(String(decoding: bytes.prefix(max(count, 0)), as: UTF8.self).split(separator: "\n").count == 6)
     var status = stat()
     #expect(stat(pipe, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+  }
+
+  /// Names the first version of the safe write got wrong (found by fuzzing it): a
+  /// one-character name trapped in `NSString.deletingLastPathComponent`; a cycle of links
+  /// replaced one of the links with a file.
+  @Test func oddOutputNames() throws {
+    let workspace = try Workspace()
+    #expect(try workspace.run("generate counter --actions 3 -o x").exitCode == 0)
+    #expect(try workspace.run("export x --format jsonl -o é").exitCode == 0)
+    #expect(try workspace.read("é").split(separator: "\n").count == 4)
+    try FileManager.default.createSymbolicLink(atPath: workspace.path("A"), withDestinationPath: "B")
+    try FileManager.default.createSymbolicLink(atPath: workspace.path("B"), withDestinationPath: "A")
+    let loop = try workspace.run("generate counter --actions 3 -o A")
+    #expect(loop.exitCode == 3 && loop.stderr == "retrace: A: too many levels of symbolic links\n", "\(loop)")
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: workspace.path("A")) == "B")
+    let empty = try workspace.run("generate counter --actions 3 -o")
+    #expect(empty.exitCode == 2)
+  }
+
+  /// `-o /dev/stdout` writes to the stream the shell set up, appending if it appends; it used
+  /// to open the file it names again, truncating it.
+  @Test func standardOutputAsTheOutputIsTheStreamItself() throws {
+    let workspace = try Workspace()
+    try workspace.run("generate counter --actions 5 -o c.trace")
+    try workspace.write("before\n", to: "log.txt")
+    let process = Process()
+    process.executableURL = try #require(CLI.binary)
+    process.arguments = ["export", "c.trace", "--format", "jsonl", "-o", "/dev/stdout"]
+    process.currentDirectoryURL = workspace.directory
+    let log = open(workspace.path("log.txt"), O_WRONLY | O_APPEND)
+    defer { close(log) }
+    process.standardOutput = FileHandle(fileDescriptor: log, closeOnDealloc: false)
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    let lines = try workspace.read("log.txt").split(separator: "\n")
+    #expect(lines.count == 7 && lines.first == "before", "\(lines)")
+  }
+
+  /// A stderr that cannot be written (a full disk) made the error or the confirmation trap.
+  @Test func aStderrThatCannotBeWrittenKeepsTheCommandsOutcome() throws {
+    let workspace = try Workspace()
+    for (arguments, code) in [(["info", "nope.trace"], Int32(3)), (["generate", "counter", "--actions", "3", "-o", "c.trace"], 0)] {
+      let process = Process()
+      process.executableURL = try #require(CLI.binary)
+      process.arguments = arguments
+      process.currentDirectoryURL = workspace.directory
+      process.standardError = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+      process.standardOutput = FileHandle.nullDevice
+      try process.run()
+      process.waitUntilExit()
+      #expect(process.terminationReason == .exit && process.terminationStatus == code, "\(arguments)")
+    }
+    #expect(try workspace.run("info c.trace --json").json()["actions"] as? Int == 3)
   }
 
   /// stdout that refuses what is written (a full disk) made every command exit 0.

@@ -68,7 +68,8 @@ struct Debug: AsyncParsableCommand {
   private func show<D: Domain>(_ reply: DebugSession<D>.Reply) {
     guard !reply.output.isEmpty else { return }
     if reply.isError {
-      Terminal.writeError(reply.output)
+      // One line, whatever was typed (an escape, a NUL).
+      Terminal.writeError(Terminal.oneLine(reply.output))
     } else {
       print(Terminal.colorDiff(reply.output))
     }

@@ -19,7 +19,7 @@ struct Export: AsyncParsableCommand {
   @Option(name: .long, help: "The output format.")
   var format: Format
 
-  @Option(name: .shortAndLong, help: "The file to write (default: stdout).")
+  @Option(name: .shortAndLong, help: "The file to write (default: stdout).", transform: outputName)
   var output: String?
 
   @OptionGroup var colorOptions: ColorOptions
@@ -40,7 +40,7 @@ struct Export: AsyncParsableCommand {
     }
     try SessionFile.writeText(text, to: output)
     if let output, output != "-" {
-      Terminal.writeError("exported \(session.actions.count) actions to \(output)")
+      Terminal.writeError(Terminal.oneLine("exported \(session.actions.count) actions to \(output)"))
     }
   }
 }

@@ -26,7 +26,7 @@ struct Generate: AsyncParsableCommand {
   @Option(name: .long, help: "The seed of the generator.")
   var seed: UInt64 = 1
 
-  @Option(name: .shortAndLong, help: "The file to write.")
+  @Option(name: .shortAndLong, help: "The file to write.", transform: outputName)
   var output: String
 
   @Option(
@@ -61,6 +61,6 @@ struct Generate: AsyncParsableCommand {
     let session = RecordedSession(domain: domain, actions: actions, sessionID: "\(domain.name)-seed-\(seed)")
     try SessionFile.write(session, domain: domain, to: output, actionSchema: actionSchema)
     let schema = actionSchema.map { " in action schema \($0)" } ?? ""
-    Terminal.writeError("wrote \(actions.count) \(domain.name) actions\(schema) to \(output)")
+    Terminal.writeError(Terminal.oneLine("wrote \(actions.count) \(domain.name) actions\(schema) to \(output)"))
   }
 }

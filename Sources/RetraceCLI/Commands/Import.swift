@@ -16,7 +16,7 @@ struct Import: AsyncParsableCommand {
   @Argument(help: "The JSON Lines file to import.")
   var file: String
 
-  @Option(name: .shortAndLong, help: "The trace to write.")
+  @Option(name: .shortAndLong, help: "The trace to write.", transform: outputName)
   var output: String
 
   @OptionGroup var colorOptions: ColorOptions
@@ -37,6 +37,6 @@ struct Import: AsyncParsableCommand {
   private func importSession<D: Domain>(_ domain: D, data: Data) throws {
     let session = try JSONLines.readSession(from: data, domain: domain, path: file)
     try SessionFile.write(session, domain: domain, to: output)
-    Terminal.writeError("imported \(session.actions.count) \(domain.name) actions into \(output)")
+    Terminal.writeError(Terminal.oneLine("imported \(session.actions.count) \(domain.name) actions into \(output)"))
   }
 }

@@ -154,7 +154,7 @@ struct Replay: AsyncParsableCommand {
   }
 
   private static func line(for result: Result<Outcome, DebuggerError>, path: String, width: Int) -> String {
-    let name = path.padding(toLength: width, withPad: " ", startingAt: 0)
+    let name = Terminal.oneLine(path).padding(toLength: width, withPad: " ", startingAt: 0)
     switch result {
     case .success(let outcome):
       if let divergence = outcome.divergence {

@@ -20,7 +20,7 @@ struct Shrink: AsyncParsableCommand {
   @Option(name: .long, help: "The invariant the shrunk trace must still break (see `retrace domains`).")
   var invariant: String
 
-  @Option(name: .shortAndLong, help: "The file to write the shrunk trace to.")
+  @Option(name: .shortAndLong, help: "The file to write the shrunk trace to.", transform: outputName)
   var output: String
 
   @Flag(name: .long, help: "Print a Swift Testing test that replays the shrunk actions and expects the failure.")

@@ -27,7 +27,8 @@ struct Verify: AsyncParsableCommand {
       print(JSONValue.object([("file", .string(trace)), ("integrity", integrity.json)]).text)
     } else {
       let summary = integrity.summary
-      print("\(trace): " + (integrity.isIntact ? summary.green : summary.red))
+      let line = Terminal.oneLine("\(trace): \(summary)")
+      print(integrity.isIntact ? line.green : line.red)
     }
     if !integrity.isIntact { throw ExitCode(RetraceExitCode.negative.rawValue) }
   }

@@ -13,56 +13,89 @@ import Synchronization
 /// Writing an output file (`--output`) so that nothing already there is lost.
 ///
 /// The new file is written beside the old one under a temporary name
-/// (`.NAME.retrace-PID.tmp`, and its `.journal` while a trace is recorded), made durable, and
-/// only then renamed over `NAME`. A write that fails (a full disk, a header too large, an
+/// (`.NAME.retrace-RANDOM.tmp`, and its `.journal` while a trace is recorded), made durable,
+/// and only then renamed over `NAME`. A write that fails (a full disk, a header too large, an
 /// encoding error) or is interrupted (Ctrl-C, SIGTERM, SIGHUP) removes the temporary files and
 /// leaves the old file as it was; `kill -9` can leave the temporary file behind, never a
-/// half-written `NAME`. A symbolic link is followed: the file it points to is replaced, the
-/// link stays. A text output (JSON Lines) may also go to a device or a pipe such as
-/// `/dev/stdout`, written directly; a trace needs a regular file.
+/// half-written `NAME`. The temporary name is random and created exclusively, so a link
+/// planted under it cannot redirect the write. A symbolic link is followed: the file it
+/// points to is replaced, the link stays. Text (JSON Lines) may also go to a device or a
+/// pipe, written into it, and `/dev/stdout` or `/dev/stderr` is the stream itself; a trace
+/// needs a regular file.
 enum OutputFile {
-  /// Writes the output for `path`: `write` is called with the path to write to.
+  /// Writes the trace for `path`: `write` records it at the path it is given.
   ///
   /// - Parameters:
   ///   - path: The output as the user named it.
-  ///   - allowsSpecialFiles: Whether `path` may be an existing device or pipe, written
-  ///     directly (text outputs).
-  ///   - write: Writes the whole output to the path it is given.
+  ///   - write: Writes the whole trace to the path it is given.
   /// - Throws: ``DebuggerError`` (``DebuggerError/Code/io`` or ``DebuggerError/Code/notFound``)
   ///   naming `path`, or what `write` throws, with `path` in place of the temporary name.
-  static func replace(
-    _ path: String, allowsSpecialFiles: Bool, _ write: (String) throws(DebuggerError) -> Void
-  ) throws(DebuggerError) {
-    // /dev/stdout and the like name a stream, not a file to replace.
-    if allowsSpecialFiles, path.hasPrefix("/dev/") || path.hasPrefix("/proc/") {
-      try write(path)
+  static func replace(_ path: String, _ write: (String) throws(DebuggerError) -> Void) throws(DebuggerError) {
+    if try existingSpecialFile(path) != nil {
+      throw DebuggerError(.io, "not a regular file; a trace is written to a regular file", path: path)
+    }
+    try replaceRegularFile(path) { temporary throws(DebuggerError) in
+      // Created here, exclusively; the recorder opens it again to write.
+      close(try create(temporary, path: path))
+      try write(temporary)
+    }
+  }
+
+  /// Writes `bytes` as the whole of `path`: a regular file replaced as the type describes,
+  /// or a device or pipe written into.
+  ///
+  /// - Throws: ``DebuggerError`` (``DebuggerError/Code/io`` or ``DebuggerError/Code/notFound``)
+  ///   naming `path`, with the system's reason, such as "No space left on device".
+  static func writeText(_ bytes: [UInt8], to path: String) throws(DebuggerError) {
+    if let stream = ["/dev/stdout": Int32(1), "/dev/stderr": 2][path] {
+      // The stream the shell set up (appending, a pipe, a file), not the file it names.
+      fflush(nil)
+      try writeAll(bytes, to: stream, path: path)
       return
     }
-    var status = stat()
-    if stat(path, &status) == 0 {
-      switch status.st_mode & S_IFMT {
-      case S_IFREG:
-        break
-      case S_IFDIR:
-        throw DebuggerError(.io, "is a directory", path: path)
-      default:
-        guard allowsSpecialFiles else {
-          throw DebuggerError(.io, "not a regular file; a trace is written to a regular file", path: path)
-        }
-        try write(path)
-        return
-      }
+    if try existingSpecialFile(path) != nil {
+      let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+      guard descriptor >= 0 else { throw failure("cannot write the file", path) }
+      defer { close(descriptor) }
+      try writeAll(bytes, to: descriptor, path: path)
+      return
     }
-    let target = resolvingLinks(path)
-    let directory = (target as NSString).deletingLastPathComponent
+    try replaceRegularFile(path) { temporary throws(DebuggerError) in
+      let descriptor = try create(temporary, path: path)
+      defer { close(descriptor) }
+      try writeAll(bytes, to: descriptor, path: path)
+    }
+  }
+
+  // MARK: - Replacing a regular file
+
+  /// The type of the file at `path` when it exists and is neither a regular file nor a
+  /// directory (which is an error); `nil` when it is a regular file or does not exist.
+  private static func existingSpecialFile(_ path: String) throws(DebuggerError) -> mode_t? {
+    guard !path.isEmpty else { throw DebuggerError(.io, "an empty file name", path: path) }
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    switch status.st_mode & S_IFMT {
+    case S_IFREG: return nil
+    case S_IFDIR: throw DebuggerError(.io, "is a directory", path: path)
+    case let type: return type
+    }
+  }
+
+  /// Calls `write` with a new temporary path beside the file `path` names (links followed),
+  /// then renames it over that file.
+  private static func replaceRegularFile(
+    _ path: String, _ write: (String) throws(DebuggerError) -> Void
+  ) throws(DebuggerError) {
+    let target = try resolvingLinks(path)
+    let (directory, name) = split(target)
     var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: directory.isEmpty ? "." : directory, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    else {
+    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
       throw DebuggerError(.notFound, "no such directory: \(directory)", path: path)
     }
-    let name = (target as NSString).lastPathComponent
-    let temporary = (directory as NSString).appendingPathComponent(".\(name).retrace-\(getpid()).tmp")
+    // Within NAME_MAX with the journal's suffix however long the name is.
+    let random = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+    let temporary = join(directory, ".\(String(name.unicodeScalars.prefix(48))).retrace-\(random).tmp")
     let leftovers = [temporary, temporary + ".journal"]
     removeOnInterrupt(leftovers)
     defer {
@@ -77,23 +110,24 @@ enum OutputFile {
       if let file = error.path, file.hasPrefix(temporary) { error.path = path + file.dropFirst(temporary.count) }
       throw error
     }
+    var status = stat()
     // The new file keeps the old one's permissions.
     if stat(target, &status) == 0 { chmod(temporary, status.st_mode & 0o7777) }
     try sync(temporary, path: path)
-    guard rename(temporary, target) == 0 else {
-      throw DebuggerError(.io, "cannot replace the file: \(String(cString: strerror(errno)))", path: path)
-    }
-    try sync(directory.isEmpty ? "." : directory, path: path)
+    guard rename(temporary, target) == 0 else { throw failure("cannot replace the file", path) }
+    try sync(directory, path: path)
   }
 
-  /// Writes `bytes` to the file at `file` (created or truncated).
-  ///
-  /// - Throws: ``DebuggerError`` (``DebuggerError/Code/io``) naming `path`, with the system's
-  ///   reason, such as "No space left on device".
-  static func writeBytes(_ bytes: some ContiguousBytes, toFile file: String, path: String) throws(DebuggerError) {
-    let descriptor = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+  /// Creates the file `file`, which must not exist (not even as a link), and returns its
+  /// descriptor.
+  private static func create(_ file: String, path: String) throws(DebuggerError) -> Int32 {
+    let descriptor = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw failure("cannot write the file", path) }
-    defer { close(descriptor) }
+    return descriptor
+  }
+
+  /// Writes all of `bytes` to `descriptor`.
+  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(DebuggerError) {
     let failed = bytes.withUnsafeBytes { raw -> Bool in
       var done = 0
       while done < raw.count {
@@ -110,19 +144,29 @@ enum OutputFile {
   }
 
   /// `path` with symbolic links followed to the file they name (which may not exist yet).
-  private static func resolvingLinks(_ path: String) -> String {
+  ///
+  /// - Throws: ``DebuggerError`` for a cycle of links or a chain of more than 40, as the
+  ///   kernel counts (ELOOP).
+  private static func resolvingLinks(_ path: String) throws(DebuggerError) -> String {
     var current = path
-    // A bound, as the kernel has (ELOOP), for a cycle of links.
     for _ in 0..<40 {
       guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else {
         return current
       }
-      current =
-        destination.hasPrefix("/")
-        ? destination
-        : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
+      current = destination.hasPrefix("/") ? destination : join(split(current).directory, destination)
     }
-    return current
+    throw DebuggerError(.io, "too many levels of symbolic links", path: path)
+  }
+
+  /// The directory (`.` for none) and the name of `path`.
+  private static func split(_ path: String) -> (directory: String, name: String) {
+    guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+    let directory = String(path[..<slash])
+    return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+  }
+
+  private static func join(_ directory: String, _ name: String) -> String {
+    directory.hasSuffix("/") ? directory + name : directory + "/" + name
   }
 
   /// Makes the file (or directory) at `file` durable.

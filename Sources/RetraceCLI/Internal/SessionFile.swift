@@ -565,7 +565,7 @@ struct SessionFile {
       guard version < domain.actionSchemaVersion,
         session.actions.first.map({ domain.legacyEncoding(of: $0.action, schemaVersion: version) != nil }) ?? true
       else { throw unwritable }
-      try OutputFile.replace(path, allowsSpecialFiles: false) { file throws(DebuggerError) in
+      try OutputFile.replace(path) { file throws(DebuggerError) in
         do throws(TraceError) {
           try writeTrace(session, domain: domain, schemaVersion: version, to: file) { action in
             LegacyAction(domain.legacyEncoding(of: action, schemaVersion: version)!)
@@ -577,7 +577,7 @@ struct SessionFile {
     } else if path.hasSuffix(".jsonl") {
       try writeJSONLines(session, domain: domain, to: path)
     } else {
-      try OutputFile.replace(path, allowsSpecialFiles: false) { file throws(DebuggerError) in
+      try OutputFile.replace(path) { file throws(DebuggerError) in
         do throws(TraceError) {
           try writeTrace(session, domain: domain, schemaVersion: domain.actionSchemaVersion, to: file) { $0 }
         } catch {
@@ -642,9 +642,7 @@ struct SessionFile {
       print(text, terminator: "")
       return
     }
-    try OutputFile.replace(path, allowsSpecialFiles: true) { file throws(DebuggerError) in
-      try OutputFile.writeBytes(Array(text.utf8), toFile: file, path: path)
-    }
+    try OutputFile.writeText(Array(text.utf8), to: path)
   }
 
   // MARK: - Errors

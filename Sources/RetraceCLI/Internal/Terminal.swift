@@ -55,9 +55,25 @@ enum Terminal {
     return line
   }
 
+  /// Writes `line` and a newline on stderr, after what stdout holds.
   static func writeError(_ line: String) {
     fflush(nil)
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    writeStandardError(line + "\n")
+  }
+
+  /// Writes `text` on stderr; a stderr that cannot take it (`2>/dev/full`, closed) is
+  /// ignored, not a trap as with `FileHandle.write`: the command keeps its own outcome.
+  static func writeStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+      var done = 0
+      while done < bytes.count {
+        let written = write(2, bytes.baseAddress! + done, bytes.count - done)
+        if written < 0, errno == EINTR { continue }
+        guard written > 0 else { return }
+        done += written
+      }
+    }
   }
 
   /// A state diff with its removed lines in red and added lines in green.
@@ -97,14 +113,14 @@ final class ProgressBar {
     let filled = Int(fraction * Double(width))
     let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
     let percent = Int(fraction * 100)
-    FileHandle.standardError.write(Data("\r\u{1B}[2K\(label) \(bar) \(percent)% (\(done)/\(total))".utf8))
+    Terminal.writeStandardError("\r\u{1B}[2K\(label) \(bar) \(percent)% (\(done)/\(total))")
     drawn = true
   }
 
   /// Erases the bar.
   func finish() {
     guard drawn else { return }
-    FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+    Terminal.writeStandardError("\r\u{1B}[2K")
     drawn = false
   }
 
