@@ -84,7 +84,10 @@ public struct DebugSession<D: Domain> {
     let argument = words.dropFirst().first
     // Every command takes at most one argument; more is a mistake, not something to ignore.
     let takesArgument = ["next", "n", "prev", "p", "previous", "goto", "g", "diff", "d", "find", "f", "check", "c"]
-    guard words.count <= (takesArgument.contains(command) ? 2 : 1) else {
+    let takesNone = ["state", "s", "help", "h", "?", "quit", "q", "exit"]
+    if takesArgument.contains(command) || takesNone.contains(command),
+      words.count > (takesArgument.contains(command) ? 2 : 1)
+    {
       return error("\(command) takes \(takesArgument.contains(command) ? "one argument" : "no argument"); type help for the list")
     }
     switch command {

@@ -1,5 +1,6 @@
 import Foundation
 import Retrace
+import RetraceLog
 
 /// Sessions as JSON Lines: the open, line-oriented form of a trace that `retrace export`
 /// writes and `retrace import` reads.
@@ -396,8 +397,8 @@ private struct ActionLine<Action: Decodable>: Decodable {
 /// A header line's initial state, if it has one.
 extension JSONLines {
   /// How far from the session's start an action's time, and from 1970 the start itself, may
-  /// be, in seconds: about 285,000 years, what a trace's 64-bit microsecond offsets hold.
-  public static let maximumTimeSpan = 9.0e12
+  /// be, in seconds: what a trace holds (``TraceHeader/maximumStartTime``).
+  static let maximumTimeSpan = TraceHeader.maximumStartTime
   private static let maximumTimeSpanText = "9e12"
 }
 

@@ -41,3 +41,33 @@ public struct TraceHeader: Codable, Equatable, Sendable {
     self.snapshotInterval = snapshotInterval
   }
 }
+
+extension TraceHeader {
+  /// How far from 1970 a start time may be, in seconds: about 285,000 years, which keeps
+  /// every action time within a trace's 64-bit microsecond offsets.
+  public static let maximumStartTime = 9.0e12
+
+  /// Throws unless a reader accepts this header: `actionSchemaVersion` from 1, a start time
+  /// that is finite and within ``maximumStartTime`` of 1970 (`nan` stands for "not yet
+  /// known" and is replaced when recording starts), and an encoded size within 1 MiB (the
+  /// session ID and the app facts are what can make it larger).
+  func checkWritable(path: String) throws(TraceError) {
+    guard actionSchemaVersion >= 1 else {
+      throw TraceError(.outOfRange, "actionSchemaVersion \(actionSchemaVersion) is not 1 or more", path: path)
+    }
+    guard startTime.isNaN || abs(startTime) < Self.maximumStartTime else {
+      throw TraceError(.outOfRange, "the start time \(startTime) is not within 9e12 seconds of 1970", path: path)
+    }
+    var largest = self
+    largest.firstSequence = UInt64(Int64.max)
+    largest.startTime = 0
+    let size = (try? CBOREncoder(deterministic: true).encode(largest).count) ?? Int.max
+    // The frame's content: 12 bytes before the header map and a 4-byte checksum after it.
+    guard 16 + size <= TraceFormat.maxHeaderSize else {
+      throw TraceError(
+        .tooLarge,
+        "the header takes \(16 + size) bytes, more than the \(TraceFormat.maxHeaderSize) a reader accepts (a session ID or app facts too long)",
+        path: path)
+    }
+  }
+}

@@ -96,11 +96,13 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
   ) throws(TraceError) {
     let configuration = try configuration.validated()
     self.path = path
-    let writer = try TraceWriter<State, Action>(path: path, configuration: configuration, storage: storage)
     let header = TraceHeader(
       domain: domain, actionSchemaVersion: actionSchemaVersion,
       sessionID: sessionID ?? UUID().uuidString.lowercased(), startTime: startTime ?? .nan, app: app,
       checkpointInterval: configuration.checkpointInterval, snapshotInterval: configuration.snapshotInterval)
+    // A header the reader would refuse is refused here, before any file is created.
+    try header.checkWritable(path: path)
+    let writer = try TraceWriter<State, Action>(path: path, configuration: configuration, storage: storage)
     core = RecorderCore(writer: writer, header: header, configuration: configuration, onError: onError)
   }
 

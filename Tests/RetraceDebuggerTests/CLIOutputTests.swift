@@ -29,6 +29,17 @@ import Testing
     #expect(try files(in: workspace) == ["big.jsonl", "out.trace"])
   }
 
+  /// The new file keeps the old one's permissions (without set-user-ID).
+  @Test func aReplacedFileKeepsItsPermissions() throws {
+    let workspace = try Workspace()
+    try workspace.write("old", to: "out.jsonl")
+    #expect(chmod(workspace.path("out.jsonl"), 0o4640) == 0)
+    try workspace.run("generate counter --actions 3 -o out.jsonl")
+    var status = stat()
+    #expect(stat(workspace.path("out.jsonl"), &status) == 0 && status.st_mode & 0o7777 == 0o640)
+    #expect(try workspace.read("out.jsonl").split(separator: "\n").count == 4)
+  }
+
   /// A write that a signal interrupts leaves the old file and removes the temporary one.
   @Test(.timeLimit(.minutes(2))) func anInterruptedWriteKeepsTheFileThatWasThere() throws {
     let workspace = try Workspace()
@@ -42,11 +53,17 @@ import Testing
     // Interrupted while it writes: once its temporary file is there.
     func writing() throws -> Bool {
       try FileManager.default.contentsOfDirectory(atPath: workspace.directory.path).contains {
-        $0.hasPrefix(".out.trace.retrace-") && $0.hasSuffix(".tmp")
+        $0.hasPrefix(".out.trace.retrace-")
+          && FileManager.default.fileExists(atPath: workspace.path($0 + "/output.journal"))
       }
     }
     while process.isRunning, try !writing() { usleep(2_000) }
     try #require(process.isRunning, "the write ended before it could be interrupted")
+    // Written in a directory of its own that nobody else can write in (to plant a link).
+    let temporary = try #require(
+      try FileManager.default.contentsOfDirectory(atPath: workspace.directory.path).first { $0.hasPrefix(".out.trace.retrace-") })
+    var status = stat()
+    #expect(stat(workspace.path(temporary), &status) == 0 && status.st_mode & S_IFMT == S_IFDIR && status.st_mode & 0o777 == 0o700)
     process.terminate()
     process.waitUntilExit()
     #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM)
@@ -77,9 +94,13 @@ import Testing
     #expect(directory.exitCode == 3 && directory.stderr == "retrace: .: is a directory\n", "\(directory)")
     let missing = try workspace.run("export c.trace --format jsonl -o nodir/c.jsonl")
     #expect(missing.exitCode == 3 && missing.stderr == "retrace: nodir/c.jsonl: no such directory: nodir\n", "\(missing)")
-    let device = try workspace.run("generate counter --actions 5 -o /dev/null")
-    #expect(device.exitCode == 3 && device.stderr.contains("/dev/null: not a regular file"), "\(device)")
-    #expect(FileManager.default.fileExists(atPath: "/dev/null"))
+    // A trace needs a regular file (a pipe here: never a device of the machine's, which a
+    // regression would replace).
+    #expect(mkfifo(workspace.path("pipe.trace"), 0o600) == 0)
+    let pipe = try workspace.run("generate counter --actions 5 -o pipe.trace")
+    #expect(pipe.exitCode == 3 && pipe.stderr == "retrace: pipe.trace: not a regular file; a trace is written to a regular file\n", "\(pipe)")
+    var status = stat()
+    #expect(stat(workspace.path("pipe.trace"), &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
   }
 
   /// A text output may go to a pipe (or a device), written into it, not replaced by a file.
@@ -115,8 +136,8 @@ import Testing
     let loop = try workspace.run("generate counter --actions 3 -o A")
     #expect(loop.exitCode == 3 && loop.stderr == "retrace: A: too many levels of symbolic links\n", "\(loop)")
     #expect(try FileManager.default.destinationOfSymbolicLink(atPath: workspace.path("A")) == "B")
-    let empty = try workspace.run("generate counter --actions 3 -o")
-    #expect(empty.exitCode == 2)
+    let empty = try CLI.run(["generate", "counter", "--actions", "3", "-o", ""], in: workspace.directory)
+    #expect(empty.exitCode == 2 && empty.stderr.contains("--output must name a file"), "\(empty)")
   }
 
   /// `-o /dev/stdout` writes to the stream the shell set up, appending if it appends; it used

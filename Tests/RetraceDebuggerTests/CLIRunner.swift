@@ -86,7 +86,12 @@ enum CLI {
     process.standardOutput = outputHandle
     process.standardError = errorHandle
     try process.run()
+    // A command that hangs (a regression that waits on a pipe) fails its test instead of
+    // holding the whole run: Swift Testing's time limits cannot interrupt this wait.
+    let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+    DispatchQueue.global().asyncAfter(deadline: .now() + 300, execute: watchdog)
     process.waitUntilExit()
+    watchdog.cancel()
     try inputHandle.close()
     try outputHandle.close()
     try errorHandle.close()

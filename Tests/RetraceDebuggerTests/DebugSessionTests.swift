@@ -52,6 +52,7 @@ import Testing
     #expect(debug.perform("goto 7").output.contains("out of range 0...1"))
     #expect(debug.perform("goto 99999999999999999999").output == "sequence 99999999999999999999: out of range 0...1")
     #expect(debug.perform("quit now").output.contains("quit takes no argument"))
+    #expect(debug.perform("frobnicate x").output.contains("unknown command 'frobnicate'"))
     #expect(debug.perform("check nope").output.contains("known: non-negative"))
     #expect(debug.perform("").output.isEmpty)
     #expect(debug.perform("help").output.contains("goto N"))

@@ -43,7 +43,7 @@ import Testing
 
   /// A header whose start time is not a finite number: every action time is an offset from
   /// it, so `info` printed `start nan` and `export` wrote `null` times.
-  @Test(arguments: [Double.nan, .infinity, -.infinity])
+  @Test(arguments: [Double.nan, .infinity, -.infinity, 9e12, -1e13])
   func aHeaderStartTimeThatIsNotFiniteIsRefused(start: Double) throws {
     let header = TraceHeader(
       domain: "counter", actionSchemaVersion: 1, sessionID: "hostile", startTime: start,
@@ -58,21 +58,33 @@ import Testing
     }
   }
 
+  /// Action schema versions start at 1; JSON Lines refuse 0, so a trace must too, or its
+  /// export could not be imported.
+  @Test func aHeaderActionSchemaVersionBelowOneIsRefused() throws {
+    let header = TraceHeader(
+      domain: "counter", actionSchemaVersion: 0, sessionID: "hostile", startTime: 0,
+      checkpointInterval: 0, snapshotInterval: 0)
+    let frame = try Self.headerFrame(header)
+    #expect(throws: TraceError.self) { _ = try TraceReader(bytes: frame) }
+  }
+
   /// The recorder does not write a header the reader refuses: one larger than 1 MiB (it
-  /// wrote a 2 MB session ID, and `import` said it had succeeded), or one with a start time
-  /// that is not finite. Nothing is left behind: no trace, no journal.
-  @Test(arguments: [(2 << 20, 0.0), (7, Double.infinity)])
-  func theRecorderRefusesAHeaderTheReaderWouldRefuse(sessionIDLength: Int, start: Double) throws {
+  /// wrote a 2 MB session ID, and `import` said it had succeeded), a start time that is not
+  /// finite or beyond 9e12 seconds, an action schema version below 1. It refuses it when it
+  /// is created, so no file is left behind.
+  @Test(arguments: [(2 << 20, 0.0, 1), (7, Double.infinity, 1), (7, 1e13, 1), (7, 0, 0)])
+  func theRecorderRefusesAHeaderTheReaderWouldRefuse(sessionIDLength: Int, start: Double, schema: Int) throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID()).trace").path
     defer { try? FileManager.default.removeItem(atPath: path) }
-    let recorder = try TraceRecorder<CounterState, CounterAction>(
-      path: path, domain: "counter", sessionID: String(repeating: "s", count: sessionIDLength), startTime: start)
-    recorder.attached(sequence: 0, state: CounterState())
     do {
+      let recorder = try TraceRecorder<CounterState, CounterAction>(
+        path: path, domain: "counter", actionSchemaVersion: schema,
+        sessionID: String(repeating: "s", count: sessionIDLength), startTime: start)
+      recorder.attached(sequence: 0, state: CounterState())
       try recorder.close()
-      Issue.record("wrote a header with a \(sessionIDLength)-byte session ID and start time \(start)")
+      Issue.record("wrote a header with a \(sessionIDLength)-byte session ID, start time \(start), schema \(schema)")
     } catch {
-      #expect(error.code == (start.isFinite ? .tooLarge : .outOfRange), "\(error)")
+      #expect(error.code == (sessionIDLength > 1000 ? .tooLarge : .outOfRange), "\(error)")
     }
     #expect(!FileManager.default.fileExists(atPath: path))
     #expect(!FileManager.default.fileExists(atPath: path + ".journal"))

@@ -12,14 +12,14 @@ import Synchronization
 
 /// Writing an output file (`--output`) so that nothing already there is lost.
 ///
-/// The new file is written beside the old one under a temporary name
-/// (`.NAME.retrace-RANDOM.tmp`, and its `.journal` while a trace is recorded), made durable,
-/// and only then renamed over `NAME`. A write that fails (a full disk, a header too large, an
-/// encoding error) or is interrupted (Ctrl-C, SIGTERM, SIGHUP) removes the temporary files and
-/// leaves the old file as it was; `kill -9` can leave the temporary file behind, never a
-/// half-written `NAME`. The temporary name is random and created exclusively, so a link
-/// planted under it cannot redirect the write. A symbolic link is followed: the file it
-/// points to is replaced, the link stays. Text (JSON Lines) may also go to a device or a
+/// The new file is written beside the old one, in a directory of its own that only this
+/// process can write in (`.NAME.retrace-XXXXXX/`, made by `mkdtemp`, holding the file and,
+/// while a trace is recorded, its journal), made durable, and only then renamed over `NAME`.
+/// A write that fails (a full disk, a header too large, an encoding error) or is interrupted
+/// (Ctrl-C, SIGTERM, SIGHUP) removes the directory and leaves the old file as it was;
+/// `kill -9` can leave the directory behind, never a half-written `NAME`. Nobody else can
+/// plant a link in that directory to redirect the write. A symbolic link named as the output
+/// is followed: the file it points to is replaced, the link stays. Text (JSON Lines) may also go to a device or a
 /// pipe, written into it, and `/dev/stdout` or `/dev/stderr` is the stream itself; a trace
 /// needs a regular file.
 enum OutputFile {
@@ -47,7 +47,7 @@ enum OutputFile {
   /// - Throws: ``DebuggerError`` (``DebuggerError/Code/io`` or ``DebuggerError/Code/notFound``)
   ///   naming `path`, with the system's reason, such as "No space left on device".
   static func writeText(_ bytes: [UInt8], to path: String) throws(DebuggerError) {
-    if let stream = ["/dev/stdout": Int32(1), "/dev/stderr": 2][path] {
+    if let stream = standardStream(path) {
       // The stream the shell set up (appending, a pipe, a file), not the file it names.
       fflush(nil)
       try writeAll(bytes, to: stream, path: path)
@@ -65,6 +65,18 @@ enum OutputFile {
       defer { close(descriptor) }
       try writeAll(bytes, to: descriptor, path: path)
     }
+  }
+
+  /// 1 or 2 when `path` names the file stdout or stderr is open on (`/dev/stdout`,
+  /// `/dev/fd/1`, or the file the shell redirected it to), else `nil`.
+  private static func standardStream(_ path: String) -> Int32? {
+    var named = stat()
+    guard stat(path, &named) == 0 else { return nil }
+    for stream: Int32 in [1, 2] {
+      var open = stat()
+      if fstat(stream, &open) == 0, open.st_dev == named.st_dev, open.st_ino == named.st_ino { return stream }
+    }
+    return nil
   }
 
   // MARK: - Replacing a regular file
@@ -93,14 +105,22 @@ enum OutputFile {
     guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
       throw DebuggerError(.notFound, "no such directory: \(directory)", path: path)
     }
-    // Within NAME_MAX with the journal's suffix however long the name is.
-    let random = String(UInt64.random(in: 0...UInt64.max), radix: 16)
-    let temporary = join(directory, ".\(String(name.unicodeScalars.prefix(48))).retrace-\(random).tmp")
-    let leftovers = [temporary, temporary + ".journal"]
+    // A directory of its own, beside the target (a rename does not cross file systems),
+    // that only this process can write in: nobody can plant a link among the files written
+    // there (the trace, its journal), whose names are then known.
+    var template = Array(join(directory, ".\(String(name.unicodeScalars.prefix(48))).retrace-XXXXXX").utf8CString)
+    // The handlers first: only a signal in the microseconds between making the directory and
+    // registering it leaves it behind (empty).
+    _ = installHandlers
+    guard let created = mkdtemp(&template) else { throw failure("cannot write the file", path) }
+    let workspace = String(cString: created)
+    let temporary = join(workspace, "output")
+    // Removed in this order, the directory last: also by the signal handler.
+    let leftovers = [temporary, temporary + ".journal", workspace]
     removeOnInterrupt(leftovers)
     defer {
       removeOnInterrupt(nil)
-      for file in leftovers { unlink(file) }
+      for file in leftovers where unlink(file) != 0 { rmdir(file) }
     }
     do {
       try write(temporary)
@@ -111,8 +131,12 @@ enum OutputFile {
       throw error
     }
     var status = stat()
-    // The new file keeps the old one's permissions.
-    if stat(target, &status) == 0 { chmod(temporary, status.st_mode & 0o7777) }
+    // The new file keeps the old one's owner and group (where this process may give them)
+    // and permissions, without set-user-ID and set-group-ID bits.
+    if stat(target, &status) == 0 {
+      _ = chown(temporary, status.st_uid, status.st_gid)
+      _ = chmod(temporary, status.st_mode & 0o777)
+    }
     try sync(temporary, path: path)
     guard rename(temporary, target) == 0 else { throw failure("cannot replace the file", path) }
     try sync(directory, path: path)
@@ -121,7 +145,7 @@ enum OutputFile {
   /// Creates the file `file`, which must not exist (not even as a link), and returns its
   /// descriptor.
   private static func create(_ file: String, path: String) throws(DebuggerError) -> Int32 {
-    let descriptor = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    let descriptor = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
     guard descriptor >= 0 else { throw failure("cannot write the file", path) }
     return descriptor
   }
@@ -172,9 +196,9 @@ enum OutputFile {
   /// Makes the file (or directory) at `file` durable.
   private static func sync(_ file: String, path: String) throws(DebuggerError) {
     let descriptor = open(file, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw failure("cannot write the file", path) }
+    guard descriptor >= 0 else { throw failure("cannot sync the file", path) }
     defer { close(descriptor) }
-    guard fsync(descriptor) == 0 || errno == EINVAL else { throw failure("cannot write the file", path) }
+    guard fsync(descriptor) == 0 || errno == EINVAL else { throw failure("cannot sync the file", path) }
   }
 
   private static func failure(_ what: String, _ path: String) -> DebuggerError {
@@ -188,15 +212,16 @@ enum OutputFile {
   private static let pendingFiles = Atomic<UInt>(0)
 
   /// Registers `files` (or, with `nil`, none) for removal if SIGINT, SIGTERM or SIGHUP
-  /// ends the process (one the process was started ignoring stays ignored). The handler only calls `unlink`, `signal` and `raise`, which are safe
-  /// in a signal handler, then lets the signal end the process as it would have.
+  /// ends the process (one the process was started ignoring stays ignored); a directory
+  /// among them, empty by then, is removed too. The handler only calls `unlink`, `rmdir`,
+  /// `strlen`, `signal` and `raise`, which are safe in a signal handler, then lets the signal
+  /// end the process as it would have.
   private static func removeOnInterrupt(_ files: [String]?) {
     var block: UnsafeMutablePointer<CChar>?
     if let files {
       let bytes: [CChar] = files.reduce(into: []) { $0 += $1.utf8CString } + [0]
       block = .allocate(capacity: bytes.count)
       block!.initialize(from: bytes, count: bytes.count)
-      _ = installHandlers
     }
     // The block replaced is not freed: a handler running on another thread may be reading
     // it. A command writes one output, so this is a few hundred bytes at most.
@@ -204,18 +229,22 @@ enum OutputFile {
   }
 
   private static let installHandlers: Void = {
+    // The global the handler reads exists before the handler does.
+    pendingFiles.store(0, ordering: .releasing)
     for number in [SIGINT, SIGTERM, SIGHUP] {
-      let previous = signal(number) { received in
+      // A signal the process was started ignoring (nohup, a background job) stays ignored:
+      // ignored while its disposition is read, then handled only if it was not.
+      let previous = signal(number, SIG_IGN)
+      guard unsafeBitCast(previous, to: Int.self) != unsafeBitCast(SIG_IGN, to: Int.self) else { continue }
+      _ = signal(number) { received in
         var file = UnsafePointer<CChar>(bitPattern: OutputFile.pendingFiles.load(ordering: .acquiring))
         while let current = file, current.pointee != 0 {
-          unlink(current)
+          if unlink(current) != 0 { rmdir(current) }
           file = current + strlen(current) + 1
         }
         _ = signal(received, SIG_DFL)
         raise(received)
       }
-      // A signal the process was started ignoring (nohup, a background job) stays ignored.
-      if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { _ = signal(number, SIG_IGN) }
     }
   }()
 }

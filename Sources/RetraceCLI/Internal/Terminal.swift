@@ -1,9 +1,9 @@
 #if canImport(Glibc)
   @preconcurrency import Glibc
 #elseif canImport(Musl)
-  import Musl
+  @preconcurrency import Musl
 #elseif canImport(Darwin)
-  import Darwin
+  @preconcurrency import Darwin
 #endif
 import Foundation
 import RetraceDebugger

@@ -148,8 +148,11 @@ struct Scan {
       throw TraceError(.corrupted, "header firstSequence \(header.firstSequence) is impossible", offset: 20)
     }
     // Action times are offsets from it.
-    guard header.startTime.isFinite else {
+    guard header.startTime.isFinite, abs(header.startTime) < TraceHeader.maximumStartTime else {
       throw TraceError(.corrupted, "header startTime \(header.startTime) is impossible", offset: 20)
+    }
+    guard header.actionSchemaVersion >= 1 else {
+      throw TraceError(.corrupted, "header actionSchemaVersion \(header.actionSchemaVersion) is impossible", offset: 20)
     }
     return (header, version, 8 + size)
   }

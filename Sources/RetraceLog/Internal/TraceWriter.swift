@@ -78,18 +78,10 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
 
   /// Writes the header frame and the starting snapshot.
   func start(header: TraceHeader, state: State) throws(TraceError) {
-    // What a reader refuses is not written (Scan.readHeader has the same rules); the empty
-    // trace and journal are removed.
-    func refuse(_ error: TraceError) -> TraceError {
-      storage.remove(journalPath)
-      storage.remove(path)
-      return error
-    }
+    // What a reader refuses is not written (Scan.readHeader has the same rules; the rest
+    // was checked when the recorder was created).
     guard header.firstSequence <= UInt64(Int64.max) else {
-      throw refuse(TraceError(.outOfRange, "firstSequence \(header.firstSequence) is past \(Int64.max)", path: path))
-    }
-    guard header.startTime.isFinite else {
-      throw refuse(TraceError(.outOfRange, "the start time \(header.startTime) is not a finite number", path: path))
+      throw TraceError(.outOfRange, "firstSequence \(header.firstSequence) is past \(Int64.max)", path: path)
     }
     startTime = header.startTime
     lastSequence = header.firstSequence
@@ -106,13 +98,6 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     content.appendLittleEndian(UInt32(cbor.count))
     content.append(contentsOf: cbor)
     content.appendLittleEndian(CRC32C.checksum(content))
-    guard content.count <= TraceFormat.maxHeaderSize else {
-      throw refuse(
-        TraceError(
-          .tooLarge,
-          "the header takes \(content.count) bytes, more than the \(TraceFormat.maxHeaderSize) a reader accepts (a session ID or app facts too long)",
-          path: path))
-    }
     var frame: [UInt8] = []
     frame.appendLittleEndian(TraceFormat.headerMagic)
     frame.appendLittleEndian(UInt32(content.count))
