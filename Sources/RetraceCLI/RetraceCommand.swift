@@ -75,7 +75,7 @@ public struct RetraceCommand: AsyncParsableCommand {
   }
 
   /// Runs `retrace` like ``main(domains:arguments:)``, but returns the exit code instead
-  /// of exiting (help and version requests still exit).
+  /// of exiting.
   ///
   /// - Parameters:
   ///   - domains: The domains the debugger knows.
@@ -119,10 +119,16 @@ public struct RetraceCommand: AsyncParsableCommand {
     }
   }
 
-  /// Prints help or version to stdout (exit 0), or a usage error to stderr (exit 2).
+  /// Prints help or version to stdout (exit 0, or 3 when stdout cannot take it), or a usage
+  /// error to stderr (exit 2).
   private static func reportParseError(_ error: any Error) -> Int32 {
     if exitCode(for: error) == .success {
-      exit(withError: error)
+      print(fullMessage(for: error))
+      if let failure = Terminal.flushStandardOutput() {
+        Terminal.writeError(failure)
+        return RetraceExitCode.forError(failure).rawValue
+      }
+      return RetraceExitCode.success.rawValue
     }
     Terminal.writeError(fullMessage(for: error))
     return RetraceExitCode.usage.rawValue

@@ -182,7 +182,7 @@ import Testing
   @Test func outputThatCannotBeWrittenIsExit3() throws {
     let workspace = try Workspace()
     try workspace.run("generate counter --actions 5 -o c.trace")
-    for arguments in [["export", "c.trace", "--format", "jsonl"], ["info", "c.trace"], ["state", "c.trace"]] {
+    for arguments in [["export", "c.trace", "--format", "jsonl"], ["info", "c.trace"], ["state", "c.trace"], ["--help"]] {
       let process = Process()
       process.executableURL = try #require(CLI.binary)
       process.arguments = arguments
