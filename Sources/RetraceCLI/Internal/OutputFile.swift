@@ -207,9 +207,15 @@ enum OutputFile {
 
   // MARK: - Interruption
 
-  /// The files to remove if a signal ends the process: the address of a block of
-  /// NUL-terminated paths, ended by an empty one; 0 when there are none.
+  /// The files to remove if a signal ends the process: the address of ``pendingPaths``
+  /// when it holds them, 0 while there are none (or while they change).
   private static let pendingFiles = Atomic<UInt>(0)
+
+  /// Room for the NUL-terminated paths of the files to remove, ended by an empty one:
+  /// allocated once and never freed, so the handler never reads freed memory. Written only
+  /// while ``pendingFiles`` is 0, by the one thread that writes outputs.
+  nonisolated(unsafe) private static let pendingPaths = UnsafeMutablePointer<CChar>.allocate(capacity: pendingCapacity)
+  private static let pendingCapacity = 3 * 4_096 + 1
 
   /// Registers `files` (or, with `nil`, none) for removal if SIGINT, SIGTERM or SIGHUP
   /// ends the process (one the process was started ignoring stays ignored); a directory
@@ -217,15 +223,13 @@ enum OutputFile {
   /// `strlen`, `signal` and `raise`, which are safe in a signal handler, then lets the signal
   /// end the process as it would have.
   private static func removeOnInterrupt(_ files: [String]?) {
-    var block: UnsafeMutablePointer<CChar>?
-    if let files {
-      let bytes: [CChar] = files.reduce(into: []) { $0 += $1.utf8CString } + [0]
-      block = .allocate(capacity: bytes.count)
-      block!.initialize(from: bytes, count: bytes.count)
-    }
-    // The block replaced is not freed: a handler running on another thread may be reading
-    // it. A command writes one output, so this is a few hundred bytes at most.
-    pendingFiles.store(UInt(bitPattern: block), ordering: .releasing)
+    pendingFiles.store(0, ordering: .releasing)
+    guard let files else { return }
+    let bytes: [CChar] = files.reduce(into: []) { $0 += $1.utf8CString } + [0]
+    // Paths longer than the system's (PATH_MAX, 4,096 bytes) cannot be registered.
+    guard bytes.count <= pendingCapacity else { return }
+    pendingPaths.update(from: bytes, count: bytes.count)
+    pendingFiles.store(UInt(bitPattern: pendingPaths), ordering: .releasing)
   }
 
   private static let installHandlers: Void = {
