@@ -103,12 +103,7 @@ public struct RetraceCommand: AsyncParsableCommand {
           }
         }
       }
-      // The output written was all delivered, or the command failed (as `cat` does).
-      if let error = Terminal.flushStandardOutput() {
-        Terminal.writeError(error)
-        return RetraceExitCode.forError(error).rawValue
-      }
-      return RetraceExitCode.success.rawValue
+      return succeeded()
     } catch let error as DebuggerError {
       Terminal.writeError(error)
       return RetraceExitCode.forError(error).rawValue
@@ -119,16 +114,20 @@ public struct RetraceCommand: AsyncParsableCommand {
     }
   }
 
+  /// Exit 0 when the output written was all delivered; else the error and exit 3, as `cat`
+  /// does.
+  private static func succeeded() -> Int32 {
+    guard let error = Terminal.flushStandardOutput() else { return RetraceExitCode.success.rawValue }
+    Terminal.writeError(error)
+    return RetraceExitCode.forError(error).rawValue
+  }
+
   /// Prints help or version to stdout (exit 0, or 3 when stdout cannot take it), or a usage
   /// error to stderr (exit 2).
   private static func reportParseError(_ error: any Error) -> Int32 {
     if exitCode(for: error) == .success {
       print(fullMessage(for: error))
-      if let failure = Terminal.flushStandardOutput() {
-        Terminal.writeError(failure)
-        return RetraceExitCode.forError(failure).rawValue
-      }
-      return RetraceExitCode.success.rawValue
+      return succeeded()
     }
     Terminal.writeError(fullMessage(for: error))
     return RetraceExitCode.usage.rawValue

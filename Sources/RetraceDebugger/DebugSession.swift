@@ -82,13 +82,15 @@ public struct DebugSession<D: Domain> {
     let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
     guard let command = words.first?.lowercased() else { return Reply(output: "", isError: false, quits: false) }
     let argument = words.dropFirst().first
-    // Every command takes at most one argument; more is a mistake, not something to ignore.
-    let takesArgument = ["next", "n", "prev", "p", "previous", "goto", "g", "diff", "d", "find", "f", "check", "c"]
-    let takesNone = ["state", "s", "help", "h", "?", "quit", "q", "exit"]
-    if takesArgument.contains(command) || takesNone.contains(command),
-      words.count > (takesArgument.contains(command) ? 2 : 1)
-    {
-      return error("\(command) takes \(takesArgument.contains(command) ? "one argument" : "no argument"); type help for the list")
+    // Arguments past those a command takes are a mistake, not something to ignore.
+    let arity: Int? =
+      switch command {
+      case "next", "n", "prev", "p", "previous", "goto", "g", "diff", "d", "find", "f", "check", "c": 1
+      case "state", "s", "help", "h", "?", "quit", "q", "exit": 0
+      default: nil
+      }
+    if let arity, words.count - 1 > arity {
+      return error("\(command) takes \(arity == 1 ? "one argument" : "no argument"); type help for the list")
     }
     switch command {
     case "next", "n":

@@ -297,19 +297,16 @@ public enum JSONLines {
         .unsupportedVersion, "JSON Lines version \(header.version) is newer than this tool reads (\(version))",
         path: path, line: number)
     }
+    guard header.version >= 1 else {
+      throw DebuggerError(.damaged, "version \(header.version) is impossible: versions start at 1", path: path, line: number)
+    }
     // The values a trace can hold, so that an imported session reads back as it was written.
-    func impossible(_ field: String, _ value: Any, _ why: String) -> DebuggerError {
-      DebuggerError(.damaged, "\(field) \(value) is impossible: \(why)", path: path, line: number)
-    }
-    guard header.version >= 1 else { throw impossible("version", header.version, "versions start at 1") }
-    guard header.actionSchemaVersion >= 1 else {
-      throw impossible("actionSchemaVersion", header.actionSchemaVersion, "versions start at 1")
-    }
-    guard header.firstSequence <= UInt64(Int64.max) else {
-      throw impossible("firstSequence", header.firstSequence, "sequence numbers stop at \(Int64.max)")
-    }
-    guard header.startTime.isFinite, abs(header.startTime) < maximumTimeSpan else {
-      throw impossible("startTime", header.startTime, "not within \(maximumTimeSpanText) seconds of 1970")
+    let asTrace = TraceHeader(
+      domain: header.domain, actionSchemaVersion: header.actionSchemaVersion, sessionID: header.sessionID,
+      startTime: header.startTime, producer: header.producer, firstSequence: header.firstSequence,
+      checkpointInterval: 0, snapshotInterval: 0)
+    if let impossibility = asTrace.impossibility {
+      throw DebuggerError(.damaged, impossibility, path: path, line: number)
     }
     return header
   }
@@ -394,14 +391,14 @@ private struct ActionLine<Action: Decodable>: Decodable {
   var action: Action
 }
 
-/// A header line's initial state, if it has one.
 extension JSONLines {
-  /// How far from the session's start an action's time, and from 1970 the start itself, may
-  /// be, in seconds: what a trace holds (``TraceHeader/maximumStartTime``).
+  /// How far from the session's start an action's time may be, in seconds: what a trace
+  /// holds (``TraceHeader/maximumStartTime``).
   static let maximumTimeSpan = TraceHeader.maximumStartTime
   private static let maximumTimeSpanText = "9e12"
 }
 
+/// A header line's initial state, if it has one.
 private struct InitialStateOnly<State: Decodable>: Decodable {
   var initialState: State?
 }

@@ -47,20 +47,32 @@ extension TraceHeader {
   /// every action time within a trace's 64-bit microsecond offsets.
   public static let maximumStartTime = 9.0e12
 
-  /// Throws unless a reader accepts this header: `actionSchemaVersion` from 1, a start time
-  /// that is finite and within ``maximumStartTime`` of 1970 (`nan` stands for "not yet
-  /// known" and is replaced when recording starts), and an encoded size within 1 MiB (the
-  /// session ID and the app facts are what can make it larger).
+  /// Why a reader refuses this header's values, as `FIELD VALUE is impossible: WHY`, or
+  /// `nil` when it accepts them: `actionSchemaVersion` from 1, `firstSequence` at most
+  /// 2⁶³ − 1 (sequence numbers are counted on from it), and a start time that is finite and
+  /// within ``maximumStartTime`` of 1970 (action times are offsets from it). The reader, the
+  /// recorder and JSON Lines all hold headers to this.
+  public var impossibility: String? {
+    if actionSchemaVersion < 1 {
+      return "actionSchemaVersion \(actionSchemaVersion) is impossible: versions start at 1"
+    }
+    if firstSequence > UInt64(Int64.max) {
+      return "firstSequence \(firstSequence) is impossible: sequence numbers stop at \(Int64.max)"
+    }
+    if !startTime.isFinite || abs(startTime) >= Self.maximumStartTime {
+      return "startTime \(startTime) is impossible: not within 9e12 seconds of 1970"
+    }
+    return nil
+  }
+
+  /// Throws unless a reader accepts this header (``impossibility``; a `nan` start time stands
+  /// for "not yet known" and is replaced when recording starts) and it encodes within 1 MiB
+  /// (the session ID and the app facts are what can make it larger).
   func checkWritable(path: String) throws(TraceError) {
-    guard actionSchemaVersion >= 1 else {
-      throw TraceError(.outOfRange, "actionSchemaVersion \(actionSchemaVersion) is not 1 or more", path: path)
-    }
-    guard startTime.isNaN || abs(startTime) < Self.maximumStartTime else {
-      throw TraceError(.outOfRange, "the start time \(startTime) is not within 9e12 seconds of 1970", path: path)
-    }
     var largest = self
     largest.firstSequence = UInt64(Int64.max)
-    largest.startTime = 0
+    if startTime.isNaN { largest.startTime = 0 }
+    if let impossibility = largest.impossibility { throw TraceError(.outOfRange, impossibility, path: path) }
     let size = (try? CBOREncoder(deterministic: true).encode(largest).count) ?? Int.max
     // The frame's content: 12 bytes before the header map and a 4-byte checksum after it.
     guard 16 + size <= TraceFormat.maxHeaderSize else {

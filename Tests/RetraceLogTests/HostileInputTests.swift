@@ -24,48 +24,51 @@ import Testing
     return frame + content
   }
 
+  /// Expects the reader to refuse a header (with a correct checksum) as damaged, naming
+  /// `field`.
+  private func expectRefused(
+    _ header: TraceHeader, naming field: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let frame = try Self.headerFrame(header)
+    do {
+      _ = try TraceReader(bytes: frame)
+      Issue.record("accepted a header with this \(field): \(header)", sourceLocation: sourceLocation)
+    } catch {
+      #expect(error.code == .corrupted, sourceLocation: sourceLocation)
+      #expect(error.description.contains(field), "\(error)", sourceLocation: sourceLocation)
+    }
+  }
+
   /// A header whose first sequence number is near UInt64.max made the reader's sequence
   /// arithmetic overflow.
   @Test(arguments: [UInt64.max, UInt64.max - 1, UInt64(Int64.max) + 1])
   func aHeaderFirstSequenceNearTheTopIsRefused(first: UInt64) throws {
-    let header = TraceHeader(
-      domain: "counter", actionSchemaVersion: 1, sessionID: "hostile", startTime: 0, firstSequence: first,
-      checkpointInterval: 0, snapshotInterval: 0)
-    let frame = try Self.headerFrame(header)
-    do {
-      _ = try TraceReader(bytes: frame)
-      Issue.record("accepted a header with firstSequence \(first)")
-    } catch {
-      #expect(error.code == .corrupted)
-      #expect(error.description.contains("firstSequence"))
-    }
+    try expectRefused(
+      TraceHeader(
+        domain: "counter", actionSchemaVersion: 1, sessionID: "hostile", startTime: 0, firstSequence: first,
+        checkpointInterval: 0, snapshotInterval: 0),
+      naming: "firstSequence")
   }
 
   /// A header whose start time is not a finite number: every action time is an offset from
   /// it, so `info` printed `start nan` and `export` wrote `null` times.
   @Test(arguments: [Double.nan, .infinity, -.infinity, 9e12, -1e13])
   func aHeaderStartTimeThatIsNotFiniteIsRefused(start: Double) throws {
-    let header = TraceHeader(
-      domain: "counter", actionSchemaVersion: 1, sessionID: "hostile", startTime: start,
-      checkpointInterval: 0, snapshotInterval: 0)
-    let frame = try Self.headerFrame(header)
-    do {
-      _ = try TraceReader(bytes: frame)
-      Issue.record("accepted a header with startTime \(start)")
-    } catch {
-      #expect(error.code == .corrupted)
-      #expect(error.description.contains("startTime"))
-    }
+    try expectRefused(
+      TraceHeader(
+        domain: "counter", actionSchemaVersion: 1, sessionID: "hostile", startTime: start,
+        checkpointInterval: 0, snapshotInterval: 0),
+      naming: "startTime")
   }
 
   /// Action schema versions start at 1; JSON Lines refuse 0, so a trace must too, or its
   /// export could not be imported.
   @Test func aHeaderActionSchemaVersionBelowOneIsRefused() throws {
-    let header = TraceHeader(
-      domain: "counter", actionSchemaVersion: 0, sessionID: "hostile", startTime: 0,
-      checkpointInterval: 0, snapshotInterval: 0)
-    let frame = try Self.headerFrame(header)
-    #expect(throws: TraceError.self) { _ = try TraceReader(bytes: frame) }
+    try expectRefused(
+      TraceHeader(
+        domain: "counter", actionSchemaVersion: 0, sessionID: "hostile", startTime: 0,
+        checkpointInterval: 0, snapshotInterval: 0),
+      naming: "actionSchemaVersion")
   }
 
   /// The recorder does not write a header the reader refuses: one larger than 1 MiB (it

@@ -19,9 +19,9 @@ import Synchronization
 /// (Ctrl-C, SIGTERM, SIGHUP) removes the directory and leaves the old file as it was;
 /// `kill -9` can leave the directory behind, never a half-written `NAME`. Nobody else can
 /// plant a link in that directory to redirect the write. A symbolic link named as the output
-/// is followed: the file it points to is replaced, the link stays. Text (JSON Lines) may also go to a device or a
-/// pipe, written into it, and `/dev/stdout` or `/dev/stderr` is the stream itself; a trace
-/// needs a regular file.
+/// is followed: the file it points to is replaced, the link stays. Text (JSON Lines) may also
+/// go to a device or a pipe, written into it, and any name of the file stdout or stderr is
+/// open on (`/dev/stdout`, `/dev/fd/1`) is that stream itself; a trace needs a regular file.
 enum OutputFile {
   /// Writes the trace for `path`: `write` records it at the path it is given.
   ///
@@ -31,14 +31,10 @@ enum OutputFile {
   /// - Throws: ``DebuggerError`` (``DebuggerError/Code/io`` or ``DebuggerError/Code/notFound``)
   ///   naming `path`, or what `write` throws, with `path` in place of the temporary name.
   static func replace(_ path: String, _ write: (String) throws(DebuggerError) -> Void) throws(DebuggerError) {
-    if try existingSpecialFile(path) != nil {
+    if try isSpecialFile(path) {
       throw DebuggerError(.io, "not a regular file; a trace is written to a regular file", path: path)
     }
-    try replaceRegularFile(path) { temporary throws(DebuggerError) in
-      // Created here, exclusively; the recorder opens it again to write.
-      close(try create(temporary, path: path))
-      try write(temporary)
-    }
+    try replaceRegularFile(path, write)
   }
 
   /// Writes `bytes` as the whole of `path`: a regular file replaced as the type describes,
@@ -53,17 +49,12 @@ enum OutputFile {
       try writeAll(bytes, to: stream, path: path)
       return
     }
-    if try existingSpecialFile(path) != nil {
-      let descriptor = open(path, O_WRONLY | O_CLOEXEC)
-      guard descriptor >= 0 else { throw failure("cannot write the file", path) }
-      defer { close(descriptor) }
-      try writeAll(bytes, to: descriptor, path: path)
+    if try isSpecialFile(path) {
+      try writeAll(bytes, toFile: path, flags: O_WRONLY, path: path)
       return
     }
     try replaceRegularFile(path) { temporary throws(DebuggerError) in
-      let descriptor = try create(temporary, path: path)
-      defer { close(descriptor) }
-      try writeAll(bytes, to: descriptor, path: path)
+      try writeAll(bytes, toFile: temporary, flags: O_WRONLY | O_CREAT | O_EXCL, path: path)
     }
   }
 
@@ -81,16 +72,16 @@ enum OutputFile {
 
   // MARK: - Replacing a regular file
 
-  /// The type of the file at `path` when it exists and is neither a regular file nor a
-  /// directory (which is an error); `nil` when it is a regular file or does not exist.
-  private static func existingSpecialFile(_ path: String) throws(DebuggerError) -> mode_t? {
+  /// Whether `path` names a device or a pipe; `false` for a regular file or none, and an
+  /// error for a directory.
+  private static func isSpecialFile(_ path: String) throws(DebuggerError) -> Bool {
     guard !path.isEmpty else { throw DebuggerError(.io, "an empty file name", path: path) }
     var status = stat()
-    guard stat(path, &status) == 0 else { return nil }
+    guard stat(path, &status) == 0 else { return false }
     switch status.st_mode & S_IFMT {
-    case S_IFREG: return nil
+    case S_IFREG: return false
     case S_IFDIR: throw DebuggerError(.io, "is a directory", path: path)
-    case let type: return type
+    default: return true
     }
   }
 
@@ -142,29 +133,30 @@ enum OutputFile {
     try sync(directory, path: path)
   }
 
-  /// Creates the file `file`, which must not exist (not even as a link), and returns its
-  /// descriptor.
-  private static func create(_ file: String, path: String) throws(DebuggerError) -> Int32 {
-    let descriptor = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
+  /// Opens `file` with `flags` and writes all of `bytes` to it.
+  private static func writeAll(_ bytes: [UInt8], toFile file: String, flags: Int32, path: String) throws(DebuggerError) {
+    let descriptor = open(file, flags | O_CLOEXEC, 0o666)
     guard descriptor >= 0 else { throw failure("cannot write the file", path) }
-    return descriptor
+    defer { close(descriptor) }
+    try writeAll(bytes, to: descriptor, path: path)
   }
 
   /// Writes all of `bytes` to `descriptor`.
   private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(DebuggerError) {
-    let failed = bytes.withUnsafeBytes { raw -> Bool in
-      var done = 0
-      while done < raw.count {
-        let written = write(descriptor, raw.baseAddress! + done, raw.count - done)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return true
-        }
-        done += written
-      }
-      return false
+    guard bytes.withUnsafeBytes({ writeFully(descriptor, $0) }) else { throw failure("cannot write the file", path) }
+  }
+
+  /// Writes all of `bytes` to `descriptor`, going on after an interrupted or partial write;
+  /// `false` (with `errno` set) when a write fails.
+  static func writeFully(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    var done = 0
+    while done < bytes.count {
+      let written = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+      if written < 0, errno == EINTR { continue }
+      guard written > 0 else { return false }
+      done += written
     }
-    if failed { throw failure("cannot write the file", path) }
+    return true
   }
 
   /// `path` with symbolic links followed to the file they name (which may not exist yet).

@@ -65,15 +65,7 @@ enum Terminal {
   /// ignored, not a trap as with `FileHandle.write`: the command keeps its own outcome.
   static func writeStandardError(_ text: String) {
     var text = text
-    text.withUTF8 { bytes in
-      var done = 0
-      while done < bytes.count {
-        let written = write(2, bytes.baseAddress! + done, bytes.count - done)
-        if written < 0, errno == EINTR { continue }
-        guard written > 0 else { return }
-        done += written
-      }
-    }
+    _ = text.withUTF8 { OutputFile.writeFully(2, UnsafeRawBufferPointer($0)) }
   }
 
   /// A state diff with its removed lines in red and added lines in green.

@@ -144,15 +144,8 @@ struct Scan {
       throw TraceError(.corrupted, "header fields: \(error)", offset: 20)
     }
     // Sequence numbers are counted on from here; one near UInt64.max would overflow.
-    guard header.firstSequence <= UInt64(Int64.max) else {
-      throw TraceError(.corrupted, "header firstSequence \(header.firstSequence) is impossible", offset: 20)
-    }
-    // Action times are offsets from it.
-    guard header.startTime.isFinite, abs(header.startTime) < TraceHeader.maximumStartTime else {
-      throw TraceError(.corrupted, "header startTime \(header.startTime) is impossible", offset: 20)
-    }
-    guard header.actionSchemaVersion >= 1 else {
-      throw TraceError(.corrupted, "header actionSchemaVersion \(header.actionSchemaVersion) is impossible", offset: 20)
+    if let impossibility = header.impossibility {
+      throw TraceError(.corrupted, "header \(impossibility)", offset: 20)
     }
     return (header, version, 8 + size)
   }

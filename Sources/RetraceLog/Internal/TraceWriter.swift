@@ -78,11 +78,9 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
 
   /// Writes the header frame and the starting snapshot.
   func start(header: TraceHeader, state: State) throws(TraceError) {
-    // What a reader refuses is not written (Scan.readHeader has the same rules; the rest
-    // was checked when the recorder was created).
-    guard header.firstSequence <= UInt64(Int64.max) else {
-      throw TraceError(.outOfRange, "firstSequence \(header.firstSequence) is past \(Int64.max)", path: path)
-    }
+    // What a reader refuses is not written (the first sequence number is known only now;
+    // the rest was checked when the recorder was created).
+    if let impossibility = header.impossibility { throw TraceError(.outOfRange, impossibility, path: path) }
     startTime = header.startTime
     lastSequence = header.firstSequence
     lastCheckpoint = header.firstSequence
