@@ -132,7 +132,7 @@ public struct DebugSession<D: Domain> {
 
   /// About how many values `state` and the diffs after moves show: a large state is shown
   /// only as deep, and a large change only in part, as keeps them readable (and quick).
-  public static var maxNodes: Int { 20_000 }
+  public static var maxNodes: Int { readableNodeCount }
 
   /// A diff as shown, with a note when it is only a part.
   private static func describe(_ diff: (text: String, isComplete: Bool)?) -> String? {

@@ -65,6 +65,15 @@ extension Debugger {
   /// - Returns: The diff and whether it is all there, or `nil` when the states are equal.
   /// - Throws: ``DebuggerError`` for a sequence number outside the session.
   public func diff(from: UInt64, to: UInt64, maxNodes: Int) throws(DebuggerError) -> (text: String, isComplete: Bool)? {
+    let (old, new) = try states(from: from, to: to)
+    return stateDiff(old, new, maxNodes: maxNodes)
+  }
+
+  /// The states at sequence numbers `from` and `to`, both checked before either is
+  /// replayed; the later one goes on from the earlier when `to` is not before `from`.
+  ///
+  /// - Throws: ``DebuggerError`` for a sequence number outside the session.
+  public func states(from: UInt64, to: UInt64) throws(DebuggerError) -> (old: D.State, new: D.State) {
     try checkInRange(from)
     try checkInRange(to)
     let old = try state(at: from)
@@ -74,7 +83,7 @@ extension Debugger {
     } else {
       new = try state(at: to)
     }
-    return stateDiff(old, new, maxNodes: maxNodes)
+    return (old, new)
   }
 
   /// Finds the first sequence number at which this debugger's session and `other` differ:

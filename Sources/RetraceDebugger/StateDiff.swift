@@ -34,6 +34,11 @@ public func stateDiff<State>(_ old: State, _ new: State) -> String? {
   stateDiff(old, new, maxNodes: .max)?.text
 }
 
+/// About how many values `retrace state`, `retrace diff` and the debugger show of a large
+/// state or change (``stateDump(_:maxNodes:)``, ``stateDiff(_:_:maxNodes:)``): enough to read,
+/// few enough to print at once.
+public let readableNodeCount = 20_000
+
 /// What changed between two states, as ``stateDiff(_:_:)`` writes it, but no longer than
 /// about `maxNodes` values: what the CLI and the debugger show for states too large to read
 /// (or to diff quickly) in full.

@@ -64,7 +64,7 @@ struct Diff: AsyncParsableCommand {
   private func diffPoints<D: Domain>(_ domain: D, _ file: SessionFile) throws {
     let (from, to, old, new) = try file.states(as: domain, from: self.from, to: self.to)
     // JSON, like `state --json`, is always the whole diff.
-    let diff = stateDiff(old, new, maxNodes: full || output.json ? .max : State.maxNodes)
+    let diff = stateDiff(old, new, maxNodes: full || output.json ? .max : readableNodeCount)
     if output.json {
       print(
         JSONValue.object([

@@ -55,7 +55,8 @@ struct Log: AsyncParsableCommand {
     // What is buffered is printed also when reading stops at damage: every action read is.
     defer { print(text, terminator: "") }
     try actions.forEach { action throws(DebuggerError) in
-      let name = actionCaseName(of: action.action)
+      // Named only where the name is used: it costs a pass of the action's encoding.
+      let name = type != nil || !output.json ? actionCaseName(of: action.action) : ""
       if let type, name != type { return }
       do {
         if output.json {

@@ -21,9 +21,6 @@ struct State: AsyncParsableCommand {
   @OptionGroup var output: JSONOptions
   @OptionGroup var colorOptions: ColorOptions
 
-  /// About how many values the text output shows before it stops descending.
-  static let maxNodes = 20_000
-
   mutating func run() async throws {
     Terminal.configureColor(colorOptions)
     // One state needs a few of the trace's chunks: they are read when needed, not all.
@@ -42,7 +39,7 @@ struct State: AsyncParsableCommand {
       if full {
         print(stateDump(state))
       } else {
-        let (text, depth) = stateDump(state, maxNodes: Self.maxNodes)
+        let (text, depth) = stateDump(state, maxNodes: readableNodeCount)
         print(text)
         if let depth {
           Terminal.writeError(

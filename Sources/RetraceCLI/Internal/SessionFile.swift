@@ -189,7 +189,8 @@ struct SessionFile {
       let debugger = try debugger(as: domain)
       let (from, to) = (from ?? debugger.session.startSequence, to ?? debugger.session.endSequence)
       do {
-        return (from, to, try debugger.state(at: from), try debugger.state(at: to))
+        let (old, new) = try debugger.states(from: from, to: to)
+        return (from, to, old, new)
       } catch {
         throw error.at(path: path)
       }

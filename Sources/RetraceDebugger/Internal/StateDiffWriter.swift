@@ -37,8 +37,8 @@ struct StateDiffWriter {
 
   /// The diff so far.
   private(set) var text = ""
-  /// Whether anything differed.
-  private(set) var foundDifference = false
+  /// Whether anything differed: every difference writes text.
+  var foundDifference: Bool { !text.isEmpty }
   /// Whether the budget left something out.
   private(set) var isComplete = true
   /// About how many more values may be written.
@@ -61,7 +61,6 @@ struct StateDiffWriter {
       if let label { writeUnchanged(new, label: label, indent: indent, separator: separator) }
       return
     }
-    foundDifference = true
     let oldMirror = Mirror(customDumpReflecting: old)
     let newMirror = Mirror(customDumpReflecting: new)
     let isPlain =
