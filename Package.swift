@@ -140,6 +140,7 @@ let package = Package(
         "RetraceLog",
         "RetraceExamples",
         "retrace",
+        "retrace-crash-child",
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]

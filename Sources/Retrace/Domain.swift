@@ -12,7 +12,7 @@
 ///   return state
 /// }
 /// ```
-public protocol Domain: Sendable {
+public protocol Domain<State, Action>: Sendable {
   /// The domain's state: a value type, `Codable` for snapshots and `Equatable` for checks.
   associatedtype State: Codable & Equatable & Sendable
   /// The domain's actions, `Codable` with Swift's synthesized enum coding.

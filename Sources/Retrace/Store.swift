@@ -123,6 +123,17 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
     self.clock = clock
   }
 
+  /// Calls `body` with the current state without registering an observation, as TCA's
+  /// `withState` does: for code outside views (a recorder, a log line) that reads the state
+  /// once and must not make it observed.
+  ///
+  /// - Parameter body: Receives the current state.
+  /// - Returns: What `body` returns.
+  @inlinable
+  public func withState<Result>(_ body: (State) throws -> Result) rethrows -> Result {
+    try body(currentState)
+  }
+
   /// The current state, an immutable value.
   ///
   /// Reading it inside `withObservationTracking` (or a SwiftUI view's body) registers the
@@ -319,6 +330,7 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   @inlinable
   public func attach(_ recorder: some StoreRecorder<State, Action>) {
     recorder.attached(sequence: sequence, state: currentState)
+    recorder.attached(to: self)
     recorders.append(
       AttachedRecorder(recorder: recorder) { store, sequence, time, action, before in
         // The state only for a recorder that wants it: copying it is most of what a
@@ -339,6 +351,8 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   ///
   /// - Parameter recorder: The recorder to detach; nothing happens if it is not attached.
   public func detach(_ recorder: some StoreRecorder<State, Action>) {
+    guard recorders.contains(where: { $0.recorder === recorder }) else { return }
+    recorder.detached(sequence: sequence, state: currentState)
     recorders.removeAll { $0.recorder === recorder }
     recordersWantStateBefore = recorders.contains { $0.recorder.wantsStateBefore }
     hasListeners = !recorders.isEmpty || !subscribers.isEmpty

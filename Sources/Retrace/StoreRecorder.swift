@@ -68,6 +68,20 @@ public protocol StoreRecorder<State, Action>: AnyObject, Sendable {
   /// A trace recorder writes this state as the trace's starting snapshot.
   func attached(sequence: UInt64, state: State)
 
+  /// Called once when the recorder is attached, right after
+  /// ``attached(sequence:state:)``, on the main actor, with the store itself.
+  ///
+  /// A recorder that needs the store's state at moments of its own choosing keeps the
+  /// store (weakly) and reads ``Store/sequence`` and ``Store/withState(_:)`` on the main
+  /// actor: a trace recorder hashes the state when it is flushed or closed, so that the
+  /// session's last actions are covered by a hash. The default does nothing.
+  func attached(to store: Store<State, Action>)
+
+  /// Called when the recorder is detached (``Store/detach(_:)``), on the main actor, with
+  /// the store's sequence number and state after the last action the recorder saw. The
+  /// default does nothing.
+  func detached(sequence: UInt64, state: State)
+
   /// Called for every reduced action, in order, on the store's actor.
   func record(_ transition: Transition<State, Action>)
 
@@ -97,6 +111,12 @@ extension StoreRecorder {
 
   /// By default a recorder ignores the state it is attached at.
   public func attached(sequence: UInt64, state: State) {}
+
+  /// By default a recorder does not keep the store it is attached to.
+  public func attached(to store: Store<State, Action>) {}
+
+  /// By default a recorder ignores being detached.
+  public func detached(sequence: UInt64, state: State) {}
 
   /// Builds the ``Transition`` and calls ``record(_:)``.
   @inlinable

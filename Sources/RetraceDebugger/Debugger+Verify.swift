@@ -2,6 +2,13 @@ import Retrace
 
 /// The result of ``Debugger/verify(progress:)``: whether the domain's reducer still
 /// produces the states the session recorded, and if not, where it first stopped doing so.
+///
+/// A hash covers every action up to it: the replayed state after action N has the recorded
+/// hash only if the reducer reproduced the effect of every action before. So a session is
+/// verified when every recorded hash was reproduced *and* its last action is covered by
+/// one; actions after the last hash (a crashed session's tail, a session recorded without
+/// a final hash, JSON Lines, which hold no hashes) were replayed but not checked, and
+/// ``uncoveredActions`` counts them.
 public struct VerificationReport: Sendable {
   /// The number of actions replayed (all of them when verified; up to the divergence when not).
   public var actionsReplayed: Int
@@ -12,9 +19,18 @@ public struct VerificationReport: Sendable {
   /// The first place where the replayed state differs from the recorded one; `nil` when the
   /// replay reproduced every recorded hash.
   public var divergence: Divergence?
+  /// The sequence number of the last action covered by a reproduced hash (the session's
+  /// start when none is): every action up to it was checked.
+  public var coveredThrough: UInt64
+  /// The actions after the last reproduced hash, which nothing checked (0 when diverged:
+  /// the replay stopped at the divergence).
+  public var uncoveredActions: Int
 
-  /// Whether every recorded hash was reproduced.
-  public var isVerified: Bool { divergence == nil }
+  /// The number of recorded hashes compared, checkpoints and snapshots.
+  public var hashesChecked: Int { checkpointsChecked + snapshotsChecked }
+
+  /// Whether every recorded hash was reproduced and every action is covered by one.
+  public var isVerified: Bool { divergence == nil && uncoveredActions == 0 }
 }
 
 /// Where a replay first stopped reproducing the recorded states.
@@ -69,7 +85,9 @@ extension Debugger {
   /// - Returns: The report; it stops at the first mismatch.
   public func verify(progress: ((_ done: Int, _ total: Int) -> Void)? = nil) -> VerificationReport {
     let marks = verificationMarks()
-    var report = VerificationReport(actionsReplayed: 0, checkpointsChecked: 0, snapshotsChecked: 0)
+    var report = VerificationReport(
+      actionsReplayed: 0, checkpointsChecked: 0, snapshotsChecked: 0, coveredThrough: session.startSequence,
+      uncoveredActions: 0)
     var state = session.initialState
     var position = session.startSequence
     var lastMatch = session.startSequence
@@ -93,6 +111,7 @@ extension Debugger {
           ?? (session.snapshots.contains { $0.sequence == mark.sequence }
             ? session.loadSnapshotState?(mark.sequence) : nil)
         report.actionsReplayed = Int(position - session.startSequence)
+        report.coveredThrough = lastMatch
         report.divergence = Divergence(
           sequence: mark.sequence, kind: mark.kind, recordedHash: mark.hash, replayedHash: hash,
           window: min(lastMatch + 1, mark.sequence)...mark.sequence,
@@ -108,6 +127,8 @@ extension Debugger {
       progress?(Int(position - session.startSequence), total)
     }
     report.actionsReplayed = total
+    report.coveredThrough = lastMatch
+    report.uncoveredActions = Int(session.endSequence - lastMatch)
     return report
   }
 

@@ -40,6 +40,8 @@ public final class TraceReader: Sendable {
   public let integrity: TraceIntegrity
   /// The file's size in bytes.
   public let fileSize: Int
+  /// The index trailer's end time (µs after the start), when the trace has an index.
+  let indexEndTime: Int64?
 
   /// Whether opening checked every chunk's checksum; `false` when the trace was opened
   /// `usingIndex` and had one, in which case each chunk's checksum is checked when the chunk
@@ -103,9 +105,26 @@ public final class TraceReader: Sendable {
     formatVersion = scan.version
     chunks = scan.chunks
     hasIndex = true
+    indexEndTime = scan.endTime
     journal = []
     journalPayloads = []
     integrity = TraceIntegrity(status: .clean)
+  }
+
+  /// The part of `reader` before its chunk `end`, damaged at that chunk by `damage`: what
+  /// ``intactPart()`` returns when a chunk that passed its checksum does not decode.
+  init(_ reader: TraceReader, endingBefore end: Int, damage: TraceError) {
+    path = reader.path
+    source = reader.source
+    fileSize = reader.fileSize
+    header = reader.header
+    formatVersion = reader.formatVersion
+    chunks = Array(reader.chunks[..<end])
+    hasIndex = false
+    indexEndTime = nil
+    journal = []
+    journalPayloads = []
+    integrity = TraceIntegrity(status: damage.code == .truncated ? .truncated : .damaged, damage: damage)
   }
 
   /// Reads a trace from memory (and its journal's bytes, if any).
@@ -128,6 +147,7 @@ public final class TraceReader: Sendable {
     formatVersion = scan.version
     chunks = scan.chunks
     hasIndex = scan.hasIndex
+    indexEndTime = scan.endTime
     var journal: [JournalRecord] = []
     if !scan.hasIndex, let journalBytes {
       let next = (scan.chunks.last.map(\.endSequence) ?? scan.header.firstSequence + 1)

@@ -155,21 +155,68 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
     core.wantsState(at: sequence)
   }
 
+  /// Keeps the store this recorder is attached to, so that ``flush()`` and ``close()``
+  /// can hash its state; the store calls this on attach.
+  public func attached(to store: Store<State, Action>) {
+    core.storeState.withLock { $0 = { [weak store] in store.map { store in (store.sequence, store.withState { $0 }) } } }
+  }
+
+  /// Hashes the store's state after the last action this recorder saw (a checkpoint), and
+  /// lets go of the store; the store calls this on detach.
+  public func detached(sequence: UInt64, state: State) {
+    core.storeState.withLock { $0 = nil }
+    core.enqueue(.checkpoint(sequence, state))
+  }
+
+  /// Records `state` as the state after action `sequence`: a checkpoint that covers every
+  /// action up to it, unless one is there already.
+  ///
+  /// A recorder attached to a store does this itself when it is flushed or closed on the
+  /// main actor, and when it is detached. Call it before ``close()`` when you feed a
+  /// recorder yourself (``record(_:)`` without a store), or close it off the main actor,
+  /// so that the session's last actions are covered by a hash: `retrace replay --verify`
+  /// reports actions after the last hash as unchecked. A state for another sequence number
+  /// than the last action recorded is ignored.
+  ///
+  /// - Parameters:
+  ///   - state: The state after action `sequence`.
+  ///   - sequence: The sequence number of the last action recorded.
+  public func checkpoint(state: State, after sequence: UInt64) {
+    core.enqueue(.checkpoint(sequence, state))
+  }
+
   /// Blocks until every action recorded so far is in the file or the journal and both are
   /// synced to disk.
   ///
+  /// Called on the main actor while attached to a store, it first hashes the store's state
+  /// (``checkpoint(state:after:)``), so that every action flushed is covered by a hash.
+  ///
   /// - Throws: ``TraceError`` if recording has failed or the recorder is closed.
-  public func flush() throws(TraceError) {
+  /// - Parameter isolation: The caller's actor, which Swift passes for you.
+  public func flush(isolation: isolated (any Actor)? = #isolation) throws(TraceError) {
+    checkpointStoreState(isolation)
     try core.perform { .flush($0) }
   }
 
   /// Writes everything, the end record and the index, and closes the trace.
   ///
-  /// Calling it again does nothing.
+  /// Called on the main actor while attached to a store, it first hashes the store's state
+  /// (``checkpoint(state:after:)``), so that every action of the session is covered by a
+  /// hash. Calling it again does nothing.
   ///
   /// - Throws: ``TraceError`` if recording had failed or the final writes fail.
-  public func close() throws(TraceError) {
+  /// - Parameter isolation: The caller's actor, which Swift passes for you.
+  public func close(isolation: isolated (any Actor)? = #isolation) throws(TraceError) {
+    checkpointStoreState(isolation)
     try core.perform { .close($0) }
+  }
+
+  /// Queues a checkpoint of the attached store's state, when called on the main actor
+  /// (where the store lives) while attached.
+  private func checkpointStoreState(_ isolation: (any Actor)?) {
+    guard let isolation, isolation === MainActor.shared, let read = core.storeState.withLock({ $0 }) else { return }
+    guard let (sequence, state) = MainActor.assumeIsolated({ read() }) else { return }
+    core.enqueue(.checkpoint(sequence, state))
   }
 
   /// Whether the recorder is recording, has failed or is closed.
@@ -219,6 +266,9 @@ enum RecorderCommand<State: Sendable, Action: Sendable>: Sendable {
   /// it (retaining its strings, copying an 80-byte entry); the writer is spared the
   /// encoding and never touches the action's strings.
   case encoded(UInt64, Double, end: Int, HandedState<State>)
+  /// The state after action `sequence`, to be hashed unless a checkpoint or snapshot is
+  /// there already: what covers the last actions when a recorder is flushed or closed.
+  case checkpoint(UInt64, State)
   case flush(Completion)
   case close(Completion)
   /// The queue overflowed after the actions before this command: finish the trace there.
@@ -303,6 +353,8 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
   }
 
   @usableFromInline let queue = Mutex(Queue())
+  /// Reads the attached store's sequence number and state, on the main actor.
+  let storeState = Mutex<(@MainActor @Sendable () -> (UInt64, State)?)?>(nil)
   private let writer: Mutex<WriterState>
   private let statusValue = Mutex<TraceRecorder<State, Action>.Status>(.recording)
   @usableFromInline let wakeup = DispatchSemaphore(value: 0)
@@ -317,13 +369,20 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
   /// takes the queue whole and may still be working through it).
   @usableFromInline let writtenSequence = Atomic<UInt64>(0)
 
-  /// Waits until the writer has dealt with the last state handed to it, or has stopped.
+  /// The most states handed to the writer and not yet dealt with, with
+  /// ``TraceRecorderConfiguration/reproducibleCheckpoints``.
+  @usableFromInline static var pendingStatesWhenReproducible: Int { 64 }
+
+  /// Waits until fewer than `limit` states handed to the writer wait for it, or it has
+  /// stopped.
   @usableFromInline
-  func waitForStateDecision() {
-    while pendingStates.load(ordering: .acquiring) > 0 {
+  func waitForStateDecisions(below limit: Int) {
+    var spins = 0
+    while pendingStates.load(ordering: .acquiring) >= limit {
       if case .recording = status {} else { return }
       guard queue.withLock({ $0.threadStarted }) else { return }  // never attached: no writer yet
-      usleep(20)
+      spins += 1
+      if spins < 100 { sched_yield() } else { usleep(20) }
     }
   }
   @usableFromInline let configuration: TraceRecorderConfiguration
@@ -357,16 +416,20 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
     // writer's, so a sequence number below it is below the writer's too.
     guard sequence >= nextStateDue.load(ordering: .relaxed) else { return false }
     guard stateInterval != 0 && sequence % stateInterval == 0 else { return false }
+    if configuration.reproducibleCheckpoints {
+      // Every candidate from the published `nextStateDue` on goes to the writer, which
+      // decides with its own, current answer; so the file does not depend on timing. The
+      // states handed over and not yet dealt with are bounded, because each is a copy the
+      // app's next change may have to make (copy-on-write).
+      waitForStateDecisions(below: Self.pendingStatesWhenReproducible)
+      return true
+    }
     // Hand the state over only when the writer is done with the last one: its answer
     // (`nextStateDue`) is then current, and a state it would ignore is never held, which
-    // would make the app's next change copy it (see `reproducibleCheckpoints`).
-    if configuration.reproducibleCheckpoints {
-      waitForStateDecision()
-    }
+    // would make the app's next change copy it.
     guard pendingStates.load(ordering: .acquiring) == 0 else { return false }
     let due = nextStateDue.load(ordering: .acquiring)
     guard sequence >= due else { return false }
-    if configuration.reproducibleCheckpoints { return true }
     // A writer that is behind holds a state until it gets to it, and every change the app
     // makes meanwhile copies what it touches (copy-on-write): in a burst of sends that cost
     // 800 ns per action with a state handed every 1,000 actions, and about 80 ns per action
@@ -580,6 +643,11 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
       start = end
       append(&w, sequence: sequence, time: time, state: state) { writer throws(TraceError) in
         try writer.append(sequence: sequence, time: time, encoded: encoded, state: state.state)
+      }
+    case .checkpoint(let sequence, let state):
+      if let writer = w.writer, w.started {
+        attempt(&w) { () throws(TraceError) in try writer.checkpoint(state, sequence: sequence) }
+        if let writer = w.writer { nextStateDue.store(writer.nextStateDue, ordering: .releasing) }
       }
     case .flush(let completion):
       if let writer = w.writer {

@@ -9,10 +9,19 @@ public struct TraceRecorderConfiguration: Sendable, Equatable {
   public var chunkSize: Int = 1 << 20
   /// The zstd compression level of chunks.
   public var compressionLevel: Int = 3
-  /// Actions between checkpoints (a state hash); 0 for none.
-  public var checkpointInterval: Int = 1_000
-  /// Actions between snapshots (the encoded state, where reading can start); 0 for none.
-  /// A multiple of ``checkpointInterval``.
+  /// The fewest actions between periodic checkpoints (a hash of the state); 0 for none.
+  ///
+  /// A checkpoint is due `max(checkpointInterval, stateBytes / maxStateBytesPerAction)`
+  /// actions after the previous one, where `stateBytes` is the size of the state last
+  /// encoded: a small state is hashed every few actions, a large one as often as
+  /// ``maxStateBytesPerAction`` allows. Whatever the spacing, ``TraceRecorder/flush()`` and
+  /// ``TraceRecorder/close()`` hash the state after the last action, so every action of a
+  /// closed session is covered by a hash.
+  public var checkpointInterval: Int = 16
+  /// The fewest actions between snapshots (the encoded state, where reading can start); 0
+  /// for none. A multiple of ``checkpointInterval``; a snapshot is due
+  /// `max(snapshotInterval, stateBytes / maxStateBytesPerAction)` actions after the
+  /// previous one.
   public var snapshotInterval: Int = 10_000
   /// The most bytes of encoded state a checkpoint or snapshot may cost per action recorded
   /// since the previous one. A large state is hashed and saved less often than the
@@ -29,19 +38,21 @@ public struct TraceRecorderConfiguration: Sendable, Equatable {
   /// durability window. Call ``TraceRecorder/flush()`` for durability against power loss.
   public var syncEveryChunk: Bool = false
 
-  /// Whether `record` waits, at a sequence number where a checkpoint or snapshot may be
-  /// due, until the writer has dealt with the state it was handed last, so that
-  /// checkpoints and snapshots land at the same sequence numbers in every run.
+  /// Whether checkpoints and snapshots land at the same sequence numbers in every run.
+  ///
+  /// On, the recorder hands the writer the state at every candidate sequence number (a
+  /// multiple of ``checkpointInterval`` from the next one due on), and `record` waits when
+  /// 64 of them wait for the writer; the writer decides by the rule above alone, so the
+  /// file does not depend on timing. Tools that must produce the same file every time
+  /// (`retrace generate`, `retrace import`) turn it on.
   ///
   /// Off by default, for apps: the recorder then hands the writer a state only when the
   /// writer holds no earlier one and keeps up (at most 1,024 actions behind), and skips the
   /// candidate otherwise, so `send` never waits, and the app never has to copy a large state
-  /// because the writer still holds it (a copy-on-write of the whole state per checkpoint,
-  /// which cost microseconds per action when the writer fell behind). Which checkpoints a
-  /// busy recording keeps then depends on timing, and a stretch of sends faster than the
-  /// writer (over a million actions a second) has none until the writer catches up. Tools
-  /// that must produce the same file every time (`retrace generate`, `retrace import`)
-  /// turn it on.
+  /// because the writer still holds it (copy-on-write; see W4 in `Benchmarks/`). Periodic
+  /// checkpoints of a busy recording then come later than the rule says, and a stretch of
+  /// sends faster than the writer has none until the writer catches up; the checkpoint at
+  /// ``TraceRecorder/flush()`` and ``TraceRecorder/close()`` is written either way.
   public var reproducibleCheckpoints: Bool = false
 
   /// The default configuration.

@@ -6,11 +6,35 @@ import Retrace
 import RetraceExamples
 import RetraceLog
 
-guard CommandLine.arguments.count == 2 else {
-  FileHandle.standardError.write(Data("usage: retrace-crash-child TRACE\n".utf8))
+//
+// With `--actions N` it records N actions with the default configuration instead (with
+// `--flush`, then flushes), prints `ready`, and waits to be killed: an app's short session
+// that crashes before its first chunk is full.
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count == 1 || (arguments.count >= 3 && arguments[1] == "--actions" && Int(arguments[2]) != nil) else {
+  FileHandle.standardError.write(Data("usage: retrace-crash-child TRACE [--actions N [--flush]]\n".utf8))
   exit(2)
 }
-let path = CommandLine.arguments[1]
+let path = arguments[0]
+if arguments.count >= 3 {
+  MainActor.assumeIsolated {
+    do {
+      let recorder = try TraceRecorder(path: path, domain: bankingDomain)
+      let store = Store(initialState: bankingDomain.initialState, reducer: BankingReducer())
+      store.attach(recorder)
+      var random = SeededRandom(seed: 11)
+      for step in 0..<Int(arguments[2])! {
+        store.send(bankingDomain.workload.next(store.state, step, &random))
+      }
+      if arguments.contains("--flush") { try recorder.flush() }
+      _ = "ready\n".withCString { write(1, $0, strlen($0)) }
+      while true { sleep(60) }
+    } catch {
+      FileHandle.standardError.write(Data("retrace-crash-child: \(error)\n".utf8))
+      exit(1)
+    }
+  }
+}
 MainActor.assumeIsolated {
   do {
     var configuration = TraceRecorderConfiguration()

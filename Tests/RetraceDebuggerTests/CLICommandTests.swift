@@ -199,7 +199,7 @@ import Testing
     let lines = corpus.stdout.split(separator: "\n")
     #expect(lines.count == 4)
     #expect(lines[0].hasPrefix("ok") && lines[0].contains("corpus/banking.trace"))
-    #expect(lines[3] == "3 traces: 3 verified, 0 diverged, 0 unreadable")
+    #expect(lines[3] == "3 traces: 3 verified, 0 diverged, 0 unverified, 0 damaged, 0 unreadable")
 
     let summary = try workspace.run("replay corpus/counter.trace corpus/settings.trace --verify --json").json()
     #expect(summary["verified"] as? Int == 2)

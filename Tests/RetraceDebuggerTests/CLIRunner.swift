@@ -44,6 +44,13 @@ enum CLI {
     return candidates.first { fileManager.isExecutableFile(atPath: $0.path) }
   }()
 
+  /// An executable of the package built beside `retrace` (such as `retrace-crash-child`).
+  static func sibling(_ name: String) -> URL? {
+    guard let directory = binary?.deletingLastPathComponent() else { return nil }
+    let candidate = directory.appendingPathComponent(name)
+    return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
+  }
+
   /// Runs `retrace` with `arguments` in `directory`, with `input` on stdin.
   static func run(
     _ arguments: [String], in directory: URL, input: String = "", environment: [String: String] = [:]

@@ -87,6 +87,7 @@ enum Fixtures {
         recorder.record(
           Transition(sequence: action.sequence, time: action.time, action: action.action, stateBefore: nil, stateAfter: state))
       }
+      recorder.checkpoint(state: state, after: session.endSequence)
       try recorder.close()
       return path
     }

@@ -43,10 +43,13 @@ import Testing
     #expect(info.exitCode == 0)
     #expect(try info.json()["actions"] as? Int == intact)
 
+    // Never "verified": the intact part is checked, and the answer says the trace is cut.
     let replay = try workspace.run("replay cut.trace --verify")
-    #expect(replay.exitCode == 0, "\(replay)")
+    #expect(replay.exitCode == 1, "\(replay)")
     #expect(replay.stderr.hasPrefix("retrace: warning: cut.trace: truncated"))
-    #expect(replay.stdout.contains("\(intact) actions"))
+    #expect(replay.stdout.hasPrefix("DAMAGED cut.trace: truncated at offset"))
+    #expect(replay.stdout.contains("(\(intact) intact actions before it)"))
+    #expect(replay.stdout.hasSuffix("nothing after the damage was checked\n"))
     // The intact part replays to the same states as the whole trace.
     let wholeState = try workspace.run("state whole.trace --at \(intact - 1) --json").stdout
     let cutState = try workspace.run("state cut.trace --at \(intact - 1) --json").stdout

@@ -59,12 +59,29 @@ import Testing
     #expect(diff.contains("-1600"))
   }
 
-  @Test func aSessionWithoutHashesVerifiesTrivially() {
+  @Test func aSessionWithoutHashesIsNotVerified() {
+    // Nothing checked the two actions: replayed, not verified.
     let session = RecordedSession(domain: counterDomain, actions: [.increment, .decrement])
     let report = Debugger(domain: counterDomain, session: session).verify()
-    #expect(report.isVerified)
+    #expect(!report.isVerified)
+    #expect(report.divergence == nil)
     #expect(report.checkpointsChecked == 0)
     #expect(report.actionsReplayed == 2)
+    #expect(report.coveredThrough == 0)
+    #expect(report.uncoveredActions == 2)
+  }
+
+  @Test func aHashAfterTheLastActionCoversTheSession() {
+    let session = Fixtures.session(counterDomain, count: 250, checkpointEvery: 50, snapshotEvery: 0)
+    let report = Debugger(domain: counterDomain, session: session).verify()
+    #expect(report.isVerified)
+    #expect(report.coveredThrough == 250)
+    #expect(report.hashesChecked == 5)
+    let short = Fixtures.session(counterDomain, count: 260, checkpointEvery: 50, snapshotEvery: 0)
+    let tail = Debugger(domain: counterDomain, session: short).verify()
+    #expect(!tail.isVerified)
+    #expect(tail.coveredThrough == 250)
+    #expect(tail.uncoveredActions == 10)
   }
 
   @Test func progressIsReportedUpToTheTotal() {

@@ -123,7 +123,8 @@ import Testing
     try recorder.close()
 
     let trace = try DomainTrace(TraceReader(path: path), domain: onlyUp)
-    #expect(trace.reader.chunks.count == 1 && trace.reader.snapshotSequences == [0])
+    // The starting snapshot's chunk, then one chunk of actions.
+    #expect(trace.reader.chunks.count == 2 && trace.reader.snapshotSequences == [0])
     #expect(try trace.state(at: 10) == CounterState(count: 10))
     #expect(try trace.state(at: 4) == CounterState(count: 4), "from the cached snapshot and actions")
     for target: UInt64 in [11, 16] {

@@ -69,6 +69,7 @@ func recordWithoutStore<D: Domain>(
       Transition(sequence: UInt64(step + 1), time: 1_763_771_000 + Double(step + 1) * 0.25, action: action,
         stateBefore: nil, stateAfter: state))
   }
+  recorder.checkpoint(state: state, after: UInt64(count))
   if close { try recorder.close() } else { try recorder.flush() }
   return (actions, state, recorder)
 }

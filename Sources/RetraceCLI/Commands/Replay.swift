@@ -10,13 +10,18 @@ struct Replay: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Replay traces with the domain's reducer; with --verify, check the recorded state hashes.",
     discussion: """
-      With --verify, every recorded checkpoint and snapshot hash is compared with the hash of \
-      the replayed state; at the first mismatch the report names the checkpoint, the window \
-      of actions where the divergence happened, and the diff between the recorded and the \
-      replayed state when a snapshot holds the recorded one. Give many traces, or \
-      directories (searched for .trace and .jsonl files), to verify a corpus in parallel: \
-      one line per trace, a summary, exit 1 if any diverged (3 if none diverged but some \
-      could not be read).
+      With --verify, the trace is first checked as `retrace verify` checks it, then every \
+      recorded checkpoint and snapshot hash is compared with the hash of the replayed state. \
+      "verified" means every hash matched and every action is covered by one; otherwise the \
+      answer is "diverged" (the first mismatch, the window of actions where it happened, and \
+      the state diff when a snapshot holds the recorded state), "unverified" (actions after \
+      the last hash, such as a crashed session's tail, were not checked) or "damaged" (the \
+      intact part was checked, nothing after the damage was), each with exit 1. With --as, \
+      a divergence is then named exactly: the trace is replayed through both reducers side \
+      by side over the window, when the domain its header names is registered too. Give \
+      many traces, or directories (searched for .trace and .jsonl files), to verify a corpus \
+      in parallel: one line per trace, a summary, exit 1 if any is not verified (3 if every \
+      other one is verified but some could not be read).
       """)
 
   @Argument(help: "The traces to replay, or directories that hold them.")
@@ -75,7 +80,7 @@ struct Replay: AsyncParsableCommand {
     } else {
       print(outcome.humanReport)
     }
-    if outcome.divergence != nil { throw ExitCode(RetraceExitCode.negative.rawValue) }
+    if outcome.status.isNegative { throw ExitCode(RetraceExitCode.negative.rawValue) }
   }
 
   // MARK: - Many traces
@@ -128,9 +133,15 @@ struct Replay: AsyncParsableCommand {
     }
     bar.finish()
 
-    let diverged = results.filter { if case .success(let o) = $0 { o.divergence != nil } else { false } }.count
+    func count(_ status: Outcome.Status) -> Int {
+      results.filter { if case .success(let o) = $0 { o.status == status } else { false } }.count
+    }
+    let diverged = count(.diverged)
+    let unverified = count(.unverified)
+    let damaged = count(.damaged)
     let failed = results.filter { if case .failure = $0 { true } else { false } }.count
-    let passed = results.count - diverged - failed
+    let passed = results.count - diverged - unverified - damaged - failed
+    let negative = diverged + unverified + damaged
     if json {
       print(
         JSONValue.object([
@@ -143,13 +154,17 @@ struct Replay: AsyncParsableCommand {
           })),
           (verify ? "verified" : "replayed", .int(Int64(passed))),
           ("diverged", .int(Int64(diverged))),
+          ("unverified", .int(Int64(unverified))),
+          ("damaged", .int(Int64(damaged))),
           ("errors", .int(Int64(failed))),
         ]).text)
     } else {
-      let summary = "\(results.count) trace\(results.count == 1 ? "" : "s"): \(passed) \(verify ? "verified" : "replayed"), \(diverged) diverged, \(failed) unreadable"
-      print(diverged + failed == 0 ? summary.green : summary.red)
+      var summary = "\(results.count) trace\(results.count == 1 ? "" : "s"): \(passed) \(verify ? "verified" : "replayed"), \(diverged) diverged"
+      if verify { summary += ", \(unverified) unverified, \(damaged) damaged" }
+      summary += ", \(failed) unreadable"
+      print(negative + failed == 0 ? summary.green : summary.red)
     }
-    if diverged > 0 { throw ExitCode(RetraceExitCode.negative.rawValue) }
+    if negative > 0 { throw ExitCode(RetraceExitCode.negative.rawValue) }
     if failed > 0 { throw ExitCode(RetraceExitCode.file.rawValue) }
   }
 
@@ -157,10 +172,21 @@ struct Replay: AsyncParsableCommand {
     let name = Terminal.oneLine(path).padding(toLength: width, withPad: " ", startingAt: 0)
     switch result {
     case .success(let outcome):
-      if let divergence = outcome.divergence {
-        return "DIVERGED".red + "  \(name)  at \(divergence.kind.rawValue) \(divergence.sequence), among actions \(divergence.window)"
+      switch outcome.status {
+      case .diverged:
+        let divergence = outcome.divergence!
+        let exact = outcome.lockstep.map { ", first different after action \($0.sequence) (\($0.actionCase))" } ?? ""
+        return "DIVERGED".red
+          + "  \(name)  at \(divergence.kind.rawValue) \(divergence.sequence), among actions \(divergence.window)\(exact)"
+      case .unverified:
+        return "UNVERIFIED".red + "  \(name)  " + outcome.coverageText
+      case .damaged:
+        return "DAMAGED ".red + "  \(name)  " + Terminal.oneLine(outcome.integrity?.summary ?? "damaged")
+      case .verified:
+        return "ok      ".green + "  \(name)  " + outcome.countsText
+      case .replayed:
+        return "replayed".green + "  \(name)  " + outcome.countsText
       }
-      return (outcome.verified ? "ok      " : "replayed").green + "  \(name)  " + outcome.countsText
     case .failure(let error):
       return "ERROR   ".red + "  \(name)  " + Terminal.oneLine(error.description)
     }
@@ -194,35 +220,89 @@ struct Replay: AsyncParsableCommand {
 
   /// What replaying one trace found.
   struct Outcome: Sendable {
+    /// The answer, as `status` in the JSON.
+    enum Status: String, Sendable {
+      /// Every recorded hash reproduced, every action covered by one, the trace intact.
+      case verified
+      /// A recorded hash was not reproduced.
+      case diverged
+      /// Every recorded hash reproduced, but some actions are covered by none.
+      case unverified
+      /// The trace is damaged or truncated; only its intact part was checked.
+      case damaged
+      /// Replayed without --verify.
+      case replayed
+
+      /// Whether the answer is "no" (exit 1).
+      var isNegative: Bool { self == .diverged || self == .unverified || self == .damaged }
+    }
+
     var path: String
     var domain: String
     var actions: Int
     var replayedTo: UInt64
     var seconds: Double
-    var verified: Bool
     var checkpoints: Int
     var snapshots: Int
     var divergence: Divergence?
     var stateHash: UInt64?
     /// The domain whose reducer replayed the trace, when `--as` named one.
     var replacement: String?
+    /// The last action covered by a reproduced hash (with --verify).
+    var coveredThrough: UInt64?
+    /// Actions after the last reproduced hash (with --verify).
+    var uncoveredActions = 0
+    /// The trace's integrity by every check (with --verify); `nil` for JSON Lines.
+    var integrity: IntegrityReport?
+    /// Whether the file holds hashes at all (JSON Lines do not).
+    var holdsHashes = true
+    /// The exact first difference, from replaying both reducers side by side (with --as).
+    var lockstep: LockstepDivergence?
+    /// The domain the lockstep compared with: the one the trace's header names.
+    var lockstepAgainst: String?
+
+    var status: Status {
+      if divergence != nil { return .diverged }
+      guard coveredThrough != nil else { return .replayed }
+      if let integrity, !integrity.isIntact { return .damaged }
+      return uncoveredActions > 0 ? .unverified : .verified
+    }
+
+    var hashes: Int { checkpoints + snapshots }
 
     var countsText: String {
-      verified
-        ? "\(actions) actions, \(checkpoints) checkpoint\(checkpoints == 1 ? "" : "s"), \(snapshots) snapshot\(snapshots == 1 ? "" : "s")"
-        : "\(actions) actions"
+      guard coveredThrough != nil else { return "\(actions) actions" }
+      return "\(actions) actions against \(hashes) hash\(hashes == 1 ? "" : "es") (\(checkpoints) checkpoint\(checkpoints == 1 ? "" : "s"), \(snapshots) snapshot\(snapshots == 1 ? "" : "s"))"
+    }
+
+    /// Which actions no hash covers, and why.
+    var coverageText: String {
+      guard let coveredThrough, uncoveredActions > 0 else { return countsText }
+      let first = coveredThrough + 1
+      let last = coveredThrough + UInt64(uncoveredActions)
+      let why =
+        !holdsHashes ? "JSON Lines hold no state hashes"
+        : integrity?.status == .unfinished ? "the session did not close, and no hash reached its journal after action \(coveredThrough)"
+        : "the recording holds no hash after action \(coveredThrough)"
+      let checked = actions - uncoveredActions
+      return "actions \(first)...\(last) (\(uncoveredActions) of \(actions)) were replayed but covered by no hash (\(why)); "
+        + "the \(checked) before them verified against \(hashes) hash\(hashes == 1 ? "" : "es")"
     }
 
     var json: JSONValue {
       .object([
         ("file", .string(path)),
         ("domain", .string(domain)),
-        ("status", .string(divergence != nil ? "diverged" : verified ? "verified" : "replayed")),
+        ("status", .string(status.rawValue)),
         ("actions", .int(Int64(actions))),
         ("replayedTo", .uint(replayedTo)),
         ("seconds", .double(seconds)),
         ("checkpoints", .int(Int64(checkpoints))),
         ("snapshots", .int(Int64(snapshots))),
+        ("hashes", .int(Int64(hashes))),
+        ("coveredThrough", .optional(coveredThrough) { .uint($0) }),
+        ("uncoveredActions", .int(Int64(uncoveredActions))),
+        ("integrity", .optional(integrity) { $0.json }),
         ("stateHash", .optional(stateHash) { .string(hex($0)) }),
         ("divergence", .optional(divergence) { divergence in
           .object([
@@ -235,39 +315,70 @@ struct Replay: AsyncParsableCommand {
             ("stateDiff", .optional(divergence.stateDiff) { .string($0) }),
           ])
         }),
+        ("lockstep", .optional(lockstep) { lockstep in
+          .object([
+            ("against", .optional(lockstepAgainst) { .string($0) }),
+            ("sequence", .uint(lockstep.sequence)),
+            ("actionCase", .string(lockstep.actionCase)),
+            ("hash", .string(hex(lockstep.hash))),
+            ("otherHash", .string(hex(lockstep.otherHash))),
+            ("stateDiff", .optional(lockstep.stateDiff) { .string($0) }),
+          ])
+        }),
       ])
     }
 
     var humanReport: String {
-      if let divergence {
+      let rate = seconds > 0 ? Double(actions) / seconds : 0
+      let timing = String(format: "in %.1f ms (%.0f actions/s)", seconds * 1000, rate)
+      switch status {
+      case .diverged:
+        let divergence = divergence!
         var lines = [
           "DIVERGED".red.bold
             + " \(path)\(replacement.map { " (replayed as \($0))" } ?? ""): the \(divergence.kind.rawValue) at \(divergence.sequence) does not match: recorded hash \(hex(divergence.recordedHash)), replayed \(hex(divergence.replayedHash))",
           "the divergence happened among actions \(divergence.window.lowerBound)...\(divergence.window.upperBound)"
             + " (the last matching record is at \(divergence.window.lowerBound - 1))",
         ]
+        if let lockstep, let against = lockstepAgainst {
+          lines.append(
+            "replayed side by side with \(against): the states first differ after action \(lockstep.sequence) (\(lockstep.actionCase))")
+          if let diff = lockstep.stateDiff {
+            lines.append("\(against) (-) and \(replacement ?? domain) (+) after action \(lockstep.sequence):")
+            lines.append(Terminal.colorDiff(diff))
+          }
+        }
         if let diff = divergence.stateDiff {
           lines.append("recorded state (-) and replayed state (+) at \(divergence.sequence):")
           lines.append(Terminal.colorDiff(diff))
-        } else {
+        } else if lockstep == nil {
           lines.append("no snapshot at \(divergence.sequence) holds the recorded state, so no diff")
         }
+        if let integrity, !integrity.isIntact {
+          lines.append("the trace is also \(Terminal.oneLine(integrity.summary))")
+        }
         return lines.joined(separator: "\n")
-      }
-      let rate = seconds > 0 ? Double(actions) / seconds : 0
-      let timing = String(format: "in %.1f ms (%.0f actions/s)", seconds * 1000, rate)
-      if verified {
+      case .damaged:
+        var line = "DAMAGED".red.bold + " \(path): " + Terminal.oneLine(integrity?.summary ?? "damaged")
+        line += "; the intact part: " + (uncoveredActions > 0 ? coverageText : "\(countsText) reproduced")
+        return line + ", " + timing + "; nothing after the damage was checked"
+      case .unverified:
+        return "UNVERIFIED".red.bold + " \(path): " + coverageText + ", " + timing
+      case .verified:
         return "verified".green.bold + " \(path): \(countsText) reproduced, " + timing
+      case .replayed:
+        return "replayed \(actions) \(domain) actions of \(path) to \(replayedTo) " + timing
+          + (stateHash.map { "; state hash \(hex($0))" } ?? "")
       }
-      return "replayed \(actions) \(domain) actions of \(path) to \(replayedTo) " + timing
-        + (stateHash.map { "; state hash \(hex($0))" } ?? "")
     }
   }
 
   static func replay(
     _ path: String, verify: Bool, to: UInt64?, as replacement: String?, showProgress: Bool
   ) throws(DebuggerError) -> Outcome {
-    let file = try SessionFile.open(path)
+    // Verifying reads what every check finds intact, and says what that was.
+    let opened = try SessionFile.open(path)
+    let file = verify ? opened.checked() : opened
     guard let replacement else {
       return try replay(file, domain: try file.domain(), verify: verify, to: to, showProgress: showProgress)
     }
@@ -280,7 +391,9 @@ struct Replay: AsyncParsableCommand {
     }
     // The replacement reads the trace under the name in its header.
     let domain = base.renamed(file.domainName)
-    var outcome = try replay(file, domain: domain, verify: verify, to: to, showProgress: showProgress)
+    let partner = (try? file.domain()).map { (name: file.domainName, domain: $0) }
+    var outcome = try replay(
+      file, domain: domain, verify: verify, to: to, showProgress: showProgress, lockstepPartner: partner)
     outcome.replacement = replacement
     outcome.domain = replacement
     return outcome
@@ -291,7 +404,8 @@ struct Replay: AsyncParsableCommand {
   }
 
   private static func replay<D: Domain>(
-    _ file: SessionFile, domain: D, verify: Bool, to: UInt64?, showProgress: Bool
+    _ file: SessionFile, domain: D, verify: Bool, to: UInt64?, showProgress: Bool,
+    lockstepPartner: (name: String, domain: any Domain)? = nil
   ) throws(DebuggerError) -> Outcome {
     let path = file.path
     let debugger = try file.debugger(as: domain)
@@ -300,12 +414,24 @@ struct Replay: AsyncParsableCommand {
     let start = Date()
     if verify {
       let report = debugger.verify(progress: bar.callback)
-      return Outcome(
+      var outcome = Outcome(
         path: path, domain: domain.name, actions: report.actionsReplayed,
         replayedTo: debugger.session.startSequence + UInt64(report.actionsReplayed),
-        seconds: Date().timeIntervalSince(start), verified: report.isVerified,
-        checkpoints: report.checkpointsChecked, snapshots: report.snapshotsChecked, divergence: report.divergence,
-        stateHash: nil)
+        seconds: Date().timeIntervalSince(start), checkpoints: report.checkpointsChecked,
+        snapshots: report.snapshotsChecked, divergence: report.divergence, stateHash: nil)
+      outcome.coveredThrough = report.coveredThrough
+      outcome.uncoveredActions = report.uncoveredActions
+      outcome.integrity = file.traceIntegrity
+      outcome.holdsHashes = file.traceIntegrity != nil
+      if let divergence = report.divergence, let partner = lockstepPartner,
+        let recorded = partner.domain as? any Domain<D.State, D.Action>
+      {
+        // Both reducers agree up to the last matching hash: from there, side by side.
+        outcome.lockstep = try debugger.lockstep(
+          against: recorded, from: divergence.window.lowerBound - 1, through: divergence.window.upperBound)
+        outcome.lockstepAgainst = partner.name
+      }
+      return outcome
     }
     let end = to ?? debugger.session.endSequence
     let state: D.State
@@ -316,7 +442,7 @@ struct Replay: AsyncParsableCommand {
     }
     return Outcome(
       path: path, domain: domain.name, actions: Int(end - debugger.session.startSequence), replayedTo: end,
-      seconds: Date().timeIntervalSince(start), verified: false, checkpoints: 0, snapshots: 0, divergence: nil,
+      seconds: Date().timeIntervalSince(start), checkpoints: 0, snapshots: 0, divergence: nil,
       stateHash: debugger.stateHash(state))
   }
 }

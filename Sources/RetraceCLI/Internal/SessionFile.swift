@@ -45,6 +45,21 @@ struct SessionFile {
     }
   }
 
+  /// The file as far as it is intact by every check any reader makes
+  /// (`TraceReader.intactPart()`): what `verify`, `info` and `replay --verify` read, so
+  /// that a chunk whose zstd frame or records are wrong counts as damage there, as a
+  /// chunk whose checksum is wrong does. JSON Lines are checked line by line when read.
+  func checked() -> SessionFile {
+    guard case .trace(let reader) = content else { return self }
+    return SessionFile(path: path, content: .trace(reader.intactPart()))
+  }
+
+  /// The file's integrity as ``checked()`` finds it, in the form the commands print.
+  var traceIntegrity: IntegrityReport? {
+    guard case .trace(let reader) = content else { return nil }
+    return Self.integrity(of: reader)
+  }
+
   /// Whether the file's first byte other than white space is `{`: JSON Lines. Reads only
   /// as far as that byte (a trace is read once, by ``TraceReader``, not twice).
   ///
@@ -137,11 +152,7 @@ struct SessionFile {
       return try JSONLines.readSession(from: data, domain: domain, path: path)
     case .trace(let reader):
       warnIfNotIntact(reader)
-      do {
-        return try Self.readTrace(reader, domain: domain)
-      } catch {
-        throw Self.converting(error, path: path)
-      }
+      return try reading(reader) { reader throws(TraceError) in try Self.readTrace(reader, domain: domain) }
     }
   }
 
@@ -290,20 +301,22 @@ struct SessionFile {
 
   /// Runs `read` on a trace's reader.
   ///
-  /// Opened from its index, a trace's chunks are checked only as they are read, so damage
-  /// can turn up in the middle of `read`. It is then handled as opening finds it: the trace
-  /// is read whole, which says where the damage is (a warning on stderr) and keeps the
-  /// intact part, and `read` runs again on that; so it must be able to go on from where it
+  /// Opening checks a trace's framing and checksums; a chunk's zstd frame and records are
+  /// checked when they are read (and a trace opened from its index has its chunks'
+  /// checksums checked then too), so damage can turn up in the middle of `read`. It is then
+  /// handled as opening finds damage: the trace is read as far as it is intact by every
+  /// check (`TraceReader.intactPart()`), with a warning on stderr that says where the
+  /// damage is, and `read` runs again on that; so it must be able to go on from where it
   /// stopped.
   private func reading<T>(_ reader: TraceReader, _ read: (TraceReader) throws(TraceError) -> T) throws(DebuggerError) -> T {
     do {
       return try read(reader)
     } catch {
-      guard !reader.checkedEveryChunk, error.code == .corrupted || error.code == .truncated else {
+      guard error.chunk != nil, error.code == .corrupted || error.code == .truncated else {
         throw Self.converting(error, path: path)
       }
       do {
-        let whole = try TraceReader(path: path)
+        let whole = try (reader.checkedEveryChunk ? reader : TraceReader(path: path)).intactPart()
         warnIfNotIntact(whole)
         return try read(whole)
       } catch {
@@ -456,7 +469,7 @@ struct SessionFile {
     switch content {
     case .trace(let reader):
       do {
-        return try Self.summarize(reader, order: (try? domain())?.actionCases ?? [])
+        return try Self.summarize(reader.intactPart(), order: (try? domain())?.actionCases ?? [])
       } catch {
         throw Self.converting(error, path: path)
       }
@@ -465,10 +478,10 @@ struct SessionFile {
     }
   }
 
-  /// The integrity of the file, for `verify`.
+  /// The integrity of the file by every check (``checked()``), for `verify`.
   func integrity() throws(DebuggerError) -> IntegrityReport {
     switch content {
-    case .trace(let reader): Self.integrity(of: reader)
+    case .trace(let reader): Self.integrity(of: reader.intactPart())
     case .jsonLines: try summary().integrity
     }
   }
@@ -611,6 +624,8 @@ struct SessionFile {
           stateAfter: state))
       if index % batch == batch - 1 { try recorder.flush() }
     }
+    // The last actions are covered by a hash, as a store's recorder covers them at close.
+    recorder.checkpoint(state: state, after: session.endSequence)
     try recorder.close()
     guard recorder.droppedActionCount == 0 else {
       throw TraceError(.io, "the recorder dropped \(recorder.droppedActionCount) actions", path: path)

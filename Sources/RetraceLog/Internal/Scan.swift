@@ -7,6 +7,8 @@ struct Scan {
   var version: UInt16
   var chunks: [TraceChunk] = []
   var hasIndex = false
+  /// The index trailer's time offset of the end, in µs, when the trace has an index.
+  var endTime: Int64?
   var damage: TraceError?
 
   init(_ file: UnsafeRawBufferPointer) throws(TraceError) {
@@ -96,6 +98,7 @@ struct Scan {
     guard offset == indexOffset,
       index.withUnsafeBytes({ readIndex($0, at: 0, size: indexSize, nextSequence: nextSequence) }) == nil
     else { return nil }
+
     hasIndex = true
   }
 
@@ -225,7 +228,7 @@ struct Scan {
     return crc == checksum
   }
 
-  private func readIndex(_ file: UnsafeRawBufferPointer, at offset: Int, size: Int, nextSequence: UInt64) -> TraceError? {
+  private mutating func readIndex(_ file: UnsafeRawBufferPointer, at offset: Int, size: Int, nextSequence: UInt64) -> TraceError? {
     func error(_ code: TraceError.Code, _ message: String, _ at: Int) -> TraceError {
       TraceError(code, message, offset: at, chunk: chunks.count, sequence: nextSequence)
     }
@@ -248,14 +251,24 @@ struct Scan {
     }
     for (i, chunk) in chunks.enumerated() {
       let e = content + i * TraceFormat.indexEntrySize
+      // Every field must agree with the chunk's header, reserved ones included.
       guard file.readLittleEndian(UInt64.self, at: e) == UInt64(chunk.offset),
         file.readLittleEndian(UInt64.self, at: e + 8) == chunk.firstSequence,
-        Int(file.readLittleEndian(UInt32.self, at: e + 16)) == chunk.actionCount
+        Int(file.readLittleEndian(UInt32.self, at: e + 16)) == chunk.actionCount,
+        file.readLittleEndian(UInt16.self, at: e + 20) == (chunk.startsWithSnapshot ? 1 : 0),
+        file.readLittleEndian(UInt16.self, at: e + 22) == 0,
+        file.readLittleEndian(Int64.self, at: e + 24) == chunk.baseTime
       else { return error(.corrupted, "index entry \(i) does not match chunk \(i)", e) }
+    }
+    guard file.readLittleEndian(UInt32.self, at: trailer + 4) == 0 else {
+      return error(.corrupted, "the index's reserved field is not 0", trailer + 4)
     }
     guard file.readLittleEndian(UInt64.self, at: trailer + 8) == nextSequence - 1 else {
       return error(.corrupted, "the index's last sequence does not match the chunks", trailer + 8)
     }
+    // The end time is checked against the end record by readers that read the last chunk
+    // (`TraceReader.intactPart()`).
+    endTime = file.readLittleEndian(Int64.self, at: trailer + 16)
     return nil
   }
 }

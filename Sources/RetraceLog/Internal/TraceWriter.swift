@@ -48,6 +48,8 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   private var lastTime: Int64 = 0
   private var lastCheckpoint: UInt64 = 0
   private var lastSnapshot: UInt64 = 0
+  /// The sequence number of the last state hashed, by a checkpoint or a snapshot.
+  private var lastHashed: UInt64 = 0
   private var lastStateBytes = 0
   @exclusivity(unchecked) private var scratch: [UInt8] = []
   private var stateBytes: [UInt8] = []
@@ -101,8 +103,10 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     frame.appendLittleEndian(UInt32(content.count))
     frame.append(contentsOf: content)
     try writeToFile(frame)
+    // The starting snapshot is a chunk of its own, written now: a session that crashes
+    // before its first full chunk still has the state its journal's actions start from.
     try beginChunk(snapshot: state, sequence: header.firstSequence)
-    try resetJournal()
+    try finishChunk()
   }
 
   // MARK: Appending
@@ -161,6 +165,18 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     try journalAppend(journalRecord, encoded)
   }
 
+  /// Writes a checkpoint for `state`, the state after action `sequence`, unless a
+  /// checkpoint or snapshot is there already: the hash that covers a session's last actions
+  /// when it is flushed or closed. A state for any other sequence number than the last
+  /// action written is ignored (the recorder stopped taking actions before it).
+  ///
+  /// It leaves the schedule of periodic checkpoints and snapshots as it was, so that a
+  /// session flushed now and then has the same periodic ones as the session unflushed.
+  func checkpoint(_ state: State, sequence: UInt64) throws(TraceError) {
+    guard sequence == lastSequence, lastHashed != sequence else { return }
+    try writeCheckpoint(state, sequence: sequence, periodic: false)
+  }
+
   /// The first sequence number at which a checkpoint or snapshot can be due. The recorder
   /// hands the writer a state only from there on, so that a large state is not kept alive
   /// (and copied on write by the app's next change) at candidates the writer would ignore.
@@ -188,17 +204,22 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
       try finishChunk()
       try beginChunk(snapshot: state, sequence: sequence)
     } else if checkpointDue {
-      let hash = try hashState(state, sequence: sequence)
-      // Checkpoint: [2, sequence, hash], in the chunk and in the journal.
-      var record: [UInt8] = [0x83, 0x02]
-      RecordCBOR.appendUInt(sequence, to: &record)
-      RecordCBOR.appendUInt(hash, to: &record)
-      chunk.append(contentsOf: record)
-      chunkRecords += 1
-      chunkCheckpoints += 1
-      try journalAppend(record, UnsafeRawBufferPointer(start: nil, count: 0))
-      lastCheckpoint = sequence
+      try writeCheckpoint(state, sequence: sequence, periodic: true)
     }
+  }
+
+  /// Appends a checkpoint record, `[2, sequence, hash]`, to the chunk and to the journal.
+  private func writeCheckpoint(_ state: State, sequence: UInt64, periodic: Bool) throws(TraceError) {
+    let budget = lastStateBytes
+    let hash = try hashState(state, sequence: sequence)
+    if periodic { lastCheckpoint = sequence } else { lastStateBytes = budget }
+    var record: [UInt8] = [0x83, 0x02]
+    RecordCBOR.appendUInt(sequence, to: &record)
+    RecordCBOR.appendUInt(hash, to: &record)
+    chunk.append(contentsOf: record)
+    chunkRecords += 1
+    chunkCheckpoints += 1
+    try journalAppend(record, UnsafeRawBufferPointer(start: nil, count: 0))
   }
 
   private func hashState(_ state: State, sequence: UInt64) throws(TraceError) -> UInt64 {
@@ -207,6 +228,7 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
       throw TraceError(.undecodable, "cannot encode the state: \(error)", path: path, sequence: sequence)
     }
     lastStateBytes = stateBytes.count
+    lastHashed = sequence
     return XXH64.hash(stateBytes)
   }
 

@@ -1,0 +1,287 @@
+import Foundation
+import Retrace
+import RetraceDebugger
+import RetraceExamples
+@testable import RetraceLog
+import Testing
+
+/// The answers users act on ("verified", "clean") are true in the common cases: a short
+/// session recorded by an app with the default configuration, the tail of every session, a
+/// crash before the first chunk, a damaged trace, a re-sealed forgery.
+@Suite struct TrustTests {
+  /// Records `count` banking workload actions through a store, as an app does, with the
+  /// default recorder configuration; closes the recorder on the main actor.
+  @MainActor
+  static func appSession(count: Int, at path: String, seed: UInt64 = 11) throws {
+    let recorder = try TraceRecorder(path: path, domain: bankingDomain)
+    let store = Store(initialState: bankingDomain.initialState, reducer: BankingReducer())
+    store.attach(recorder)
+    var random = SeededRandom(seed: seed)
+    for step in 0..<count {
+      store.send(bankingDomain.workload.next(store.state, step, &random))
+    }
+    try recorder.close()
+  }
+
+  @Test @MainActor func aShortAppSessionIsVerifiedAgainstHashesAndAChangedReducerIsCaught() throws {
+    let workspace = try Workspace()
+    try Self.appSession(count: 300, at: workspace.path("s.trace"))
+
+    let verified = try workspace.run("replay s.trace --verify")
+    #expect(verified.exitCode == 0, "\(verified)")
+    #expect(verified.stdout.hasPrefix("verified s.trace: 300 actions against "))
+    let json = try workspace.run("replay s.trace --verify --json").json()
+    #expect(json["status"] as? String == "verified")
+    #expect(json["coveredThrough"] as? Int == 300)
+    #expect(json["uncoveredActions"] as? Int == 0)
+    #expect((json["hashes"] as? Int ?? 0) >= 2)
+
+    // The fee-charging reducer changes the state from the first payment on: caught.
+    let changed = try workspace.run("replay s.trace --verify --as banking-with-fees")
+    #expect(changed.exitCode == 1, "\(changed)")
+    #expect(changed.stdout.hasPrefix("DIVERGED s.trace (replayed as banking-with-fees)"))
+  }
+
+  @Test @MainActor func everyCheckpointSpacingCoversTheLastAction() throws {
+    // Small sessions of every length: the last action is always covered (by the hash at
+    // close), and a small state gets a checkpoint every few actions.
+    let workspace = try Workspace()
+    for count in [1, 15, 16, 17, 50, 301] {
+      let path = workspace.path("s\(count).trace")
+      try Self.appSession(count: count, at: path)
+      let json = try workspace.run("replay s\(count).trace --verify --json").json()
+      #expect(json["status"] as? String == "verified", "\(count) actions: \(json)")
+      #expect(json["coveredThrough"] as? Int == count)
+    }
+    // A counter's state is a few bytes: a checkpoint every 16 actions, and one at close.
+    let path = workspace.path("c.trace")
+    var configuration = TraceRecorderConfiguration()
+    configuration.reproducibleCheckpoints = true  // a burst of sends keeps every checkpoint
+    let recorder = try TraceRecorder(path: path, domain: counterDomain, configuration: configuration)
+    let store = Store(initialState: counterDomain.initialState, reducer: CounterReducer())
+    store.attach(recorder)
+    for _ in 0..<50 { store.send(.increment) }
+    try recorder.close()
+    let checkpoints = try TraceReader(path: path).checkpointCount
+    #expect(checkpoints >= 3 && checkpoints <= 4, "\(checkpoints) checkpoints in 50 counter actions")
+  }
+
+  @Test func aChangedActionInTheTailOfAResealedTraceIsCaught() throws {
+    // A forger changes one of the last actions and re-seals the file (checksums redone,
+    // hashes kept): the hash at close covers it.
+    let workspace = try Workspace()
+    let (actions, _) = bankingDomain.generate(count: 2_000, seed: 5)
+    let forged = try #require(actions.indices.last { index in
+      if case .addTransaction = actions[index] { return index > 1_990 }
+      return false
+    })
+    var configuration = TraceRecorderConfiguration()
+    configuration.reproducibleCheckpoints = true
+    let recorder = try TraceRecorder<BankingState, BankingAction>(
+      path: workspace.path("forged.trace"), domain: bankingDomain, startTime: 1_763_771_000,
+      configuration: configuration)
+    var state = bankingDomain.initialState
+    recorder.attached(sequence: 0, state: state)
+    for (index, action) in actions.enumerated() {
+      _ = bankingDomain.reduce(into: &state, action: action)
+      var recorded = action
+      if index == forged, case .addTransaction(let iban, let amount, let beneficiary, let date) = action {
+        recorded = .addTransaction(iban: iban, amount: amount - 100, beneficiary: beneficiary, date: date)
+      }
+      recorder.record(
+        Transition(
+          sequence: UInt64(index + 1), time: 1_763_771_000 + Double(index), action: recorded, stateBefore: nil,
+          stateAfter: state))
+    }
+    recorder.checkpoint(state: state, after: 2_000)
+    try recorder.close()
+    #expect(try workspace.run("verify forged.trace").exitCode == 0)  // the file itself is intact
+    let replay = try workspace.run("replay forged.trace --verify --json")
+    #expect(replay.exitCode == 1, "\(replay)")
+    let json = try replay.json()
+    #expect(json["status"] as? String == "diverged")
+    let divergence = try #require(json["divergence"] as? [String: Any])
+    #expect(divergence["sequence"] as? Int == 2_000)
+    #expect((divergence["windowStart"] as? Int ?? .max) <= forged + 1)
+  }
+
+  /// Runs the crash child: `count` actions with the default configuration, then (with
+  /// `flush`) a flush, then SIGKILL.
+  static func crashedSession(count: Int, flush: Bool, at path: String) throws {
+    let child = try #require(CLI.sibling("retrace-crash-child"), "retrace-crash-child was not built")
+    let process = Process()
+    process.executableURL = child
+    process.arguments = [path, "--actions", "\(count)"] + (flush ? ["--flush"] : [])
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let ready = pipe.fileHandleForReading.readData(ofLength: 6)
+    #expect(String(decoding: ready, as: UTF8.self) == "ready\n")
+    // The documented window: what `send` returned more than 10 ms before a kill is kept.
+    Thread.sleep(forTimeInterval: 0.1)
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+  }
+
+  @Test func aSessionThatCrashesBeforeItsFirstChunkReplays() throws {
+    let workspace = try Workspace()
+    try Self.crashedSession(count: 200, flush: false, at: workspace.path("crash.trace"))
+
+    let verify = try workspace.run("verify crash.trace")
+    #expect(verify.exitCode == 0, "\(verify)")
+    #expect(verify.stdout.contains("200 actions recovered from its journal"))
+    // Every command reads it: the starting state is in the file from the start.
+    let replay = try workspace.run("replay crash.trace --verify --json")
+    #expect(replay.exitCode == 1, "\(replay)")  // its tail is covered by no hash
+    let json = try replay.json()
+    #expect(json["actions"] as? Int == 200)
+    let covered = try #require(json["coveredThrough"] as? Int)
+    #expect(json["status"] as? String == (covered == 200 ? "verified" : "unverified"))
+    #expect(json["uncoveredActions"] as? Int == 200 - covered)
+    let text = try workspace.run("replay crash.trace --verify")
+    #expect(text.stdout.contains("the session did not close"), "\(text)")
+    #expect(try workspace.run("state crash.trace --at 200").exitCode == 0)
+    let bisect = try workspace.run("bisect crash.trace --invariant balance-matches-transactions")
+    #expect(bisect.exitCode == 0, "\(bisect)")
+    let export = try workspace.run("export crash.trace --format jsonl")
+    #expect(export.exitCode == 0)
+    #expect(export.stdout.split(separator: "\n").count == 201)  // the header and 200 actions
+    #expect(try workspace.run("replay crash.trace --verify --as banking-with-fees").exitCode == 1)
+  }
+
+  @Test func aCrashAfterAFlushIsVerifiedThroughTheFlush() throws {
+    let workspace = try Workspace()
+    try Self.crashedSession(count: 200, flush: true, at: workspace.path("crash.trace"))
+    let replay = try workspace.run("replay crash.trace --verify --json")
+    #expect(replay.exitCode == 0, "\(replay)")
+    let json = try replay.json()
+    #expect(json["status"] as? String == "verified")
+    #expect(json["coveredThrough"] as? Int == 200)
+  }
+
+  /// A banking trace of many small chunks, and its bytes.
+  static func chunkedTrace(in workspace: Workspace) throws -> [UInt8] {
+    try HostileTraceTests.cleanTrace(in: workspace)
+  }
+
+  @Test func aDamagedTraceIsNeverVerified() throws {
+    let workspace = try Workspace()
+    var bytes = try Self.chunkedTrace(in: workspace)
+    let chunk = try TraceReader(bytes: bytes).chunks[4]
+    bytes[chunk.offset + 8 + 48 + 20] ^= 0x04
+    try Data(bytes).write(to: URL(fileURLWithPath: workspace.path("flipped.trace")))
+    let replay = try workspace.run("replay flipped.trace --verify")
+    #expect(replay.exitCode == 1, "\(replay)")
+    #expect(replay.stdout.hasPrefix("DAMAGED flipped.trace: damaged at offset \(chunk.offset)"))
+    #expect(replay.stdout.contains("nothing after the damage was checked"))
+    let json = try workspace.run("replay flipped.trace --verify --json").json()
+    #expect(json["status"] as? String == "damaged")
+    #expect(json["actions"] as? Int == Int(chunk.firstSequence) - 1)
+    #expect((json["integrity"] as? [String: Any])?["status"] as? String == "damaged")
+    // Many traces: a damaged one counts against the run.
+    try Data(try Self.chunkedTrace(in: workspace)).write(to: URL(fileURLWithPath: workspace.path("clean.trace")))
+    let many = try workspace.run("replay clean.trace flipped.trace --verify")
+    #expect(many.exitCode == 1)
+    #expect(many.stdout.contains("2 traces: 1 verified, 0 diverged, 0 unverified, 1 damaged, 0 unreadable"))
+  }
+
+  /// `bytes` with chunk `chunk`'s CRC32C recomputed, as a forger or a buggy writer would.
+  static func resealingChunk(_ bytes: [UInt8], _ chunk: TraceChunk) -> [UInt8] {
+    var bytes = bytes
+    let h = chunk.offset + 8
+    let covered = Array(bytes[h..<(h + 40)]) + Array(bytes[(h + 44)..<(chunk.offset + chunk.byteCount)])
+    bytes.setLittleEndian(CRC32C.checksum(covered), at: h + 40)
+    return bytes
+  }
+
+  /// `bytes` with the index's CRC32C recomputed.
+  static func resealingIndex(_ bytes: [UInt8]) -> [UInt8] {
+    var bytes = bytes
+    let trailer = bytes.count - TraceFormat.indexTrailerSize
+    let count = Int(bytes[trailer]) | Int(bytes[trailer + 1]) << 8
+    let content = trailer - count * TraceFormat.indexEntrySize
+    bytes.setLittleEndian(CRC32C.checksum(Array(bytes[content..<(trailer + 24)])), at: trailer + 24)
+    return bytes
+  }
+
+  @Test func aChunkWhoseZstdChecksumIsWrongIsDamageForEveryCommand() throws {
+    let workspace = try Workspace()
+    let clean = try Self.chunkedTrace(in: workspace)
+    let chunk = try TraceReader(bytes: clean).chunks[4]
+    var bytes = clean
+    // The last four bytes of the zstd frame are its content checksum.
+    bytes[chunk.offset + chunk.byteCount - 2] ^= 0x01
+    bytes = Self.resealingChunk(bytes, chunk)
+    try Data(bytes).write(to: URL(fileURLWithPath: workspace.path("z.trace")))
+    let intact = Int(chunk.firstSequence) - 1
+
+    let verify = try workspace.run("verify z.trace")
+    #expect(verify.exitCode == 1, "\(verify)")
+    #expect(verify.stdout.contains("damaged at offset"))
+    #expect(verify.stdout.contains("(\(intact) intact actions before it)"))
+    let info = try workspace.run("info z.trace --json")
+    #expect(info.exitCode == 0)
+    #expect((try info.json()["integrity"] as? [String: Any])?["status"] as? String == "damaged")
+    // The commands that read actions use the intact part, with one warning, as for any damage.
+    let log = try workspace.run("log z.trace --json")
+    #expect(log.exitCode == 0, "\(log)")
+    #expect(log.stdout.split(separator: "\n").count == intact)
+    #expect(log.stderr.contains("using the \(intact) intact actions"))
+    let replay = try workspace.run("replay z.trace --verify --json")
+    #expect(replay.exitCode == 1)
+    #expect(try replay.json()["status"] as? String == "damaged")
+  }
+
+  @Test func everyIndexFieldIsChecked() throws {
+    let workspace = try Workspace()
+    let clean = try Self.chunkedTrace(in: workspace)
+    let trailer = clean.count - TraceFormat.indexTrailerSize
+    let count = Int(clean[trailer]) | Int(clean[trailer + 1]) << 8
+    let entries = trailer - count * TraceFormat.indexEntrySize
+    var baseTime = clean
+    baseTime[entries + 2 * TraceFormat.indexEntrySize + 24] ^= 0x01
+    var flags = clean
+    flags[entries + 2 * TraceFormat.indexEntrySize + 20] ^= 0x01
+    var endTime = clean
+    endTime[trailer + 16] ^= 0x01
+    for (name, bytes, problem) in [
+      ("base-time.trace", baseTime, "index entry 2 does not match chunk 2"),
+      ("flags.trace", flags, "index entry 2 does not match chunk 2"),
+      ("end-time.trace", endTime, "end time"),
+    ] {
+      try Data(Self.resealingIndex(bytes)).write(to: URL(fileURLWithPath: workspace.path(name)))
+      let verify = try workspace.run("verify \(name)")
+      #expect(verify.exitCode == 1, "\(name): \(verify)")
+      #expect(verify.stdout.contains(problem), "\(name): \(verify)")
+      #expect(try workspace.run("replay \(name) --verify").exitCode == 1)
+    }
+  }
+
+  @Test func aDivergenceIsNamedExactlyWhenBothReducersAreInTheBinary() throws {
+    let workspace = try Workspace()
+    #expect(try workspace.run("generate banking --actions 1200 --seed 4 -o s.trace").exitCode == 0)
+    // The first action after which the two reducers' states differ, found independently.
+    let (actions, _) = bankingDomain.generate(count: 1_200, seed: 4)
+    var old = bankingDomain.initialState
+    var new = old
+    var first: Int?
+    for (index, action) in actions.enumerated() {
+      _ = bankingDomain.reduce(into: &old, action: action)
+      _ = bankingWithFeesDomain.reduce(into: &new, action: action)
+      if old != new {
+        first = index + 1
+        break
+      }
+    }
+    let expected = try #require(first)
+    let result = try workspace.run("replay s.trace --verify --as banking-with-fees --json")
+    #expect(result.exitCode == 1)
+    let lockstep = try #require(try result.json()["lockstep"] as? [String: Any])
+    #expect(lockstep["sequence"] as? Int == expected)
+    #expect(lockstep["against"] as? String == "banking")
+    #expect(lockstep["actionCase"] as? String == "addTransaction")
+    #expect((lockstep["stateDiff"] as? String)?.contains("Payment fee") == true)
+    let text = try workspace.run("replay s.trace --verify --as banking-with-fees")
+    #expect(text.stdout.contains("the states first differ after action \(expected) (addTransaction)"))
+  }
+}
