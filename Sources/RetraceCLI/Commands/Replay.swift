@@ -170,25 +170,27 @@ struct Replay: AsyncParsableCommand {
 
   private static func line(for result: Result<Outcome, DebuggerError>, path: String, width: Int) -> String {
     let name = Terminal.oneLine(path).padding(toLength: width, withPad: " ", startingAt: 0)
+    // The labels padded to one width, so that the names line up.
+    func label(_ text: String) -> String { text.padding(toLength: 10, withPad: " ", startingAt: 0) }
     switch result {
     case .success(let outcome):
       switch outcome.status {
       case .diverged:
         let divergence = outcome.divergence!
         let exact = outcome.lockstep.map { ", first different after action \($0.sequence) (\($0.actionCase))" } ?? ""
-        return "DIVERGED".red
+        return label("DIVERGED").red
           + "  \(name)  at \(divergence.kind.rawValue) \(divergence.sequence), among actions \(divergence.window)\(exact)"
       case .unverified:
-        return "UNVERIFIED".red + "  \(name)  " + outcome.coverageText
+        return label("UNVERIFIED").red + "  \(name)  " + outcome.coverageText
       case .damaged:
-        return "DAMAGED ".red + "  \(name)  " + Terminal.oneLine(outcome.integrity?.summary ?? "damaged")
+        return label("DAMAGED").red + "  \(name)  " + Terminal.oneLine(outcome.integrity?.summary ?? "damaged")
       case .verified:
-        return "ok      ".green + "  \(name)  " + outcome.countsText
+        return label("ok").green + "  \(name)  " + outcome.countsText
       case .replayed:
-        return "replayed".green + "  \(name)  " + outcome.countsText
+        return label("replayed").green + "  \(name)  " + outcome.countsText
       }
     case .failure(let error):
-      return "ERROR   ".red + "  \(name)  " + Terminal.oneLine(error.description)
+      return label("ERROR").red + "  \(name)  " + Terminal.oneLine(error.description)
     }
   }
 
