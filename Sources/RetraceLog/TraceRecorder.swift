@@ -277,12 +277,21 @@ enum RecorderCommand<State: Sendable, Action: Sendable>: Sendable {
 
 /// A state handed from the sending thread to the writer.
 @usableFromInline
+///
+/// The writer takes the state out when it deals with it (``take()``), so that the state is
+/// let go of at once, not when the whole batch it came in is done: every state still held
+/// makes the app's next change to what it shares copy it (copy-on-write).
 final class HandedState<State: Sendable>: Sendable {
-  @usableFromInline let state: State
+  private let value: Mutex<State?>
 
   @usableFromInline
   init(_ state: State) {
-    self.state = state
+    value = Mutex(state)
+  }
+
+  /// The state, the first time; `nil` after.
+  func take() -> State? {
+    value.withLock { $0.take() }
   }
 }
 
@@ -369,8 +378,12 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
   /// takes the queue whole and may still be working through it).
   @usableFromInline let writtenSequence = Atomic<UInt64>(0)
 
+  /// Whether the writer's last state was small enough to be hashed at every candidate
+  /// (``TraceWriter/stateIsSmall``), as last published.
+  @usableFromInline let stateIsSmall = Atomic<Bool>(true)
+
   /// The most states handed to the writer and not yet dealt with, with
-  /// ``TraceRecorderConfiguration/reproducibleCheckpoints``.
+  /// ``TraceRecorderConfiguration/reproducibleCheckpoints``, while the state is small.
   @usableFromInline static var pendingStatesWhenReproducible: Int { 64 }
 
   /// Waits until fewer than `limit` states handed to the writer wait for it, or it has
@@ -418,11 +431,14 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
     guard stateInterval != 0 && sequence % stateInterval == 0 else { return false }
     if configuration.reproducibleCheckpoints {
       // Every candidate from the published `nextStateDue` on goes to the writer, which
-      // decides with its own, current answer; so the file does not depend on timing. The
-      // states handed over and not yet dealt with are bounded, because each is a copy the
-      // app's next change may have to make (copy-on-write).
-      waitForStateDecisions(below: Self.pendingStatesWhenReproducible)
-      return true
+      // decides with its own, current answer; so the file does not depend on timing. Each
+      // state handed over and not yet dealt with may make the app's next change copy what
+      // it shares (copy-on-write): a small state's candidates (one every interval) may
+      // wait 64 at a time, a large state's (rarely due) one at a time, so that the answer
+      // checked below is current and a state the writer would ignore is not held.
+      let limit = stateIsSmall.load(ordering: .relaxed) ? Self.pendingStatesWhenReproducible : 1
+      waitForStateDecisions(below: limit)
+      return sequence >= nextStateDue.load(ordering: .acquiring)
     }
     // Hand the state over only when the writer is done with the last one: its answer
     // (`nextStateDue`) is then current, and a state it would ignore is never held, which
@@ -632,22 +648,22 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
       w.lastTime = nil
       let header = w.header
       attempt(&w) { () throws(TraceError) in try writer.start(header: header, state: state) }
-      nextStateDue.store(writer.nextStateDue, ordering: .relaxed)
+      publishSchedule(of: writer)
       w.lastSequence = sequence
     case .action(let sequence, let time, let action, let state):
       append(&w, sequence: sequence, time: time, state: state) { writer throws(TraceError) in
-        try writer.append(sequence: sequence, time: time, action: action, state: state?.state)
+        try writer.append(sequence: sequence, time: time, action: action, state: state?.take())
       }
     case .encoded(let sequence, let time, let end, let state):
       let encoded = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
       start = end
       append(&w, sequence: sequence, time: time, state: state) { writer throws(TraceError) in
-        try writer.append(sequence: sequence, time: time, encoded: encoded, state: state.state)
+        try writer.append(sequence: sequence, time: time, encoded: encoded, state: state.take())
       }
     case .checkpoint(let sequence, let state):
       if let writer = w.writer, w.started {
         attempt(&w) { () throws(TraceError) in try writer.checkpoint(state, sequence: sequence) }
-        if let writer = w.writer { nextStateDue.store(writer.nextStateDue, ordering: .releasing) }
+        if let writer = w.writer { publishSchedule(of: writer) }
       }
     case .flush(let completion):
       if let writer = w.writer {
@@ -714,7 +730,13 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
     w.lastTime = time
     w.lastSequence = sequence
     attempt(&w) { () throws(TraceError) in try write(writer) }
-    if state != nil { nextStateDue.store(writer.nextStateDue, ordering: .releasing) }
+    if state != nil { publishSchedule(of: writer) }
+  }
+
+  /// Tells the sending side when the writer's next state is due, and how large its state is.
+  private func publishSchedule(of writer: TraceWriter<State, Action>) {
+    stateIsSmall.store(writer.stateIsSmall, ordering: .relaxed)
+    nextStateDue.store(writer.nextStateDue, ordering: .releasing)
   }
 
   /// Runs one write; on failure stops recording, reports once, keeps what was written.

@@ -177,6 +177,12 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     try writeCheckpoint(state, sequence: sequence, periodic: false)
   }
 
+  /// Whether the state last encoded is small enough that its size does not space
+  /// checkpoints out beyond ``TraceRecorderConfiguration/checkpointInterval``.
+  var stateIsSmall: Bool {
+    lastStateBytes / max(configuration.maxStateBytesPerAction, 1) <= configuration.checkpointInterval
+  }
+
   /// The first sequence number at which a checkpoint or snapshot can be due. The recorder
   /// hands the writer a state only from there on, so that a large state is not kept alive
   /// (and copied on write by the app's next change) at candidates the writer would ignore.
