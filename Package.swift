@@ -57,6 +57,9 @@ let package = Package(
         "Retrace",
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+        // What makes a reported issue fail the test that runs it, under Swift Testing and
+        // XCTest, with no other dependency in the app's test target.
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),
     .target(
