@@ -29,6 +29,8 @@ let package = Package(
       dependencies: [
         .product(name: "DequeModule", package: "swift-collections"),
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+        // Reports an error an effect throws and nothing handles, as TCA does.
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
     ),
     .systemLibrary(

@@ -1,6 +1,8 @@
 // swift-tools-version: 6.1
-// An app's package as the README sets one up: it depends on Retrace by path, and its test
-// target on the products Retrace and RetraceTesting only. scripts/test runs its tests.
+// An app's package as the README and docs/DOMAINS.md set one up: it depends on Retrace by
+// path, defines its domain, records sessions, builds its own debugger, and tests with
+// TestStore from a test target that depends on Retrace and RetraceTesting only.
+// scripts/test runs its tests.
 import PackageDescription
 
 let package = Package(
@@ -8,13 +10,29 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   dependencies: [.package(name: "Retrace", path: "../..")],
   targets: [
-    .target(name: "TallyApp", dependencies: [.product(name: "Retrace", package: "Retrace")]),
+    .target(
+      name: "TallyApp",
+      dependencies: [
+        .product(name: "Retrace", package: "Retrace"),
+        .product(name: "RetraceLog", package: "Retrace"),
+      ]),
+    .executableTarget(
+      name: "tally-debugger",
+      dependencies: ["TallyApp", .product(name: "RetraceCLI", package: "Retrace")]),
     .testTarget(
       name: "TallyAppTests",
       dependencies: [
         "TallyApp",
         .product(name: "Retrace", package: "Retrace"),
         .product(name: "RetraceTesting", package: "Retrace"),
+      ]
+    ),
+    .testTarget(
+      name: "TallyDebuggerTests",
+      dependencies: [
+        "TallyApp", "tally-debugger",
+        .product(name: "Retrace", package: "Retrace"),
+        .product(name: "RetraceLog", package: "Retrace"),
       ]
     ),
   ],

@@ -31,8 +31,9 @@ public protocol Domain<State, Action>: Sendable {
   var actionCases: [String] { get }
   /// The rules the state must always obey.
   var invariants: [Invariant<State>] { get }
-  /// A generator of realistic action sequences.
-  var workload: Workload<State, Action> { get }
+  /// A generator of realistic action sequences, for `retrace generate` and benchmarks;
+  /// `nil` when the domain has none.
+  var workload: Workload<State, Action>? { get }
 
   /// Applies an action with the domain's reducer.
   func reduce(into state: inout State, action: Action) -> Effect<Action>
@@ -115,13 +116,20 @@ extension Domain {
 public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Codable & Sendable>:
   Domain
 {
+  /// The name tools use for the domain.
   public let name: String
+  /// One sentence that says what the domain is.
   public let summary: String
+  /// The version of the action encoding.
   public let actionSchemaVersion: Int
+  /// The state before the first action of a session.
   public let initialState: State
+  /// The names of the action cases, as they appear in encoded actions.
   public let actionCases: [String]
+  /// The rules the state must always obey.
   public let invariants: [Invariant<State>]
-  public let workload: Workload<State, Action>
+  /// A generator of realistic action sequences, if the domain has one.
+  public let workload: Workload<State, Action>?
   @usableFromInline let reducer: Reduce<State, Action>
   @usableFromInline let upcaster: (@Sendable (CBORValue, Int) throws -> CBORValue)?
   @usableFromInline let legacyEncoder: (@Sendable (Action, Int) -> (any Encodable & Sendable)?)?
@@ -137,9 +145,12 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
   ///   - actionSchemaVersion: The version of the action encoding (1 for a new domain).
   ///   - initialState: The state before the first action.
   ///   - reducer: The domain's reducer.
-  ///   - actionCases: The names of the action cases.
+  ///   - actionCases: The names of the action cases, as they appear in encoded actions.
+  ///     Prefer ``init(name:summary:actionSchemaVersion:initialState:reducer:sampleActions:invariants:workload:upcaster:legacyEncoder:)``,
+  ///     which derives them from actions, so that the compiler checks them.
   ///   - invariants: The rules the state must obey.
-  ///   - workload: A generator of realistic action sequences.
+  ///   - workload: A generator of realistic action sequences, for `retrace generate` and
+  ///     benchmarks; `nil` (the default) when the domain has none.
   ///   - upcaster: Rewrites an action recorded with an older schema version (given as the
   ///     second argument) into the current shape; `nil` when there is nothing to upcast.
   ///   - legacyEncoder: The action as an older schema version (the second argument) encoded
@@ -154,7 +165,7 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
     reducer: R,
     actionCases: [String],
     invariants: [Invariant<State>] = [],
-    workload: Workload<State, Action>,
+    workload: Workload<State, Action>? = nil,
     upcaster: (@Sendable (CBORValue, Int) throws -> CBORValue)? = nil,
     legacyEncoder: (@Sendable (Action, Int) -> (any Encodable & Sendable)?)? = nil
   ) where R.State == State, R.Action == Action {
@@ -169,6 +180,53 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
     self.upcaster = upcaster
     self.legacyEncoder = legacyEncoder
     self.actionDecoder = { try CBORDecoder().decode(Action.self, from: $0) }
+  }
+
+  /// Creates a domain description whose action case names are those of `sampleActions`,
+  /// one action of each case: the compiler checks the actions, so the names cannot drift
+  /// from the enum.
+  ///
+  /// ```swift
+  /// let checkoutDomain = DomainDefinition(
+  ///   name: "checkout", summary: "A shopping cart.", initialState: Cart(), reducer: CartReducer(),
+  ///   sampleActions: [.add(sku: "", quantity: 1), .remove(sku: ""), .checkOut])
+  /// ```
+  ///
+  /// For an `Action` that is `CaseIterable`, pass `Action.allCases`.
+  ///
+  /// - Parameters:
+  ///   - name: The name tools use for the domain.
+  ///   - summary: One sentence that says what the domain is.
+  ///   - actionSchemaVersion: The version of the action encoding (1 for a new domain).
+  ///   - initialState: The state before the first action.
+  ///   - reducer: The domain's reducer.
+  ///   - sampleActions: At least one action of each case, in the order tools list them.
+  ///   - invariants: The rules the state must obey.
+  ///   - workload: A generator of realistic action sequences; `nil` for none.
+  ///   - upcaster: Rewrites an action recorded with an older schema version.
+  ///   - legacyEncoder: The action as an older schema version encoded it.
+  @inlinable
+  public init<R: Reducer & Sendable>(
+    name: String,
+    summary: String,
+    actionSchemaVersion: Int = 1,
+    initialState: State,
+    reducer: R,
+    sampleActions: [Action],
+    invariants: [Invariant<State>] = [],
+    workload: Workload<State, Action>? = nil,
+    upcaster: (@Sendable (CBORValue, Int) throws -> CBORValue)? = nil,
+    legacyEncoder: (@Sendable (Action, Int) -> (any Encodable & Sendable)?)? = nil
+  ) where R.State == State, R.Action == Action {
+    var names: [String] = []
+    for action in sampleActions {
+      let name = actionCaseName(of: action)
+      if !names.contains(name) { names.append(name) }
+    }
+    self.init(
+      name: name, summary: summary, actionSchemaVersion: actionSchemaVersion, initialState: initialState,
+      reducer: reducer, actionCases: names, invariants: invariants, workload: workload, upcaster: upcaster,
+      legacyEncoder: legacyEncoder)
   }
 
   /// Applies an action with the domain's reducer.
@@ -241,13 +299,14 @@ public struct Workload<State, Action>: Sendable {
 
 extension Domain {
   /// Generates `count` actions from the initial state with the workload, reducing each one
-  /// so that the generator sees the state it produces.
+  /// so that the generator sees the state it produces. The domain must have a workload.
   ///
   /// - Parameters:
   ///   - count: The number of actions.
   ///   - seed: The seed; the same seed gives the same actions.
   /// - Returns: The actions and the state after them.
   public func generate(count: Int, seed: UInt64) -> (actions: [Action], finalState: State) {
+    guard let workload else { preconditionFailure("domain \(name) has no workload to generate actions with") }
     var random = SeededRandom(seed: seed)
     var state = initialState
     var actions: [Action] = []

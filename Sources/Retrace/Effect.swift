@@ -1,3 +1,5 @@
+import IssueReporting
+
 /// The work an action starts, described as a value.
 ///
 /// A reducer never performs side effects itself: it returns an `Effect`, and the ``Store``
@@ -8,8 +10,9 @@
 /// case .refresh:
 ///   state.isLoading = true
 ///   return .run { send in
-///     let posts = try? await loader.load()
-///     await send(posts.map(Action.loaded) ?? .loadFailed)
+///     await send(.loaded(try await loader.load()))
+///   } catch: { _, send in
+///     await send(.loadFailed)
 ///   }
 ///   .cancellable(id: "load", cancelInFlight: true)
 /// ```
@@ -51,17 +54,55 @@ public struct Effect<Action> {
   /// An effect that runs asynchronous work, which reports back through `send`.
   ///
   /// The work runs in a task off the store's actor. Actions sent after the task is
-  /// cancelled are dropped.
+  /// cancelled are dropped. The work may throw, as in TCA: an error goes to `handler`,
+  /// which can report it with an action; without a handler it is reported as an issue (a
+  /// test that runs the effect fails; an app prints it), since an effect that fails
+  /// silently leaves the state waiting for an action that never comes. A
+  /// `CancellationError` thrown after the effect was cancelled is not an error.
+  ///
+  /// ```swift
+  /// case .refresh:
+  ///   return .run { send in
+  ///     await send(.loaded(try await api.posts()))
+  ///   } catch: { error, send in
+  ///     await send(.failed("\(error)"))
+  ///   }
+  /// ```
   ///
   /// - Parameters:
   ///   - priority: The priority of the task.
   ///   - operation: The work; call `await send(action)` to report results.
+  ///   - handler: Receives an error the work throws, with `send` to report it.
   /// - Returns: The effect.
   public static func run(
     priority: TaskPriority? = nil,
-    operation: @escaping @Sendable (Send<Action>) async -> Void
+    operation: @escaping @Sendable (Send<Action>) async throws -> Void,
+    catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
   ) -> Self {
-    Self(.run(priority, operation))
+    Self(
+      .run(priority) { send in
+        do {
+          try await operation(send)
+        } catch is CancellationError where Task.isCancelled {
+          // Cancelled: the work stopped as asked.
+        } catch {
+          guard let handler else {
+            reportIssue(
+              """
+              An effect threw an error that nothing handled: \(error)
+
+              Handle it with `.run(operation:catch:)`, so that it comes back as an action.
+              """,
+              fileID: fileID, filePath: filePath, line: line, column: column)
+            return
+          }
+          await handler(error, send)
+        }
+      })
   }
 
   /// Marks this effect as cancellable with `id`.

@@ -36,56 +36,79 @@ import RetraceDebugger
 ///
 /// The bundled `retrace` executable does exactly this with the example domains.
 public struct RetraceCommand: AsyncParsableCommand {
-  /// The command's name, help and subcommands.
-  public static let configuration = CommandConfiguration(
-    commandName: "retrace",
+  /// The command's name, help and subcommands; the name and version are those given to
+  /// ``main(name:version:domains:flows:arguments:)``.
+  public static var configuration: CommandConfiguration {
+    CommandConfiguration(
+    commandName: CommandContext.name,
     abstract: "Replay, inspect, diff, bisect, shrink and benchmark recorded sessions.",
     discussion: """
       Every command that reads a trace finds its domain (reducer, invariants) by the name in \
-      the trace's header, among the domains this tool was built with (see `retrace domains`). \
+      the trace's header, among the domains this tool was built with (see `\(CommandContext.name) domains`). \
       Sequence number N means the state after the N-th action; 0 is the initial state.
 
       \(RetraceExitCode.helpText)
       """,
-    version: RetraceVersion.string,
+    version: CommandContext.version,
     subcommands: [
       Domains.self, Generate.self, Info.self, Verify.self, Log.self, State.self, Diff.self,
       Replay.self, Bisect.self, Shrink.self, Bench.self, Export.self, Import.self, Flows.self, Debug.self,
     ]
-  )
+    )
+  }
 
   /// Creates the command; swift-argument-parser calls this.
   public init() {}
 
-  /// Runs `retrace` with the command-line arguments and the given domains, and exits.
+  /// Runs the debugger with the command-line arguments and the given domains, and exits.
   ///
-  /// Errors end the process with one line on stderr (`retrace: FILE: problem`) and the exit
+  /// Errors end the process with one line on stderr (`NAME: FILE: problem`) and the exit
   /// code of ``RetraceExitCode``; usage errors print swift-argument-parser's message and exit
   /// with 2.
   ///
   /// - Parameters:
+  ///   - name: The command's name, in usage lines, help and error lines (`my-app-debugger`).
+  ///   - version: What `--version` prints; Retrace's version by default.
   ///   - domains: The domains the debugger knows; their names must be unique.
-  ///   - flows: How `retrace flows` finds the navigation of the domains that have one.
+  ///   - flows: How `flows` finds the navigation of the domains that have one.
   ///   - arguments: The arguments, without the program name; the process's by default.
   public static func main(
-    domains: [any Domain], flows: [NavigationFlow] = [], arguments: [String]? = nil
+    name: String = "retrace", version: String? = nil, domains: [any Domain], flows: [NavigationFlow] = [],
+    arguments: [String]? = nil
   ) async -> Never {
-    let code = await run(domains: domains, flows: flows, arguments: arguments)
+    let code = await run(name: name, version: version, domains: domains, flows: flows, arguments: arguments)
     exitProcess(code)
   }
 
-  /// Runs `retrace` like ``main(domains:arguments:)``, but returns the exit code instead
-  /// of exiting.
+  /// Runs the debugger like ``main(name:version:domains:flows:arguments:)``, but returns
+  /// the exit code instead of exiting.
   ///
   /// - Parameters:
+  ///   - name: The command's name, in usage lines, help and error lines.
+  ///   - version: What `--version` prints; Retrace's version by default.
   ///   - domains: The domains the debugger knows.
-  ///   - flows: How `retrace flows` finds the navigation of the domains that have one.
+  ///   - flows: How `flows` finds the navigation of the domains that have one.
   ///   - arguments: The arguments, without the program name; the process's by default.
   /// - Returns: The exit code.
   public static func run(
-    domains: [any Domain], flows: [NavigationFlow] = [], arguments: [String]? = nil
+    name: String = "retrace", version: String? = nil, domains: [any Domain], flows: [NavigationFlow] = [],
+    arguments: [String]? = nil
   ) async -> Int32 {
+    await CommandContext.$name.withValue(name) {
+      await CommandContext.$version.withValue(version ?? RetraceVersion.string) {
+        await runNamed(domains: domains, flows: flows, arguments: arguments)
+      }
+    }
+  }
+
+  private static func runNamed(domains: [any Domain], flows: [NavigationFlow], arguments: [String]?) async -> Int32 {
     let registry = DomainRegistry(domains)
+    do {
+      try registry.check()
+    } catch {
+      Terminal.writeError(error)
+      return RetraceExitCode.forError(error).rawValue
+    }
     let command: any ParsableCommand
     do {
       command = try parseAsRoot(arguments)

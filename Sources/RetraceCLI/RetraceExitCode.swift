@@ -36,7 +36,7 @@ public enum RetraceExitCode: Int32, Sendable, CaseIterable {
   static let helpText = """
     EXIT CODES:
       0  success, and a positive answer
-      1  a negative answer: a replay diverged, traces differ, an invariant
+      1  a negative answer: a replay did not verify, traces differ, an invariant
          fails, a trace is not intact, or there is nothing to shrink
       2  usage: a bad option or argument
       3  a file: missing, unreadable, unwritable, not a trace, damaged,

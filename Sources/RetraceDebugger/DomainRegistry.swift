@@ -30,6 +30,37 @@ public struct DomainRegistry: Sendable {
     self.domains = domains
   }
 
+  /// Checks what the compiler cannot: that every action case a domain's workload makes is
+  /// among its ``Domain/actionCases`` (a hand-written list of names can drift from the
+  /// enum; ``DomainDefinition/init(name:summary:actionSchemaVersion:initialState:reducer:sampleActions:invariants:workload:upcaster:legacyEncoder:)``
+  /// derives it instead), and that no name is listed twice. `RetraceCommand` runs it at
+  /// startup.
+  ///
+  /// - Throws: ``DebuggerError`` (``DebuggerError/Code/unknownActionCase``) naming the domain
+  ///   and the case.
+  public func check() throws(DebuggerError) {
+    for domain in domains {
+      try Self.check(domain)
+    }
+  }
+
+  private static func check<D: Domain>(_ domain: D) throws(DebuggerError) {
+    let listed = domain.actionCases
+    if let twice = listed.first(where: { name in listed.filter { $0 == name }.count > 1 }) {
+      throw DebuggerError(.unknownActionCase, "domain \(domain.name) lists action case '\(twice)' twice")
+    }
+    guard domain.workload != nil else { return }
+    for action in domain.generate(count: 256, seed: 1).actions {
+      let name = actionCaseName(of: action)
+      guard listed.contains(name) else {
+        throw DebuggerError(
+          .unknownActionCase,
+          "domain \(domain.name): its workload makes action case '\(name)', which its actionCases do not list ("
+            + listed.joined(separator: ", ") + ")")
+      }
+    }
+  }
+
   /// The registered domains' names, in order.
   public var names: [String] { domains.map(\.name) }
 

@@ -24,7 +24,7 @@ if arguments.count >= 3 {
       store.attach(recorder)
       var random = SeededRandom(seed: 11)
       for step in 0..<Int(arguments[2])! {
-        store.send(bankingDomain.workload.next(store.state, step, &random))
+        store.send(bankingDomain.workload!.next(store.state, step, &random))
       }
       if arguments.contains("--flush") { try recorder.flush() }
       _ = "ready\n".withCString { write(1, $0, strlen($0)) }
@@ -46,7 +46,7 @@ MainActor.assumeIsolated {
     var step = 0
     while true {
       for _ in 0..<10 {
-        store.send(bankingDomain.workload.next(store.state, step, &random))
+        store.send(bankingDomain.workload!.next(store.state, step, &random))
         step += 1
       }
       // Every send up to `step` has returned.

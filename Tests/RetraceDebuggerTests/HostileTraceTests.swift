@@ -33,7 +33,7 @@ import Testing
     recorder.attached(sequence: 0, state: state)
     var random = SeededRandom(seed: 3)
     for step in 0..<600 {
-      let action = bankingDomain.workload.next(state, step, &random)
+      let action = bankingDomain.workload!.next(state, step, &random)
       _ = bankingDomain.reduce(into: &state, action: action)
       recorder.record(
         Transition(sequence: UInt64(step + 1), time: 1_763_771_000 + Double(step), action: action, stateBefore: nil, stateAfter: state))

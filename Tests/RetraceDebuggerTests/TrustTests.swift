@@ -18,7 +18,7 @@ import Testing
     store.attach(recorder)
     var random = SeededRandom(seed: seed)
     for step in 0..<count {
-      store.send(bankingDomain.workload.next(store.state, step, &random))
+      store.send(bankingDomain.workload!.next(store.state, step, &random))
     }
     try recorder.close()
   }

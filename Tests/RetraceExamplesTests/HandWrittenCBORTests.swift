@@ -27,7 +27,7 @@ import Testing
       var random = SeededRandom(seed: seed)
       var state = bankingDomain.initialState
       for step in 0..<count {
-        let action = bankingDomain.workload.next(state, step, &random)
+        let action = bankingDomain.workload!.next(state, step, &random)
         do { try checkContract(action) } catch { Issue.record(error) }
         _ = bankingDomain.reduce(into: &state, action: action)
       }

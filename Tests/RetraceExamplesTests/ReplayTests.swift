@@ -13,7 +13,7 @@ import Testing
     store.attach(capture)
     var random = SeededRandom(seed: seed)
     for step in 0..<count {
-      store.send(domain.workload.next(store.state, step, &random))
+      store.send(domain.workload!.next(store.state, step, &random))
     }
     var replayed = domain.initialState
     for action in capture.actions.value { _ = domain.reduce(into: &replayed, action: action) }

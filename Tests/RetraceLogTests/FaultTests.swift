@@ -23,7 +23,7 @@ import Testing
   func drive(_ store: Store<BankingState, BankingAction>, from step: Int, count: Int, random: inout SeededRandom) -> [BankingAction] {
     var actions: [BankingAction] = []
     for i in step..<(step + count) {
-      let action = bankingDomain.workload.next(store.state, i, &random)
+      let action = bankingDomain.workload!.next(store.state, i, &random)
       actions.append(action)
       store.send(action)
     }
@@ -181,7 +181,7 @@ import Testing
 
     var slowest = 0.0
     for step in 201..<5_201 {
-      let action = bankingDomain.workload.next(store.state, step, &random)
+      let action = bankingDomain.workload!.next(store.state, step, &random)
       actions.append(action)
       let start = Date()
       store.send(action)

@@ -41,7 +41,7 @@ func record<D: Domain>(
   var random = SeededRandom(seed: seed)
   var actions: [D.Action] = []
   for step in 0..<count {
-    let action = domain.workload.next(store.state, step, &random)
+    let action = domain.workload!.next(store.state, step, &random)
     actions.append(action)
     store.send(action)
   }
@@ -62,7 +62,7 @@ func recordWithoutStore<D: Domain>(
   var random = SeededRandom(seed: seed)
   var actions: [D.Action] = []
   for step in 0..<count {
-    let action = domain.workload.next(state, step, &random)
+    let action = domain.workload!.next(state, step, &random)
     _ = domain.reduce(into: &state, action: action)
     actions.append(action)
     recorder.record(

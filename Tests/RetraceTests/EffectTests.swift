@@ -1,4 +1,5 @@
 import Retrace
+import RetraceTesting
 import Synchronization
 import Testing
 
@@ -103,5 +104,65 @@ func loadReducer(loader: @escaping @Sendable () async throws -> [String]) -> Red
     #expect(store.state.items.count == 1)
     #expect(store.state.error == nil)
     #expect(store.sequence == 3)
+  }
+}
+
+/// Effects whose work throws, as TCA's `.run(operation:catch:)`.
+@MainActor @Suite struct ThrowingEffectTests {
+  /// `load` with work that throws, handled by `handler` when given.
+  static func reducer(
+    handled: Bool, loader: @escaping @Sendable () async throws -> [String]
+  ) -> Reduce<LoadState, LoadAction> {
+    Reduce { state, action in
+      switch action {
+      case .load:
+        state.isLoading = true
+        guard handled else { return .run { send in await send(.loaded(try await loader())) } }
+        return .run { send in
+          await send(.loaded(try await loader()))
+        } catch: { error, send in
+          await send(.failed("\(error)"))
+        }
+      case .loaded(let items):
+        state.isLoading = false
+        state.items = items
+      case .failed(let message):
+        state.isLoading = false
+        state.error = message
+      case .cancel:
+        break
+      }
+      return .none
+    }
+  }
+
+  @Test func anErrorTheWorkThrowsComesBackThroughTheHandler() async {
+    let store = TestStore(initialState: LoadState(), reducer: Self.reducer(handled: true) { throw LoadFailure() })
+    await store.send(.load) { $0.isLoading = true }
+    await store.receive(.failed("LoadFailure()")) {
+      $0.isLoading = false
+      $0.error = "LoadFailure()"
+    }
+    await store.finish()
+  }
+
+  @Test func workThatSucceedsNeedsNoHandler() async {
+    let store = TestStore(initialState: LoadState(), reducer: Self.reducer(handled: false) { ["a"] })
+    await store.send(.load) { $0.isLoading = true }
+    await store.receive(.loaded(["a"])) {
+      $0.isLoading = false
+      $0.items = ["a"]
+    }
+    await store.finish()
+  }
+
+  @Test func anErrorNothingHandlesIsReported() async {
+    let store = TestStore(initialState: LoadState(), reducer: Self.reducer(handled: false) { throw LoadFailure() })
+    await withKnownIssue {
+      await store.send(.load) { $0.isLoading = true }
+      await store.finish()
+    } matching: { issue in
+      issue.description.contains("An effect threw an error that nothing handled: LoadFailure()")
+    }
   }
 }

@@ -152,7 +152,7 @@ enum Targets {
       // Every action case the workload makes, on the hostile state.
       var random = SeededRandom(seed: 1)
       for step in 0..<8 {
-        _ = domain.reduce(into: &state, action: domain.workload.next(state, step, &random))
+        _ = domain.reduce(into: &state, action: domain.workload!.next(state, step, &random))
       }
     } else {
       guard let action = try? decoder.decode(D.Action.self, from: payload) else { return }

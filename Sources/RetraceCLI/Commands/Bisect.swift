@@ -16,7 +16,7 @@ struct Bisect: AsyncParsableCommand {
   @Argument(help: "The trace to search.")
   var trace: String
 
-  @Option(name: .long, help: "The invariant to check (see `retrace domains`).")
+  @Option(name: .long, help: "The invariant to check (see the `domains` command).")
   var invariant: String
 
   @OptionGroup var output: JSONOptions

@@ -75,7 +75,7 @@ struct Diff: AsyncParsableCommand {
       print("state from \(from) to \(to):".bold)
       print(Terminal.colorDiff(diff.text))
       if !diff.isComplete {
-        Terminal.writeError("retrace: the change is large: shown in part (… marks the rest); --full prints all of it, --json too")
+        Terminal.writeError("\(CommandContext.name): the change is large: shown in part (… marks the rest); --full prints all of it, --json too")
       }
     } else {
       print("no change from \(from) to \(to)")

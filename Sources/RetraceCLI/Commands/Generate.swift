@@ -13,7 +13,7 @@ struct Generate: AsyncParsableCommand {
       domain's upcaster.
       """)
 
-  @Argument(help: "The domain to generate a session of (see `retrace domains`).")
+  @Argument(help: "The domain to generate a session of (see the `domains` command).")
   var domain: String
 
   /// The most actions `generate` makes: the session is held in memory (about 100 bytes an
@@ -57,6 +57,10 @@ struct Generate: AsyncParsableCommand {
   }
 
   private func generate<D: Domain>(_ domain: D) throws {
+    guard domain.workload != nil else {
+      throw DebuggerError(
+        .unknownDomain, "domain \(domain.name) has no workload, so it cannot generate sessions", path: output)
+    }
     let (actions, _) = domain.generate(count: actions, seed: seed)
     let session = RecordedSession(domain: domain, actions: actions, sessionID: "\(domain.name)-seed-\(seed)")
     try SessionFile.write(session, domain: domain, to: output, actionSchema: actionSchema)

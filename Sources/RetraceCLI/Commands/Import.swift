@@ -6,10 +6,10 @@ import RetraceDebugger
 /// `retrace import`: a JSON Lines file as a trace.
 struct Import: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Import a JSON Lines file (as `retrace export` writes) as a trace.",
+    abstract: "Import a JSON Lines file (as the export command writes) as a trace.",
     discussion: """
       The actions are replayed through the domain's reducer while they are written, so the \
-      new trace has its snapshots and checkpoints and passes `retrace replay --verify`. A bad \
+      new trace has its snapshots and checkpoints and passes `replay --verify`. A bad \
       line is an error that names its line number.
       """)
 

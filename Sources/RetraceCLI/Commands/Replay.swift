@@ -10,7 +10,7 @@ struct Replay: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Replay traces with the domain's reducer; with --verify, check the recorded state hashes.",
     discussion: """
-      With --verify, the trace is first checked as `retrace verify` checks it, then every \
+      With --verify, the trace is first checked as `verify` checks it, then every \
       recorded checkpoint and snapshot hash is compared with the hash of the replayed state. \
       "verified" means every hash matched and every action is covered by one; otherwise the \
       answer is "diverged" (the first mismatch, the window of actions where it happened, and \

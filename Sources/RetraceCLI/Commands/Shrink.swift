@@ -17,7 +17,7 @@ struct Shrink: AsyncParsableCommand {
   @Argument(help: "The trace to shrink.")
   var trace: String
 
-  @Option(name: .long, help: "The invariant the shrunk trace must still break (see `retrace domains`).")
+  @Option(name: .long, help: "The invariant the shrunk trace must still break (see the `domains` command).")
   var invariant: String
 
   @Option(name: .shortAndLong, help: "The file to write the shrunk trace to.", transform: outputName)
@@ -49,7 +49,7 @@ struct Shrink: AsyncParsableCommand {
     }
     bar.finish()
     guard let shrunk else {
-      Terminal.writeError("retrace: \(trace): \(invariant) holds after every action; nothing to shrink")
+      Terminal.writeError("\(CommandContext.name): \(trace): \(invariant) holds after every action; nothing to shrink")
       throw ExitCode(RetraceExitCode.negative.rawValue)
     }
     try SessionFile.write(shrunk.session, domain: domain, to: output)

@@ -43,7 +43,7 @@ struct State: AsyncParsableCommand {
         print(text)
         if let depth {
           Terminal.writeError(
-            "retrace: the state is large: shown \(depth) levels deep (… marks the rest); "
+            "\(CommandContext.name): the state is large: shown \(depth) levels deep (… marks the rest); "
               + "--full prints all of it, --json too")
         }
       }

@@ -11,7 +11,7 @@ struct Verify: AsyncParsableCommand {
       Checks every chunk's checksum and the index. Exit 0 when the trace is clean, or \
       unfinished (never closed, but every record intact, its journal folded in); exit 1 when \
       it is truncated or damaged, with where and why. To check that the current reducer still \
-      reproduces a trace, use `retrace replay --verify`.
+      reproduces a trace, use `replay --verify`.
       """)
 
   @Argument(help: "The trace to check.")

@@ -434,7 +434,7 @@ struct SessionFile {
     guard integrity.status == .truncated || integrity.status == .damaged else { return }
     guard Self.warned.withLock({ $0.insert(path).inserted }) else { return }
     Terminal.writeError(
-      Terminal.oneLine("retrace: warning: \(path): \(integrity.description); using the \(reader.actionCount) intact actions"))
+      Terminal.oneLine("\(CommandContext.name): warning: \(path): \(integrity.description); using the \(reader.actionCount) intact actions"))
   }
 
   // MARK: - Describing files

@@ -41,7 +41,7 @@ enum Terminal {
   /// Writes `retrace: ` and the error on stderr, as one line: control characters from a
   /// file (a session ID or domain name with a newline or a terminal escape) are escaped.
   static func writeError(_ error: DebuggerError) {
-    writeError("retrace: " + oneLine(error.description))
+    writeError("\(CommandContext.name): " + oneLine(error.description))
   }
 
   /// `text` with its control characters escaped (`\n`, `\u{1B}`), so that it prints as one

@@ -18,7 +18,10 @@ import Testing
 
   @Test func aRightExpectationRecordsNoIssue() async {
     let store = TestStore(initialState: Tally(), reducer: TallyReducer())
-    await store.send(.add(2)) { $0.count = 2 }
+    await store.send(.add(2)) {
+      $0.count = 2
+      $0.history = [2]
+    }
     await store.finish()
   }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The name of an action's case, as it appears in the encoded action: the first key of its
 /// encoding (`addTransaction` for `{"addTransaction":{...}}`).
 ///
@@ -26,11 +24,8 @@ public func actionCaseName<Action: Encodable>(of action: Action) -> String {
   let encoder = _FirstKeyEncoder()
   try? action.encode(to: encoder)
   if let name = encoder.recorder.name { return name }
-  // An encoding that starts with neither a keyed container nor a string: ask JSON.
-  guard let data = try? JSONEncoder().encode(action),
-    let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-  else { return "?" }
-  if let dictionary = object as? [String: Any], let key = dictionary.keys.sorted().first { return key }
-  if let string = object as? String { return string }
-  return "?"
+  // An encoding that starts with neither a keyed container nor a string: ask the encoding.
+  guard let bytes = try? CBOREncoder().encode(action), let value = try? CBORValue(decoding: bytes) else { return "?" }
+  if case .map(let pairs) = value, let key = pairs.compactMap({ $0.key.stringValue }).sorted().first { return key }
+  return value.stringValue ?? "?"
 }

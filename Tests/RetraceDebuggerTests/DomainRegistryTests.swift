@@ -1,0 +1,55 @@
+import Foundation
+import Retrace
+import RetraceCLI
+import RetraceDebugger
+import RetraceExamples
+import Testing
+
+/// Domains as an app defines them: action cases derived from sample actions or checked at
+/// startup, and a workload only when the app wants one.
+@Suite struct DomainRegistryTests {
+  enum Door: Codable, Sendable { case open(by: String), close, lock(String) }
+
+  static func doorDomain(actionCases: [String]? = nil, workload: Workload<Int, Door>? = nil) -> DomainDefinition<Int, Door> {
+    let reducer = Reduce<Int, Door> { count, _ in
+      count += 1
+      return .none
+    }
+    if let actionCases {
+      return DomainDefinition(
+        name: "door", summary: "A door.", initialState: 0, reducer: reducer, actionCases: actionCases,
+        workload: workload)
+    }
+    return DomainDefinition(
+      name: "door", summary: "A door.", initialState: 0, reducer: reducer,
+      sampleActions: [.open(by: "me"), .close, .lock("key"), .close], workload: workload)
+  }
+
+  @Test func sampleActionsGiveTheCaseNamesOnceEachInOrder() throws {
+    #expect(Self.doorDomain().actionCases == ["open", "close", "lock"])
+    try DomainRegistry([Self.doorDomain()]).check()
+  }
+
+  @Test func aHandWrittenListThatMissesACaseTheWorkloadMakesIsAnError() {
+    let workload = Workload<Int, Door> { _, step, _ in step % 2 == 0 ? .close : .lock("k") }
+    let domain = Self.doorDomain(actionCases: ["open", "close"], workload: workload)
+    let error = #expect(throws: DebuggerError.self) { try DomainRegistry([domain]).check() }
+    #expect(error?.message == "domain door: its workload makes action case 'lock', which its actionCases do not list (open, close)")
+    let twice = #expect(throws: DebuggerError.self) {
+      try DomainRegistry([Self.doorDomain(actionCases: ["open", "open"])]).check()
+    }
+    #expect(twice?.message == "domain door lists action case 'open' twice")
+    // The bundled domains pass.
+    #expect(throws: Never.self) { try DomainRegistry(Examples.domains + [bankingWithFeesDomain]).check() }
+  }
+
+  @Test func aDomainWithoutAWorkloadCannotGenerateButWorksOtherwise() async throws {
+    let directory = try Fixtures.temporaryDirectory()
+    let path = directory.appendingPathComponent("d.trace").path
+    let code = await RetraceCommand.run(
+      name: "door-debugger", domains: [Self.doorDomain()], arguments: ["generate", "door", "--actions", "3", "-o", path])
+    #expect(code == 4)
+    #expect(!FileManager.default.fileExists(atPath: path))
+    #expect(await RetraceCommand.run(name: "door-debugger", domains: [Self.doorDomain()], arguments: ["domains"]) == 0)
+  }
+}
