@@ -127,7 +127,9 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
 
   /// Writes the header and the starting snapshot; the store calls this on attach.
   public func attached(sequence: UInt64, state: State) {
-    core.enqueue(.start(sequence, state))
+    // The start time is taken here, on the sending thread, before any action is stamped:
+    // taken by the writer thread later, it came after the first actions' times.
+    core.enqueue(.start(sequence, state, StoreClock.system.now(0)))
   }
 
   /// Appends the action to the buffer; the store calls this for every action.
@@ -255,7 +257,8 @@ enum QueueEntry: BitwiseCopyable, Sendable {
 /// state (``QueueEntry/encoded(sequence:time:end:)``).
 @usableFromInline
 enum RecorderCommand<State: Sendable, Action: Sendable>: Sendable {
-  case start(UInt64, State)
+  /// The sequence number and state the recording starts from, and the time of the attach.
+  case start(UInt64, State, Double)
   /// An action, and the state after it when the recorder hands one over (boxed: a state
   /// rides along with one action in a thousand at most, and inline it would make every
   /// queued action as large as a state, which the sending thread pays for in copying).
@@ -640,10 +643,10 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
     start: inout Int
   ) -> Bool {
     switch command {
-    case .start(let sequence, let state):
+    case .start(let sequence, let state, let attachTime):
       guard !w.started, let writer = w.writer else { return false }
       w.started = true
-      if w.header.startTime.isNaN { w.header.startTime = StoreClock.system.now(0) }
+      if w.header.startTime.isNaN { w.header.startTime = attachTime }
       w.header.firstSequence = sequence
       w.lastTime = nil
       let header = w.header

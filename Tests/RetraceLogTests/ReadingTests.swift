@@ -192,3 +192,27 @@ import Testing
     }
   }
 }
+
+/// A session's times never precede its start: the header's start time is taken when the
+/// recorder is attached, before the store stamps any action.
+@Suite struct StartTimeTests {
+  @Test @MainActor func noActionIsBeforeTheStartTime() throws {
+    for round in 0..<5 {
+      let path = temporaryDirectory() + "/start-\(round).trace"
+      let store = Store(initialState: CounterState(), reducer: CounterReducer())
+      let recorder = try TraceRecorder(path: path, domain: counterDomain)
+      store.attach(recorder)
+      store.send(.increment)
+      store.send(.increment)
+      try recorder.close()
+      let reader = try TraceReader(path: path)
+      var times: [Double] = []
+      try reader.forEachRecord { record throws(TraceError) in
+        if record.kind == .action, let time = record.time { times.append(time) }
+        return true
+      }
+      #expect(times.count == 2)
+      #expect(times.allSatisfy { $0 >= reader.header.startTime }, "round \(round): \(times) before \(reader.header.startTime)")
+    }
+  }
+}
