@@ -77,10 +77,24 @@ public struct DomainTrace<D: Domain>: Sendable {
       do {
         return try domain.decodeAction(from: record.payload)
       } catch {
-        throw record.decodingFailure(D.Action.self, error)
+        throw actionDecodingFailure(record, error)
       }
     }
     return try upcastAction(record)
+  }
+
+  /// The error for an action that does not decode as the domain's: one line that names the
+  /// action's case, the type and domain tried, and the domain the trace names, with the
+  /// decoder's reason in short (the sequence number is the error's position).
+  @usableFromInline
+  func actionDecodingFailure(_ record: TraceRecord, _ error: any Error) -> TraceError {
+    let header = reader.header
+    return TraceError(
+      .undecodable,
+      "action '\(record.actionCase ?? "?")' does not decode as \(D.Action.self) of domain '\(domain.name)' "
+        + "(the trace names domain '\(header.domain)', action schema \(header.actionSchemaVersion)): "
+        + shortReason(error),
+      path: reader.path, chunk: record.source.chunkIndex, sequence: record.sequence, cause: error)
   }
 
   /// Decodes an action recorded with an older action schema version, through the domain's
@@ -376,4 +390,17 @@ public struct DomainTrace<D: Domain>: Sendable {
     cache.keepLast(state, at: sequence)
     return state
   }
+}
+
+/// A decoding error's reason in a few words: a `DecodingError`'s own description and where
+/// in the value it failed, rather than its whole dump.
+func shortReason(_ error: any Error) -> String {
+  guard let error = error as? DecodingError else { return "\(error)" }
+  let context: DecodingError.Context
+  switch error {
+  case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c): context = c
+  @unknown default: return "\(error)"
+  }
+  let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+  return context.debugDescription + (path.isEmpty ? "" : " (at \(path))")
 }

@@ -53,3 +53,21 @@ import Testing
     #expect(await RetraceCommand.run(name: "door-debugger", domains: [Self.doorDomain()], arguments: ["domains"]) == 0)
   }
 }
+
+/// A trace whose actions are not the named domain's says so in one line.
+@Suite struct WrongDomainTests {
+  @Test func anActionOfAnotherDomainNamesBothDomainsAndTheAction() throws {
+    let workspace = try Workspace()
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let banking = Array(try Data(contentsOf: root.appendingPathComponent("traces/banking-v1.trace")))
+    try Data(HostileTraceTests.renamingDomain(banking, to: "counter")).write(
+      to: URL(fileURLWithPath: workspace.path("other.trace")))
+    let result = try workspace.run("log other.trace")
+    #expect(result.exitCode == 3)
+    #expect(
+      result.stderr
+        == "retrace: other.trace: sequence 1: action 'addAccount' does not decode as CounterAction of domain 'counter' (the trace names domain 'counter', action schema 1): Invalid number of keys found, expected one. (chunk 1)\n",
+      "\(result)")
+  }
+}
