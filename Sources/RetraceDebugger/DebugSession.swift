@@ -158,8 +158,7 @@ public struct DebugSession<D: Domain> {
     let session = debugger.session
     var line = "at \(position) of \(session.endSequence)"
     if let action = session.action(at: position) {
-      let json = (try? actionWriter.json(for: action.action)) ?? "?"
-      line += ": \(actionCaseName(of: action.action)) \(json) at \(formatTime(action.time))"
+      line += ": \(actionWriter.text(for: action.action)) at \(formatTime(action.time))"
     } else {
       line += ": the start"
     }

@@ -121,6 +121,42 @@ public enum JSONLines {
     public func json(for action: Action) throws -> String {
       String(decoding: try encoder.encode(action), as: UTF8.self)
     }
+
+    /// How the commands show an action in text: its case name, then its associated values
+    /// (``payloadText(for:)``): `addTransaction {"amount":-2900,…}`, `setGender "M"`,
+    /// `reset`. JSON output keeps the whole action as Swift's `JSONEncoder` writes it.
+    ///
+    /// - Parameter action: The action.
+    /// - Returns: The text; the JSON of the whole action if its encoding is not a case.
+    public func text(for action: Action) -> String {
+      let name = actionCaseName(of: action)
+      guard let payload = try? payloadText(for: action) else { return name }
+      return payload.isEmpty ? name : name + " " + payload
+    }
+
+    /// What `log` prints after an action's case name: its associated values as JSON, with
+    /// unlabelled ones as themselves rather than under Swift's `_0`, `_1` keys; nothing for
+    /// a case without any.
+    ///
+    /// ```
+    /// addTransaction(iban: "NL…", amount: -2900, …)  →  {"amount":-2900,"iban":"NL…",…}
+    /// setGender("M")                                  →  "M"
+    /// move(1, 2)                                      →  [1,2]
+    /// reset                                           →  (nothing)
+    /// ```
+    ///
+    /// - Parameter action: The action.
+    /// - Returns: The payload's text; empty for a case without associated values.
+    /// - Throws: `EncodingError` or `CBORError` when the action cannot be encoded.
+    public func payloadText(for action: Action) throws -> String {
+      let value = try CBORValue(decoding: try CBOREncoder().encode(action))
+      guard let payload = value.casePayload else { return value.jsonText(sortingKeys: true) }
+      guard case .map(let pairs) = payload, !pairs.isEmpty else { return "" }
+      let labels = pairs.map { $0.key.stringValue ?? "" }
+      let unlabelled = (0..<labels.count).map { "_\($0)" }
+      guard labels == unlabelled else { return payload.jsonText(sortingKeys: true) }
+      return labels.count == 1 ? pairs[0].value.jsonText(sortingKeys: true) : CBORValue.array(pairs.map(\.value)).jsonText(sortingKeys: true)
+    }
   }
 
   // MARK: - Reading

@@ -13,7 +13,7 @@ import Testing
     #expect(debug.position == 0)
     let reply = debug.perform("next 2")
     #expect(debug.position == 2)
-    #expect(reply.output.hasPrefix("at 2 of 6: increment {\"increment\":{}}"))
+    #expect(reply.output.hasPrefix("at 2 of 6: increment at "))
     #expect(reply.output.contains("count: 0") && reply.output.contains("count: 2"))
     #expect(!reply.isError && !reply.quits)
 

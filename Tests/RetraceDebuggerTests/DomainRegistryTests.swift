@@ -71,3 +71,19 @@ import Testing
       "\(result)")
   }
 }
+
+/// `log` shows an action's associated values after its case name, unlabelled ones as
+/// themselves.
+@Suite struct LogPayloadTests {
+  enum Form: Codable, Sendable { case setGender(String), move(Int, Int), rename(first: String), submit }
+
+  @Test func unlabelledValuesAreShownAsThemselves() throws {
+    let writer = JSONLines.ActionWriter<Form>()
+    #expect(try writer.payloadText(for: .setGender("M")) == #""M""#)
+    #expect(try writer.payloadText(for: .move(1, 2)) == "[1,2]")
+    #expect(try writer.payloadText(for: .rename(first: "Ada")) == #"{"first":"Ada"}"#)
+    #expect(try writer.payloadText(for: .submit) == "")
+    // --json stays what Swift's own JSONEncoder writes.
+    #expect(try writer.json(for: .setGender("M")) == #"{"setGender":{"_0":"M"}}"#)
+  }
+}

@@ -51,10 +51,10 @@ struct Bisect: AsyncParsableCommand {
           ("actions", .int(Int64(debugger.session.actions.count))),
         ]).text)
     } else if let violation = result.firstViolation {
-      if let action = result.action, let actionJSON {
+      if let action = result.action, actionJSON != nil {
         print(
           "\(invariant) first fails after action \(violation) of \(debugger.session.endSequence):".red.bold
-            + " \(actionCaseName(of: action.action)) \(actionJSON) at \(formatTime(action.time))")
+            + " \(writer.text(for: action.action)) at \(formatTime(action.time))")
         print(result.stateDiff.map(Terminal.colorDiff) ?? "(the action changed nothing)")
       } else {
         print("\(invariant) fails already in the initial state (\(violation))".red.bold)

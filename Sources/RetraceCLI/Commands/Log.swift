@@ -62,8 +62,9 @@ struct Log: AsyncParsableCommand {
         if output.json {
           text += try writer.line(for: action)
         } else {
+          let payload = try writer.payloadText(for: action.action)
           text += String(action.sequence).leftPadded(to: width).bold + "  " + formatTime(action.time).dim + "  "
-            + name.cyan + " " + (try writer.json(for: action.action))
+            + name.cyan + (payload.isEmpty ? "" : " " + payload)
         }
       } catch {
         throw DebuggerError(.undecodable, "action \(action.sequence) cannot be written as JSON: \(error)", path: trace)

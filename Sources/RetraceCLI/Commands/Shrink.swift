@@ -64,8 +64,7 @@ struct Shrink: AsyncParsableCommand {
       let writer = JSONLines.ActionWriter<D.Action>()
       let width = String(shrunk.actions.last?.sequence ?? 0).count
       for action in shrunk.actions {
-        let json = (try? writer.json(for: action.action)) ?? "?"
-        print("  " + String(action.sequence).leftPadded(to: width) + "  \(actionCaseName(of: action.action).cyan) \(json)")
+        print("  " + String(action.sequence).leftPadded(to: width) + "  " + writer.text(for: action.action))
       }
     }
   }
