@@ -295,21 +295,26 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   ///   - value: Derives the value from a state; a key path will do.
   ///   - onChange: Receives the value before and after an action that changed it.
   /// - Returns: The subscription; keep it as long as you want updates.
+  @inlinable
   public func subscribe<Value: Equatable>(
     to value: @escaping @MainActor (State) -> Value,
     _ onChange: @escaping @MainActor (_ old: Value, _ new: Value) -> Void
   ) -> StoreSubscription {
-    var last = value(currentState)
+    // Inlinable, so that the closure below is compiled in the app for its own state and
+    // value types: generic, each call went through value witnesses and boxed the value, and
+    // a captured `var` paid run-time exclusivity checks (see W3s in Benchmarks/).
+    let last = LastValue(value(currentState))
     return addSubscriber(wantsOld: false) { _, new in
       let next = value(new)
-      guard next != last else { return }
-      let old = last
-      last = next
+      guard next != last.value else { return }
+      let old = last.value
+      last.value = next
       onChange(old, next)
     }
   }
 
-  private func addSubscriber(
+  @usableFromInline
+  func addSubscriber(
     wantsOld: Bool, _ onChange: @escaping @MainActor (State, State) -> Void
   ) -> StoreSubscription {
     let subscription = StoreSubscription { [weak self] in

@@ -50,3 +50,16 @@ final class CancellationFlag: Sendable {
     cancelled.load(ordering: .relaxed)
   }
 }
+
+/// The last value a scoped subscription saw, kept where its closure can change it without
+/// run-time exclusivity checks: only that closure reads or writes it, on the main actor,
+/// one call at a time (the store never calls a subscriber from inside another).
+@usableFromInline
+final class LastValue<Value> {
+  @usableFromInline @exclusivity(unchecked) var value: Value
+
+  @usableFromInline
+  init(_ value: Value) {
+    self.value = value
+  }
+}

@@ -26,6 +26,23 @@ import Testing
     #expect(changes == ["0->2", "2->5"])
   }
 
+  @Test func aScopedSubscriberIsCalledOncePerChangeOfItsOwnPartAndNeverForOthers() {
+    let store = Store(initialState: Tally(), reducer: tallyReducer)
+    var byKeyPath: [Int] = []
+    var byClosure: [Int] = []
+    var logs = 0
+    let subscriptions = [
+      store.subscribe(to: \.total) { _, new in byKeyPath.append(new) },
+      store.subscribe(to: { $0.total * 10 }) { _, new in byClosure.append(new) },
+      store.subscribe(to: \.log.count) { _, _ in logs += 1 },
+    ]
+    for action: TallyAction in [.log("a"), .add(1), .log("b"), .add(0), .add(2), .log("c")] { store.send(action) }
+    #expect(byKeyPath == [1, 3])
+    #expect(byClosure == [10, 30])
+    #expect(logs == 3)
+    _ = subscriptions
+  }
+
   @Test func aSubscriptionToAPartOfTheStateKeepsNoCopyOfTheState() {
     // Room for the appends below, and no reference to the array but the store's.
     let store = Store(initialState: Tally(log: Array(["a"]).reserving(16)), reducer: tallyReducer)

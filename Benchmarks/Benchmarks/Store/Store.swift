@@ -1,5 +1,6 @@
 // The store's hot path: W0 (the reducer called directly, the floor), W1 (counter through
-// `send`), W2 (banking through `send`, on a fresh and on a grown state) and W3 (observers).
+// `send`), W2 (banking through `send`, on a fresh and on a grown state), W3 (observers)
+// and W3s (observers of a part of the state).
 //
 // This is also how to benchmark your own reducer with Retrace: generate the actions before
 // the measurement starts, build the store outside it, and measure only the `send` loop.
@@ -92,6 +93,29 @@ let benchmarks: @Sendable () -> Void = {
       let sink = Sink()
       let subscriptions = (0..<100).map { _ in
         store.subscribe { old, new in sink.changes &+= new.count &- old.count }
+      }
+      benchmark.startMeasurement()
+      for action in actions {
+        store.send(action)
+      }
+      benchmark.stopMeasurement()
+      blackHole(sink.changes)
+      withExtendedLifetime(subscriptions) {}
+    }
+  } setup: {
+    Workloads.counterActions(count: count)
+  }
+
+  // MARK: W3s: W1 with 100 subscribers to a part of the state (`subscribe(to:)`), the
+  // form an app uses per view model; its cost per subscriber sets against W3's.
+
+  Benchmark("W3s_counter_send_100_scoped_subscribers", configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)) {
+    benchmark, actions in
+    onMainActor(benchmark) { benchmark in
+      let store = Store(initialState: CounterState(), reducer: CounterReducer())
+      let sink = Sink()
+      let subscriptions = (0..<100).map { _ in
+        store.subscribe(to: \.count) { old, new in sink.changes &+= new &- old }
       }
       benchmark.startMeasurement()
       for action in actions {
