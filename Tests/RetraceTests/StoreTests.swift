@@ -43,6 +43,37 @@ import Testing
     _ = subscriptions
   }
 
+  /// Counts the times `read`'s observation fires while `actions` are sent, observing again
+  /// after each firing, as SwiftUI does after it redraws.
+  func notifications(_ store: Store<Tally, TallyAction>, reading read: @escaping @MainActor () -> Void, actions: [TallyAction]) -> Int {
+    final class Count: @unchecked Sendable { var value = 0 }  // touched on the main actor only
+    let count = Count()
+    func observe() {
+      withObservationTracking { read() } onChange: { count.value += 1 }
+    }
+    observe()
+    for action in actions {
+      let before = count.value
+      store.send(action)
+      if count.value != before { observe() }
+    }
+    return count.value
+  }
+
+  @Test func readingAFieldThroughTheStoreObservesThatFieldOnly() {
+    let actions: [TallyAction] = [.log("a"), .add(1), .log("b"), .add(0), .add(2), .log("c")]
+    let store = Store(initialState: Tally(), reducer: tallyReducer)
+    // Through the store: two changes of `total`, none from the log or from adding 0.
+    #expect(notifications(store, reading: { _ = store.total }, actions: actions) == 2)
+    #expect(store.total == 3)
+    // Through `state`: every action, as the whole state is observed.
+    let whole = Store(initialState: Tally(), reducer: tallyReducer)
+    #expect(notifications(whole, reading: { _ = whole.state.total }, actions: actions) == 6)
+    // Two fields read: a change of either.
+    let both = Store(initialState: Tally(), reducer: tallyReducer)
+    #expect(notifications(both, reading: { _ = both.total; _ = both.log }, actions: actions) == 5)
+  }
+
   @Test func aSubscriptionToAPartOfTheStateKeepsNoCopyOfTheState() {
     // Room for the appends below, and no reference to the array but the store's.
     let store = Store(initialState: Tally(log: Array(["a"]).reserving(16)), reducer: tallyReducer)

@@ -1,6 +1,6 @@
 // The store's hot path: W0 (the reducer called directly, the floor), W1 (counter through
 // `send`), W2 (banking through `send`, on a fresh and on a grown state), W3 (observers)
-// and W3s (observers of a part of the state).
+// W3s (observers of a part of the state) and W3f (a field observed on its own).
 //
 // This is also how to benchmark your own reducer with Retrace: generate the actions before
 // the measurement starts, build the store outside it, and measure only the `send` loop.
@@ -124,6 +124,24 @@ let benchmarks: @Sendable () -> Void = {
       benchmark.stopMeasurement()
       blackHole(sink.changes)
       withExtendedLifetime(subscriptions) {}
+    }
+  } setup: {
+    Workloads.counterActions(count: count)
+  }
+
+  // MARK: W3f: W1 with the count observed on its own (`store.count` read, as a SwiftUI view
+  // reads it): what per-field observation adds to every send.
+
+  Benchmark("W3f_counter_send_field_observed", configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)) {
+    benchmark, actions in
+    onMainActor(benchmark) { benchmark in
+      let store = Store(initialState: CounterState(), reducer: CounterReducer())
+      blackHole(store.count)
+      benchmark.startMeasurement()
+      for action in actions {
+        store.send(action)
+      }
+      benchmark.stopMeasurement()
     }
   } setup: {
     Workloads.counterActions(count: count)
