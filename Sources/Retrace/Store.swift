@@ -78,7 +78,7 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   /// changed it.
   @usableFromInline var observedFields: [AnyKeyPath: ObservedField] = [:]
   /// The checks of ``observedFields``, in an array for `send` to go through.
-  @usableFromInline var fieldChecks: [@MainActor () -> Void] = []
+  @usableFromInline var fieldChecks: [ObservedField] = []
   @usableFromInline let registrar = ObservationRegistrar()
   private lazy var effects = EffectRunner<Action> { [weak self] action in self?.send(action) }
   @usableFromInline @exclusivity(unchecked) var _sequence: UInt64 = 0
@@ -237,22 +237,64 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
     if tracked {
       registrar.didSet(self, keyPath: \.state)
     }
-    for check in fieldChecks { check() }
+    for field in fieldChecks where field.changed(currentState) {
+      // Observation's observers fire once: a field nobody read since it last notified
+      // only keeps its value up to date.
+      guard field.isObserved else { continue }
+      field.isObserved = false
+      field.notify(registrar, self)
+    }
     return effect
   }
 
-  /// A field of the state read through ``subscript(dynamicMember:)``.
+  /// A field of the state read through ``subscript(dynamicMember:)``: its key path on the
+  /// store, which the registrar knows it by, whether it was read since it last notified, and
+  /// the check that tells whether an action changed it.
   @usableFromInline
-  struct ObservedField {
-    @usableFromInline
-    init(storeKeyPath: AnyKeyPath, isObserved: LastValue<Bool>) {
-      self.storeKeyPath = storeKeyPath
-      self.isObserved = isObserved
-    }
-    /// The field's key path on the store, which the registrar knows it by.
+  final class ObservedField {
     @usableFromInline let storeKeyPath: AnyKeyPath
-    /// Whether the field was read since it last notified its observers.
-    @usableFromInline let isObserved: LastValue<Bool>
+    @usableFromInline @exclusivity(unchecked) var isObserved = false
+    /// Whether the state changed the field since the last call; keeps its value. Made by a
+    /// nonisolated function (``fieldCheck(_:value:)``): a closure made in the store would be
+    /// main-actor isolated, and Swift checks the executor on every call of one (see W3f).
+    @usableFromInline let changed: (State) -> Bool
+    /// Tells the field's observers that it changed.
+    @usableFromInline let notify: (ObservationRegistrar, Store) -> Void
+
+    @usableFromInline
+    init(storeKeyPath: AnyKeyPath, changed: @escaping (State) -> Bool, notify: @escaping (ObservationRegistrar, Store) -> Void) {
+      self.storeKeyPath = storeKeyPath
+      self.changed = changed
+      self.notify = notify
+    }
+  }
+
+  /// The check of a field at `keyPath` whose value is now `value`: a stored property is read
+  /// at its offset (applying the key path costs several times the comparison).
+  @inlinable
+  nonisolated static func fieldCheck<Value: Equatable>(_ keyPath: KeyPath<State, Value>, value: Value) -> (State) -> Bool {
+    let last = LastValue(value)
+    let offset = MemoryLayout<State>.offset(of: keyPath)
+    return { state in
+      let value =
+        if let offset {
+          withUnsafeBytes(of: state) { $0.load(fromByteOffset: offset, as: Value.self) }
+        } else {
+          state[keyPath: keyPath]
+        }
+      guard value != last.value else { return false }
+      last.value = value
+      return true
+    }
+  }
+
+  /// What tells the observers of the field at `storeKeyPath` that it changed.
+  @inlinable
+  nonisolated static func fieldNotification<Value>(_ storeKeyPath: KeyPath<Store, Value>) -> (ObservationRegistrar, Store) -> Void {
+    { registrar, store in
+      registrar.willSet(store, keyPath: storeKeyPath)
+      registrar.didSet(store, keyPath: storeKeyPath)
+    }
   }
 
   /// The value of a field of the state, observed on its own: inside
@@ -264,7 +306,7 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   /// ```
   ///
   /// Each field read this way costs every later `send` a read of its key path and a
-  /// comparison (about 100 ns; W3f in `Benchmarks/`).
+  /// comparison (about 30 ns; W3f in `Benchmarks/`).
   @inlinable
   public subscript<Value: Equatable>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
     let field: ObservedField
@@ -272,23 +314,13 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
       field = known
     } else {
       let storeKeyPath = (\Store.currentState).appending(path: keyPath)
-      field = ObservedField(storeKeyPath: storeKeyPath, isObserved: LastValue(false))
+      field = ObservedField(
+        storeKeyPath: storeKeyPath, changed: Self.fieldCheck(keyPath, value: currentState[keyPath: keyPath]),
+        notify: Self.fieldNotification(storeKeyPath))
       observedFields[keyPath] = field
-      let last = LastValue(currentState[keyPath: keyPath])
-      let isObserved = field.isObserved
-      fieldChecks.append { [unowned self] in
-        // Observation's observers fire once: while nobody has read the field since it last
-        // notified, only its value is kept up to date, and the registrar is left alone.
-        let value = self.currentState[keyPath: keyPath]
-        guard value != last.value else { return }
-        last.value = value
-        guard isObserved.value else { return }
-        isObserved.value = false
-        self.registrar.willSet(self, keyPath: storeKeyPath)
-        self.registrar.didSet(self, keyPath: storeKeyPath)
-      }
+      fieldChecks.append(field)
     }
-    field.isObserved.value = true
+    field.isObserved = true
     registrar.access(self, keyPath: field.storeKeyPath as! KeyPath<Store, Value>)
     return currentState[keyPath: keyPath]
   }
@@ -372,8 +404,18 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
     // Inlinable, so that the closure below is compiled in the app for its own state and
     // value types: generic, each call went through value witnesses and boxed the value, and
     // a captured `var` paid run-time exclusivity checks (see W3s in Benchmarks/).
-    let last = LastValue(value(currentState))
-    return addSubscriber(wantsOld: false) { _, new in
+    addSubscriber(wantsOld: false, Self.scopedCallback(value, last: value(currentState), onChange))
+  }
+
+  /// The callback of a scoped subscription, made by a nonisolated function: a closure made
+  /// in the store's own methods checks the executor on every call (see W3s).
+  @inlinable
+  nonisolated static func scopedCallback<Value: Equatable>(
+    _ value: @escaping @MainActor (State) -> Value, last: sending Value,
+    _ onChange: @escaping @MainActor (_ old: Value, _ new: Value) -> Void
+  ) -> @MainActor (State, State) -> Void {
+    let last = LastValue(last)
+    return { @MainActor _, new in
       let next = value(new)
       guard next != last.value else { return }
       let old = last.value
