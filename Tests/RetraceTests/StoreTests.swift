@@ -43,6 +43,48 @@ import Testing
     _ = subscriptions
   }
 
+  /// An element whose comparisons are counted.
+  struct Compared: Equatable, Sendable {
+    static let comparisons = Atomic<Int>(0)
+    var value: Int
+    static func == (a: Compared, b: Compared) -> Bool {
+      comparisons.add(1, ordering: .relaxed)
+      return a.value == b.value
+    }
+  }
+
+  struct Board: Equatable, Sendable {
+    var cells = (0..<1_000).map { Compared(value: $0) }
+    var moves = 0
+  }
+
+  enum BoardAction: Sendable {
+    case move
+    case paint(Int, Int)
+  }
+
+  @Test func aSubscriptionToACollectionComparesItsElementsOnlyWhenTheCollectionChanged() {
+    let store = Store(initialState: Board(), reducer: Reduce<Board, BoardAction> { state, action in
+      switch action {
+      case .move: state.moves += 1
+      case .paint(let index, let value): state.cells[index].value = value
+      }
+      return .none
+    })
+    var changes = 0
+    let subscription = store.subscribe(to: \.cells) { _, _ in changes += 1 }
+    let before = Compared.comparisons.load(ordering: .relaxed)
+    for _ in 0..<100 { store.send(.move) }
+    // An untouched collection still shares its storage with the kept value, and `==` on
+    // shared storage answers without looking at an element.
+    #expect(Compared.comparisons.load(ordering: .relaxed) == before)
+    store.send(.paint(500, -1))
+    #expect(Compared.comparisons.load(ordering: .relaxed) > before)
+    store.send(.paint(500, -1))
+    #expect(changes == 1)
+    _ = subscription
+  }
+
   /// Counts the times `read`'s observation fires while `actions` are sent, observing again
   /// after each firing, as SwiftUI does after it redraws.
   func notifications(_ store: Store<Tally, TallyAction>, reading read: @escaping @MainActor () -> Void, actions: [TallyAction]) -> Int {
