@@ -232,6 +232,66 @@ import Testing
     #expect(try replay.json()["status"] as? String == "damaged")
   }
 
+  /// `bytes` with `extra` appended to chunk `chunk`'s zstd frame, inside the chunk (its
+  /// `frameSize` grown to cover it), resealed.
+  static func growingChunk(_ bytes: [UInt8], _ chunk: TraceChunk, by extra: [UInt8]) -> [UInt8] {
+    let end = chunk.offset + chunk.byteCount
+    var grown = Array(bytes[..<end]) + extra + Array(bytes[end...])
+    let h = chunk.offset + 8
+    grown.setLittleEndian(UInt32(chunk.byteCount - 8 - TraceFormat.chunkHeaderSize + extra.count), at: h + 36)
+    let covered = Array(grown[h..<(h + 40)]) + Array(grown[(h + 44)..<(end + extra.count)])
+    grown.setLittleEndian(CRC32C.checksum(covered), at: h + 40)
+    return grown
+  }
+
+  @Test func aFrameTheFormatDoesNotPlaceIsDamageThoughZstdAcceptsIt() throws {
+    let workspace = try Workspace()
+    let clean = try Self.chunkedTrace(in: workspace)
+    let chunk = try TraceReader(bytes: clean).chunks[4]
+    let end = chunk.offset + chunk.byteCount
+    // zstd's empty frame (with its content size and checksum), and a skippable frame.
+    let emptyFrame: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD, 0x24, 0x00, 0x01, 0x00, 0x00, 0x99, 0xE9, 0xD8, 0x51]
+    let skippable: [UInt8] = [0x53, 0x2A, 0x4D, 0x18, 0x04, 0x00, 0x00, 0x00, 0x61, 0x62, 0x63, 0x64]
+    // A chunk of no records, its frame the empty one, where the index was.
+    var emptyChunk = [UInt8](repeating: 0, count: 8 + TraceFormat.chunkHeaderSize)
+    let last = try TraceReader(bytes: clean).chunks.last!
+    emptyChunk.setLittleEndian(TraceFormat.chunkMagic, at: 0)
+    emptyChunk.setLittleEndian(UInt32(TraceFormat.chunkHeaderSize), at: 4)
+    emptyChunk.setLittleEndian(TraceFormat.chunkTag, at: 8)
+    emptyChunk.setLittleEndian(UInt16(1), at: 12)
+    emptyChunk.setLittleEndian(last.firstSequence + UInt64(last.actionCount), at: 16)
+    emptyChunk.setLittleEndian(UInt32(emptyFrame.count), at: 8 + 36)
+    emptyChunk += emptyFrame
+    emptyChunk.setLittleEndian(
+      CRC32C.checksum(Array(emptyChunk[8..<48]) + Array(emptyChunk[52...])), at: 8 + 40)
+    let cases: [(String, [UInt8], String)] = [
+      ("skippable-between.trace", Array(clean[..<end]) + skippable + Array(clean[end...]), "expected a chunk or the index"),
+      ("zstd-between.trace", Array(clean[..<end]) + emptyFrame + Array(clean[end...]), "expected a chunk or the index"),
+      ("skippable-inside.trace", Self.growingChunk(clean, chunk, by: skippable), "more than one frame"),
+      ("zstd-inside.trace", Self.growingChunk(clean, chunk, by: emptyFrame), "more than one frame"),
+      ("empty-chunk.trace", Array(clean[..<(last.offset + last.byteCount)]) + emptyChunk, "no records"),
+    ]
+    // The header's reserved field, resealed: a header the format does not write.
+    var reserved = clean
+    reserved[14] = 1
+    let headerSize = Int(clean[4]) | Int(clean[5]) << 8
+    reserved.setLittleEndian(CRC32C.checksum(Array(reserved[8..<(8 + headerSize - 4)])), at: 8 + headerSize - 4)
+    try Data(reserved).write(to: URL(fileURLWithPath: workspace.path("reserved.trace")))
+    let header = try workspace.run("verify reserved.trace")
+    #expect(header.exitCode != 0, "\(header)")
+    #expect(header.stdout.contains("reserved field is not 0") || header.stderr.contains("reserved field is not 0"), "\(header)")
+
+    for (name, bytes, problem) in cases {
+      try Data(bytes).write(to: URL(fileURLWithPath: workspace.path(name)))
+      let verify = try workspace.run("verify \(name)")
+      #expect(verify.exitCode == 1, "\(name): \(verify)")
+      #expect(verify.stdout.contains(problem), "\(name): \(verify)")
+      let replay = try workspace.run("replay \(name) --verify --json")
+      #expect(replay.exitCode == 1, "\(name): \(replay)")
+      #expect(try replay.json()["status"] as? String == "damaged", "\(name)")
+    }
+  }
+
   @Test func everyIndexFieldIsChecked() throws {
     let workspace = try Workspace()
     let clean = try Self.chunkedTrace(in: workspace)

@@ -136,6 +136,9 @@ struct Scan {
         .unsupportedVersion, "format version \(version) is not supported (this reader knows 1 to \(TraceFormat.version))",
         offset: 12)
     }
+    guard content.readLittleEndian(UInt16.self, at: 6) == 0 else {
+      throw TraceError(.corrupted, "the header's reserved field is not 0", offset: 14)
+    }
     let cborLength = Int(content.readLittleEndian(UInt32.self, at: 8))
     guard cborLength == size - 16 else {
       throw TraceError(.corrupted, "header length \(cborLength) does not fit its frame", offset: 16)
@@ -206,6 +209,9 @@ struct Scan {
     }
     let actionCount = Int(header.readLittleEndian(UInt32.self, at: h + 16))
     let recordCount = Int(header.readLittleEndian(UInt32.self, at: h + 20))
+    guard recordCount > 0 else {
+      return failure(.corrupted, "chunk has no records", offset + h + 20)
+    }
     guard actionCount <= recordCount, recordCount <= rawSize else {
       return failure(.corrupted, "chunk record counts are impossible", offset + h + 16)
     }

@@ -109,7 +109,12 @@ final class ZstdDecompressor {
       throw ZstdError(message: "zstd: \(name)")
     }
     if result.code < 0 { throw ZstdError(message: "zstd frame is truncated") }
-    guard result.produced == expectedSize, result.consumed == frame.count else {
+    guard result.consumed == frame.count else {
+      // zstd itself would go on to the next frame (and skip a skippable one): the format
+      // places exactly one frame here.
+      throw ZstdError(message: "the chunk holds more than one frame (its zstd frame ends after \(result.consumed) of its \(frame.count) bytes)")
+    }
+    guard result.produced == expectedSize else {
       throw ZstdError(message: "zstd frame decoded to \(result.produced) bytes, expected \(expectedSize)")
     }
   }
