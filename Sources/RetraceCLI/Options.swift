@@ -17,6 +17,16 @@ func outputName(_ name: String) throws -> String {
   return name
 }
 
+/// Reads a sequence-number option (`--at`, `--from`, `--to`), so that a negative or
+/// non-numeric value is a usage error that gives the range. Such options are parsed
+/// `.unconditional`ly, so that `--at -5` reaches here rather than reading as an option.
+func sequenceNumber(_ text: String) throws -> UInt64 {
+  guard let number = UInt64(text) else {
+    throw ValidationError("a sequence number is a whole number from 0 to \(UInt64.max)")
+  }
+  return number
+}
+
 /// The colour flags every command takes.
 public struct ColorOptions: ParsableArguments {
   /// `true` forces colour, `false` turns it off, `nil` decides by the terminal.

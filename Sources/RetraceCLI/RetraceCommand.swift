@@ -152,7 +152,17 @@ public struct RetraceCommand: AsyncParsableCommand {
       print(fullMessage(for: error))
       return succeeded()
     }
-    Terminal.writeError(fullMessage(for: error))
+    // One line: the problem, and where the usage is (swift-argument-parser's full message
+    // adds the option's help and the command's usage lines).
+    var problem = Terminal.oneLine(message(for: error))
+    if problem.hasSuffix(".") { problem.removeLast() }
+    var line = "\(CommandContext.name): " + problem
+    if let help = fullMessage(for: error).split(separator: "\n").last(where: { $0.contains("See '") }),
+      let start = help.range(of: "See '"), let end = help[start.upperBound...].firstIndex(of: "'")
+    {
+      line += " (see '\(help[start.upperBound..<end])')"
+    }
+    Terminal.writeError(line)
     return RetraceExitCode.usage.rawValue
   }
 }

@@ -94,8 +94,26 @@ import Testing
     ] {
       let result = try workspace.run(command)
       #expect(result.exitCode == 2, "\(command): \(result)")
-      #expect(result.stderr.contains("Error:"), "\(command): \(result)")
+      // One line: the problem, and where the usage is.
+      #expect(result.stderr.hasPrefix("retrace: "), "\(command): \(result)")
+      #expect(result.stderr.split(separator: "\n").count == 1, "\(command): \(result)")
+      #expect(result.stderr.contains("(see 'retrace"), "\(command): \(result)")
       #expect(result.stdout.isEmpty, "\(command)")
+    }
+  }
+
+  @Test func aNegativeSequenceNumberIsAUsageErrorThatGivesTheRange() throws {
+    let workspace = try Workspace()
+    try workspace.run("generate counter --actions 5 -o c.trace")
+    for (command, option) in [
+      ("state c.trace --at -5", "--at"), ("state c.trace --at=-5", "--at"), ("log c.trace --from -1", "--from"),
+      ("diff c.trace --to -2", "--to"), ("state c.trace --at five", "--at"),
+    ] {
+      let result = try workspace.run(command)
+      #expect(result.exitCode == 2, "\(command): \(result)")
+      #expect(result.stderr.split(separator: "\n").count == 1, "\(command): \(result)")
+      #expect(result.stderr.contains("'\(option) <"), "\(command): \(result)")
+      #expect(result.stderr.contains("from 0 to 18446744073709551615"), "\(command): \(result)")
     }
   }
 

@@ -17,7 +17,7 @@ struct Bench: AsyncParsableCommand {
   @Argument(help: "The trace to replay.")
   var trace: String
 
-  @Option(name: [.customLong("repeat")], help: "How many times to decode and replay the trace.")
+  @Option(name: [.customLong("repeat")], parsing: .unconditional, help: "How many times to decode and replay the trace.")
   var repetitions: Int = 5
 
   @OptionGroup var output: JSONOptions

@@ -27,7 +27,7 @@ struct Debug: AsyncParsableCommand {
   @Argument(help: "The trace to explore.")
   var trace: String
 
-  @Option(name: .long, help: "The sequence number to start at (default: 0, the initial state).")
+  @Option(name: .long, parsing: .unconditional, help: "The sequence number to start at (default: 0, the initial state).", transform: sequenceNumber)
   var at: UInt64?
 
   @OptionGroup var colorOptions: ColorOptions

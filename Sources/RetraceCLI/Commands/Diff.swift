@@ -16,10 +16,10 @@ struct Diff: AsyncParsableCommand {
   @Argument(help: "One trace, or two traces to compare.")
   var traces: [String]
 
-  @Option(name: .long, help: "With one trace: the earlier sequence number (default: the start).")
+  @Option(name: .long, parsing: .unconditional, help: "With one trace: the earlier sequence number (default: the start).", transform: sequenceNumber)
   var from: UInt64?
 
-  @Option(name: .long, help: "With one trace: the later sequence number (default: the end).")
+  @Option(name: .long, parsing: .unconditional, help: "With one trace: the later sequence number (default: the end).", transform: sequenceNumber)
   var to: UInt64?
 
   @Flag(

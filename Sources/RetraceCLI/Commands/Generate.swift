@@ -20,10 +20,10 @@ struct Generate: AsyncParsableCommand {
   /// action for banking) before it is written.
   static let maximumActions = 100_000_000
 
-  @Option(name: .long, help: "The number of actions (at most 100,000,000).")
+  @Option(name: .long, parsing: .unconditional, help: "The number of actions (at most 100,000,000).")
   var actions: Int
 
-  @Option(name: .long, help: "The seed of the generator.")
+  @Option(name: .long, parsing: .unconditional, help: "The seed of the generator.")
   var seed: UInt64 = 1
 
   @Option(name: .shortAndLong, help: "The file to write.", transform: outputName)

@@ -15,10 +15,10 @@ struct Log: AsyncParsableCommand {
   @Argument(help: "The trace to read.")
   var trace: String
 
-  @Option(name: .long, help: "The first sequence number to print.")
+  @Option(name: .long, parsing: .unconditional, help: "The first sequence number to print.", transform: sequenceNumber)
   var from: UInt64?
 
-  @Option(name: .long, help: "The last sequence number to print.")
+  @Option(name: .long, parsing: .unconditional, help: "The last sequence number to print.", transform: sequenceNumber)
   var to: UInt64?
 
   @Option(name: .long, help: "Print only actions of this case, such as addTransaction.")

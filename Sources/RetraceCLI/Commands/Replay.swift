@@ -27,7 +27,7 @@ struct Replay: AsyncParsableCommand {
   @Argument(help: "The traces to replay, or directories that hold them.")
   var traces: [String]
 
-  @Option(name: .long, help: "Replay up to this sequence number (one trace, without --verify).")
+  @Option(name: .long, parsing: .unconditional, help: "Replay up to this sequence number (one trace, without --verify).", transform: sequenceNumber)
   var to: UInt64?
 
   @Flag(name: .long, help: "Compare every recorded checkpoint and snapshot hash with the replayed state.")
