@@ -50,7 +50,7 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   // state and action types; unspecialized generic code cost several times the reducer.
   //
   // The fields `send` touches opt out of Swift's run-time exclusivity checks, which cost
-  // more than a small reducer (about 10 ns per access, half of a counter's `send`). That is
+  // more than a small reducer (see W1). That is
   // safe because the store is main-actor isolated, so no two threads touch them, and no
   // access overlaps another on that one thread: the reducer is pure and cannot reach the
   // store, and what a recorder, subscriber or effect sends while an action is in progress

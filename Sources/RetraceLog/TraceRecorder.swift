@@ -428,7 +428,7 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
   @inlinable
   func wantsState(at sequence: UInt64) -> Bool {
     // Most actions come before the next state is due: one relaxed load answers for them,
-    // before the division below (about 10 ns). `nextStateDue` only ever lags behind the
+    // before the division below (see W4). `nextStateDue` only ever lags behind the
     // writer's, so a sequence number below it is below the writer's too.
     guard sequence >= nextStateDue.load(ordering: .relaxed) else { return false }
     guard stateInterval != 0 && sequence % stateInterval == 0 else { return false }
@@ -450,9 +450,7 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
     let due = nextStateDue.load(ordering: .acquiring)
     guard sequence >= due else { return false }
     // A writer that is behind holds a state until it gets to it, and every change the app
-    // makes meanwhile copies what it touches (copy-on-write): in a burst of sends that cost
-    // 800 ns per action with a state handed every 1,000 actions, and about 80 ns per action
-    // in a million-action burst even with states only every 64 intervals or by the budget.
+    // makes meanwhile copies what it touches (copy-on-write; see W4 on a burst of sends).
     // So a writer that is behind gets no state: checkpoints and snapshots, which only make
     // reading faster, wait until it has caught up; the actions are all recorded.
     return sequence <= writtenSequence.load(ordering: .relaxed) &+ Self.backlogForStates

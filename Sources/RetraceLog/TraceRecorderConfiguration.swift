@@ -34,8 +34,8 @@ public struct TraceRecorderConfiguration: Sendable, Equatable {
   ///
   /// Off by default: a process crash loses nothing either way (the kernel holds what was
   /// written), and an fsync on the background thread stalls journaling for as long as the
-  /// disk takes, which measured up to tens of milliseconds here and broke the 10 ms
-  /// durability window. Call ``TraceRecorder/flush()`` for durability against power loss.
+  /// disk takes, up to tens of milliseconds, longer than the 10 ms durability window
+  /// (docs/TRACE_FORMAT.md §6). Call ``TraceRecorder/flush()`` for durability against power loss.
   public var syncEveryChunk: Bool = false
 
   /// Whether checkpoints and snapshots land at the same sequence numbers in every run.

@@ -163,6 +163,16 @@ import Testing
     expectError(try workspace.run("state odd.jsonl"), code: 4, containing: #"unknown domain '\u{1B}[2Jx\ny'"#)
   }
 
+  /// A bidirectional override in a file name would make the rest of the line read right to
+  /// left ("txt.exe" shown as "exe.txt"): it is escaped too.
+  @Test func bidirectionalControlsInAnErrorAreEscaped() throws {
+    let workspace = try Workspace()
+    let result = try workspace.run("info report\u{202E}txt.trace")
+    #expect(result.exitCode == 3, "\(result)")
+    #expect(result.stderr.contains(#"report\u{202E}txt.trace"#), "\(result)")
+    #expect(!result.stderr.unicodeScalars.contains("\u{202E}"))
+  }
+
   @Test func anUnwritableOutputIsExit3() throws {
     let workspace = try Workspace()
     expectError(

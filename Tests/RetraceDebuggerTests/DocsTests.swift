@@ -22,4 +22,33 @@ import Testing
     }
     #expect(checked == 3)
   }
+
+  /// The docs and comments say what is and refer to nothing outside the repository
+  /// (`scripts/check-docs`).
+  @Test func theDocsReferToNothingOutsideTheRepositoryAndNumberNoStagesOfItsHistory() throws {
+    let script = Self.root.appendingPathComponent("scripts/check-docs")
+    let result = try CLI.run(script, [], in: Self.root)
+    #expect(result.exitCode == 0, "\(result)")
+  }
+
+  @Test func checkDocsFindsWhatItIsFor() throws {
+    let workspace = try Workspace()
+    try workspace.write("A user's first session and second session.\nThe recorder writes a chunk.\n", to: "fine.md")
+    // Put together here, so that this file does not hold what it plants.
+    let issue = ["the", "issue"].joined(separator: " ")
+    let fifth = ["fifth", "session"].joined(separator: " ")
+    let nine = ["session", "9"].joined(separator: " ")
+    let shared = ["..", "shared", "DESIGN.md"].joined(separator: "/")
+    try workspace.write("As \(issue) says, the \(fifth) made this 2x faster.\n", to: "notes.md")
+    try workspace.write("// Measured in \(nine); see \(shared).\nlet x = 1\n", to: "code.swift")
+    let script = Self.root.appendingPathComponent("scripts/check-docs")
+    let result = try CLI.run(script, [], in: workspace.directory, environment: ["CHECK_DOCS_ROOT": workspace.directory.path])
+    #expect(result.exitCode == 1, "\(result)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.contains { $0.hasPrefix("notes.md:1: refers to an issue") })
+    #expect(lines.contains { $0.hasPrefix("notes.md:1: numbers a stage") })
+    #expect(lines.contains { $0.hasPrefix("code.swift:1: numbers a stage") })
+    #expect(lines.contains { $0.hasPrefix("code.swift:1: refers to a directory outside") })
+    #expect(!lines.contains { $0.hasPrefix("fine.md") })
+  }
 }

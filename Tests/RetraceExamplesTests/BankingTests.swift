@@ -82,7 +82,7 @@ import Testing
     #expect(reduce([.moveAccount(from: 0, to: -1)], from: three) == three)
   }
 
-  /// The JSON forms documented in the README and the issue, each with the value it means.
+  /// The JSON forms documented in the README, each with the value it means.
   static let documentedJSON: [(String, BankingAction)] = [
     (#"{"addAccount":{"name":"Daily Expenses","kind":"checking","iban":"NL91ABNA0417164300","date":1763771000.5}}"#,
      .addAccount(name: "Daily Expenses", kind: .checking, iban: "NL91ABNA0417164300", date: 1_763_771_000.5)),

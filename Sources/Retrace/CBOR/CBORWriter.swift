@@ -196,9 +196,8 @@ public struct CBORWriter: ~Copyable {
   }
 
   /// Writes a text string.
-  // Not `@_transparent`, unlike the other primitives: made transparent, its closure was
-  // left as a call into unspecialized code, and encoding a banking action took 53 ns
-  // rather than 34.
+  // Not `@_transparent`, unlike the other primitives: made transparent, its closure stays
+  // a call into unspecialized code (see W4).
   @inlinable @inline(__always)
   public mutating func write(_ value: String) {
     // A native string lends its UTF-8 as it is; `withUTF8` would need a mutable copy of

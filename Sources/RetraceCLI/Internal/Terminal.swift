@@ -30,8 +30,13 @@ enum Terminal {
   /// Writes out what stdout holds in its buffer, and returns the error if any of the
   /// command's output could not be written (a full disk, a device that refuses it).
   static func flushStandardOutput() -> DebuggerError? {
-    guard fflush(stdout) == 0, ferror(stdout) == 0 else {
-      let reason = String(cString: strerror(errno))
+    errno = 0
+    let flushed = fflush(stdout) == 0
+    let code = errno
+    guard flushed, ferror(stdout) == 0 else {
+      // errno tells why only when this flush failed: an earlier write's failure left only
+      // the stream's error flag, and errno has changed since.
+      let reason = !flushed && code != 0 ? String(cString: strerror(code)) : "a write to it failed"
       clearerr(stdout)
       return DebuggerError(.io, "cannot write the output: \(reason)", path: "stdout")
     }
@@ -45,14 +50,21 @@ enum Terminal {
   }
 
   /// `text` with its control characters escaped (`\n`, `\u{1B}`), so that it prints as one
-  /// line and cannot drive the terminal.
+  /// line and cannot drive the terminal, and its bidirectional controls too (`\u{202E}`), so
+  /// that a file name cannot make the line read in another order than it is.
   static func oneLine(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+    guard text.unicodeScalars.contains(where: mustBeEscaped) else { return text }
     var line = ""
     for scalar in text.unicodeScalars {
-      line += scalar.properties.generalCategory == .control ? scalar.escaped(asASCII: true) : String(scalar)
+      line += mustBeEscaped(scalar) ? scalar.escaped(asASCII: true) : String(scalar)
     }
     return line
+  }
+
+  /// Control characters, and the bidirectional marks, embeddings, overrides and isolates
+  /// (Unicode's `Bidi_Control` property), which reorder what follows them.
+  private static func mustBeEscaped(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.properties.generalCategory == .control || scalar.properties.isBidiControl
   }
 
   /// Writes `line` and a newline on stderr, after what stdout holds.

@@ -1,6 +1,6 @@
 import RetraceCoordinator
 
-/// The banking app's navigation as the issue describes it, to show that the module fits it:
+/// The banking app's navigation, an example of what the module expresses:
 /// an accounts list at the root, an account's transactions pushed, sheets for a new account
 /// and a new transaction, and a transaction sheet only from an account's screen.
 public enum BankingRoute: Routable {
