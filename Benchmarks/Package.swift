@@ -13,7 +13,8 @@ let package = Package(
     .package(name: "Retrace", path: ".."),
     // The default traits need a package this machine's mirror does not have; the malloc
     // interposer alone gives the malloc counts.
-    .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    .package(
+      url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
   ],
   targets: [
     // What the benchmarks share: seeded workloads, the 1,000,000-action trace, the table's

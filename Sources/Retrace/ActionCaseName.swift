@@ -25,7 +25,11 @@ public func actionCaseName<Action: Encodable>(of action: Action) -> String {
   try? action.encode(to: encoder)
   if let name = encoder.recorder.name { return name }
   // An encoding that starts with neither a keyed container nor a string: ask the encoding.
-  guard let bytes = try? CBOREncoder().encode(action), let value = try? CBORValue(decoding: bytes) else { return "?" }
-  if case .map(let pairs) = value, let key = pairs.compactMap({ $0.key.stringValue }).sorted().first { return key }
+  guard let bytes = try? CBOREncoder().encode(action), let value = try? CBORValue(decoding: bytes)
+  else { return "?" }
+  if case .map(let pairs) = value, let key = pairs.compactMap({ $0.key.stringValue }).sorted().first
+  {
+    return key
+  }
   return value.stringValue ?? "?"
 }

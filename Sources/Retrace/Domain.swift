@@ -88,7 +88,9 @@ extension Domain {
   }
 
   /// By default a domain writes only its current schema.
-  public func legacyEncoding(of action: Action, schemaVersion version: Int) -> (any Encodable & Sendable)? {
+  public func legacyEncoding(of action: Action, schemaVersion version: Int) -> (
+    any Encodable & Sendable
+  )? {
     nil
   }
 
@@ -224,8 +226,10 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
       if !names.contains(name) { names.append(name) }
     }
     self.init(
-      name: name, summary: summary, actionSchemaVersion: actionSchemaVersion, initialState: initialState,
-      reducer: reducer, actionCases: names, invariants: invariants, workload: workload, upcaster: upcaster,
+      name: name, summary: summary, actionSchemaVersion: actionSchemaVersion,
+      initialState: initialState,
+      reducer: reducer, actionCases: names, invariants: invariants, workload: workload,
+      upcaster: upcaster,
       legacyEncoder: legacyEncoder)
   }
 
@@ -245,7 +249,9 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
   }
 
   /// The action as an older schema version encoded it, from the legacy encoder.
-  public func legacyEncoding(of action: Action, schemaVersion version: Int) -> (any Encodable & Sendable)? {
+  public func legacyEncoding(of action: Action, schemaVersion version: Int) -> (
+    any Encodable & Sendable
+  )? {
     legacyEncoder?(action, version)
   }
 }
@@ -291,7 +297,8 @@ public struct Workload<State, Action>: Sendable {
   /// - Parameter next: Returns the next action for a state and a step, drawing randomness
   ///   only from `random`.
   public init(
-    _ next: @escaping @Sendable (_ state: State, _ step: Int, _ random: inout SeededRandom) -> Action
+    _ next:
+      @escaping @Sendable (_ state: State, _ step: Int, _ random: inout SeededRandom) -> Action
   ) {
     self.next = next
   }
@@ -306,7 +313,9 @@ extension Domain {
   ///   - seed: The seed; the same seed gives the same actions.
   /// - Returns: The actions and the state after them.
   public func generate(count: Int, seed: UInt64) -> (actions: [Action], finalState: State) {
-    guard let workload else { preconditionFailure("domain \(name) has no workload to generate actions with") }
+    guard let workload else {
+      preconditionFailure("domain \(name) has no workload to generate actions with")
+    }
     var random = SeededRandom(seed: seed)
     var state = initialState
     var actions: [Action] = []

@@ -173,7 +173,8 @@ public struct Effect<Action> {
           await work(Send { action in send(transform(action)) })
         })
     case .cancellable(let id, let cancelInFlight, let effect):
-      return Effect<NewAction>(.cancellable(id, cancelInFlight: cancelInFlight, effect.map(transform)))
+      return Effect<NewAction>(
+        .cancellable(id, cancelInFlight: cancelInFlight, effect.map(transform)))
     case .cancel(let id):
       return Effect<NewAction>(.cancel(id))
     case .merge(let effects):

@@ -91,7 +91,8 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
     /// recorder asked for it), and the store's state after it when the recorder wants it.
     /// One closure that reads the state itself, rather than `State?` arguments: making and
     /// destroying those around every call cost more than the call.
-    @usableFromInline let record: @MainActor (Store, UInt64, Double, Action, UnsafePointer<State>?) -> Void
+    @usableFromInline let record:
+      @MainActor (Store, UInt64, Double, Action, UnsafePointer<State>?) -> Void
 
     @usableFromInline
     init(
@@ -112,7 +113,9 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
     @usableFromInline let wantsOld: Bool
     @usableFromInline let onChange: @MainActor (State, State) -> Void
 
-    init(flag: CancellationFlag, wantsOld: Bool, onChange: @escaping @MainActor (State, State) -> Void) {
+    init(
+      flag: CancellationFlag, wantsOld: Bool, onChange: @escaping @MainActor (State, State) -> Void
+    ) {
       self.flag = flag
       self.wantsOld = wantsOld
       self.onChange = onChange
@@ -262,7 +265,10 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
     @usableFromInline let notify: (ObservationRegistrar, Store) -> Void
 
     @usableFromInline
-    init(storeKeyPath: AnyKeyPath, changed: @escaping (State) -> Bool, notify: @escaping (ObservationRegistrar, Store) -> Void) {
+    init(
+      storeKeyPath: AnyKeyPath, changed: @escaping (State) -> Bool,
+      notify: @escaping (ObservationRegistrar, Store) -> Void
+    ) {
       self.storeKeyPath = storeKeyPath
       self.changed = changed
       self.notify = notify
@@ -272,7 +278,9 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   /// The check of a field at `keyPath` whose value is now `value`: a stored property is read
   /// at its offset (applying the key path costs several times the comparison).
   @inlinable
-  nonisolated static func fieldCheck<Value: Equatable>(_ keyPath: KeyPath<State, Value>, value: Value) -> (State) -> Bool {
+  nonisolated static func fieldCheck<Value: Equatable>(
+    _ keyPath: KeyPath<State, Value>, value: Value
+  ) -> (State) -> Bool {
     let last = LastValue(value)
     let offset = MemoryLayout<State>.offset(of: keyPath)
     return { state in
@@ -290,7 +298,9 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
 
   /// What tells the observers of the field at `storeKeyPath` that it changed.
   @inlinable
-  nonisolated static func fieldNotification<Value>(_ storeKeyPath: KeyPath<Store, Value>) -> (ObservationRegistrar, Store) -> Void {
+  nonisolated static func fieldNotification<Value>(_ storeKeyPath: KeyPath<Store, Value>) -> (
+    ObservationRegistrar, Store
+  ) -> Void {
     { registrar, store in
       registrar.willSet(store, keyPath: storeKeyPath)
       registrar.didSet(store, keyPath: storeKeyPath)
@@ -315,7 +325,8 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
     } else {
       let storeKeyPath = (\Store.currentState).appending(path: keyPath)
       field = ObservedField(
-        storeKeyPath: storeKeyPath, changed: Self.fieldCheck(keyPath, value: currentState[keyPath: keyPath]),
+        storeKeyPath: storeKeyPath,
+        changed: Self.fieldCheck(keyPath, value: currentState[keyPath: keyPath]),
         notify: Self.fieldNotification(storeKeyPath))
       observedFields[keyPath] = field
       fieldChecks.append(field)
@@ -456,7 +467,9 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
             sequence: sequence, time: time, action: action, stateBefore: before?.pointee,
             stateAfter: store.currentState)
         } else {
-          recorder.record(sequence: sequence, time: time, action: action, stateBefore: before?.pointee, stateAfter: nil)
+          recorder.record(
+            sequence: sequence, time: time, action: action, stateBefore: before?.pointee,
+            stateAfter: nil)
         }
       })
     recordersWantStateBefore = recorders.contains { $0.recorder.wantsStateBefore }

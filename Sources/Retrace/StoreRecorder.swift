@@ -15,7 +15,9 @@ public struct Transition<State, Action> {
 
   /// Creates a transition.
   @inlinable
-  public init(sequence: UInt64, time: Double, action: Action, stateBefore: State?, stateAfter: State?) {
+  public init(
+    sequence: UInt64, time: Double, action: Action, stateBefore: State?, stateAfter: State?
+  ) {
     self.sequence = sequence
     self.time = time
     self.action = action
@@ -99,7 +101,8 @@ public protocol StoreRecorder<State, Action>: AnyObject, Sendable {
   ///   - action: The action.
   ///   - stateBefore: The state before it, if a recorder asked (``Transition/stateBefore``).
   ///   - stateAfter: The state after it, if this recorder asked (``Transition/stateAfter``).
-  func record(sequence: UInt64, time: Double, action: Action, stateBefore: State?, stateAfter: State?)
+  func record(
+    sequence: UInt64, time: Double, action: Action, stateBefore: State?, stateAfter: State?)
 }
 
 extension StoreRecorder {
@@ -120,7 +123,12 @@ extension StoreRecorder {
 
   /// Builds the ``Transition`` and calls ``record(_:)``.
   @inlinable
-  public func record(sequence: UInt64, time: Double, action: Action, stateBefore: State?, stateAfter: State?) {
-    record(Transition(sequence: sequence, time: time, action: action, stateBefore: stateBefore, stateAfter: stateAfter))
+  public func record(
+    sequence: UInt64, time: Double, action: Action, stateBefore: State?, stateAfter: State?
+  ) {
+    record(
+      Transition(
+        sequence: sequence, time: time, action: action, stateBefore: stateBefore,
+        stateAfter: stateAfter))
   }
 }

@@ -32,7 +32,9 @@ public struct ColorOptions: ParsableArguments {
   /// `true` forces colour, `false` turns it off, `nil` decides by the terminal.
   @Flag(
     inversion: .prefixedNo,
-    help: "Color the output; by default only when stdout is a terminal, TERM is not dumb and NO_COLOR is not set.")
+    help:
+      "Color the output; by default only when stdout is a terminal, TERM is not dumb and NO_COLOR is not set."
+  )
   public var color: Bool?
 
   /// Creates the options with their defaults.

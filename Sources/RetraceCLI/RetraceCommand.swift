@@ -1,3 +1,8 @@
+import ArgumentParser
+import Foundation
+import Retrace
+import RetraceDebugger
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,10 +10,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import ArgumentParser
-import Foundation
-import Retrace
-import RetraceDebugger
 
 /// The `retrace` command line: a time-travel debugger for recorded sessions.
 ///
@@ -40,20 +41,21 @@ public struct RetraceCommand: AsyncParsableCommand {
   /// ``main(name:version:domains:flows:arguments:)``.
   public static var configuration: CommandConfiguration {
     CommandConfiguration(
-    commandName: CommandContext.name,
-    abstract: "Replay, inspect, diff, bisect, shrink and benchmark recorded sessions.",
-    discussion: """
-      Every command that reads a trace finds its domain (reducer, invariants) by the name in \
-      the trace's header, among the domains this tool was built with (see `\(CommandContext.name) domains`). \
-      Sequence number N means the state after the N-th action; 0 is the initial state.
+      commandName: CommandContext.name,
+      abstract: "Replay, inspect, diff, bisect, shrink and benchmark recorded sessions.",
+      discussion: """
+        Every command that reads a trace finds its domain (reducer, invariants) by the name in \
+        the trace's header, among the domains this tool was built with (see `\(CommandContext.name) domains`). \
+        Sequence number N means the state after the N-th action; 0 is the initial state.
 
-      \(RetraceExitCode.helpText)
-      """,
-    version: CommandContext.version,
-    subcommands: [
-      Domains.self, Generate.self, Info.self, Verify.self, Log.self, State.self, Diff.self,
-      Replay.self, Bisect.self, Shrink.self, Bench.self, Export.self, Import.self, Flows.self, Debug.self,
-    ]
+        \(RetraceExitCode.helpText)
+        """,
+      version: CommandContext.version,
+      subcommands: [
+        Domains.self, Generate.self, Info.self, Verify.self, Log.self, State.self, Diff.self,
+        Replay.self, Bisect.self, Shrink.self, Bench.self, Export.self, Import.self, Flows.self,
+        Debug.self,
+      ]
     )
   }
 
@@ -73,10 +75,12 @@ public struct RetraceCommand: AsyncParsableCommand {
   ///   - flows: How `flows` finds the navigation of the domains that have one.
   ///   - arguments: The arguments, without the program name; the process's by default.
   public static func main(
-    name: String = "retrace", version: String? = nil, domains: [any Domain], flows: [NavigationFlow] = [],
+    name: String = "retrace", version: String? = nil, domains: [any Domain],
+    flows: [NavigationFlow] = [],
     arguments: [String]? = nil
   ) async -> Never {
-    let code = await run(name: name, version: version, domains: domains, flows: flows, arguments: arguments)
+    let code = await run(
+      name: name, version: version, domains: domains, flows: flows, arguments: arguments)
     exitProcess(code)
   }
 
@@ -91,7 +95,8 @@ public struct RetraceCommand: AsyncParsableCommand {
   ///   - arguments: The arguments, without the program name; the process's by default.
   /// - Returns: The exit code.
   public static func run(
-    name: String = "retrace", version: String? = nil, domains: [any Domain], flows: [NavigationFlow] = [],
+    name: String = "retrace", version: String? = nil, domains: [any Domain],
+    flows: [NavigationFlow] = [],
     arguments: [String]? = nil
   ) async -> Int32 {
     await CommandContext.$name.withValue(name) {
@@ -101,7 +106,9 @@ public struct RetraceCommand: AsyncParsableCommand {
     }
   }
 
-  private static func runNamed(domains: [any Domain], flows: [NavigationFlow], arguments: [String]?) async -> Int32 {
+  private static func runNamed(domains: [any Domain], flows: [NavigationFlow], arguments: [String]?)
+    async -> Int32
+  {
     let registry = DomainRegistry(domains)
     do {
       try registry.check()
@@ -140,7 +147,9 @@ public struct RetraceCommand: AsyncParsableCommand {
   /// Exit 0 when the output written was all delivered; else the error and exit 3, as `cat`
   /// does.
   private static func succeeded() -> Int32 {
-    guard let error = Terminal.flushStandardOutput() else { return RetraceExitCode.success.rawValue }
+    guard let error = Terminal.flushStandardOutput() else {
+      return RetraceExitCode.success.rawValue
+    }
     Terminal.writeError(error)
     return RetraceExitCode.forError(error).rawValue
   }
@@ -157,7 +166,9 @@ public struct RetraceCommand: AsyncParsableCommand {
     var problem = Terminal.oneLine(message(for: error))
     if problem.hasSuffix(".") { problem.removeLast() }
     var line = "\(CommandContext.name): " + problem
-    if let help = fullMessage(for: error).split(separator: "\n").last(where: { $0.contains("See '") }),
+    if let help = fullMessage(for: error).split(separator: "\n").last(where: {
+      $0.contains("See '")
+    }),
       let start = help.range(of: "See '"), let end = help[start.upperBound...].firstIndex(of: "'")
     {
       line += " (see '\(help[start.upperBound..<end])')"

@@ -28,7 +28,8 @@ public enum RetraceExitCode: Int32, Sendable, CaseIterable {
   public static func forError(_ error: DebuggerError) -> RetraceExitCode {
     switch error.code {
     case .notFound, .io, .notATrace, .damaged, .undecodable, .unsupportedVersion: .file
-    case .unknownDomain, .unknownInvariant, .unknownActionCase, .outOfRange, .domainMismatch: .unknown
+    case .unknownDomain, .unknownInvariant, .unknownActionCase, .outOfRange, .domainMismatch:
+      .unknown
     }
   }
 

@@ -119,7 +119,9 @@ public struct FlowGraph: Hashable, Sendable {
   /// - Parameters:
   ///   - before: The navigation state before an action.
   ///   - after: The navigation state after it.
-  public mutating func observe<Route>(from before: NavigationState<Route>, to after: NavigationState<Route>) {
+  public mutating func observe<Route>(
+    from before: NavigationState<Route>, to after: NavigationState<Route>
+  ) {
     noteTabs(of: after)
     if after.refusalCount != before.refusalCount, let refusal = after.lastRefusal {
       let kind: EdgeKind?
@@ -131,7 +133,9 @@ public struct FlowGraph: Hashable, Sendable {
       }
       if let kind, let target = refusal.to {
         add(
-          Edge(from: (refusal.from ?? before.visibleRoute).name, to: target.name, kind: kind, refused: true))
+          Edge(
+            from: (refusal.from ?? before.visibleRoute).name, to: target.name, kind: kind,
+            refused: true))
       }
       return
     }

@@ -12,23 +12,28 @@ extension NavigationAction: CBOREncodable where Route: CBOREncodable {
     switch self {
     case .push(let route):
       writer.writeCase("push", fields: 1)
-      writer.writeKey("route"); writer.write(route)
+      writer.writeKey("route")
+      writer.write(route)
     case .pop:
       writer.writeCase("pop", fields: 0)
     case .popTo(let route):
       writer.writeCase("popTo", fields: 1)
-      writer.writeKey("route"); writer.write(route)
+      writer.writeKey("route")
+      writer.write(route)
     case .popToRoot:
       writer.writeCase("popToRoot", fields: 0)
     case .present(let route, let style):
       writer.writeCase("present", fields: 2)
-      writer.writeKey("route"); writer.write(route)
-      writer.writeKey("style"); writer.write(style.rawValue)
+      writer.writeKey("route")
+      writer.write(route)
+      writer.writeKey("style")
+      writer.write(style.rawValue)
     case .dismiss:
       writer.writeCase("dismiss", fields: 0)
     case .selectTab(let tab):
       writer.writeCase("selectTab", fields: 1)
-      writer.writeKey("tab"); writer.write(tab)
+      writer.writeKey("tab")
+      writer.write(tab)
     case .setPath(let path):
       writer.writeCase("setPath", fields: 1)
       writer.writeKey("path")
@@ -43,13 +48,18 @@ extension NavigationAction: CBORDecodable where Route: CBORDecodable {
   /// Reads `{"case": {label: value, …}}`, labels in any order.
   public init(from reader: inout CBORReader) throws(CBORError) {
     let (name, fields) = try reader.readCase("a navigation action")
-    var route: Route?, style: PresentationStyle?, tab: String?, path: RoutePath<Route>?
+    var route: Route?
+    var style: PresentationStyle?
+    var tab: String?
+    var path: RoutePath<Route>?
     for _ in 0..<fields {
       switch try reader.readKey() {
       case "route": route = try reader.read(Route.self)
       case "style":
         let raw = try reader.read(String.self)
-        guard let value = PresentationStyle(rawValue: raw) else { throw reader.invalidValue("no presentation style '\(raw)'") }
+        guard let value = PresentationStyle(rawValue: raw) else {
+          throw reader.invalidValue("no presentation style '\(raw)'")
+        }
         style = value
       case "tab": tab = try reader.read(String.self)
       case "path": path = try reader.decode(RoutePath<Route>.self)

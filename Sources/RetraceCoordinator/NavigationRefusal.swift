@@ -34,7 +34,9 @@ public struct NavigationRefusal<Route: Routable>: Hashable, Codable, Sendable {
   ///   - to: The route it would have led to.
   ///   - tab: The tab it named.
   @inlinable
-  public init(action: String, reason: Reason, from: Route? = nil, to: Route? = nil, tab: String? = nil) {
+  public init(
+    action: String, reason: Reason, from: Route? = nil, to: Route? = nil, tab: String? = nil
+  ) {
     self.action = action
     self.reason = reason
     self.from = from

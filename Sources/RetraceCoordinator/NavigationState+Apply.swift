@@ -67,7 +67,8 @@ extension NavigationState {
 
     case .dismiss:
       if _presentations.isEmpty {
-        refusal = NavigationRefusal(action: "dismiss", reason: .nothingPresented, from: visibleRoute)
+        refusal = NavigationRefusal(
+          action: "dismiss", reason: .nothingPresented, from: visibleRoute)
       } else {
         _presentations.removeLast()
         refusal = nil
@@ -166,7 +167,9 @@ extension NavigationState {
   @inlinable
   static func check(_ stack: [Route], tab: String, rules: FlowRules<Route>) -> PathProblem<Route>? {
     guard let root = stack.first else { return PathProblem(reason: .emptyStack) }
-    guard rules.allowsRoot(root, ofTab: tab) else { return PathProblem(reason: .notARoot, to: root) }
+    guard rules.allowsRoot(root, ofTab: tab) else {
+      return PathProblem(reason: .notARoot, to: root)
+    }
     return forbiddenPush(in: stack, rules: rules)
   }
 
@@ -193,7 +196,9 @@ extension NavigationState {
   ) -> PathProblem<Route>? {
     var below = bottom
     for presentation in presentations {
-      guard let first = presentation.stack.first else { return PathProblem(reason: .emptyStack, from: below) }
+      guard let first = presentation.stack.first else {
+        return PathProblem(reason: .emptyStack, from: below)
+      }
       if let below, !rules.allowsPresent(from: below, to: first) {
         return PathProblem(reason: .presentNotAllowed, from: below, to: first)
       }

@@ -128,7 +128,8 @@ public struct NavigationState<Route: Routable>: Hashable, Codable, Sendable {
   /// Whether `route` is on any stack: any tab's or any presentation's.
   @inlinable
   public func contains(_ route: Route) -> Bool {
-    _tabs.contains { $0.stack.contains(route) } || _presentations.contains { $0.stack.contains(route) }
+    _tabs.contains { $0.stack.contains(route) }
+      || _presentations.contains { $0.stack.contains(route) }
   }
 
   /// Every route on every stack: the tabs' in tab order, then the presentations', bottom first.
@@ -161,7 +162,8 @@ public struct NavigationState<Route: Routable>: Hashable, Codable, Sendable {
     self._tabs = tabs
     self._selectedTab = selectedTab
     self._presentations = presentations
-    self._lastRefusal = try container.decodeIfPresent(NavigationRefusal<Route>.self, forKey: .lastRefusal)
+    self._lastRefusal = try container.decodeIfPresent(
+      NavigationRefusal<Route>.self, forKey: .lastRefusal)
     self._refusalCount = try container.decodeIfPresent(Int.self, forKey: .refusalCount) ?? 0
   }
 

@@ -96,7 +96,8 @@ public struct RouteTable<Route: Routable>: Sendable {
   ) -> RouteTable {
     adding(
       Entry(
-        name: name, pattern: Self.parsePattern(pattern), style: style, build: build, parameters: parameters))
+        name: name, pattern: Self.parsePattern(pattern), style: style, build: build,
+        parameters: parameters))
   }
 
   private func adding(_ entry: Entry) -> RouteTable {
@@ -124,7 +125,8 @@ extension RouteTable {
   ///   tab whose declared root starts the path, or `nil` (the selected tab) if there is none.
   /// - Throws: A ``CoordinatorError`` that names the failing segment: its index (the host is
   ///   segment 0), its text, and why (unknown, invalid parameter, forbidden).
-  public func path(for url: String, rules: FlowRules<Route> = .allowingEverything) throws(CoordinatorError)
+  public func path(for url: String, rules: FlowRules<Route> = .allowingEverything)
+    throws(CoordinatorError)
     -> RoutePath<Route>
   {
     let segments = try splitURL(url)
@@ -149,7 +151,8 @@ extension RouteTable {
           if invalidParameter == nil, allowsEntry(entry, after: previous, rules: rules) {
             let texts = parameterTexts.map { "\"\($0)\"" }.joined(separator: ", ")
             invalidParameter = CoordinatorError(
-              code: .invalidParameter, message: "\(texts) is not a valid parameter of \(entry.name)",
+              code: .invalidParameter,
+              message: "\(texts) is not a valid parameter of \(entry.name)",
               segmentIndex: index, segment: segments[index])
           }
           continue
@@ -168,14 +171,16 @@ extension RouteTable {
       var accepted: (route: Route, entry: Entry)?
       for candidate in candidates {
         guard
-          let refusal = refusal(of: candidate.route, entry: candidate.entry, after: previous, rules: rules)
+          let refusal = refusal(
+            of: candidate.route, entry: candidate.entry, after: previous, rules: rules)
         else {
           accepted = candidate
           break
         }
         if forbidden == nil {
           forbidden = CoordinatorError(
-            code: .forbidden, message: refusal.message, segmentIndex: index, segment: segments[index],
+            code: .forbidden, message: refusal.message, segmentIndex: index,
+            segment: segments[index],
             refusalReason: refusal.reason.rawValue)
         }
       }
@@ -251,7 +256,8 @@ extension RouteTable {
 
   private func splitURL(_ url: String) throws(CoordinatorError) -> [String] {
     guard let separator = url.firstRange(of: "://") else {
-      throw CoordinatorError(code: .malformedURL, message: "\"\(url)\" is not of the form \(scheme)://…")
+      throw CoordinatorError(
+        code: .malformedURL, message: "\"\(url)\" is not of the form \(scheme)://…")
     }
     let urlScheme = url[..<separator.lowerBound]
     guard urlScheme.lowercased() == scheme.lowercased() else {
@@ -286,9 +292,11 @@ extension RouteTable {
   }
 
   /// Whether the rules would let a route of `entry` follow `previous`, whatever its parameters.
-  private func allowsEntry(_ entry: Entry, after previous: Route?, rules: FlowRules<Route>) -> Bool {
+  private func allowsEntry(_ entry: Entry, after previous: Route?, rules: FlowRules<Route>) -> Bool
+  {
     guard let previous else {
-      return entry.style == nil && rules.allowsRoot(named: entry.name, ofTab: rules.tab(withRoot: entry.name))
+      return entry.style == nil
+        && rules.allowsRoot(named: entry.name, ofTab: rules.tab(withRoot: entry.name))
     }
     return entry.style == nil
       ? rules.allowsPush(fromName: previous.name, toName: entry.name)
@@ -308,7 +316,9 @@ extension RouteTable {
     }
     if entry.style != nil {
       return rules.allowsPresent(from: previous, to: route)
-        ? nil : NavigationRefusal(action: "present", reason: .presentNotAllowed, from: previous, to: route)
+        ? nil
+        : NavigationRefusal(
+          action: "present", reason: .presentNotAllowed, from: previous, to: route)
     }
     return rules.allowsPush(from: previous, to: route)
       ? nil : NavigationRefusal(action: "push", reason: .pushNotAllowed, from: previous, to: route)

@@ -27,7 +27,9 @@ import OrderedCollections
 /// one) shares one screen state, which is dropped when its last occurrence leaves. The
 /// order of the screens is the order in which their routes arrived, which keeps encoding
 /// and state hashes deterministic.
-public struct ScreenStates<Route: Routable, Screen: Hashable & Codable & Sendable>: Hashable, Sendable {
+public struct ScreenStates<Route: Routable, Screen: Hashable & Codable & Sendable>: Hashable,
+  Sendable
+{
   @usableFromInline var _screens: OrderedDictionary<Route, Screen>
 
   /// The screen states by route, in the order the routes arrived.
@@ -121,7 +123,8 @@ public struct ScreenStates<Route: Routable, Screen: Hashable & Codable & Sendabl
   ) -> Result? {
     guard let index = _screens.index(forKey: route), navigation.contains(route) else {
       navigation.report(
-        NavigationRefusal(action: action, reason: .screenNotOnStack, from: navigation.visibleRoute, to: route)
+        NavigationRefusal(
+          action: action, reason: .screenNotOnStack, from: navigation.visibleRoute, to: route)
       )
       return nil
     }

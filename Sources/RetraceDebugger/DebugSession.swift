@@ -80,31 +80,42 @@ public struct DebugSession<D: Domain> {
   /// - Returns: What to show, and whether the session ends.
   public mutating func perform(_ line: String) -> Reply {
     let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
-    guard let command = words.first?.lowercased() else { return Reply(output: "", isError: false, quits: false) }
+    guard let command = words.first?.lowercased() else {
+      return Reply(output: "", isError: false, quits: false)
+    }
     let argument = words.dropFirst().first
     // Arguments past those a command takes are a mistake, not something to ignore.
     let arity: Int? =
       switch command {
-      case "next", "n", "prev", "p", "previous", "goto", "g", "diff", "d", "find", "f", "check", "c": 1
+      case "next", "n", "prev", "p", "previous", "goto", "g", "diff", "d", "find", "f", "check",
+        "c":
+        1
       case "state", "s", "help", "h", "?", "quit", "q", "exit": 0
       default: nil
       }
     if let arity, words.count - 1 > arity {
-      return error("\(command) takes \(arity == 1 ? "one argument" : "no argument"); type help for the list")
+      return error(
+        "\(command) takes \(arity == 1 ? "one argument" : "no argument"); type help for the list")
     }
     switch command {
     case "next", "n":
-      guard let count = count(argument) else { return error("next takes a positive number of actions") }
+      guard let count = count(argument) else {
+        return error("next takes a positive number of actions")
+      }
       return move(to: min(position + count, debugger.session.endSequence))
     case "prev", "p", "previous":
-      guard let count = count(argument) else { return error("prev takes a positive number of actions") }
+      guard let count = count(argument) else {
+        return error("prev takes a positive number of actions")
+      }
       let start = debugger.session.startSequence
       return move(to: position - min(count, position - start))
     case "goto", "g":
       guard let argument, let target = UInt64(argument) else {
         // All digits, but past UInt64.max: out of range like any other number past the end.
         if let argument, !argument.isEmpty, argument.allSatisfy({ $0.isASCII && $0.isNumber }) {
-          return error("sequence \(argument): out of range \(debugger.session.startSequence)...\(debugger.session.endSequence)")
+          return error(
+            "sequence \(argument): out of range \(debugger.session.startSequence)...\(debugger.session.endSequence)"
+          )
         }
         return error("goto takes a sequence number")
       }
@@ -116,7 +127,10 @@ public struct DebugSession<D: Domain> {
     case "diff", "d":
       return diff(from: argument)
     case "find", "f":
-      guard let argument else { return error("find takes an action case: " + debugger.domain.actionCases.joined(separator: ", ")) }
+      guard let argument else {
+        return error(
+          "find takes an action case: " + debugger.domain.actionCases.joined(separator: ", "))
+      }
       return find(argument)
     case "check", "c":
       guard let argument else { return error("check takes an invariant: " + invariantNames) }
@@ -136,7 +150,9 @@ public struct DebugSession<D: Domain> {
 
   /// A diff as shown, with a note when it is only a part.
   private static func describe(_ diff: (text: String, isComplete: Bool)?) -> String? {
-    diff.map { $0.isComplete ? $0.text : $0.text + "\n(a large change: shown in part, … marks the rest)" }
+    diff.map {
+      $0.isComplete ? $0.text : $0.text + "\n(a large change: shown in part, … marks the rest)"
+    }
   }
 
   /// The list of commands that `help` prints.
@@ -150,7 +166,9 @@ public struct DebugSession<D: Domain> {
     history.jump(to: Int(target - debugger.session.startSequence))
     var lines = [positionLine()]
     if from == target { lines[0] += " (already here)" }
-    lines.append(Self.describe(stateDiff(before, history.state, maxNodes: Self.maxNodes)) ?? "(no change since \(from))")
+    lines.append(
+      Self.describe(stateDiff(before, history.state, maxNodes: Self.maxNodes))
+        ?? "(no change since \(from))")
     return reply(lines.joined(separator: "\n"))
   }
 
@@ -185,7 +203,8 @@ public struct DebugSession<D: Domain> {
   private mutating func find(_ name: String) -> Reply {
     guard debugger.domain.actionCases.contains(name) else {
       return error(
-        "unknown action case '\(name)'; known: " + debugger.domain.actionCases.joined(separator: ", "))
+        "unknown action case '\(name)'; known: "
+          + debugger.domain.actionCases.joined(separator: ", "))
     }
     let session = debugger.session
     var sequence = position + 1
@@ -212,14 +231,16 @@ public struct DebugSession<D: Domain> {
     var change: UInt64?
     while sequence < session.endSequence {
       sequence += 1
-      _ = debugger.domain.reduce(into: &state, action: session.actions[session.index(of: sequence)].action)
+      _ = debugger.domain.reduce(
+        into: &state, action: session.actions[session.index(of: sequence)].action)
       if holds(state) != holdsHere {
         change = sequence
         break
       }
     }
     if holdsHere {
-      text += change.map { "; it next fails after action \($0)" } ?? "; it holds after every later action"
+      text +=
+        change.map { "; it next fails after action \($0)" } ?? "; it holds after every later action"
     } else {
       text += change.map { "; it holds again after action \($0)" } ?? "; it stays broken to the end"
     }

@@ -120,7 +120,8 @@ extension Debugger {
       let sorted = samples[index].sorted()
       return BenchReport.CaseTiming(
         name: caseNames[index], count: caseCounts[index],
-        p50Nanoseconds: Double(percentile(sorted, 50)), p99Nanoseconds: Double(percentile(sorted, 99)))
+        p50Nanoseconds: Double(percentile(sorted, 50)),
+        p99Nanoseconds: Double(percentile(sorted, 99)))
     }
     let reduce = Double(median(reduceTimes))
     let decodeTime = decodeTimes.isEmpty ? nil : Double(median(decodeTimes))
@@ -142,7 +143,8 @@ extension Debugger {
   /// action, the index of its case among them.
   func caseIndices() -> (names: [String], caseOfAction: [Int]) {
     var names = domain.actionCases
-    var indexOfName = Dictionary(names.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a })
+    var indexOfName = Dictionary(
+      names.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a })
     var caseOfAction: [Int] = []
     caseOfAction.reserveCapacity(session.actions.count)
     for action in session.actions {

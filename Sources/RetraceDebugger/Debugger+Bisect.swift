@@ -90,7 +90,9 @@ extension Debugger {
   }
 
   /// The first sequence number after `sequence` at which `holds` is true again.
-  private func firstHealing(after sequence: UInt64, state: D.State, holds: (D.State) -> Bool) -> UInt64? {
+  private func firstHealing(after sequence: UInt64, state: D.State, holds: (D.State) -> Bool)
+    -> UInt64?
+  {
     var state = state
     let actions = session.actions
     var index = sequence == session.startSequence ? 0 : session.index(of: sequence) + 1

@@ -1,6 +1,5 @@
-import Retrace
-
 import Foundation
+import Retrace
 
 /// The first place where two sessions of one domain differ: the answer of
 /// ``Debugger/firstDifference(with:)``.
@@ -64,7 +63,9 @@ extension Debugger {
   ///   - maxNodes: About how many values to write at most.
   /// - Returns: The diff and whether it is all there, or `nil` when the states are equal.
   /// - Throws: ``DebuggerError`` for a sequence number outside the session.
-  public func diff(from: UInt64, to: UInt64, maxNodes: Int) throws(DebuggerError) -> (text: String, isComplete: Bool)? {
+  public func diff(from: UInt64, to: UInt64, maxNodes: Int) throws(DebuggerError) -> (
+    text: String, isComplete: Bool
+  )? {
     let (old, new) = try states(from: from, to: to)
     return stateDiff(old, new, maxNodes: maxNodes)
   }
@@ -73,7 +74,8 @@ extension Debugger {
   /// replayed; the later one goes on from the earlier when `to` is not before `from`.
   ///
   /// - Throws: ``DebuggerError`` for a sequence number outside the session.
-  public func states(from: UInt64, to: UInt64) throws(DebuggerError) -> (old: D.State, new: D.State) {
+  public func states(from: UInt64, to: UInt64) throws(DebuggerError) -> (old: D.State, new: D.State)
+  {
     try checkInRange(from)
     try checkInRange(to)
     let old = try state(at: from)
@@ -133,7 +135,8 @@ extension Debugger {
     }
     // Both sequence numbers are in range: each session holds its start and its end.
     let firstState = (try? state(at: min(sequence, session.endSequence))) ?? session.initialState
-    let secondState = (try? otherDebugger.state(at: min(sequence, other.endSequence))) ?? other.initialState
+    let secondState =
+      (try? otherDebugger.state(at: min(sequence, other.endSequence))) ?? other.initialState
     return SessionDifference(
       sequence: sequence, reason: reason, first: session.action(at: sequence),
       second: other.action(at: sequence), stateDiff: stateDiff(firstState, secondState))

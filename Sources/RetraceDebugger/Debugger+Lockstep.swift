@@ -46,7 +46,8 @@ extension Debugger {
   /// - Throws: ``DebuggerError`` for a sequence number outside the session.
   public func lockstep<Other: Domain>(
     against other: Other, from start: UInt64? = nil, through end: UInt64? = nil
-  ) throws(DebuggerError) -> LockstepDivergence? where Other.State == D.State, Other.Action == D.Action {
+  ) throws(DebuggerError) -> LockstepDivergence?
+  where Other.State == D.State, Other.Action == D.Action {
     let start = start ?? session.startSequence
     let end = end ?? session.endSequence
     try checkInRange(start)

@@ -23,7 +23,8 @@ public struct ShrinkResult<D: Domain>: Sendable {
     return RecordedSession(
       info: info, startSequence: 0, initialState: source.initialState,
       actions: actions.enumerated().map {
-        TimedAction(sequence: UInt64($0.offset + 1), time: $0.element.time, action: $0.element.action)
+        TimedAction(
+          sequence: UInt64($0.offset + 1), time: $0.element.time, action: $0.element.action)
       })
   }
 }
@@ -63,7 +64,8 @@ extension Debugger {
     guard let violation = bisection.firstViolation else { return nil }
     let actions = session.actions
     // Everything after the first violation is irrelevant to it.
-    var candidate = Array(0..<(violation == session.startSequence ? 0 : session.index(of: violation) + 1))
+    var candidate = Array(
+      0..<(violation == session.startSequence ? 0 : session.index(of: violation) + 1))
     var replays = 0
     func fails(_ indices: [Int]) -> Bool {
       replays += 1

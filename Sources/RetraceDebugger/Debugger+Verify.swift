@@ -86,7 +86,8 @@ extension Debugger {
   public func verify(progress: ((_ done: Int, _ total: Int) -> Void)? = nil) -> VerificationReport {
     let marks = verificationMarks()
     var report = VerificationReport(
-      actionsReplayed: 0, checkpointsChecked: 0, snapshotsChecked: 0, coveredThrough: session.startSequence,
+      actionsReplayed: 0, checkpointsChecked: 0, snapshotsChecked: 0,
+      coveredThrough: session.startSequence,
       uncoveredActions: 0)
     var state = session.initialState
     var position = session.startSequence
@@ -137,13 +138,22 @@ extension Debugger {
   private func verificationMarks() -> [Mark] {
     var marks: [Mark] = []
     marks.reserveCapacity(session.checkpoints.count + session.snapshots.count)
-    for (index, snapshot) in session.snapshots.enumerated() where session.sequenceRange.contains(snapshot.sequence) {
-      marks.append(Mark(sequence: snapshot.sequence, hash: snapshot.hash, kind: .snapshot, snapshotIndex: index))
+    for (index, snapshot) in session.snapshots.enumerated()
+    where session.sequenceRange.contains(snapshot.sequence) {
+      marks.append(
+        Mark(
+          sequence: snapshot.sequence, hash: snapshot.hash, kind: .snapshot, snapshotIndex: index))
     }
-    for checkpoint in session.checkpoints where session.sequenceRange.contains(checkpoint.sequence) {
-      marks.append(Mark(sequence: checkpoint.sequence, hash: checkpoint.hash, kind: .checkpoint, snapshotIndex: nil))
+    for checkpoint in session.checkpoints where session.sequenceRange.contains(checkpoint.sequence)
+    {
+      marks.append(
+        Mark(
+          sequence: checkpoint.sequence, hash: checkpoint.hash, kind: .checkpoint,
+          snapshotIndex: nil))
     }
-    marks.sort { ($0.sequence, $0.kind == .snapshot ? 0 : 1) < ($1.sequence, $1.kind == .snapshot ? 0 : 1) }
+    marks.sort {
+      ($0.sequence, $0.kind == .snapshot ? 0 : 1) < ($1.sequence, $1.kind == .snapshot ? 0 : 1)
+    }
     return marks
   }
 
@@ -157,7 +167,9 @@ extension Debugger {
   ///   - checkpointInterval: Actions between two checkpoints (0 for none).
   ///   - snapshotInterval: Actions between two snapshots (0 for none).
   /// - Returns: The session with its checkpoints and snapshots replaced.
-  public func recordingCheckpoints(every checkpointInterval: Int, snapshotEvery snapshotInterval: Int)
+  public func recordingCheckpoints(
+    every checkpointInterval: Int, snapshotEvery snapshotInterval: Int
+  )
     -> RecordedSession<D>
   {
     var session = self.session
@@ -181,7 +193,9 @@ extension Debugger {
       guard isCheckpoint || isSnapshot else { continue }
       let hash = stateHash(state)
       if isCheckpoint { session.checkpoints.append(Checkpoint(sequence: position, hash: hash)) }
-      if isSnapshot { session.snapshots.append(Snapshot(sequence: position, hash: hash, state: state)) }
+      if isSnapshot {
+        session.snapshots.append(Snapshot(sequence: position, hash: hash, state: state))
+      }
     }
     return session
   }

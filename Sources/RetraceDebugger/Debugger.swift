@@ -36,7 +36,9 @@ public struct Debugger<D: Domain>: Sendable {
   ///     was recorded with, but it may be a newer version of it.
   ///   - session: The recorded session.
   ///   - stateHash: The state hash the recorder used, for ``verify(progress:)``.
-  public init(domain: D, session: RecordedSession<D>, stateHash: @escaping @Sendable (D.State) -> UInt64) {
+  public init(
+    domain: D, session: RecordedSession<D>, stateHash: @escaping @Sendable (D.State) -> UInt64
+  ) {
     self.domain = domain
     self.session = session
     self.stateHash = stateHash
@@ -92,7 +94,9 @@ public struct Debugger<D: Domain>: Sendable {
   /// - Returns: The state after action `sequence`.
   /// - Throws: ``DebuggerError`` (``DebuggerError/Code/outOfRange``) for a sequence number
   ///   outside the session.
-  public func state(at sequence: UInt64, usingSnapshots: Bool = true) throws(DebuggerError) -> D.State {
+  public func state(at sequence: UInt64, usingSnapshots: Bool = true) throws(DebuggerError)
+    -> D.State
+  {
     try checkInRange(sequence)
     var (state, position) = startingPoint(atOrBefore: sequence, usingSnapshots: usingSnapshots)
     advance(&state, from: position, to: sequence)
@@ -130,7 +134,8 @@ public struct Debugger<D: Domain>: Sendable {
 
   /// The snapshots whose state is in memory.
   private var decodedSnapshots: [Snapshot<D.State>] {
-    session.snapshots.allSatisfy { $0.state != nil } ? session.snapshots : session.snapshots.filter { $0.state != nil }
+    session.snapshots.allSatisfy { $0.state != nil }
+      ? session.snapshots : session.snapshots.filter { $0.state != nil }
   }
 
   /// Applies the actions after `start` up to and including `end` to `state`.

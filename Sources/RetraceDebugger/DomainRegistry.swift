@@ -47,7 +47,8 @@ public struct DomainRegistry: Sendable {
   private static func check<D: Domain>(_ domain: D) throws(DebuggerError) {
     let listed = domain.actionCases
     if let twice = listed.first(where: { name in listed.filter { $0 == name }.count > 1 }) {
-      throw DebuggerError(.unknownActionCase, "domain \(domain.name) lists action case '\(twice)' twice")
+      throw DebuggerError(
+        .unknownActionCase, "domain \(domain.name) lists action case '\(twice)' twice")
     }
     guard domain.workload != nil else { return }
     for action in domain.generate(count: 256, seed: 1).actions {
@@ -74,7 +75,8 @@ public struct DomainRegistry: Sendable {
     guard let domain = domains.first(where: { $0.name == name }) else {
       throw DebuggerError(
         .unknownDomain,
-        "unknown domain '\(name)'; known: " + (names.isEmpty ? "none" : names.joined(separator: ", ")))
+        "unknown domain '\(name)'; known: "
+          + (names.isEmpty ? "none" : names.joined(separator: ", ")))
     }
     return domain
   }

@@ -47,7 +47,8 @@ public struct IntegrityReport: Codable, Equatable, Sendable {
   ///   - offset: The byte offset where the problem is.
   ///   - sequence: The sequence number of the first action lost.
   public init(
-    status: Status, intactActions: Int, problem: String? = nil, line: Int? = nil, offset: Int? = nil,
+    status: Status, intactActions: Int, problem: String? = nil, line: Int? = nil,
+    offset: Int? = nil,
     sequence: UInt64? = nil
   ) {
     self.status = status
@@ -65,13 +66,15 @@ public struct IntegrityReport: Codable, Equatable, Sendable {
   public var summary: String {
     guard status != .clean else { return "clean" }
     guard status != .unfinished else {
-      return "unfinished: the session never closed; \(recoveredActions) actions recovered from its journal"
+      return
+        "unfinished: the session never closed; \(recoveredActions) actions recovered from its journal"
     }
     var position: [String] = []
     if let line { position.append("line \(line)") }
     if let offset { position.append("offset \(offset)") }
     if let sequence { position.append("sequence \(sequence)") }
     let at = position.isEmpty ? "" : " at " + position.joined(separator: ", ")
-    return "\(status.rawValue)\(at): \(problem ?? "unknown problem") (\(intactActions) intact actions before it)"
+    return
+      "\(status.rawValue)\(at): \(problem ?? "unknown problem") (\(intactActions) intact actions before it)"
   }
 }

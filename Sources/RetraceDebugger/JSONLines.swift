@@ -60,7 +60,9 @@ public enum JSONLines {
   ///   - domain: Its domain (to tell whether the initial state must be written out).
   /// - Returns: The line.
   /// - Throws: `EncodingError` when the initial state cannot be encoded.
-  public static func headerLine<D: Domain>(for session: RecordedSession<D>, domain: D) throws -> String {
+  public static func headerLine<D: Domain>(for session: RecordedSession<D>, domain: D) throws
+    -> String
+  {
     let info = session.info
     var fields: [(String, JSONValue)] = [
       ("format", .string(format)),
@@ -77,7 +79,11 @@ public enum JSONLines {
     if session.startSequence != 0 || session.initialState != domain.initialState {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-      fields.append(("initialState", .raw(String(decoding: try encoder.encode(session.initialState), as: UTF8.self))))
+      fields.append(
+        (
+          "initialState",
+          .raw(String(decoding: try encoder.encode(session.initialState), as: UTF8.self))
+        ))
     }
     return JSONValue.object(fields).text
   }
@@ -155,7 +161,9 @@ public enum JSONLines {
       let labels = pairs.map { $0.key.stringValue ?? "" }
       let unlabelled = (0..<labels.count).map { "_\($0)" }
       guard labels == unlabelled else { return payload.jsonText(sortingKeys: true) }
-      return labels.count == 1 ? pairs[0].value.jsonText(sortingKeys: true) : CBORValue.array(pairs.map(\.value)).jsonText(sortingKeys: true)
+      return labels.count == 1
+        ? pairs[0].value.jsonText(sortingKeys: true)
+        : CBORValue.array(pairs.map(\.value)).jsonText(sortingKeys: true)
     }
   }
 
@@ -169,10 +177,13 @@ public enum JSONLines {
   /// - Returns: The header.
   /// - Throws: ``DebuggerError``: ``DebuggerError/Code/notATrace`` when the first line is
   ///   not a header, ``DebuggerError/Code/unsupportedVersion`` for a newer version.
-  public static func readHeader(from data: Data, path: String? = nil) throws(DebuggerError) -> Header {
+  public static func readHeader(from data: Data, path: String? = nil) throws(DebuggerError)
+    -> Header
+  {
     var lines = LineIterator(data)
     guard let (number, line) = lines.next() else {
-      throw DebuggerError(.notATrace, "empty file; expected a retrace JSON Lines header", path: path)
+      throw DebuggerError(
+        .notATrace, "empty file; expected a retrace JSON Lines header", path: path)
     }
     return try header(from: line, number: number, path: path)
   }
@@ -231,12 +242,14 @@ public enum JSONLines {
   ) throws(DebuggerError) -> (session: RecordedSession<D>, damage: Damage?) {
     var lines = LineIterator(data)
     guard let (headerNumber, headerLine) = lines.next() else {
-      throw DebuggerError(.notATrace, "empty file; expected a retrace JSON Lines header", path: path)
+      throw DebuggerError(
+        .notATrace, "empty file; expected a retrace JSON Lines header", path: path)
     }
     let header = try header(from: headerLine, number: headerNumber, path: path)
     guard header.domain == domain.name else {
       throw DebuggerError(
-        .domainMismatch, "the session is of domain '\(header.domain)', not '\(domain.name)'", path: path,
+        .domainMismatch, "the session is of domain '\(header.domain)', not '\(domain.name)'",
+        path: path,
         line: headerNumber)
     }
     guard header.actionSchemaVersion <= domain.actionSchemaVersion else {
@@ -248,10 +261,13 @@ public enum JSONLines {
     let decoder = JSONDecoder()
     let initialState: D.State
     do {
-      initialState = try decoder.decode(InitialStateOnly<D.State>.self, from: headerLine).initialState ?? domain.initialState
+      initialState =
+        try decoder.decode(InitialStateOnly<D.State>.self, from: headerLine).initialState
+        ?? domain.initialState
     } catch {
       throw DebuggerError(
-        .undecodable, "the header's initialState is not a state of domain \(domain.name): \(Self.describe(error))",
+        .undecodable,
+        "the header's initialState is not a state of domain \(domain.name): \(Self.describe(error))",
         path: path, line: headerNumber, cause: error)
     }
 
@@ -263,11 +279,14 @@ public enum JSONLines {
     func accept(_ decoded: ActionLine<D.Action>, number: Int) -> DebuggerError? {
       guard decoded.seq == expected else {
         return DebuggerError(
-          .damaged, "expected sequence number \(expected), found \(decoded.seq)", path: path, line: number)
+          .damaged, "expected sequence number \(expected), found \(decoded.seq)", path: path,
+          line: number)
       }
-      guard decoded.time.isFinite, abs(decoded.time - header.startTime) < Self.maximumTimeSpan else {
+      guard decoded.time.isFinite, abs(decoded.time - header.startTime) < Self.maximumTimeSpan
+      else {
         return DebuggerError(
-          .damaged, "time \(decoded.time) is not within \(Self.maximumTimeSpanText) seconds of the session's startTime",
+          .damaged,
+          "time \(decoded.time) is not within \(Self.maximumTimeSpanText) seconds of the session's startTime",
           path: path, line: number)
       }
       actions.append(TimedAction(sequence: decoded.seq, time: decoded.time, action: decoded.action))
@@ -291,7 +310,9 @@ public enum JSONLines {
         joined.append(entry.line)
       }
       joined.append(0x5D)
-      if let decoded = try? decoder.decode([ActionLine<D.Action>].self, from: joined), decoded.count == batch.count {
+      if let decoded = try? decoder.decode([ActionLine<D.Action>].self, from: joined),
+        decoded.count == batch.count
+      {
         for (entry, line) in zip(batch, decoded) {
           if let error = accept(line, number: entry.number) {
             damage = Damage(error: error, isTruncation: false)
@@ -308,8 +329,10 @@ public enum JSONLines {
           error = stop
         } catch let decodingError {
           error = DebuggerError(
-            Self.isActionProblem(decodingError, line: entry.line, domain: domain) ? .undecodable : .damaged,
-            problem(with: entry.line, error: decodingError, domain: domain), path: path, line: entry.number,
+            Self.isActionProblem(decodingError, line: entry.line, domain: domain)
+              ? .undecodable : .damaged,
+            problem(with: entry.line, error: decodingError, domain: domain), path: path,
+            line: entry.number,
             cause: decodingError)
         }
         let isLast = index == batch.count - 1 && lines.isAtEnd
@@ -318,27 +341,36 @@ public enum JSONLines {
       }
     }
     let session = RecordedSession<D>(
-      info: header.info, startSequence: header.firstSequence, initialState: initialState, actions: actions)
+      info: header.info, startSequence: header.firstSequence, initialState: initialState,
+      actions: actions)
     return (session, damage)
   }
 
-  private static func header(from line: Data, number: Int, path: String?) throws(DebuggerError) -> Header {
-    guard let header = try? JSONDecoder().decode(Header.self, from: line), header.format == format else {
+  private static func header(from line: Data, number: Int, path: String?) throws(DebuggerError)
+    -> Header
+  {
+    guard let header = try? JSONDecoder().decode(Header.self, from: line), header.format == format
+    else {
       throw DebuggerError(
-        .notATrace, "not a retrace JSON Lines file: line \(number) is not a header with \"format\":\"\(format)\"",
+        .notATrace,
+        "not a retrace JSON Lines file: line \(number) is not a header with \"format\":\"\(format)\"",
         path: path)
     }
     guard header.version <= version else {
       throw DebuggerError(
-        .unsupportedVersion, "JSON Lines version \(header.version) is newer than this tool reads (\(version))",
+        .unsupportedVersion,
+        "JSON Lines version \(header.version) is newer than this tool reads (\(version))",
         path: path, line: number)
     }
     guard header.version >= 1 else {
-      throw DebuggerError(.damaged, "version \(header.version) is impossible: versions start at 1", path: path, line: number)
+      throw DebuggerError(
+        .damaged, "version \(header.version) is impossible: versions start at 1", path: path,
+        line: number)
     }
     // The values a trace can hold, so that an imported session reads back as it was written.
     let asTrace = TraceHeader(
-      domain: header.domain, actionSchemaVersion: header.actionSchemaVersion, sessionID: header.sessionID,
+      domain: header.domain, actionSchemaVersion: header.actionSchemaVersion,
+      sessionID: header.sessionID,
       startTime: header.startTime, producer: header.producer, firstSequence: header.firstSequence,
       checkpointInterval: 0, snapshotInterval: 0)
     if let impossibility = asTrace.impossibility {
@@ -349,11 +381,13 @@ public enum JSONLines {
 
   /// Whether a line failed to decode because of its action (an unknown case, a bad field)
   /// rather than because the line itself is broken.
-  private static func isActionProblem<D: Domain>(_ error: any Error, line: Data, domain: D) -> Bool {
+  private static func isActionProblem<D: Domain>(_ error: any Error, line: Data, domain: D) -> Bool
+  {
     if unknownCase(in: line, domain: domain) != nil { return true }
     let path: [any CodingKey]
     switch error as? DecodingError {
-    case .keyNotFound(_, let context)?, .typeMismatch(_, let context)?, .valueNotFound(_, let context)?,
+    case .keyNotFound(_, let context)?, .typeMismatch(_, let context)?,
+      .valueNotFound(_, let context)?,
       .dataCorrupted(let context)?:
       path = context.codingPath
     default:
@@ -365,7 +399,8 @@ public enum JSONLines {
   /// The action case of a line whose action the domain does not know, if that is its problem.
   private static func unknownCase<D: Domain>(in line: Data, domain: D) -> String? {
     guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any],
-      let action = object["action"] as? [String: Any], action.count == 1, let name = action.keys.first,
+      let action = object["action"] as? [String: Any], action.count == 1,
+      let name = action.keys.first,
       !domain.actionCases.contains(name)
     else { return nil }
     return name
@@ -387,24 +422,28 @@ public enum JSONLines {
   private static func describe(_ error: any Error) -> String {
     switch error as? DecodingError {
     case .keyNotFound(let key, let context)?:
-      return "missing \"\(key.stringValue)\"" + where_(context.codingPath)
+      return "missing \"\(key.stringValue)\"" + location(context.codingPath)
     case .typeMismatch(let type, let context)?:
-      return "expected \(typeName(type))" + where_(context.codingPath) + ": " + context.debugDescription
+      return "expected \(typeName(type))" + location(context.codingPath) + ": "
+        + context.debugDescription
     case .valueNotFound(let type, let context)?:
-      return "missing value of type \(typeName(type))" + where_(context.codingPath)
+      return "missing value of type \(typeName(type))" + location(context.codingPath)
     case .dataCorrupted(let context)? where context.codingPath.isEmpty:
       // What Foundation says, without a path, of valid JSON with a number its field cannot
       // hold.
-      return "a number does not fit its field (such as a negative or fractional seq, or an integer beyond 64 bits)"
+      return
+        "a number does not fit its field (such as a negative or fractional seq, or an integer beyond 64 bits)"
     case .dataCorrupted(let context)?:
-      return "invalid value" + where_(context.codingPath) + ": " + context.debugDescription
+      return "invalid value" + location(context.codingPath) + ": " + context.debugDescription
     default:
       return "cannot decode the line: \(error)"
     }
   }
 
-  private static func where_(_ path: [any CodingKey]) -> String {
-    path.isEmpty ? "" : " at " + path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+  private static func location(_ path: [any CodingKey]) -> String {
+    path.isEmpty
+      ? ""
+      : " at " + path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
   }
 
   private static func typeName(_ type: Any.Type) -> String {

@@ -1,4 +1,5 @@
 import Retrace
+
 // The recorded-action type is the trace reader's own, so that actions pass between the two
 // modules as they are; it is re-exported so that users of the engine can name it.
 @_exported import struct RetraceLog.TimedAction
@@ -154,7 +155,8 @@ public struct RecordedSession<D: Domain>: Sendable {
   ///   - startTime: The time of the first action, in seconds since 1970.
   ///   - sessionID: The session's identifier.
   public init(
-    domain: D, actions: [D.Action], startTime: Double = 1_763_771_000, sessionID: String = "generated"
+    domain: D, actions: [D.Action], startTime: Double = 1_763_771_000,
+    sessionID: String = "generated"
   ) {
     self.init(
       info: SessionInfo(
@@ -162,7 +164,8 @@ public struct RecordedSession<D: Domain>: Sendable {
         startTime: startTime),
       initialState: domain.initialState,
       actions: actions.enumerated().map {
-        TimedAction(sequence: UInt64($0.offset + 1), time: startTime + Double($0.offset), action: $0.element)
+        TimedAction(
+          sequence: UInt64($0.offset + 1), time: startTime + Double($0.offset), action: $0.element)
       }
     )
   }

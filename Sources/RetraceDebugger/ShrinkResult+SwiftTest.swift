@@ -44,13 +44,16 @@ extension ShrinkResult {
     let domainName = source.info.domain
     let (module, actionType) = Self.splitTypeName(String(reflecting: D.Action.self))
     let expression = domainExpression ?? Self.identifier(domainName) + "Domain"
-    let modules = Set(["Foundation", "Retrace", "Testing"] + (imports ?? module.map { [$0] } ?? [])).sorted()
+    let modules = Set(
+      ["Foundation", "Retrace", "Testing"] + (imports ?? module.map { [$0] } ?? [])
+    ).sorted()
     let writer = JSONLines.ActionWriter<D.Action>()
     let actionLines = actions.map { (try? writer.json(for: $0.action)) ?? "null" }
     let json = "[\n" + actionLines.map { "  " + $0 }.joined(separator: ",\n") + "\n]"
     var hashes = "#"
     while json.contains("\"" + hashes) { hashes += "#" }
-    let functionName = Self.identifier(domainName) + "Breaks" + Self.identifier(invariant, capitalized: true)
+    let functionName =
+      Self.identifier(domainName) + "Breaks" + Self.identifier(invariant, capitalized: true)
     let count = actions.count
     let them = count == 1 ? "it" : "any one of them"
 
@@ -91,7 +94,9 @@ extension ShrinkResult {
 
   /// `RetraceExamples.BankingAction` → (`RetraceExamples`, `BankingAction`).
   static func splitTypeName(_ name: String) -> (module: String?, type: String) {
-    guard let dot = name.firstIndex(of: "."), !name[..<dot].contains("<") else { return (nil, name) }
+    guard let dot = name.firstIndex(of: "."), !name[..<dot].contains("<") else {
+      return (nil, name)
+    }
     return (String(name[..<dot]), String(name[name.index(after: dot)...]))
   }
 

@@ -61,7 +61,9 @@ public let readableNodeCount = 20_000
 ///   - new: The state after.
 ///   - maxNodes: About how many values to write at most.
 /// - Returns: The diff and whether it is all there, or `nil` when nothing changed.
-public func stateDiff<State>(_ old: State, _ new: State, maxNodes: Int) -> (text: String, isComplete: Bool)? {
+public func stateDiff<State>(_ old: State, _ new: State, maxNodes: Int) -> (
+  text: String, isComplete: Bool
+)? {
   var writer = StateDiffWriter(maxNodes: maxNodes)
   writer.write(old, new)
   guard writer.foundDifference else { return nil }

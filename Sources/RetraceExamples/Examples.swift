@@ -3,7 +3,9 @@ import Retrace
 /// The example domains from the seed material, as the `retrace` CLI knows them.
 public enum Examples {
   /// Every example domain: counter, banking, settings and posts.
-  public static let domains: [any Domain] = [counterDomain, bankingDomain, settingsDomain, postsDomain]
+  public static let domains: [any Domain] = [
+    counterDomain, bankingDomain, settingsDomain, postsDomain,
+  ]
 
   /// The example domain called `name`, if there is one.
   public static func domain(named name: String) -> (any Domain)? {

@@ -56,7 +56,8 @@ public struct DomainTrace<D: Domain>: Sendable {
   public init(_ reader: TraceReader, domain: D, cachedSnapshots: Int = 16) throws(TraceError) {
     guard reader.header.domain == domain.name else {
       throw TraceError(
-        .wrongDomain, "the trace is of domain '\(reader.header.domain)', not '\(domain.name)'", path: reader.path)
+        .wrongDomain, "the trace is of domain '\(reader.header.domain)', not '\(domain.name)'",
+        path: reader.path)
     }
     guard reader.header.actionSchemaVersion <= domain.actionSchemaVersion else {
       throw TraceError(
@@ -136,8 +137,10 @@ public struct DomainTrace<D: Domain>: Sendable {
     through: UInt64? = nil,
     _ body: (TimedAction<D.Action>) throws(TraceError) -> Bool
   ) throws(TraceError) {
-    try actionPipeline(from: from, through: through, window: max(ProcessInfo.processInfo.activeProcessorCount, 2))
-      .forEach(body)
+    try actionPipeline(
+      from: from, through: through, window: max(ProcessInfo.processInfo.activeProcessorCount, 2)
+    )
+    .forEach(body)
   }
 
   /// Starts decoding the actions from sequence `from` on (through `through`, if given), at
@@ -148,11 +151,14 @@ public struct DomainTrace<D: Domain>: Sendable {
     // the chunks, then the journal (which `forEachChunk` numbers `chunks.count`).
     let chunks = reader.chunks
     /// The chunk that holds action `sequence`, or the journal.
-    func chunk(holding sequence: UInt64) -> Int { chunks.firstIndex { $0.endSequence > sequence } ?? chunks.count }
+    func chunk(holding sequence: UInt64) -> Int {
+      chunks.firstIndex { $0.endSequence > sequence } ?? chunks.count
+    }
     let firstChunk = chunk(holding: from)
     let endChunk = chunk(holding: through ?? .max) + 1
     return ActionPipeline(
-      pipeline: ChunkPipeline(count: max(endChunk - firstChunk, 0), window: window) { [self] index in
+      pipeline: ChunkPipeline(count: max(endChunk - firstChunk, 0), window: window) {
+        [self] index in
         actions(ofChunk: firstChunk + index, from: from, through: through ?? .max)
       })
   }
@@ -164,7 +170,8 @@ public struct DomainTrace<D: Domain>: Sendable {
   /// Decoded actions, chunk by chunk, in order (see ``actionPipeline(from:through:window:)``).
   @usableFromInline
   struct ActionPipeline {
-    @usableFromInline let pipeline: ChunkPipeline<(actions: [TimedAction<D.Action>], error: TraceError?)>
+    @usableFromInline let pipeline:
+      ChunkPipeline<(actions: [TimedAction<D.Action>], error: TraceError?)>
 
     @usableFromInline
     init(pipeline: ChunkPipeline<(actions: [TimedAction<D.Action>], error: TraceError?)>) {
@@ -187,7 +194,9 @@ public struct DomainTrace<D: Domain>: Sendable {
   /// The actions of chunk `index` (the journal for `reader.chunks.count`) from sequence
   /// `from` through `through`, and the error that stopped reading them part way, if one did.
   @inlinable
-  func actions(ofChunk index: Int, from: UInt64, through: UInt64) -> (actions: [TimedAction<D.Action>], error: TraceError?) {
+  func actions(ofChunk index: Int, from: UInt64, through: UInt64) -> (
+    actions: [TimedAction<D.Action>], error: TraceError?
+  ) {
     var actions: [TimedAction<D.Action>] = []
     do {
       try reader.forEachChunk(fromChunk: index, endChunk: index + 1) { records throws(TraceError) in
@@ -209,11 +218,14 @@ public struct DomainTrace<D: Domain>: Sendable {
   ///   those before it.
   @inlinable
   func appendActions(
-    of records: some Collection<TraceRecord>, from: UInt64, through: UInt64, to actions: inout [TimedAction<D.Action>]
+    of records: some Collection<TraceRecord>, from: UInt64, through: UInt64,
+    to actions: inout [TimedAction<D.Action>]
   ) throws(TraceError) -> Bool {
     for record in records where record.kind == .action && record.sequence >= from {
       guard record.sequence <= through else { return false }
-      actions.append(TimedAction(sequence: record.sequence, time: record.time ?? 0, action: try decodeAction(record)))
+      actions.append(
+        TimedAction(
+          sequence: record.sequence, time: record.time ?? 0, action: try decodeAction(record)))
     }
     return true
   }
@@ -250,7 +262,9 @@ public struct DomainTrace<D: Domain>: Sendable {
   /// snapshot. An action that cannot be decoded ends the actions, with its error: it
   /// matters only to a target at or after it.
   @inlinable
-  func snapshotAndActions(inChunk chunk: Int, through: UInt64) throws(TraceError) -> DecodedSnapshot<D.State, D.Action>? {
+  func snapshotAndActions(inChunk chunk: Int, through: UInt64) throws(TraceError)
+    -> DecodedSnapshot<D.State, D.Action>?
+  {
     var snapshot: D.State?
     var actions: [TimedAction<D.Action>] = []
     var failure: TraceError?
@@ -262,7 +276,8 @@ public struct DomainTrace<D: Domain>: Sendable {
       decoded = CBORDecoder().decodePrefix(D.State.self, from: bytes)
       return decoded?.count
     }
-    try reader.forEachChunk(fromChunk: chunk, endChunk: chunk + 1, decodingState: decodeState) { records throws(TraceError) in
+    try reader.forEachChunk(fromChunk: chunk, endChunk: chunk + 1, decodingState: decodeState) {
+      records throws(TraceError) in
       guard let first = records.first, first.kind == .snapshot else { return false }
       // The decoded state, unless the record's payload is not what it was decoded from.
       if let decoded, decoded.count == first.payload.count {
@@ -271,13 +286,16 @@ public struct DomainTrace<D: Domain>: Sendable {
         snapshot = try first.decode(D.State.self)
       }
       do throws(TraceError) {
-        complete = try appendActions(of: records.dropFirst(), from: 0, through: through, to: &actions)
+        complete = try appendActions(
+          of: records.dropFirst(), from: 0, through: through, to: &actions)
       } catch {
         failure = error
       }
       return false
     }
-    return snapshot.map { DecodedSnapshot(state: $0, actions: actions, complete: complete, error: failure) }
+    return snapshot.map {
+      DecodedSnapshot(state: $0, actions: actions, complete: complete, error: failure)
+    }
   }
 
   /// Throws unless `sequence` is one a state can be asked for: from the header's first
@@ -296,10 +314,12 @@ public struct DomainTrace<D: Domain>: Sendable {
   /// one at or before it. Checks `sequence` as ``checkInRange(_:)`` does.
   @inlinable
   func snapshotChunk(for sequence: UInt64) throws(TraceError) -> Int {
-    let first = reader.header.firstSequence, last = reader.lastSequence
+    let first = reader.header.firstSequence
+    let last = reader.lastSequence
     guard reader.snapshotChunk(atOrBefore: last) != nil else { throw noStartingSnapshot }
     guard (first...last).contains(sequence) else {
-      throw TraceError(.outOfRange, "out of range \(first)...\(last)", path: reader.path, sequence: sequence)
+      throw TraceError(
+        .outOfRange, "out of range \(first)...\(last)", path: reader.path, sequence: sequence)
     }
     guard let chunk = reader.snapshotChunk(atOrBefore: sequence) else { throw noStartingSnapshot }
     return chunk
@@ -381,7 +401,8 @@ public struct DomainTrace<D: Domain>: Sendable {
     // (A pipeline started above always has work left: the target lies beyond the chunk.)
     if reached < sequence {
       let domain = self.domain
-      try (pipeline ?? actionPipeline(from: reached + 1, through: sequence, window: Self.seekWindow))
+      try
+        (pipeline ?? actionPipeline(from: reached + 1, through: sequence, window: Self.seekWindow))
         .forEach { action throws(TraceError) in
           _ = domain.reduce(into: &state, action: action.action)
           return true
@@ -398,9 +419,12 @@ func shortReason(_ error: any Error) -> String {
   guard let error = error as? DecodingError else { return "\(error)" }
   let context: DecodingError.Context
   switch error {
-  case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c): context = c
+  case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c),
+    .dataCorrupted(let c):
+    context = c
   @unknown default: return "\(error)"
   }
-  let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+  let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(
+    separator: ".")
   return context.debugDescription + (path.isEmpty ? "" : " (at \(path))")
 }

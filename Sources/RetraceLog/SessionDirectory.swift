@@ -1,3 +1,6 @@
+import Foundation
+import Retrace
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,8 +8,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Foundation
-import Retrace
 
 /// A directory of traces, one per session, with retention by count and by total size.
 ///
@@ -57,7 +58,8 @@ public struct SessionDirectory: Sendable {
     do {
       try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     } catch {
-      throw TraceError(.io, "cannot create the session directory: \(error.localizedDescription)", path: path)
+      throw TraceError(
+        .io, "cannot create the session directory: \(error.localizedDescription)", path: path)
     }
   }
 
@@ -67,7 +69,8 @@ public struct SessionDirectory: Sendable {
     do {
       names = try FileManager.default.contentsOfDirectory(atPath: path)
     } catch {
-      throw TraceError(.io, "cannot list the session directory: \(error.localizedDescription)", path: path)
+      throw TraceError(
+        .io, "cannot list the session directory: \(error.localizedDescription)", path: path)
     }
     return names.filter { $0.hasSuffix(".trace") }.sorted().map { name in
       let file = path + "/" + name
@@ -120,7 +123,9 @@ public struct SessionDirectory: Sendable {
     var removed: [String] = []
     func overLimit() -> Bool {
       if let maxCount = retention.maxCount, sessions.count > maxCount { return true }
-      if let maxBytes = retention.maxBytes, sessions.reduce(0, { $0 + $1.byteCount }) > maxBytes { return true }
+      if let maxBytes = retention.maxBytes, sessions.reduce(0, { $0 + $1.byteCount }) > maxBytes {
+        return true
+      }
       return false
     }
     while overLimit(), let oldest = sessions.firstIndex(where: { $0.path != live }) {
@@ -153,7 +158,8 @@ public struct SessionDirectory: Sendable {
       return String(repeating: "0", count: max(0, width - text.count)) + text
     }
     return pad(year, 4) + pad(month, 2) + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2)
-      + pad(secondOfDay / 60 % 60, 2) + pad(secondOfDay % 60, 2) + "." + pad(Int64(seconds.remainder), 3) + "Z"
+      + pad(secondOfDay / 60 % 60, 2) + pad(secondOfDay % 60, 2) + "."
+      + pad(Int64(seconds.remainder), 3) + "Z"
   }
 }
 

@@ -55,7 +55,9 @@ package struct FileStorage: TraceStorage {
       unlink(path)
       throw error
     }
-    guard let base = mmap(nil, capacity, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), base != MAP_FAILED else {
+    guard let base = mmap(nil, capacity, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0),
+      base != MAP_FAILED
+    else {
       let error = TraceError.posix("cannot map the journal", path: path)
       closeDescriptor(fd)
       throw error
@@ -103,7 +105,8 @@ final class DescriptorFile: StorageFile {
     var info = stat()
     guard fstat(fd, &info) == 0 else { throw TraceError.posix("cannot stat", path: path) }
     guard info.st_nlink > 0 else {
-      throw TraceError(.notFound, "the trace file (or its directory) was removed while recording", path: path)
+      throw TraceError(
+        .notFound, "the trace file (or its directory) was removed while recording", path: path)
     }
   }
 
@@ -132,14 +135,18 @@ final class MappedFile: StorageFile {
   func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(TraceError) {
     guard let base else { throw TraceError(.closed, "the journal is closed", path: path) }
     guard offset >= 0, offset + bytes.count <= capacity else {
-      throw TraceError(.tooLarge, "a journal write past its capacity of \(capacity) bytes", path: path, offset: offset)
+      throw TraceError(
+        .tooLarge, "a journal write past its capacity of \(capacity) bytes", path: path,
+        offset: offset)
     }
     (base + offset).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
   }
 
   func sync() throws(TraceError) {
     guard let base else { return }
-    guard msync(base, capacity, MS_SYNC) == 0 else { throw TraceError.posix("cannot sync the journal", path: path) }
+    guard msync(base, capacity, MS_SYNC) == 0 else {
+      throw TraceError.posix("cannot sync the journal", path: path)
+    }
   }
 
   func close() {
@@ -157,7 +164,8 @@ extension TraceError {
   static func posix(_ what: String, path: String, offset: Int? = nil) -> TraceError {
     let code = errno
     let text = String(cString: strerror(code))
-    return TraceError(code == ENOENT ? .notFound : .io, "\(what): \(text)", path: path, offset: offset)
+    return TraceError(
+      code == ENOENT ? .notFound : .io, "\(what): \(text)", path: path, offset: offset)
   }
 }
 

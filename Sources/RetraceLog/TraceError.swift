@@ -74,7 +74,9 @@ public struct TraceError: Error, Sendable, CustomStringConvertible {
     var line = path.map { "\($0): " } ?? ""
     if !position.isEmpty || !detail.isEmpty {
       line += position.joined()
-      if !detail.isEmpty { line += (position.isEmpty ? "" : " ") + "(" + detail.joined(separator: ", ") + ")" }
+      if !detail.isEmpty {
+        line += (position.isEmpty ? "" : " ") + "(" + detail.joined(separator: ", ") + ")"
+      }
       line += ": "
     }
     return line + message

@@ -72,7 +72,9 @@ extension TraceHeader {
     var largest = self
     largest.firstSequence = UInt64(Int64.max)
     if startTime.isNaN { largest.startTime = 0 }
-    if let impossibility = largest.impossibility { throw TraceError(.outOfRange, impossibility, path: path) }
+    if let impossibility = largest.impossibility {
+      throw TraceError(.outOfRange, impossibility, path: path)
+    }
     let size = (try? CBOREncoder(deterministic: true).encode(largest).count) ?? Int.max
     // The frame's content: 12 bytes before the header map and a 4-byte checksum after it.
     guard 16 + size <= TraceFormat.maxHeaderSize else {

@@ -43,18 +43,22 @@ extension TraceReader {
     guard hasIndex, let last = chunks.last else { return }
     guard let end else {
       throw TraceError(
-        .corrupted, "the trace has an index but no end record", path: path, offset: last.offset, chunk: last.index,
+        .corrupted, "the trace has an index but no end record", path: path, offset: last.offset,
+        chunk: last.index,
         sequence: last.endSequence)
     }
     let lastAction = header.firstSequence + UInt64(chunks.reduce(0) { $0 + $1.actionCount })
     guard end.chunk == last.index, end.sequence == lastAction else {
       throw TraceError(
-        .corrupted, "the end record says sequence \(end.sequence), the last action is \(lastAction)", path: path,
+        .corrupted,
+        "the end record says sequence \(end.sequence), the last action is \(lastAction)",
+        path: path,
         offset: chunks[end.chunk].offset, chunk: end.chunk, sequence: end.sequence)
     }
     if let indexEndTime, end.time != time(offset: indexEndTime) {
       throw TraceError(
-        .corrupted, "the index's end time does not match the end record's", path: path, offset: last.offset,
+        .corrupted, "the index's end time does not match the end record's", path: path,
+        offset: last.offset,
         chunk: last.index, sequence: end.sequence)
     }
   }

@@ -1,3 +1,5 @@
+import Retrace
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Retrace
 
 /// Reads a trace file: its header, its chunks, its integrity, and its records in order.
 ///
@@ -85,7 +86,9 @@ public final class TraceReader: Sendable {
   /// - Throws: ``TraceError`` when the file cannot be read or is not a trace at all (no
   ///   intact header). Damage after the header is not thrown: it is reported in
   ///   ``integrity``.
-  public convenience init(path: String, readJournal: Bool = true, usingIndex: Bool = false) throws(TraceError) {
+  public convenience init(path: String, readJournal: Bool = true, usingIndex: Bool = false)
+    throws(TraceError)
+  {
     let file = try TraceFile(path: path)
     if usingIndex, let scan = Scan(indexOf: file) {
       self.init(scan: scan, file: file)
@@ -124,7 +127,8 @@ public final class TraceReader: Sendable {
     indexEndTime = nil
     journal = []
     journalPayloads = []
-    integrity = TraceIntegrity(status: damage.code == .truncated ? .truncated : .damaged, damage: damage)
+    integrity = TraceIntegrity(
+      status: damage.code == .truncated ? .truncated : .damaged, damage: damage)
   }
 
   /// Reads a trace from memory (and its journal's bytes, if any).
@@ -133,7 +137,9 @@ public final class TraceReader: Sendable {
   ///   - bytes: The trace file's bytes.
   ///   - journal: The journal's bytes.
   ///   - path: The name to use in errors.
-  public init(bytes: [UInt8], journal journalBytes: [UInt8]? = nil, path: String = "<memory>") throws(TraceError) {
+  public init(bytes: [UInt8], journal journalBytes: [UInt8]? = nil, path: String = "<memory>")
+    throws(TraceError)
+  {
     self.path = path
     source = .memory(bytes)
     fileSize = bytes.count
@@ -187,7 +193,8 @@ public final class TraceReader: Sendable {
 
   /// The number of checkpoint records in the chunks and the journal.
   public var checkpointCount: Int {
-    chunks.reduce(0) { $0 + $1.checkpointCount } + journal.reduce(0) { $0 + ($1.kind == .checkpoint ? 1 : 0) }
+    chunks.reduce(0) { $0 + $1.checkpointCount }
+      + journal.reduce(0) { $0 + ($1.kind == .checkpoint ? 1 : 0) }
   }
 
   /// Calls `body` with every record in order, from chunk `fromChunk` on, then with the
@@ -296,18 +303,24 @@ public final class TraceReader: Sendable {
 
   /// Decompresses `chunk` into `raw`. From the file, the chunk is read first and its
   /// checksum checked.
-  private func decompress(_ chunk: TraceChunk, with decompressor: ZstdDecompressor, into raw: inout [UInt8])
+  private func decompress(
+    _ chunk: TraceChunk, with decompressor: ZstdDecompressor, into raw: inout [UInt8]
+  )
     throws(TraceError)
   {
-    func damaged(_ message: String, _ code: TraceError.Code = .corrupted, at offset: Int? = nil) -> TraceError {
+    func damaged(_ message: String, _ code: TraceError.Code = .corrupted, at offset: Int? = nil)
+      -> TraceError
+    {
       TraceError(
-        code, message, path: path, offset: offset ?? chunk.frameOffset, chunk: chunk.index, sequence: chunk.firstSequence)
+        code, message, path: path, offset: offset ?? chunk.frameOffset, chunk: chunk.index,
+        sequence: chunk.firstSequence)
     }
     switch source {
     case .memory(let bytes):
       do {
         try bytes.withBytes { file throws(ZstdError) in
-          let frame = UnsafeRawBufferPointer(rebasing: file[chunk.frameOffset..<(chunk.frameOffset + chunk.frameSize)])
+          let frame = UnsafeRawBufferPointer(
+            rebasing: file[chunk.frameOffset..<(chunk.frameOffset + chunk.frameSize)])
           try decompressor.decompressFrame(frame, expectedSize: chunk.rawSize, into: &raw)
         }
       } catch {
@@ -316,12 +329,17 @@ public final class TraceReader: Sendable {
     case .file(let file):
       let bytes = try file.read(at: chunk.offset, count: chunk.byteCount)
       guard bytes.count == chunk.byteCount else {
-        throw damaged("the file ends inside the chunk (it was cut after it was opened)", .truncated, at: chunk.offset + bytes.count)
+        throw damaged(
+          "the file ends inside the chunk (it was cut after it was opened)", .truncated,
+          at: chunk.offset + bytes.count)
       }
       try bytes.withBytes { bytes throws(TraceError) in
         let headerSize = 8 + TraceFormat.chunkHeaderSize
         let frame = UnsafeRawBufferPointer(rebasing: bytes[headerSize...])
-        guard Scan.checksumMatches(chunk.checksum, header: UnsafeRawBufferPointer(rebasing: bytes[..<headerSize]), frame: frame)
+        guard
+          Scan.checksumMatches(
+            chunk.checksum, header: UnsafeRawBufferPointer(rebasing: bytes[..<headerSize]),
+            frame: frame)
         else { throw damaged("chunk checksum mismatch", at: chunk.offset) }
         do throws(ZstdError) {
           try decompressor.decompressFrame(frame, expectedSize: chunk.rawSize, into: &raw)
@@ -335,7 +353,8 @@ public final class TraceReader: Sendable {
   /// Appends the records of a decompressed chunk to `records`; on malformed input, throws
   /// with the intact records before it appended.
   private func parseChunk(
-    _ chunk: TraceChunk, _ raw: UnsafeRawBufferPointer, decodingState decodeState: ((UnsafeRawBufferPointer) -> Int?)?,
+    _ chunk: TraceChunk, _ raw: UnsafeRawBufferPointer,
+    decodingState decodeState: ((UnsafeRawBufferPointer) -> Int?)?,
     into output: inout [TraceRecord]
   ) throws(TraceError) {
     // The count comes from the chunk's header; every record takes at least 4 bytes, which
@@ -347,7 +366,8 @@ public final class TraceReader: Sendable {
     var actions = 0
     var records = 0
     func fail(_ reason: String, _ at: Int) -> TraceError {
-      TraceError(.corrupted, "malformed record at byte \(at) of the chunk: \(reason)", path: path,
+      TraceError(
+        .corrupted, "malformed record at byte \(at) of the chunk: \(reason)", path: path,
         offset: chunk.frameOffset, chunk: chunk.index, sequence: sequence)
     }
     while !cursor.isAtEnd {
@@ -375,7 +395,9 @@ public final class TraceReader: Sendable {
           // decoding that stopped short of the item's end falls back to the skipping), or
           // found by skipping over the item.
           var payload: Range<Int>?
-          if let decodeState, let count = decodeState(UnsafeRawBufferPointer(rebasing: raw[cursor.offset...])) {
+          if let decodeState,
+            let count = decodeState(UnsafeRawBufferPointer(rebasing: raw[cursor.offset...]))
+          {
             let decoded = cursor.offset..<(cursor.offset + count)
             if XXH64.hash(UnsafeRawBufferPointer(rebasing: raw[decoded])) == hash {
               payload = decoded
@@ -390,16 +412,24 @@ public final class TraceReader: Sendable {
             payload = skipped
           }
           let state = UnsafeRawBufferPointer(rebasing: raw[payload!])
-          record = TraceRecord(kind: .snapshot, sequence: at, time: nil, hash: StateHash(rawValue: hash), payload: state, source: .chunk(chunk.index))
+          record = TraceRecord(
+            kind: .snapshot, sequence: at, time: nil, hash: StateHash(rawValue: hash),
+            payload: state, source: .chunk(chunk.index))
         case (.checkpoint, 3):
           let at = try cursor.readUInt()
           let hash = try cursor.readUInt()
-          guard at == sequence - 1 else { throw fail("a checkpoint for sequence \(at) after action \(sequence - 1)", start) }
-          record = TraceRecord(kind: .checkpoint, sequence: at, time: nil, hash: StateHash(rawValue: hash), payload: UnsafeRawBufferPointer(start: nil, count: 0), source: .chunk(chunk.index))
+          guard at == sequence - 1 else {
+            throw fail("a checkpoint for sequence \(at) after action \(sequence - 1)", start)
+          }
+          record = TraceRecord(
+            kind: .checkpoint, sequence: at, time: nil, hash: StateHash(rawValue: hash),
+            payload: UnsafeRawBufferPointer(start: nil, count: 0), source: .chunk(chunk.index))
         case (.end, 3):
           let at = try cursor.readUInt()
           let end = try cursor.readInt()
-          record = TraceRecord(kind: .end, sequence: at, time: time(offset: end), hash: nil, payload: UnsafeRawBufferPointer(start: nil, count: 0), source: .chunk(chunk.index))
+          record = TraceRecord(
+            kind: .end, sequence: at, time: time(offset: end), hash: nil,
+            payload: UnsafeRawBufferPointer(start: nil, count: 0), source: .chunk(chunk.index))
         default:
           throw fail("unknown record kind \(kind) with \(count) fields", start)
         }
@@ -417,7 +447,9 @@ public final class TraceReader: Sendable {
       output.append(record)
     }
     guard actions == chunk.actionCount, records == chunk.recordCount else {
-      throw fail("the chunk holds \(actions) actions in \(records) records, its header says \(chunk.actionCount) in \(chunk.recordCount)", raw.count)
+      throw fail(
+        "the chunk holds \(actions) actions in \(records) records, its header says \(chunk.actionCount) in \(chunk.recordCount)",
+        raw.count)
     }
   }
 }
@@ -465,7 +497,8 @@ final class TraceFile: Sendable {
     var failure: TraceError?
     let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
       while initialized < count {
-        let n = pread(fd, buffer.baseAddress! + initialized, count - initialized, off_t(offset + initialized))
+        let n = pread(
+          fd, buffer.baseAddress! + initialized, count - initialized, off_t(offset + initialized))
         if n < 0 {
           if errno == EINTR { continue }
           failure = TraceError.posix("cannot read", path: path, offset: offset + initialized)

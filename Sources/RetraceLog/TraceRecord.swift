@@ -69,7 +69,9 @@ public struct TraceRecord {
     do {
       return try CBORValue(decoding: payload)
     } catch {
-      throw TraceError(.corrupted, "invalid CBOR in \(kind.rawValue): \(error)", chunk: source.chunkIndex, sequence: sequence)
+      throw TraceError(
+        .corrupted, "invalid CBOR in \(kind.rawValue): \(error)", chunk: source.chunkIndex,
+        sequence: sequence)
     }
   }
 
@@ -84,7 +86,9 @@ public struct TraceRecord {
       key.argument <= UInt64(payload.count - cursor.offset)
     else { return nil }
     let start = cursor.offset
-    return String(decoding: UnsafeRawBufferPointer(rebasing: payload[start..<(start + Int(key.argument))]), as: UTF8.self)
+    return String(
+      decoding: UnsafeRawBufferPointer(rebasing: payload[start..<(start + Int(key.argument))]),
+      as: UTF8.self)
   }
 }
 

@@ -35,7 +35,9 @@ import Synchronization
 /// called once, and everything written before stays readable. When the background thread
 /// falls behind by ``TraceRecorderConfiguration/maxPendingActions``, further actions are
 /// dropped and counted in ``droppedActionCount`` rather than blocking the app.
-public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Sendable>: StoreRecorder {
+public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Sendable>:
+  StoreRecorder
+{
   /// Where a recorder stands.
   public enum Status: Sendable {
     /// Recording normally.
@@ -79,7 +81,8 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
   ) throws(TraceError) {
     try self.init(
       path: path, domain: domain, actionSchemaVersion: actionSchemaVersion, sessionID: sessionID,
-      startTime: startTime, app: app, configuration: configuration, storage: FileStorage(), onError: onError)
+      startTime: startTime, app: app, configuration: configuration, storage: FileStorage(),
+      onError: onError)
   }
 
   /// Creates a recorder that writes through `storage` (tests inject failing or lossy storage).
@@ -98,12 +101,16 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
     self.path = path
     let header = TraceHeader(
       domain: domain, actionSchemaVersion: actionSchemaVersion,
-      sessionID: sessionID ?? UUID().uuidString.lowercased(), startTime: startTime ?? .nan, app: app,
-      checkpointInterval: configuration.checkpointInterval, snapshotInterval: configuration.snapshotInterval)
+      sessionID: sessionID ?? UUID().uuidString.lowercased(), startTime: startTime ?? .nan,
+      app: app,
+      checkpointInterval: configuration.checkpointInterval,
+      snapshotInterval: configuration.snapshotInterval)
     // A header the reader would refuse is refused here, before any file is created.
     try header.checkWritable(path: path)
-    let writer = try TraceWriter<State, Action>(path: path, configuration: configuration, storage: storage)
-    core = RecorderCore(writer: writer, header: header, configuration: configuration, onError: onError)
+    let writer = try TraceWriter<State, Action>(
+      path: path, configuration: configuration, storage: storage)
+    core = RecorderCore(
+      writer: writer, header: header, configuration: configuration, onError: onError)
   }
 
   /// Creates a recorder for a domain's store; see ``init(path:domain:actionSchemaVersion:sessionID:startTime:app:configuration:onError:)``.
@@ -117,7 +124,8 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
     onError: (@Sendable (TraceError) -> Void)? = nil
   ) throws(TraceError) where D.State == State, D.Action == Action {
     try self.init(
-      path: path, domain: domain.name, actionSchemaVersion: domain.actionSchemaVersion, sessionID: sessionID,
+      path: path, domain: domain.name, actionSchemaVersion: domain.actionSchemaVersion,
+      sessionID: sessionID,
       startTime: startTime, app: app, configuration: configuration, onError: onError)
   }
 
@@ -146,7 +154,9 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
   /// Appends the action to the buffer: what the store calls, with the transition's parts lent
   /// for the call, so that nothing is copied but what is queued.
   @inlinable
-  public func record(sequence: UInt64, time: Double, action: Action, stateBefore: State?, stateAfter: State?) {
+  public func record(
+    sequence: UInt64, time: Double, action: Action, stateBefore: State?, stateAfter: State?
+  ) {
     core.record(sequence: sequence, time: time, action: action, stateAfter: stateAfter)
   }
 
@@ -160,7 +170,9 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
   /// Keeps the store this recorder is attached to, so that ``flush()`` and ``close()``
   /// can hash its state; the store calls this on attach.
   public func attached(to store: Store<State, Action>) {
-    core.storeState.withLock { $0 = { [weak store] in store.map { store in (store.sequence, store.withState { $0 }) } } }
+    core.storeState.withLock {
+      $0 = { [weak store] in store.map { store in (store.sequence, store.withState { $0 }) } }
+    }
   }
 
   /// Hashes the store's state after the last action this recorder saw (a checkpoint), and
@@ -216,7 +228,8 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
   /// Queues a checkpoint of the attached store's state, when called on the main actor
   /// (where the store lives) while attached.
   private func checkpointStoreState(_ isolation: (any Actor)?) {
-    guard let isolation, isolation === MainActor.shared, let read = core.storeState.withLock({ $0 }) else { return }
+    guard let isolation, isolation === MainActor.shared, let read = core.storeState.withLock({ $0 })
+    else { return }
     guard let (sequence, state) = MainActor.assumeIsolated({ read() }) else { return }
     core.enqueue(.checkpoint(sequence, state))
   }
@@ -229,10 +242,13 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
 }
 
 /// `Action`'s hand-written encoding as a closure, if it has one (``CBOREncodable``).
-func handWrittenEncoding<Action: Sendable>(of type: Action.Type) -> (@Sendable (Action, inout CBORWriter) -> Void)? {
+func handWrittenEncoding<Action: Sendable>(of type: Action.Type) -> (
+  @Sendable (Action, inout CBORWriter) -> Void
+)? {
   guard let encodable = type as? any (CBOREncodable & Sendable).Type else { return nil }
   func encoding<T: CBOREncodable & Sendable>(_: T.Type) -> Any {
-    { (value: T, writer: inout CBORWriter) in value.encode(to: &writer) } as @Sendable (T, inout CBORWriter) -> Void
+    { (value: T, writer: inout CBORWriter) in value.encode(to: &writer) }
+      as @Sendable (T, inout CBORWriter) -> Void
   }
   return encoding(encodable) as? @Sendable (Action, inout CBORWriter) -> Void
 }
@@ -411,7 +427,8 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
   private let onError: (@Sendable (TraceError) -> Void)?
 
   init(
-    writer: sending TraceWriter<State, Action>, header: TraceHeader, configuration: TraceRecorderConfiguration,
+    writer: sending TraceWriter<State, Action>, header: TraceHeader,
+    configuration: TraceRecorderConfiguration,
     onError: (@Sendable (TraceError) -> Void)?
   ) {
     self.writer = Mutex(WriterState(writer: writer, header: header))
@@ -512,7 +529,9 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
       case .flush, .close: isControl = true
       default: break
       }
-      guard q.accepting || (isControl && q.threadStarted && !q.closeQueued) else { return (false, false, false) }
+      guard q.accepting || (isControl && q.threadStarted && !q.closeQueued) else {
+        return (false, false, false)
+      }
       if case .close = command {
         q.accepting = false
         q.closeQueued = true
@@ -549,7 +568,9 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
 
   func closeWithoutWaiting() {
     let started = queue.withLock { $0.threadStarted }
-    if started { enqueue(.close(Completion())) } else {
+    if started {
+      enqueue(.close(Completion()))
+    } else {
       writer.withLock { w in
         w.writer?.abandon()
         w.writer = nil
@@ -637,7 +658,8 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
   /// Carries out one command other than an encoded action without a state; `start` is where
   /// the next encoded action's bytes begin. Returns `true` once the recorder is closed.
   private func execute(
-    _ command: RecorderCommand<State, Action>, _ w: inout WriterState, bytes: UnsafeRawBufferPointer,
+    _ command: RecorderCommand<State, Action>, _ w: inout WriterState,
+    bytes: UnsafeRawBufferPointer,
     start: inout Int
   ) -> Bool {
     switch command {

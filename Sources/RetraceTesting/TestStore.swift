@@ -104,7 +104,8 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
       }
       let action = received.removeFirst()
       if action == expected {
-        apply(action, assert: assert, fileID: fileID, filePath: filePath, line: line, column: column)
+        apply(
+          action, assert: assert, fileID: fileID, filePath: filePath, line: line, column: column)
         await Task.yield()
         return
       }
@@ -116,7 +117,9 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
         return
       }
       // Non-exhaustive: reduce the skipped action without checks and keep looking.
-      apply(action, assert: nil, check: false, fileID: fileID, filePath: filePath, line: line, column: column)
+      apply(
+        action, assert: nil, check: false, fileID: fileID, filePath: filePath, line: line,
+        column: column)
     }
   }
 
@@ -184,7 +187,8 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     do {
       try assert?(&expected)
     } catch {
-      reportIssue(error, "The assertion closure threw",
+      reportIssue(
+        error, "The assertion closure threw",
         fileID: fileID, filePath: filePath, line: line, column: column)
       return
     }

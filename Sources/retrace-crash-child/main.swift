@@ -11,8 +11,12 @@ import RetraceLog
 // `--flush`, then flushes), prints `ready`, and waits to be killed: an app's short session
 // that crashes before its first chunk is full.
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count == 1 || (arguments.count >= 3 && arguments[1] == "--actions" && Int(arguments[2]) != nil) else {
-  FileHandle.standardError.write(Data("usage: retrace-crash-child TRACE [--actions N [--flush]]\n".utf8))
+guard
+  arguments.count == 1
+    || (arguments.count >= 3 && arguments[1] == "--actions" && Int(arguments[2]) != nil)
+else {
+  FileHandle.standardError.write(
+    Data("usage: retrace-crash-child TRACE [--actions N [--flush]]\n".utf8))
   exit(2)
 }
 let path = arguments[0]
@@ -39,7 +43,8 @@ MainActor.assumeIsolated {
   do {
     var configuration = TraceRecorderConfiguration()
     configuration.chunkSize = 64 << 10
-    let recorder = try TraceRecorder(path: path, domain: bankingDomain, configuration: configuration)
+    let recorder = try TraceRecorder(
+      path: path, domain: bankingDomain, configuration: configuration)
     let store = Store(initialState: bankingDomain.initialState, reducer: BankingReducer())
     store.attach(recorder)
     var random = SeededRandom(seed: 11)

@@ -11,7 +11,8 @@ enum Retrace {
       domains: Examples.domains + [bankingWithFeesDomain],
       flows: [
         NavigationFlow(domain: postsDomain, navigation: { $0.navigation }, rules: PostsFlow.rules),
-        NavigationFlow(domain: bankingDomain, navigation: { $0.navigation }, rules: BankingRoute.rules),
+        NavigationFlow(
+          domain: bankingDomain, navigation: { $0.navigation }, rules: BankingRoute.rules),
       ])
   }
 }

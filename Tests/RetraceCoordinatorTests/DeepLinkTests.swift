@@ -15,7 +15,8 @@ struct DeepLinkTests {
     #expect(
       try links.path(for: "app://posts/42/share", rules: rules)
         == RoutePath(
-          tab: "feed", stack: [.postList, .postDetail(id: 42)], presentations: [Presentation(.share)]))
+          tab: "feed", stack: [.postList, .postDetail(id: 42)],
+          presentations: [Presentation(.share)]))
     #expect(
       try links.path(for: "app://settings/about", rules: rules)
         == RoutePath(tab: "settings", stack: [.settings, .about]))
@@ -87,15 +88,18 @@ struct DeepLinkTests {
     let path = try links.path(for: "app://about/42/share")
     #expect(
       path
-        == RoutePath(tab: nil, stack: [.about, .postDetail(id: 42)], presentations: [Presentation(.share)]))
+        == RoutePath(
+          tab: nil, stack: [.about, .postDetail(id: 42)], presentations: [Presentation(.share)]))
   }
 
   @Test func aPathBecomesALink() throws {
-    #expect(try links.url(for: RoutePath(stack: [.postList, .postDetail(id: 42)])) == "app://posts/42")
+    #expect(
+      try links.url(for: RoutePath(stack: [.postList, .postDetail(id: 42)])) == "app://posts/42")
     #expect(try links.url(for: PostsFlow.initialNavigation.path) == "app://posts")
     let unlinkable = try #require(throws: CoordinatorError.self) {
       try links.url(
-        for: RoutePath(stack: [.postList], presentations: [Presentation(.share, style: .fullScreen)]))
+        for: RoutePath(
+          stack: [.postList], presentations: [Presentation(.share, style: .fullScreen)]))
     }
     #expect(unlinkable.code == .unlinkable)
     #expect(unlinkable.message == "the table has no entry for share presented as a fullScreen")
@@ -104,16 +108,21 @@ struct DeepLinkTests {
   @Test func parametersArePercentEncoded() throws {
     let iban = "DE89 3704/0044 ü"
     let path = RoutePath<BankingRoute>(
-      stack: [.accounts, .account(iban: iban)], presentations: [Presentation(.newTransaction(iban: iban))])
+      stack: [.accounts, .account(iban: iban)],
+      presentations: [Presentation(.newTransaction(iban: iban))])
     let url = try BankingRoute.links.url(for: path)
-    #expect(url == "bank://accounts/DE89%203704%2F0044%20%C3%BC/transactions/new/DE89%203704%2F0044%20%C3%BC")
+    #expect(
+      url
+        == "bank://accounts/DE89%203704%2F0044%20%C3%BC/transactions/new/DE89%203704%2F0044%20%C3%BC"
+    )
     #expect(try BankingRoute.links.path(for: url, rules: BankingRoute.rules) == path)
     #expect(
       try BankingRoute.links.path(for: "bank://accounts/new", rules: BankingRoute.rules)
         == RoutePath(stack: [.accounts], presentations: [Presentation(.newAccount)]))
     // A transaction sheet only from an account's screen, in links too.
     let error = try #require(throws: CoordinatorError.self) {
-      try BankingRoute.links.path(for: "bank://accounts/transactions/new/DE89", rules: BankingRoute.rules)
+      try BankingRoute.links.path(
+        for: "bank://accounts/transactions/new/DE89", rules: BankingRoute.rules)
     }
     #expect(error.code == .forbidden)
     #expect(error.segmentIndex == 1)

@@ -5,7 +5,8 @@ import Testing
 
 /// The path of graphviz's `dot`, if it is installed.
 let dotExecutable: String? = {
-  let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+  let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(
+    separator: ":")
   return directories.map { "\($0)/dot" }.first { FileManager.default.isExecutableFile(atPath: $0) }
 }()
 
@@ -27,7 +28,8 @@ func runDot(_ text: String) throws -> (status: Int32, output: String, errors: St
   let err = errors.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
   return (
-    process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self)
+    process.terminationStatus, String(decoding: out, as: UTF8.self),
+    String(decoding: err, as: UTF8.self)
   )
 }
 
@@ -106,7 +108,8 @@ struct FlowGraphTests {
       .push(route: .about), .popToRoot,
       .setPath(
         path: RoutePath(
-          tab: "feed", stack: [.postList, .postDetail(id: 3)], presentations: [Presentation(.share)])),
+          tab: "feed", stack: [.postList, .postDetail(id: 3)], presentations: [Presentation(.share)]
+        )),
       .selectTab(tab: "nope"),  // refused, but not a rule about routes: no edge
     ]
     for action in actions {
@@ -120,7 +123,8 @@ struct FlowGraphTests {
     #expect(graph.count(of: Edge(from: "postDetail", to: "share", kind: .present)) == 1)
     #expect(graph.count(of: Edge(from: "share", to: "postDetail", kind: .dismiss)) == 1)
     #expect(graph.count(of: Edge(from: "postList", to: "settings", kind: .tab)) == 1)
-    #expect(graph.count(of: Edge(from: "settings", to: "postList", kind: .push, refused: true)) == 1)
+    #expect(
+      graph.count(of: Edge(from: "settings", to: "postList", kind: .push, refused: true)) == 1)
     #expect(graph.count(of: Edge(from: "settings", to: "about", kind: .push)) == 1)
     #expect(graph.count(of: Edge(from: "about", to: "settings", kind: .pop)) == 1)
     #expect(graph.count(of: Edge(from: "settings", to: "share", kind: .tab)) == 1)
@@ -142,7 +146,8 @@ struct FlowGraphTests {
     var nav = PostsFlow.initialNavigation
     nav.apply(.push(route: .postDetail(id: 1)), rules: rules)
     let before = nav
-    nav.apply(.setPath(path: RoutePath(tab: "feed", stack: [.postList, .postDetail(id: 2)])), rules: rules)
+    nav.apply(
+      .setPath(path: RoutePath(tab: "feed", stack: [.postList, .postDetail(id: 2)])), rules: rules)
     var graph = FlowGraph()
     graph.observe(from: before, to: nav)
     #expect(graph.edges.keys.elements == [Edge(from: "postDetail", to: "postDetail", kind: .jump)])
@@ -162,7 +167,9 @@ struct FlowGraphTests {
     #expect(dot.contains(#"digraph "a \"title\"" {"#))
     #expect(dot.contains(#"[label="say \"hi\" \\ <b>|#1; & `x`\nnext -> {}"]"#))
     let mermaid = graph.mermaid(title: "multi\nline")
-    #expect(mermaid.contains(#"["say #quot;hi#quot; \ #lt;b#gt;#124;#35;1; #amp; #96;x#96; next -#gt; {}"]"#))
+    #expect(
+      mermaid.contains(
+        #"["say #quot;hi#quot; \ #lt;b#gt;#124;#35;1; #amp; #96;x#96; next -#gt; {}"]"#))
     #expect(mermaid.hasPrefix("%% multi line\nflowchart LR\n"))
   }
 
@@ -184,7 +191,8 @@ struct FlowGraphTests {
     var weird = FlowGraph()
     var nav = NavigationState(root: WeirdRoute(label: "root \"quoted\" \\"))
     let before = nav
-    nav.apply(.push(route: WeirdRoute(label: "a\nb -> c; } digraph { ü")), rules: .allowingEverything)
+    nav.apply(
+      .push(route: WeirdRoute(label: "a\nb -> c; } digraph { ü")), rules: .allowingEverything)
     weird.observe(from: before, to: nav)
 
     for (name, graph) in [

@@ -37,7 +37,9 @@ struct FlowRulesTests {
       for state in frontier {
         for action in actions {
           var copy = state
-          guard copy.apply(action, rules: rules) == nil, seen.insert(Shape(copy)).inserted else { continue }
+          guard copy.apply(action, rules: rules) == nil, seen.insert(Shape(copy)).inserted else {
+            continue
+          }
           next.append(copy)
           all.append(copy)
         }
@@ -67,7 +69,9 @@ struct FlowRulesTests {
           let action: NavigationAction<Route> =
             isPush ? .push(route: target) : .present(route: target, style: .sheet)
           let refusal = after.apply(action, rules: rules)
-          let allowed = (isPush ? allowedPushes : allowedPresents).contains([from.name, target.name])
+          let allowed = (isPush ? allowedPushes : allowedPresents).contains([
+            from.name, target.name,
+          ])
           if allowed {
             #expect(refusal == nil, "\(action) from \(from) should be allowed")
             #expect(after.visibleRoute == target)
@@ -121,7 +125,9 @@ struct FlowRulesTests {
     #expect(refused?.from == .accounts)
     nav.apply(.push(route: .account(iban: iban)), rules: BankingRoute.rules)
     #expect(
-      nav.apply(.present(route: .newTransaction(iban: iban), style: .sheet), rules: BankingRoute.rules) == nil
+      nav.apply(
+        .present(route: .newTransaction(iban: iban), style: .sheet), rules: BankingRoute.rules)
+        == nil
     )
     #expect(nav.visibleRoute == .newTransaction(iban: iban))
   }
@@ -161,7 +167,9 @@ struct FlowRulesTests {
         NavigationTab(name: "settings", stack: [.settings]),
       ], selectedTab: "feed")
     #expect(!nav.isValid(under: PostsFlow.rules))
-    let error = try #require(throws: CoordinatorError.self) { try nav.validate(rules: PostsFlow.rules) }
+    let error = try #require(throws: CoordinatorError.self) {
+      try nav.validate(rules: PostsFlow.rules)
+    }
     #expect(error.code == .invalidState)
     #expect(error.refusalReason == "pushNotAllowed")
     #expect(

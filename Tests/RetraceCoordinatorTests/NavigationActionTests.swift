@@ -141,16 +141,20 @@ struct NavigationActionTests {
     #expect(
       refusal
         == NavigationRefusal(
-          action: "setPath", reason: .pushNotAllowed, from: .postDetail(id: 1), to: .about, tab: "feed"))
+          action: "setPath", reason: .pushNotAllowed, from: .postDetail(id: 1), to: .about,
+          tab: "feed"))
     #expect(nav.path == before.path)
   }
 
   @Test func setPathMustStartAtTheTabsRoot() {
     var nav = nav
-    let refusal = nav.apply(.setPath(path: RoutePath(tab: "feed", stack: [.settings])), rules: rules)
+    let refusal = nav.apply(
+      .setPath(path: RoutePath(tab: "feed", stack: [.settings])), rules: rules)
     #expect(refusal?.reason == .notARoot)
     #expect(refusal?.message == "setPath to settings refused: settings is not the root of tab feed")
-    #expect(nav.apply(.setPath(path: RoutePath(tab: "feed", stack: [])), rules: rules)?.reason == .emptyStack)
+    #expect(
+      nav.apply(.setPath(path: RoutePath(tab: "feed", stack: [])), rules: rules)?.reason
+        == .emptyStack)
     #expect(
       nav.apply(.setPath(path: RoutePath(tab: "nope", stack: [.postList])), rules: rules)?.reason
         == .unknownTab)
@@ -170,7 +174,9 @@ struct NavigationActionTests {
   @Test func refusalMessagesNameTheActionTheRoutesAndTheRule() {
     var nav = nav
     let refusal = nav.apply(.push(route: .settings), rules: rules)
-    #expect(refusal?.message == "push from postList to settings refused: no rule lets postList push settings")
+    #expect(
+      refusal?.message
+        == "push from postList to settings refused: no rule lets postList push settings")
     #expect(refusal.map(String.init(describing:)) == refusal?.message)
   }
 
@@ -180,7 +186,9 @@ struct NavigationActionTests {
     func json(_ action: NavigationAction<PostsRoute>) throws -> String {
       String(decoding: try encoder.encode(action), as: UTF8.self)
     }
-    #expect(try json(.push(route: .postDetail(id: 42))) == #"{"push":{"route":{"postDetail":{"id":42}}}}"#)
+    #expect(
+      try json(.push(route: .postDetail(id: 42))) == #"{"push":{"route":{"postDetail":{"id":42}}}}"#
+    )
     #expect(try json(.pop) == #"{"pop":{}}"#)
     #expect(
       try json(.present(route: .share, style: .sheet))
@@ -189,14 +197,16 @@ struct NavigationActionTests {
     for seed in 0..<200 {
       let action = postsNavigationAction(seed)
       #expect(
-        try JSONDecoder().decode(NavigationAction<PostsRoute>.self, from: encoder.encode(action)) == action)
+        try JSONDecoder().decode(NavigationAction<PostsRoute>.self, from: encoder.encode(action))
+          == action)
     }
   }
 
   @Test func caseNamesMatchTheEncoding() throws {
     for seed in 0..<50 {
       let action = postsNavigationAction(seed)
-      let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(action)) as? [String: Any]
+      let object =
+        try JSONSerialization.jsonObject(with: JSONEncoder().encode(action)) as? [String: Any]
       #expect(object?.keys.first == action.name)
       #expect(NavigationAction<PostsRoute>.caseNames.contains(action.name))
     }

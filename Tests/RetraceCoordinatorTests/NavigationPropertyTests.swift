@@ -34,7 +34,8 @@ struct NavigationPropertyTests {
         nav.apply(postsNavigationAction(seed), rules: .allowingEverything)
         #expect(nav.isValid(under: .allowingEverything))
         #expect(
-          nav.tabs.allSatisfy { !$0.stack.isEmpty } && nav.presentations.allSatisfy { !$0.stack.isEmpty })
+          nav.tabs.allSatisfy { !$0.stack.isEmpty }
+            && nav.presentations.allSatisfy { !$0.stack.isEmpty })
       }
     }
   }
@@ -49,7 +50,9 @@ struct NavigationPropertyTests {
         let action: PostsAction
         switch seed % 7 {
         case 0: action = .toggleLike(postID: seed % 5)
-        case 1: action = seed % 2 == 0 ? .postsLoaded(posts: Post.samples) : .loadFailed(message: "offline")
+        case 1:
+          action =
+            seed % 2 == 0 ? .postsLoaded(posts: Post.samples) : .loadFailed(message: "offline")
         default: action = .navigation(action: postsNavigationAction(seed / 7))
         }
         _ = reducer.reduce(into: &state, action: action)

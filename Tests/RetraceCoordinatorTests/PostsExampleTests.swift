@@ -105,7 +105,9 @@ struct PostsExampleTests {
   @Test func theDomainDescribesItself() {
     #expect(postsDomain.name == "posts")
     #expect(
-      postsDomain.actionCases == ["navigation", "load", "retry", "postsLoaded", "loadFailed", "toggleLike"])
+      postsDomain.actionCases == [
+        "navigation", "load", "retry", "postsLoaded", "loadFailed", "toggleLike",
+      ])
     #expect(postsDomain.invariant(named: "valid-navigation") != nil)
     #expect(postsDomain.invariant(named: "screens-match-stack") != nil)
     for invariant in postsDomain.invariants { #expect(invariant.holds(postsDomain.initialState)) }
@@ -126,11 +128,14 @@ struct PostsExampleTests {
       if state.navigation.refusalCount > count, let refusal = state.navigation.lastRefusal {
         refusals.append(refusal)
       }
-      for invariant in postsDomain.invariants { #expect(invariant.holds(state), "\(invariant.name)") }
+      for invariant in postsDomain.invariants {
+        #expect(invariant.holds(state), "\(invariant.name)")
+      }
     }
     #expect(actions.first == .load)
     for expected in [
-      "load", "retry", "postsLoaded", "loadFailed", "toggleLike", "push", "pop", "popToRoot", "present",
+      "load", "retry", "postsLoaded", "loadFailed", "toggleLike", "push", "pop", "popToRoot",
+      "present",
       "dismiss", "selectTab", "setPath",
     ] {
       #expect(names.contains(expected), "the workload never sends \(expected)")
@@ -141,7 +146,8 @@ struct PostsExampleTests {
 
   @Test func theWorkloadAnswersEveryLoad() {
     let (actions, _) = postsDomain.generate(count: 2_000, seed: 7)
-    for (index, action) in actions.enumerated().dropLast() where action == .load || action == .retry {
+    for (index, action) in actions.enumerated().dropLast() where action == .load || action == .retry
+    {
       switch actions[index + 1] {
       case .postsLoaded, .loadFailed: break
       default: Issue.record("action \(index + 1) does not answer the load: \(actions[index + 1])")

@@ -24,8 +24,11 @@ struct RestorationTests {
     encoder.outputFormatting = .sortedKeys
     let json = String(decoding: try encoder.encode(nav.lastRefusal), as: UTF8.self)
     #expect(
-      json == #"{"action":"push","from":{"postList":{}},"reason":"pushNotAllowed","to":{"settings":{}}}"#)
-    #expect(try JSONDecoder().decode(NavigationState<PostsRoute>.self, from: encoder.encode(nav)) == nav)
+      json
+        == #"{"action":"push","from":{"postList":{}},"reason":"pushNotAllowed","to":{"settings":{}}}"#
+    )
+    #expect(
+      try JSONDecoder().decode(NavigationState<PostsRoute>.self, from: encoder.encode(nav)) == nav)
   }
 
   @Test func restoringThePathAsAnActionGivesTheSameNavigation() {
@@ -33,7 +36,8 @@ struct RestorationTests {
     var restored = PostsState()
     let reducer = PostsReducer(loader: { [] })
     // A restored session reopens the tab the user was on, with its stack and sheets.
-    _ = reducer.reduce(into: &restored, action: .navigation(action: .setPath(path: saved.navigation.path)))
+    _ = reducer.reduce(
+      into: &restored, action: .navigation(action: .setPath(path: saved.navigation.path)))
     #expect(restored.navigation.lastRefusal == nil)
     #expect(restored.navigation.path == saved.navigation.path)
     #expect(restored.screens.isInStep(with: restored.navigation, make: PostsScreen.init(route:)))

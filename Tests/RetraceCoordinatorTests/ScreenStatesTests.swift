@@ -29,7 +29,8 @@ struct ScreenStatesTests {
   @Test func screensWithoutStateGetNone() {
     var state = PostsState()
     send(
-      .navigation(action: .selectTab(tab: "settings")), .navigation(action: .push(route: .about)), to: &state)
+      .navigation(action: .selectTab(tab: "settings")), .navigation(action: .push(route: .about)),
+      to: &state)
     #expect(state.screens[.settings] == nil)
     #expect(state.screens[.about] == nil)
     #expect(state.screens.isInStep(with: state.navigation, make: PostsScreen.init(route:)))
@@ -44,7 +45,8 @@ struct ScreenStatesTests {
     #expect(
       state.navigation.lastRefusal
         == NavigationRefusal(
-          action: "toggleLike", reason: .screenNotOnStack, from: .postDetail(id: 1), to: .postDetail(id: 2)))
+          action: "toggleLike", reason: .screenNotOnStack, from: .postDetail(id: 1),
+          to: .postDetail(id: 2)))
     #expect(state.navigation.refusalCount == 1)
     #expect(
       state.navigation.lastRefusal?.message

@@ -10,8 +10,10 @@ import Testing
     // only an exact search sees it.
     var actions = Fixtures.safeCounterActions(count: 10_000)
     actions.insert(contentsOf: [.reset, .decrement, .decrement, .increment, .increment], at: 4_999)
-    let session = Debugger(domain: counterDomain, session: RecordedSession(domain: counterDomain, actions: actions))
-      .recordingCheckpoints(every: 100, snapshotEvery: 1_000)
+    let session = Debugger(
+      domain: counterDomain, session: RecordedSession(domain: counterDomain, actions: actions)
+    )
+    .recordingCheckpoints(every: 100, snapshotEvery: 1_000)
     let debugger = Debugger(domain: counterDomain, session: session)
     #expect(try debugger.state(at: 5_000).count >= 0 && debugger.state(at: 5_100).count >= 0)
 
@@ -27,8 +29,10 @@ import Testing
   }
 
   @Test func reportsNoViolationWhenTheInvariantAlwaysHolds() throws {
-    let session = RecordedSession(domain: counterDomain, actions: Fixtures.safeCounterActions(count: 1_000))
-    let result = try Debugger(domain: counterDomain, session: session).bisect(invariant: "non-negative")
+    let session = RecordedSession(
+      domain: counterDomain, actions: Fixtures.safeCounterActions(count: 1_000))
+    let result = try Debugger(domain: counterDomain, session: session).bisect(
+      invariant: "non-negative")
     #expect(result.firstViolation == nil)
     #expect(result.action == nil)
     #expect(result.healedAt == nil)
@@ -39,14 +43,16 @@ import Testing
       info: SessionInfo(domain: "counter", sessionID: "s", startTime: 0), startSequence: 10,
       initialState: CounterState(count: -1),
       actions: [TimedAction(sequence: 11, time: 0, action: .increment)])
-    let result = try Debugger(domain: counterDomain, session: session).bisect(invariant: "non-negative")
+    let result = try Debugger(domain: counterDomain, session: session).bisect(
+      invariant: "non-negative")
     #expect(result.firstViolation == 10)
     #expect(result.action == nil)
     #expect(result.healedAt == 11)
   }
 
   @Test func anUnknownInvariantIsAnErrorListingTheKnownOnes() {
-    let debugger = Debugger(domain: bankingDomain, session: RecordedSession(domain: bankingDomain, actions: []))
+    let debugger = Debugger(
+      domain: bankingDomain, session: RecordedSession(domain: bankingDomain, actions: []))
     #expect {
       try debugger.bisect(invariant: "solvent")
     } throws: { error in

@@ -16,15 +16,20 @@ import Testing
 
     let json = try workspace.run("domains --json").json()
     let domains = try #require(json["domains"] as? [[String: Any]])
-    #expect(domains.map { $0["name"] as? String } == ["counter", "banking", "settings", "posts", "banking-with-fees"])
+    #expect(
+      domains.map { $0["name"] as? String } == [
+        "counter", "banking", "settings", "posts", "banking-with-fees",
+      ])
     let counter = domains[0]
     #expect(counter["actionCases"] as? [String] == ["increment", "decrement", "reset"])
-    #expect((counter["invariants"] as? [[String: Any]])?.first?["name"] as? String == "non-negative")
+    #expect(
+      (counter["invariants"] as? [[String: Any]])?.first?["name"] as? String == "non-negative")
   }
 
   @Test func generateIsReproducibleAndInfoDescribesTheTrace() throws {
     let workspace = try Workspace()
-    #expect(try workspace.run("generate banking --actions 1500 --seed 4 --output a.trace").exitCode == 0)
+    #expect(
+      try workspace.run("generate banking --actions 1500 --seed 4 --output a.trace").exitCode == 0)
     #expect(try workspace.run("generate banking --actions 1500 --seed 4 -o b.trace").exitCode == 0)
     // The same seed gives the same trace, byte for byte.
     #expect(
@@ -102,7 +107,8 @@ import Testing
     let workspace = try Workspace()
     let actions: [CounterAction] = [.increment, .increment, .increment, .decrement]
     _ = try Fixtures.write(
-      RecordedSession(domain: counterDomain, actions: actions), domain: counterDomain, named: "c.trace",
+      RecordedSession(domain: counterDomain, actions: actions), domain: counterDomain,
+      named: "c.trace",
       in: workspace.directory)
     #expect(try workspace.run("state c.trace --at 3 --json").json()["count"] as? Int == 3)
     #expect(try workspace.run("state c.trace --json").json()["count"] as? Int == 2)
@@ -151,13 +157,16 @@ import Testing
     var other = actions
     other[700] = other[700] == .reset ? .increment : .reset
     _ = try Fixtures.write(
-      RecordedSession(domain: counterDomain, actions: actions), domain: counterDomain, named: "a.trace",
+      RecordedSession(domain: counterDomain, actions: actions), domain: counterDomain,
+      named: "a.trace",
       in: workspace.directory)
     _ = try Fixtures.write(
-      RecordedSession(domain: counterDomain, actions: other), domain: counterDomain, named: "b.trace",
+      RecordedSession(domain: counterDomain, actions: other), domain: counterDomain,
+      named: "b.trace",
       in: workspace.directory)
     _ = try Fixtures.write(
-      RecordedSession(domain: counterDomain, actions: actions, sessionID: "again"), domain: counterDomain,
+      RecordedSession(domain: counterDomain, actions: actions, sessionID: "again"),
+      domain: counterDomain,
       named: "a2.trace", in: workspace.directory)
 
     let differ = try workspace.run("diff a.trace b.trace --json")
@@ -201,7 +210,9 @@ import Testing
     #expect(lines[0].hasPrefix("ok") && lines[0].contains("corpus/banking.trace"))
     #expect(lines[3] == "3 traces: 3 verified, 0 diverged, 0 unverified, 0 damaged, 0 unreadable")
 
-    let summary = try workspace.run("replay corpus/counter.trace corpus/settings.trace --verify --json").json()
+    let summary = try workspace.run(
+      "replay corpus/counter.trace corpus/settings.trace --verify --json"
+    ).json()
     #expect(summary["verified"] as? Int == 2)
     #expect((summary["traces"] as? [[String: Any]])?.count == 2)
 
@@ -215,7 +226,8 @@ import Testing
     var actions = Fixtures.safeCounterActions(count: 3_000)
     actions.insert(contentsOf: [.reset, .decrement, .increment], at: 1_999)
     _ = try Fixtures.write(
-      RecordedSession(domain: counterDomain, actions: actions), domain: counterDomain, named: "dip.trace",
+      RecordedSession(domain: counterDomain, actions: actions), domain: counterDomain,
+      named: "dip.trace",
       in: workspace.directory)
     let json = try workspace.run("bisect dip.trace --invariant non-negative --json")
     #expect(json.exitCode == 1)
@@ -230,7 +242,8 @@ import Testing
     #expect(text.stdout.contains("it holds again after action 2002"))
 
     _ = try Fixtures.write(
-      RecordedSession(domain: counterDomain, actions: Fixtures.safeCounterActions(count: 100)), domain: counterDomain,
+      RecordedSession(domain: counterDomain, actions: Fixtures.safeCounterActions(count: 100)),
+      domain: counterDomain,
       named: "safe.trace", in: workspace.directory)
     let holds = try workspace.run("bisect safe.trace --invariant non-negative --json")
     #expect(holds.exitCode == 0)
@@ -242,23 +255,28 @@ import Testing
     var actions = Fixtures.safeCounterActions(count: 10_000)
     actions.insert(contentsOf: [.reset, .decrement], at: 4_321)
     _ = try Fixtures.write(
-      RecordedSession(domain: counterDomain, actions: actions), domain: counterDomain, named: "big.trace",
+      RecordedSession(domain: counterDomain, actions: actions), domain: counterDomain,
+      named: "big.trace",
       in: workspace.directory)
     let result = try workspace.run("shrink big.trace --invariant non-negative --output small.trace")
     #expect(result.exitCode == 0, "\(result)")
     #expect(result.stdout.hasPrefix("shrunk 10002 actions to 1 that still break non-negative"))
     let info = try workspace.run("info small.trace --json").json()
     #expect(info["actions"] as? Int == 1)
-    #expect(try workspace.run("bisect small.trace --invariant non-negative --json").json()["firstViolation"] as? Int == 1)
+    #expect(
+      try workspace.run("bisect small.trace --invariant non-negative --json").json()[
+        "firstViolation"] as? Int == 1)
 
-    let test = try workspace.run("shrink big.trace --invariant non-negative -o small2.trace --emit-test")
+    let test = try workspace.run(
+      "shrink big.trace --invariant non-negative -o small2.trace --emit-test")
     #expect(test.exitCode == 0)
     #expect(test.stdout.hasPrefix("// Generated by `retrace shrink`"))
     #expect(test.stdout.contains("@Test func counterBreaksNonNegative()"))
     #expect(test.stderr.contains("shrunk 10002 actions to 1"))
 
     _ = try Fixtures.write(
-      RecordedSession(domain: counterDomain, actions: [.increment]), domain: counterDomain, named: "fine.trace",
+      RecordedSession(domain: counterDomain, actions: [.increment]), domain: counterDomain,
+      named: "fine.trace",
       in: workspace.directory)
     let nothing = try workspace.run("shrink fine.trace --invariant non-negative -o x.trace")
     #expect(nothing.exitCode == 1)
@@ -273,12 +291,18 @@ import Testing
     let json = try result.json()
     #expect(json["repetitions"] as? Int == 2)
     #expect(json["actions"] as? Int == 2_000)
-    for key in ["decodeSeconds", "reduceSeconds", "reduceNanosecondsPerAction", "actionsPerSecond", "nanosecondsPerAction"] {
+    for key in [
+      "decodeSeconds", "reduceSeconds", "reduceNanosecondsPerAction", "actionsPerSecond",
+      "nanosecondsPerAction",
+    ] {
       #expect(((json[key] as? Double) ?? 0) > 0, "\(key)")
     }
     #expect(((json["peakMemoryBytes"] as? Int) ?? 0) > 0)
     let cases = try #require(json["cases"] as? [[String: Any]])
-    #expect(cases.map { $0["name"] as? String } == ["addAccount", "addTransaction", "moveAccount", "navigation"])
+    #expect(
+      cases.map { $0["name"] as? String } == [
+        "addAccount", "addTransaction", "moveAccount", "navigation",
+      ])
     #expect(cases.allSatisfy { $0["p50Nanoseconds"] != nil && $0["p99Nanoseconds"] != nil })
     let text = try workspace.run("bench b.trace --repeat 1")
     #expect(text.stdout.contains("ns/action"))

@@ -8,9 +8,12 @@ import Testing
 @Suite struct CLIDebugTests {
   @Test func aPipedSessionReadsAsATranscript() throws {
     let workspace = try Workspace()
-    let actions: [CounterAction] = [.increment, .increment, .decrement, .decrement, .decrement, .increment]
+    let actions: [CounterAction] = [
+      .increment, .increment, .decrement, .decrement, .decrement, .increment,
+    ]
     _ = try Fixtures.write(
-      RecordedSession(domain: counterDomain, actions: actions), domain: counterDomain, named: "c.trace",
+      RecordedSession(domain: counterDomain, actions: actions), domain: counterDomain,
+      named: "c.trace",
       in: workspace.directory)
     let result = try workspace.run(
       "debug c.trace",
@@ -42,14 +45,21 @@ import Testing
       + CounterState(count: 1)
       """
     _ = expected
-    #expect(result.stdout.hasPrefix("c.trace: 6 counter actions; type help for the commands\n(retrace) next\nat 1 of 6: increment"))
+    #expect(
+      result.stdout.hasPrefix(
+        "c.trace: 6 counter actions; type help for the commands\n(retrace) next\nat 1 of 6: increment"
+      ))
     #expect(result.stdout.contains("(retrace) next 2\nat 3 of 6: decrement"))
     #expect(result.stdout.contains("(retrace) state\nCounterState(count: 1)\n"))
     #expect(result.stdout.contains("(retrace) prev\nat 2 of 6: increment"))
     #expect(result.stdout.contains("(retrace) goto 5\nat 5 of 6: decrement"))
-    #expect(result.stdout.contains("(retrace) diff 0\nfrom 0 to 5:\n- CounterState(count: 0)\n+ CounterState(count: -1)"))
+    #expect(
+      result.stdout.contains(
+        "(retrace) diff 0\nfrom 0 to 5:\n- CounterState(count: 0)\n+ CounterState(count: -1)"))
     #expect(result.stdout.contains("(retrace) find increment\nat 6 of 6: increment"))
-    #expect(result.stdout.contains("(retrace) check non-negative\nnon-negative holds at 6; it holds after every later action"))
+    #expect(
+      result.stdout.contains(
+        "(retrace) check non-negative\nnon-negative holds at 6; it holds after every later action"))
     #expect(result.stdout.contains("(retrace) help\nnext [n]"))
     // Nothing after quit is read.
     #expect(result.stdout.hasSuffix("(retrace) quit\n"))

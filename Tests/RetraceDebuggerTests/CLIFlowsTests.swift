@@ -11,7 +11,8 @@ import Testing
     #expect(one.exitCode == 0, "\(one)")
     #expect(one.stdout.hasPrefix("digraph \"posts\" {"))
     #expect(one.stdout.contains("[label=\"postList\", peripheries=2]"))
-    let pushes = try #require(Self.count(of: "push", from: "postList", to: "postDetail", in: one.stdout))
+    let pushes = try #require(
+      Self.count(of: "push", from: "postList", to: "postDetail", in: one.stdout))
     #expect(pushes > 0)
 
     // Two traces: the counts add up.
@@ -40,7 +41,10 @@ import Testing
     try workspace.run("generate posts --actions 10 -o p.trace")
     let noFlow = try workspace.run("flows c.trace")
     #expect(noFlow.exitCode == 4)
-    #expect(noFlow.stderr == "retrace: c.trace: domain counter has no navigation flow; domains with one: posts, banking\n")
+    #expect(
+      noFlow.stderr
+        == "retrace: c.trace: domain counter has no navigation flow; domains with one: posts, banking\n"
+    )
     #expect(try workspace.run("flows --rules counter").exitCode == 4)
     #expect(try workspace.run("flows --rules bakery").exitCode == 4)
     #expect(try workspace.run("flows p.trace c.trace").exitCode == 4)
@@ -60,7 +64,8 @@ import Testing
       }
     }
     guard let fromID = ids[from], let toID = ids[to] else { return nil }
-    for line in dot.split(separator: "\n") where line.contains("\(fromID) -> \(toID) [label=\"\(kind): ") {
+    for line in dot.split(separator: "\n")
+    where line.contains("\(fromID) -> \(toID) [label=\"\(kind): ") {
       let number = line.split(separator: ":")[1].drop { $0 == " " }.prefix { $0.isNumber }
       return Int(number)
     }

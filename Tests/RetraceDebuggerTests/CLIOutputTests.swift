@@ -10,7 +10,9 @@ import Testing
 @Suite struct CLIOutputTests {
   /// The files in the workspace, without the runner's own.
   private func files(in workspace: Workspace) throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: workspace.directory.path).filter { !$0.hasPrefix(".std") }.sorted()
+    try FileManager.default.contentsOfDirectory(atPath: workspace.directory.path).filter {
+      !$0.hasPrefix(".std")
+    }.sorted()
   }
 
   /// A write that fails part-way (here the recorder refuses a header of 2 MB) used to
@@ -19,8 +21,10 @@ import Testing
     let workspace = try Workspace()
     let header =
       #"{"format":"retrace-jsonl","version":1,"domain":"counter","actionSchemaVersion":1,"sessionID":""#
-      + String(repeating: "s", count: 2 << 20) + #"","startTime":0,"producer":"p","firstSequence":0}"#
-    try workspace.write(header + "\n" + #"{"seq":1,"time":0,"action":{"increment":{}}}"# + "\n", to: "big.jsonl")
+      + String(repeating: "s", count: 2 << 20)
+      + #"","startTime":0,"producer":"p","firstSequence":0}"#
+    try workspace.write(
+      header + "\n" + #"{"seq":1,"time":0,"action":{"increment":{}}}"# + "\n", to: "big.jsonl")
     try workspace.write("keep me", to: "out.trace")
     let result = try workspace.run("import big.jsonl -o out.trace")
     #expect(result.exitCode == 3, "\(result)")
@@ -61,9 +65,13 @@ import Testing
     try #require(process.isRunning, "the write ended before it could be interrupted")
     // Written in a directory of its own that nobody else can write in (to plant a link).
     let temporary = try #require(
-      try FileManager.default.contentsOfDirectory(atPath: workspace.directory.path).first { $0.hasPrefix(".out.trace.retrace-") })
+      try FileManager.default.contentsOfDirectory(atPath: workspace.directory.path).first {
+        $0.hasPrefix(".out.trace.retrace-")
+      })
     var status = stat()
-    #expect(stat(workspace.path(temporary), &status) == 0 && status.st_mode & S_IFMT == S_IFDIR && status.st_mode & 0o777 == 0o700)
+    #expect(
+      stat(workspace.path(temporary), &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+        && status.st_mode & 0o777 == 0o700)
     process.terminate()
     process.waitUntilExit()
     #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM)
@@ -74,16 +82,21 @@ import Testing
   /// `--output` through a symbolic link replaces the file it names; the link stays.
   @Test func anOutputThroughALinkReplacesTheFileItNames() throws {
     let workspace = try Workspace()
-    try FileManager.default.createSymbolicLink(atPath: workspace.path("link.trace"), withDestinationPath: "real.trace")
+    try FileManager.default.createSymbolicLink(
+      atPath: workspace.path("link.trace"), withDestinationPath: "real.trace")
     try workspace.run("generate counter --actions 20 -o link.trace")
-    let link = try FileManager.default.destinationOfSymbolicLink(atPath: workspace.path("link.trace"))
+    let link = try FileManager.default.destinationOfSymbolicLink(
+      atPath: workspace.path("link.trace"))
     #expect(link == "real.trace")
     #expect(try workspace.run("info real.trace --json").json()["actions"] as? Int == 20)
     // JSON Lines too (they were written with Foundation's atomic write, which replaced the
     // link with a file).
-    try FileManager.default.createSymbolicLink(atPath: workspace.path("link.jsonl"), withDestinationPath: "real.jsonl")
+    try FileManager.default.createSymbolicLink(
+      atPath: workspace.path("link.jsonl"), withDestinationPath: "real.jsonl")
     try workspace.run("export real.trace --format jsonl -o link.jsonl")
-    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: workspace.path("link.jsonl")) == "real.jsonl")
+    #expect(
+      try FileManager.default.destinationOfSymbolicLink(atPath: workspace.path("link.jsonl"))
+        == "real.jsonl")
     #expect(try workspace.read("real.jsonl").split(separator: "\n").count == 21)
   }
 
@@ -91,14 +104,21 @@ import Testing
     let workspace = try Workspace()
     try workspace.run("generate counter --actions 5 -o c.trace")
     let directory = try workspace.run("export c.trace --format jsonl -o .")
-    #expect(directory.exitCode == 3 && directory.stderr == "retrace: .: is a directory\n", "\(directory)")
+    #expect(
+      directory.exitCode == 3 && directory.stderr == "retrace: .: is a directory\n", "\(directory)")
     let missing = try workspace.run("export c.trace --format jsonl -o nodir/c.jsonl")
-    #expect(missing.exitCode == 3 && missing.stderr == "retrace: nodir/c.jsonl: no such directory: nodir\n", "\(missing)")
+    #expect(
+      missing.exitCode == 3
+        && missing.stderr == "retrace: nodir/c.jsonl: no such directory: nodir\n", "\(missing)")
     // A trace needs a regular file (a pipe here: never a device of the machine's, which a
     // regression would replace).
     #expect(mkfifo(workspace.path("pipe.trace"), 0o600) == 0)
     let pipe = try workspace.run("generate counter --actions 5 -o pipe.trace")
-    #expect(pipe.exitCode == 3 && pipe.stderr == "retrace: pipe.trace: not a regular file; a trace is written to a regular file\n", "\(pipe)")
+    #expect(
+      pipe.exitCode == 3
+        && pipe.stderr
+          == "retrace: pipe.trace: not a regular file; a trace is written to a regular file\n",
+      "\(pipe)")
     var status = stat()
     #expect(stat(workspace.path("pipe.trace"), &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
   }
@@ -118,7 +138,9 @@ import Testing
     #expect(result.exitCode == 0, "\(result)")
     var bytes = [UInt8](repeating: 0, count: 1 << 16)
     let count = read(reader, &bytes, bytes.count)
-    #expect(String(decoding: bytes.prefix(max(count, 0)), as: UTF8.self).split(separator: "\n").count == 6)
+    #expect(
+      String(decoding: bytes.prefix(max(count, 0)), as: UTF8.self).split(separator: "\n").count == 6
+    )
     var status = stat()
     #expect(stat(pipe, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
   }
@@ -131,12 +153,17 @@ import Testing
     #expect(try workspace.run("generate counter --actions 3 -o x").exitCode == 0)
     #expect(try workspace.run("export x --format jsonl -o é").exitCode == 0)
     #expect(try workspace.read("é").split(separator: "\n").count == 4)
-    try FileManager.default.createSymbolicLink(atPath: workspace.path("A"), withDestinationPath: "B")
-    try FileManager.default.createSymbolicLink(atPath: workspace.path("B"), withDestinationPath: "A")
+    try FileManager.default.createSymbolicLink(
+      atPath: workspace.path("A"), withDestinationPath: "B")
+    try FileManager.default.createSymbolicLink(
+      atPath: workspace.path("B"), withDestinationPath: "A")
     let loop = try workspace.run("generate counter --actions 3 -o A")
-    #expect(loop.exitCode == 3 && loop.stderr == "retrace: A: too many levels of symbolic links\n", "\(loop)")
+    #expect(
+      loop.exitCode == 3 && loop.stderr == "retrace: A: too many levels of symbolic links\n",
+      "\(loop)")
     #expect(try FileManager.default.destinationOfSymbolicLink(atPath: workspace.path("A")) == "B")
-    let empty = try CLI.run(["generate", "counter", "--actions", "3", "-o", ""], in: workspace.directory)
+    let empty = try CLI.run(
+      ["generate", "counter", "--actions", "3", "-o", ""], in: workspace.directory)
     #expect(empty.exitCode == 2 && empty.stderr.contains("--output must name a file"), "\(empty)")
   }
 
@@ -164,7 +191,10 @@ import Testing
   /// A stderr that cannot be written (a full disk) made the error or the confirmation trap.
   @Test func aStderrThatCannotBeWrittenKeepsTheCommandsOutcome() throws {
     let workspace = try Workspace()
-    for (arguments, code) in [(["info", "nope.trace"], Int32(3)), (["generate", "counter", "--actions", "3", "-o", "c.trace"], 0)] {
+    for (arguments, code) in [
+      (["info", "nope.trace"], Int32(3)),
+      (["generate", "counter", "--actions", "3", "-o", "c.trace"], 0),
+    ] {
       let process = Process()
       process.executableURL = try #require(CLI.binary)
       process.arguments = arguments
@@ -173,7 +203,8 @@ import Testing
       process.standardOutput = FileHandle.nullDevice
       try process.run()
       process.waitUntilExit()
-      #expect(process.terminationReason == .exit && process.terminationStatus == code, "\(arguments)")
+      #expect(
+        process.terminationReason == .exit && process.terminationStatus == code, "\(arguments)")
     }
     #expect(try workspace.run("info c.trace --json").json()["actions"] as? Int == 3)
   }
@@ -182,7 +213,10 @@ import Testing
   @Test func outputThatCannotBeWrittenIsExit3() throws {
     let workspace = try Workspace()
     try workspace.run("generate counter --actions 5 -o c.trace")
-    for arguments in [["export", "c.trace", "--format", "jsonl"], ["info", "c.trace"], ["state", "c.trace"], ["--help"]] {
+    for arguments in [
+      ["export", "c.trace", "--format", "jsonl"], ["info", "c.trace"], ["state", "c.trace"],
+      ["--help"],
+    ] {
       let process = Process()
       process.executableURL = try #require(CLI.binary)
       process.arguments = arguments
@@ -192,9 +226,12 @@ import Testing
       process.standardError = errors
       try process.run()
       process.waitUntilExit()
-      let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      let stderr = String(
+        decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
       #expect(process.terminationStatus == 3, "\(arguments)")
-      #expect(stderr == "retrace: stdout: cannot write the output: No space left on device\n", "\(arguments)")
+      #expect(
+        stderr == "retrace: stdout: cannot write the output: No space left on device\n",
+        "\(arguments)")
     }
   }
 
@@ -204,8 +241,11 @@ import Testing
     let workspace = try Workspace()
     #expect(mkfifo(workspace.path("f.trace"), 0o600) == 0)
     for command in ["info", "verify", "state", "log", "import"] {
-      let result = try workspace.run(command == "import" ? "import f.trace -o x.trace" : "\(command) f.trace")
-      #expect(result.exitCode == 3 && result.stderr == "retrace: f.trace: not a regular file\n", "\(command): \(result)")
+      let result = try workspace.run(
+        command == "import" ? "import f.trace -o x.trace" : "\(command) f.trace")
+      #expect(
+        result.exitCode == 3 && result.stderr == "retrace: f.trace: not a regular file\n",
+        "\(command): \(result)")
     }
   }
 }

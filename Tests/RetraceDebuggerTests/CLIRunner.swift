@@ -10,11 +10,14 @@ struct CLIResult: CustomStringConvertible {
   /// case ``exitCode`` is the signal's number, not an exit code.
   var signaled = false
 
-  var description: String { "\(signaled ? "killed by signal" : "exit") \(exitCode)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+  var description: String {
+    "\(signaled ? "killed by signal" : "exit") \(exitCode)\n--- stdout\n\(stdout)--- stderr\n\(stderr)"
+  }
 
   /// stdout parsed as one JSON object.
   func json() throws -> [String: Any] {
-    let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8), options: [.fragmentsAllowed])
+    let object = try JSONSerialization.jsonObject(
+      with: Data(stdout.utf8), options: [.fragmentsAllowed])
     return try #require(object as? [String: Any], "not a JSON object: \(stdout)")
   }
 }
@@ -34,7 +37,8 @@ enum CLI {
     let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
     candidates.append(executable.deletingLastPathComponent().appendingPathComponent("retrace"))
     for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-      candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("retrace"))
+      candidates.append(
+        bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("retrace"))
     }
     candidates.append(Bundle.main.bundleURL.appendingPathComponent("retrace"))
     // The package's own build directory, from this file's path.
@@ -53,7 +57,8 @@ enum CLI {
 
   /// Runs `retrace` with `arguments` in `directory`, with `input` on stdin.
   static func run(
-    _ arguments: [String], in directory: URL, input: String = "", environment: [String: String] = [:]
+    _ arguments: [String], in directory: URL, input: String = "",
+    environment: [String: String] = [:]
   ) throws -> CLIResult {
     let binary = try #require(binary, "no retrace executable found; build it with `swift build`")
     return try run(binary, arguments, in: directory, input: input, environment: environment)
@@ -116,7 +121,8 @@ enum CLI {
   ) async throws -> CLIResult {
     try await withCheckedThrowingContinuation { continuation in
       Thread {
-        continuation.resume(with: Result { try run(executable, arguments, in: directory, environment: environment) })
+        continuation.resume(
+          with: Result { try run(executable, arguments, in: directory, environment: environment) })
       }.start()
     }
   }
@@ -132,8 +138,12 @@ struct Workspace {
 
   /// Runs `retrace` with the words of `command` (split on spaces) in this directory.
   @discardableResult
-  func run(_ command: String, input: String = "", environment: [String: String] = [:]) throws -> CLIResult {
-    try CLI.run(command.split(separator: " ").map(String.init), in: directory, input: input, environment: environment)
+  func run(_ command: String, input: String = "", environment: [String: String] = [:]) throws
+    -> CLIResult
+  {
+    try CLI.run(
+      command.split(separator: " ").map(String.init), in: directory, input: input,
+      environment: environment)
   }
 
   /// The path of `name` in this directory.

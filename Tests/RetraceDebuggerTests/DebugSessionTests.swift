@@ -4,8 +4,12 @@ import RetraceExamples
 import Testing
 
 @Suite struct DebugSessionTests {
-  private func session(_ actions: [CounterAction]) -> DebugSession<DomainDefinition<CounterState, CounterAction>> {
-    DebugSession(debugger: Debugger(domain: counterDomain, session: RecordedSession(domain: counterDomain, actions: actions)))
+  private func session(_ actions: [CounterAction]) -> DebugSession<
+    DomainDefinition<CounterState, CounterAction>
+  > {
+    DebugSession(
+      debugger: Debugger(
+        domain: counterDomain, session: RecordedSession(domain: counterDomain, actions: actions)))
   }
 
   @Test func movesShowThePositionTheActionAndWhatChanged() {
@@ -32,9 +36,13 @@ import Testing
     #expect(debug.perform("find decrement").output.hasPrefix("at 3 of 6: decrement"))
     #expect(debug.perform("diff").output.hasPrefix("from 2 to 3:"))
     #expect(debug.perform("diff 0").output.contains("count: 1"))
-    #expect(debug.perform("check non-negative").output == "non-negative holds at 3; it next fails after action 5")
+    #expect(
+      debug.perform("check non-negative").output
+        == "non-negative holds at 3; it next fails after action 5")
     _ = debug.perform("goto 5")
-    #expect(debug.perform("check non-negative").output == "non-negative fails at 5; it holds again after action 6")
+    #expect(
+      debug.perform("check non-negative").output
+        == "non-negative fails at 5; it holds again after action 6")
     #expect(debug.perform("find reset").isError)
   }
 
@@ -50,7 +58,9 @@ import Testing
       #expect(!reply.quits)
     }
     #expect(debug.perform("goto 7").output.contains("out of range 0...1"))
-    #expect(debug.perform("goto 99999999999999999999").output == "sequence 99999999999999999999: out of range 0...1")
+    #expect(
+      debug.perform("goto 99999999999999999999").output
+        == "sequence 99999999999999999999: out of range 0...1")
     #expect(debug.perform("quit now").output.contains("quit takes no argument"))
     #expect(debug.perform("frobnicate x").output.contains("unknown command 'frobnicate'"))
     #expect(debug.perform("check nope").output.contains("known: non-negative"))
@@ -61,11 +71,14 @@ import Testing
   }
 
   @Test func aMoveAcrossALargeChangeShowsPartOfIt() throws {
-    let debugger = Debugger(domain: bankingDomain, session: Fixtures.session(bankingDomain, count: 20_000))
+    let debugger = Debugger(
+      domain: bankingDomain, session: Fixtures.session(bankingDomain, count: 20_000))
     var debug = DebugSession(debugger: debugger)
     let jump = debug.perform("goto 20000").output
     #expect(jump.hasSuffix("(a large change: shown in part, … marks the rest)"))
-    #expect(jump.split(separator: "\n").count < 2 * DebugSession<DomainDefinition<BankingState, BankingAction>>.maxNodes)
+    #expect(
+      jump.split(separator: "\n").count < 2
+        * DebugSession<DomainDefinition<BankingState, BankingAction>>.maxNodes)
     let step = debug.perform("prev").output
     #expect(step.contains("… ("))
     #expect(!step.contains("(a large change"))
@@ -76,7 +89,8 @@ import Testing
 
   @Test func aLongSessionMovesAnywhere() throws {
     // Settings states are small, so the diffs after far moves stay cheap.
-    let recorded = Fixtures.session(settingsDomain, count: 50_000, seed: 2, checkpointEvery: 0, snapshotEvery: 0)
+    let recorded = Fixtures.session(
+      settingsDomain, count: 50_000, seed: 2, checkpointEvery: 0, snapshotEvery: 0)
     let debugger = Debugger(domain: settingsDomain, session: recorded)
     var debug = DebugSession(debugger: debugger)
     for target in [UInt64(49_999), 3, 12_345, 50_000, 0, 7_777, 7_776, 7_778] {

@@ -4,20 +4,26 @@ import Testing
 /// Code in the docs that names a file is that file: docs/DOMAINS.md shows the app package
 /// the suite builds and tests (IntegrationTests/AppPackage).
 @Suite struct DocsTests {
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent()
     .deletingLastPathComponent()
 
   @Test func everyBlockThatNamesAFileIsThatFile() throws {
-    let text = try String(contentsOf: Self.root.appendingPathComponent("docs/DOMAINS.md"), encoding: .utf8)
+    let text = try String(
+      contentsOf: Self.root.appendingPathComponent("docs/DOMAINS.md"), encoding: .utf8)
     let lines = text.components(separatedBy: "\n")
     var checked = 0
     for (index, line) in lines.enumerated() where line.hasPrefix("<!-- file: ") {
       let name = line.dropFirst("<!-- file: ".count).dropLast(" -->".count)
       #expect(lines[index + 1] == "```swift", "\(name): no code block after the marker")
-      let end = try #require(lines[(index + 2)...].firstIndex(of: "```"), "\(name): the block does not end")
+      let end = try #require(
+        lines[(index + 2)...].firstIndex(of: "```"), "\(name): the block does not end")
       let block = lines[(index + 2)..<end].joined(separator: "\n")
-      let file = try String(contentsOf: Self.root.appendingPathComponent(String(name)), encoding: .utf8)
-      #expect(block == file.trimmingCharacters(in: .newlines), "docs/DOMAINS.md shows \(name) as it is not")
+      let file = try String(
+        contentsOf: Self.root.appendingPathComponent(String(name)), encoding: .utf8)
+      #expect(
+        block == file.trimmingCharacters(in: .newlines),
+        "docs/DOMAINS.md shows \(name) as it is not")
       checked += 1
     }
     #expect(checked == 3)
@@ -33,7 +39,8 @@ import Testing
 
   @Test func checkDocsFindsWhatItIsFor() throws {
     let workspace = try Workspace()
-    try workspace.write("A user's first session and second session.\nThe recorder writes a chunk.\n", to: "fine.md")
+    try workspace.write(
+      "A user's first session and second session.\nThe recorder writes a chunk.\n", to: "fine.md")
     // Put together here, so that this file does not hold what it plants.
     let issue = ["the", "issue"].joined(separator: " ")
     let fifth = ["fifth", "session"].joined(separator: " ")
@@ -42,7 +49,9 @@ import Testing
     try workspace.write("As \(issue) says, the \(fifth) made this 2x faster.\n", to: "notes.md")
     try workspace.write("// Measured in \(nine); see \(shared).\nlet x = 1\n", to: "code.swift")
     let script = Self.root.appendingPathComponent("scripts/check-docs")
-    let result = try CLI.run(script, [], in: workspace.directory, environment: ["CHECK_DOCS_ROOT": workspace.directory.path])
+    let result = try CLI.run(
+      script, [], in: workspace.directory,
+      environment: ["CHECK_DOCS_ROOT": workspace.directory.path])
     #expect(result.exitCode == 1, "\(result)")
     let lines = result.stdout.split(separator: "\n").map(String.init)
     #expect(lines.contains { $0.hasPrefix("notes.md:1: refers to an issue") })

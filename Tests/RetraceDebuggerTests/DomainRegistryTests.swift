@@ -8,16 +8,23 @@ import Testing
 /// Domains as an app defines them: action cases derived from sample actions or checked at
 /// startup, and a workload only when the app wants one.
 @Suite struct DomainRegistryTests {
-  enum Door: Codable, Sendable { case open(by: String), close, lock(String) }
+  enum Door: Codable, Sendable {
+    case open(by: String)
+    case close
+    case lock(String)
+  }
 
-  static func doorDomain(actionCases: [String]? = nil, workload: Workload<Int, Door>? = nil) -> DomainDefinition<Int, Door> {
+  static func doorDomain(actionCases: [String]? = nil, workload: Workload<Int, Door>? = nil)
+    -> DomainDefinition<Int, Door>
+  {
     let reducer = Reduce<Int, Door> { count, _ in
       count += 1
       return .none
     }
     if let actionCases {
       return DomainDefinition(
-        name: "door", summary: "A door.", initialState: 0, reducer: reducer, actionCases: actionCases,
+        name: "door", summary: "A door.", initialState: 0, reducer: reducer,
+        actionCases: actionCases,
         workload: workload)
     }
     return DomainDefinition(
@@ -34,23 +41,31 @@ import Testing
     let workload = Workload<Int, Door> { _, step, _ in step % 2 == 0 ? .close : .lock("k") }
     let domain = Self.doorDomain(actionCases: ["open", "close"], workload: workload)
     let error = #expect(throws: DebuggerError.self) { try DomainRegistry([domain]).check() }
-    #expect(error?.message == "domain door: its workload makes action case 'lock', which its actionCases do not list (open, close)")
+    #expect(
+      error?.message
+        == "domain door: its workload makes action case 'lock', which its actionCases do not list (open, close)"
+    )
     let twice = #expect(throws: DebuggerError.self) {
       try DomainRegistry([Self.doorDomain(actionCases: ["open", "open"])]).check()
     }
     #expect(twice?.message == "domain door lists action case 'open' twice")
     // The bundled domains pass.
-    #expect(throws: Never.self) { try DomainRegistry(Examples.domains + [bankingWithFeesDomain]).check() }
+    #expect(throws: Never.self) {
+      try DomainRegistry(Examples.domains + [bankingWithFeesDomain]).check()
+    }
   }
 
   @Test func aDomainWithoutAWorkloadCannotGenerateButWorksOtherwise() async throws {
     let directory = try Fixtures.temporaryDirectory()
     let path = directory.appendingPathComponent("d.trace").path
     let code = await RetraceCommand.run(
-      name: "door-debugger", domains: [Self.doorDomain()], arguments: ["generate", "door", "--actions", "3", "-o", path])
+      name: "door-debugger", domains: [Self.doorDomain()],
+      arguments: ["generate", "door", "--actions", "3", "-o", path])
     #expect(code == 4)
     #expect(!FileManager.default.fileExists(atPath: path))
-    #expect(await RetraceCommand.run(name: "door-debugger", domains: [Self.doorDomain()], arguments: ["domains"]) == 0)
+    #expect(
+      await RetraceCommand.run(
+        name: "door-debugger", domains: [Self.doorDomain()], arguments: ["domains"]) == 0)
   }
 }
 
@@ -58,9 +73,11 @@ import Testing
 @Suite struct WrongDomainTests {
   @Test func anActionOfAnotherDomainNamesBothDomainsAndTheAction() throws {
     let workspace = try Workspace()
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent()
-    let banking = Array(try Data(contentsOf: root.appendingPathComponent("traces/banking-v1.trace")))
+      .deletingLastPathComponent()
+    let banking = Array(
+      try Data(contentsOf: root.appendingPathComponent("traces/banking-v1.trace")))
     try Data(HostileTraceTests.renamingDomain(banking, to: "counter")).write(
       to: URL(fileURLWithPath: workspace.path("other.trace")))
     let result = try workspace.run("log other.trace")
@@ -75,7 +92,12 @@ import Testing
 /// `log` shows an action's associated values after its case name, unlabelled ones as
 /// themselves.
 @Suite struct LogPayloadTests {
-  enum Form: Codable, Sendable { case setGender(String), move(Int, Int), rename(first: String), submit }
+  enum Form: Codable, Sendable {
+    case setGender(String)
+    case move(Int, Int)
+    case rename(first: String)
+    case submit
+  }
 
   @Test func unlabelledValuesAreShownAsThemselves() throws {
     let writer = JSONLines.ActionWriter<Form>()

@@ -9,10 +9,12 @@ enum Fixtures {
   /// A session of `count` workload actions of `domain`, with checkpoints and snapshots as a
   /// recorder would write them.
   static func session<D: Domain>(
-    _ domain: D, count: Int, seed: UInt64 = 1, checkpointEvery: Int = 100, snapshotEvery: Int = 1_000
+    _ domain: D, count: Int, seed: UInt64 = 1, checkpointEvery: Int = 100,
+    snapshotEvery: Int = 1_000
   ) -> RecordedSession<D> {
     let (actions, _) = domain.generate(count: count, seed: seed)
-    let plain = RecordedSession(domain: domain, actions: actions, sessionID: "\(domain.name)-\(seed)")
+    let plain = RecordedSession(
+      domain: domain, actions: actions, sessionID: "\(domain.name)-\(seed)")
     return Debugger(domain: domain, session: plain)
       .recordingCheckpoints(every: checkpointEvery, snapshotEvery: snapshotEvery)
   }
@@ -41,7 +43,8 @@ enum Fixtures {
     initialState: BankingState(),
     reducer: Reduce<BankingState, BankingAction> { state, action in
       let effect = BankingReducer().reduce(into: &state, action: action)
-      if case .addTransaction(let iban, _, _, _) = action, let index = state.accounts.index(id: iban),
+      if case .addTransaction(let iban, _, _, _) = action,
+        let index = state.accounts.index(id: iban),
         let last = state.accounts[index].transactions.last,
         last.beneficiary == BankingReducer.overdraftBeneficiary,
         last.amount == BankingReducer.overdraftPenalty
@@ -78,14 +81,17 @@ enum Fixtures {
       var configuration = configuration
       configuration.reproducibleCheckpoints = true
       let recorder = try TraceRecorder<D.State, D.Action>(
-        path: path, domain: domain, sessionID: session.info.sessionID, startTime: session.info.startTime,
+        path: path, domain: domain, sessionID: session.info.sessionID,
+        startTime: session.info.startTime,
         configuration: configuration)
       recorder.attached(sequence: session.startSequence, state: session.initialState)
       var state = session.initialState
       for action in session.actions {
         _ = domain.reduce(into: &state, action: action.action)
         recorder.record(
-          Transition(sequence: action.sequence, time: action.time, action: action.action, stateBefore: nil, stateAfter: state))
+          Transition(
+            sequence: action.sequence, time: action.time, action: action.action, stateBefore: nil,
+            stateAfter: state))
       }
       recorder.checkpoint(state: state, after: session.endSequence)
       try recorder.close()

@@ -15,7 +15,9 @@ import Testing
   /// SHA-256 digests in `FILE.sha256`.
   static let answers: [String] = {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-    return names.filter { $0.hasSuffix(".json") || $0.hasSuffix(".jsonl") || $0.hasSuffix(".sha256") }.sorted()
+    return names.filter {
+      $0.hasSuffix(".json") || $0.hasSuffix(".jsonl") || $0.hasSuffix(".sha256")
+    }.sorted()
   }()
 
   static let domains = [
@@ -24,7 +26,9 @@ import Testing
   ]
 
   @Test func everyTraceHasItsAnswers() throws {
-    let traces = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path).filter { $0.hasSuffix(".trace") }
+    let traces = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path).filter {
+      $0.hasSuffix(".trace")
+    }
     #expect(Set(traces.map { String($0.dropLast(".trace".count)) }) == Set(Self.domains.keys))
     for name in Self.domains.keys {
       #expect(Self.answers.contains { $0.hasPrefix(name + ".verify.") }, "\(name)")
@@ -42,15 +46,19 @@ import Testing
     for file in [name + ".trace", name + ".trace.journal"]
     where FileManager.default.fileExists(atPath: Self.directory.appendingPathComponent(file).path) {
       try FileManager.default.copyItem(
-        at: Self.directory.appendingPathComponent(file), to: workspace.directory.appendingPathComponent(file))
+        at: Self.directory.appendingPathComponent(file),
+        to: workspace.directory.appendingPathComponent(file))
     }
     let result = try workspace.run(command)
     let stored = try Self.storedText(answer)
     // `replay --verify` exits 1 for anything but "verified" (the crashed session's tail).
-    let expectedExit: Int32 = command.hasPrefix("replay") && !stored.contains(#""status":"verified""#) ? 1 : 0
+    let expectedExit: Int32 =
+      command.hasPrefix("replay") && !stored.contains(#""status":"verified""#) ? 1 : 0
     #expect(result.exitCode == expectedExit, "\(command)\n\(result)")
     if answer.hasSuffix(".sha256") {
-      #expect(try Self.sha256(result.stdout) == stored.trimmingCharacters(in: .whitespacesAndNewlines), "\(command)")
+      #expect(
+        try Self.sha256(result.stdout) == stored.trimmingCharacters(in: .whitespacesAndNewlines),
+        "\(command)")
     } else if answer.hasSuffix(".verify.json") {
       // The time a replay took is the one figure that changes from run to run.
       #expect(try Self.withoutSeconds(result.stdout) == Self.withoutSeconds(stored), "\(command)")
@@ -68,7 +76,8 @@ import Testing
     switch parts[1] {
     case "log": return (name, "log \(name).trace --json")
     case "verify": return (name, "replay \(name).trace --verify --as \(domain) --json")
-    case let kind where kind.hasPrefix("state-"): return (name, "state \(name).trace --at \(kind.dropFirst("state-".count)) --json")
+    case let kind where kind.hasPrefix("state-"):
+      return (name, "state \(name).trace --at \(kind.dropFirst("state-".count)) --json")
     default: throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: answer])
     }
   }
@@ -78,7 +87,8 @@ import Testing
   }
 
   static func withoutSeconds(_ json: String) throws -> NSDictionary {
-    let object = try #require(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(json)")
+    let object = try #require(
+      JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(json)")
     return object.filter { $0.key != "seconds" } as NSDictionary
   }
 
@@ -101,6 +111,7 @@ import Testing
     }
     let digest = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return String(decoding: digest, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
+    return String(decoding: digest, as: UTF8.self).split(separator: " ").first.map(String.init)
+      ?? ""
   }
 }

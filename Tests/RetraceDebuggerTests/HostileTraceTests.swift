@@ -1,8 +1,9 @@
 import Foundation
 import Retrace
 import RetraceExamples
-@testable import RetraceLog
 import Testing
+
+@testable import RetraceLog
 
 /// Every command on hostile files: empty, truncated, bit-flipped, with length fields that
 /// claim gigabytes, of an unknown domain, or with another domain's records. Each run must
@@ -28,7 +29,8 @@ import Testing
     configuration.reproducibleCheckpoints = true  // the same file, and the same damage, every run
     let path = workspace.path("clean.trace")
     let recorder = try TraceRecorder<BankingState, BankingAction>(
-      path: path, domain: bankingDomain, sessionID: "hostile", startTime: 1_763_771_000, configuration: configuration)
+      path: path, domain: bankingDomain, sessionID: "hostile", startTime: 1_763_771_000,
+      configuration: configuration)
     var state = bankingDomain.initialState
     recorder.attached(sequence: 0, state: state)
     var random = SeededRandom(seed: 3)
@@ -36,7 +38,9 @@ import Testing
       let action = bankingDomain.workload!.next(state, step, &random)
       _ = bankingDomain.reduce(into: &state, action: action)
       recorder.record(
-        Transition(sequence: UInt64(step + 1), time: 1_763_771_000 + Double(step), action: action, stateBefore: nil, stateAfter: state))
+        Transition(
+          sequence: UInt64(step + 1), time: 1_763_771_000 + Double(step), action: action,
+          stateBefore: nil, stateAfter: state))
     }
     recorder.checkpoint(state: state, after: 600)
     try recorder.close()
@@ -55,7 +59,9 @@ import Testing
   }
 
   /// The hostile files, by name, and the exit code each command should give.
-  static func hostileFiles(_ clean: [UInt8]) throws -> [(name: String, bytes: [UInt8], expected: (String) -> Int32)] {
+  static func hostileFiles(_ clean: [UInt8]) throws -> [(
+    name: String, bytes: [UInt8], expected: (String) -> Int32
+  )] {
     let reader = try TraceReader(bytes: clean)
     // The first chunk holds the starting snapshot, the second the first actions: damage in
     // the third leaves an intact prefix of actions.
@@ -85,39 +91,49 @@ import Testing
     var hugeRaw = clean
     let h = second.offset + 8
     hugeRaw.setLittleEndian(UInt32(1 << 30 - 1), at: h + 32)
-    let covered = Array(hugeRaw[h..<(h + 40)]) + Array(hugeRaw[(h + 44)..<(h + 48 + second.byteCount - 56)])
+    let covered =
+      Array(hugeRaw[h..<(h + 40)]) + Array(hugeRaw[(h + 44)..<(h + 48 + second.byteCount - 56)])
     hugeRaw.setLittleEndian(CRC32C.checksum(covered), at: h + 40)
     return [
       ("empty.trace", [], refused),
       ("header-only-part.trace", Array(clean[0..<20]), refused),
       // An unfinished session with no action yet: not damaged, but nothing to replay.
-      ("header-only.trace", Array(clean[0..<headerEnd]), { command in
-        switch command {
-        case "info @", "verify @": 0
-        case "log @": 0  // no action to list
-        default: 3
+      (
+        "header-only.trace", Array(clean[0..<headerEnd]),
+        { command in
+          switch command {
+          case "info @", "verify @": 0
+          case "log @": 0  // no action to list
+          default: 3
+          }
         }
-      }),
+      ),
       ("truncated.trace", truncated, damagedAfterPrefix),
       ("flipped.trace", flipped, damagedAfterPrefix),
       ("huge-header.trace", hugeHeader, refused),
       ("huge-frame.trace", hugeFrame, damagedAfterPrefix),
       // Checksums hold; only decompressing shows the lie, which is damage like any other.
       ("huge-raw.trace", hugeRaw, damagedAfterPrefix),
-      ("unknown-domain.trace", renamingDomain(clean, to: "bakery!"), { command in
-        switch command {
-        case "info @", "verify @": 0
-        case "import @ -o imported.jsonl": 3
-        default: 4
+      (
+        "unknown-domain.trace", renamingDomain(clean, to: "bakery!"),
+        { command in
+          switch command {
+          case "info @", "verify @": 0
+          case "import @ -o imported.jsonl": 3
+          default: 4
+          }
         }
-      }),
-      ("other-domain.trace", renamingDomain(clean, to: "counter"), { command in
-        switch command {
-        case "info @", "verify @": 0
-        case "flows @": 4  // counter has no navigation flow
-        default: 3
+      ),
+      (
+        "other-domain.trace", renamingDomain(clean, to: "counter"),
+        { command in
+          switch command {
+          case "info @", "verify @": 0
+          case "flows @": 4  // counter has no navigation flow
+          default: 3
+          }
         }
-      }),
+      ),
     ]
   }
 
@@ -136,7 +152,9 @@ import Testing
         let errors = lines.filter { !$0.hasPrefix("retrace: warning: ") }
         var problems: [String] = []
         if result.signaled { problems.append("killed by signal \(result.exitCode)") }
-        if result.exitCode != expected { problems.append("exit \(result.exitCode), expected \(expected)") }
+        if result.exitCode != expected {
+          problems.append("exit \(result.exitCode), expected \(expected)")
+        }
         if warnings.count > 1 { problems.append("\(warnings.count) warnings") }
         if result.exitCode >= 2 {
           if errors.count != 1 { problems.append("\(errors.count) error lines") }
@@ -149,9 +167,13 @@ import Testing
           problems.append("\(errors.count) lines for a negative answer")
         }
         if result.stderr.contains("Fatal error") { problems.append("a trap message") }
-        if !problems.isEmpty { failures.append("\(line): \(problems.joined(separator: ", ")): \(result.stderr)") }
+        if !problems.isEmpty {
+          failures.append("\(line): \(problems.joined(separator: ", ")): \(result.stderr)")
+        }
       }
     }
-    #expect(failures.isEmpty, Comment(rawValue: "\(failures.count) failures:\n" + failures.joined(separator: "\n")))
+    #expect(
+      failures.isEmpty,
+      Comment(rawValue: "\(failures.count) failures:\n" + failures.joined(separator: "\n")))
   }
 }

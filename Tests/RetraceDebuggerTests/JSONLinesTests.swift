@@ -24,13 +24,16 @@ import Testing
     #expect(read.info == session.info)
     #expect(read.actions.map(\.sequence) == session.actions.map(\.sequence))
     #expect(read.actions.map(\.time) == session.actions.map(\.time))
-    #expect(Debugger(domain: domain, session: read).finalState == Debugger(domain: domain, session: session).finalState)
+    #expect(
+      Debugger(domain: domain, session: read).finalState
+        == Debugger(domain: domain, session: session).finalState)
     // Writing is deterministic: the same session gives the same bytes.
     #expect(try text(read, domain) == text(session, domain))
   }
 
   @Test func theFormatIsTheDocumentedOne() throws {
-    let session = RecordedSession(domain: counterDomain, actions: [.increment, .reset], sessionID: "s1")
+    let session = RecordedSession(
+      domain: counterDomain, actions: [.increment, .reset], sessionID: "s1")
     let lines = try text(session, counterDomain).split(separator: "\n")
     #expect(
       lines[0]
@@ -43,7 +46,8 @@ import Testing
   @Test func aSliceKeepsItsInitialState() throws {
     let slice = RecordedSession<DomainDefinition<CounterState, CounterAction>>(
       info: SessionInfo(domain: "counter", sessionID: "s", startTime: 0.5), startSequence: 41,
-      initialState: CounterState(count: 9), actions: [TimedAction(sequence: 42, time: 1.25, action: .decrement)])
+      initialState: CounterState(count: 9),
+      actions: [TimedAction(sequence: 42, time: 1.25, action: .decrement)])
     let data = Data(try text(slice, counterDomain).utf8)
     let read = try JSONLines.readSession(from: data, domain: counterDomain)
     #expect(read.startSequence == 41)
@@ -65,11 +69,29 @@ import Testing
 
   @Test func aBadLineIsAnErrorNamingItsLineNumber() throws {
     let cases: [(String, DebuggerError.Code, String)] = [
-      (header + "\n" + #"{"seq":1,"time":0,"action":{"increment":{}}}"# + "\nnot json\n", .damaged, "not a JSON object"),
-      (header + "\n" + #"{"seq":1,"time":0,"action":{"increment":{}}}"# + "\n" + #"{"seq":3,"time":0,"action":{"increment":{}}}"# + "\n", .damaged, "expected sequence number 2, found 3"),
-      (header + "\n" + #"{"seq":1,"time":0,"action":{"increment":{}}}"# + "\n" + #"{"seq":2,"time":0,"action":{"jump":{}}}"# + "\n", .undecodable, "unknown action case 'jump'"),
-      (header + "\n" + #"{"seq":1,"time":0,"action":{"increment":{}}}"# + "\n" + #"{"seq":2,"action":{"increment":{}}}"# + "\n", .damaged, #"missing "time""#),
-      (header + "\n" + #"{"seq":1,"time":0,"action":{"increment":{}}}"# + "\n" + #"{"seq":2,"time":0,"action":{"increment":{},"reset":{}}}"# + "\n", .undecodable, "at action"),
+      (
+        header + "\n" + #"{"seq":1,"time":0,"action":{"increment":{}}}"# + "\nnot json\n", .damaged,
+        "not a JSON object"
+      ),
+      (
+        header + "\n" + #"{"seq":1,"time":0,"action":{"increment":{}}}"# + "\n"
+          + #"{"seq":3,"time":0,"action":{"increment":{}}}"# + "\n", .damaged,
+        "expected sequence number 2, found 3"
+      ),
+      (
+        header + "\n" + #"{"seq":1,"time":0,"action":{"increment":{}}}"# + "\n"
+          + #"{"seq":2,"time":0,"action":{"jump":{}}}"# + "\n", .undecodable,
+        "unknown action case 'jump'"
+      ),
+      (
+        header + "\n" + #"{"seq":1,"time":0,"action":{"increment":{}}}"# + "\n"
+          + #"{"seq":2,"action":{"increment":{}}}"# + "\n", .damaged, #"missing "time""#
+      ),
+      (
+        header + "\n" + #"{"seq":1,"time":0,"action":{"increment":{}}}"# + "\n"
+          + #"{"seq":2,"time":0,"action":{"increment":{},"reset":{}}}"# + "\n", .undecodable,
+        "at action"
+      ),
     ]
     for (text, code, message) in cases {
       let error = try #require(self.error(reading: text))
@@ -98,13 +120,15 @@ import Testing
   @Test func theIntactPrefixStopsAtTheDamageAndTellsTruncationApart() throws {
     let good = header + "\n" + #"{"seq":1,"time":0,"action":{"increment":{}}}"# + "\n"
     let truncated = good + #"{"seq":2,"time":0,"act"#
-    let (session, damage) = try JSONLines.readIntactPrefix(from: Data(truncated.utf8), domain: counterDomain)
+    let (session, damage) = try JSONLines.readIntactPrefix(
+      from: Data(truncated.utf8), domain: counterDomain)
     #expect(session.actions.count == 1)
     #expect(damage?.isTruncation == true)
     #expect(damage?.error.line == 3)
 
     let damaged = good + "garbage\n" + #"{"seq":2,"time":0,"action":{"increment":{}}}"# + "\n"
-    let (prefix, middle) = try JSONLines.readIntactPrefix(from: Data(damaged.utf8), domain: counterDomain)
+    let (prefix, middle) = try JSONLines.readIntactPrefix(
+      from: Data(damaged.utf8), domain: counterDomain)
     #expect(prefix.actions.count == 1)
     #expect(middle?.isTruncation == false)
 

@@ -10,7 +10,8 @@ import Testing
   }
 
   private func check<D: Domain>(_ domain: D) throws {
-    let session = Fixtures.session(domain, count: 1_500, seed: 7, checkpointEvery: 50, snapshotEvery: 200)
+    let session = Fixtures.session(
+      domain, count: 1_500, seed: 7, checkpointEvery: 50, snapshotEvery: 200)
     let debugger = Debugger(domain: domain, session: session)
     var state = session.initialState
     #expect(try debugger.state(at: 0) == state)
@@ -27,7 +28,8 @@ import Testing
   }
 
   @Test func stateOutsideTheSessionIsAnOutOfRangeErrorNamingTheRange() {
-    let debugger = Debugger(domain: counterDomain, session: RecordedSession(domain: counterDomain, actions: [.increment]))
+    let debugger = Debugger(
+      domain: counterDomain, session: RecordedSession(domain: counterDomain, actions: [.increment]))
     #expect {
       try debugger.state(at: 2)
     } throws: { error in
@@ -37,7 +39,9 @@ import Testing
   }
 
   @Test func aSliceStartsFromItsOwnInitialState() throws {
-    let actions = (1...10).map { TimedAction<CounterAction>(sequence: UInt64(100 + $0), time: 0, action: .increment) }
+    let actions = (1...10).map {
+      TimedAction<CounterAction>(sequence: UInt64(100 + $0), time: 0, action: .increment)
+    }
     let slice = RecordedSession<DomainDefinition<CounterState, CounterAction>>(
       info: SessionInfo(domain: "counter", sessionID: "slice", startTime: 0), startSequence: 100,
       initialState: CounterState(count: 50), actions: actions)
@@ -49,7 +53,8 @@ import Testing
   }
 
   @Test func diffBetweenTwoPointsShowsTheChangedFields() throws {
-    let session = RecordedSession(domain: counterDomain, actions: [.increment, .increment, .decrement, .increment])
+    let session = RecordedSession(
+      domain: counterDomain, actions: [.increment, .increment, .decrement, .increment])
     let debugger = Debugger(domain: counterDomain, session: session)
     let diff = try #require(try debugger.diff(from: 1, to: 2))
     #expect(diff.contains("-   count: 1") || diff.contains("- CounterState(count: 1)"))
@@ -58,7 +63,8 @@ import Testing
   }
 
   @Test func caseCountsFollowTheDomainsOrder() {
-    let session = RecordedSession(domain: counterDomain, actions: [.decrement, .increment, .increment, .reset])
+    let session = RecordedSession(
+      domain: counterDomain, actions: [.decrement, .increment, .increment, .reset])
     let counts = session.actionCaseCounts(order: counterDomain.actionCases)
     #expect(counts.map(\.name) == ["increment", "decrement", "reset"])
     #expect(counts.map(\.count) == [2, 1, 1])

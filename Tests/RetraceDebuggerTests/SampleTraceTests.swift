@@ -27,7 +27,8 @@ private func runScript(_ name: String, _ arguments: [String] = []) async throws 
 
   @Test func theBundledTracesVerifyTogether() throws {
     let traces = packageRoot.appendingPathComponent("traces")
-    let result = try CLI.run(["replay", traces.path, "--verify", "--json"], in: try Fixtures.temporaryDirectory())
+    let result = try CLI.run(
+      ["replay", traces.path, "--verify", "--json"], in: try Fixtures.temporaryDirectory())
     #expect(result.exitCode == 0, "\(result)")
     let json = try result.json()
     #expect(json["verified"] as? Int == 5)
@@ -36,7 +37,8 @@ private func runScript(_ name: String, _ arguments: [String] = []) async throws 
 
   @Test func generateWritesAnOlderActionSchemaThatReadsThroughTheUpcaster() throws {
     let workspace = try Workspace()
-    let v1 = try workspace.run("generate banking --actions 200 --seed 3 --action-schema 1 -o v1.trace")
+    let v1 = try workspace.run(
+      "generate banking --actions 200 --seed 3 --action-schema 1 -o v1.trace")
     #expect(v1.exitCode == 0, "\(v1)")
     #expect(v1.stderr == "wrote 200 banking actions in action schema 1 to v1.trace\n")
     #expect(try workspace.run("info v1.trace --json").json()["actionSchemaVersion"] as? Int == 1)
@@ -47,9 +49,14 @@ private func runScript(_ name: String, _ arguments: [String] = []) async throws 
 
     let unknown = try workspace.run("generate banking --actions 10 --action-schema 9 -o v9.trace")
     #expect(unknown.exitCode == 4)
-    #expect(unknown.stderr == "retrace: v9.trace: domain banking cannot write action schema version 9 (its current version is 2)\n")
-    #expect(try workspace.run("generate counter --actions 10 --action-schema 0 -o c.trace").exitCode == 2)
-    #expect(try workspace.run("generate banking --actions 10 --action-schema 1 -o c.jsonl").exitCode == 2)
+    #expect(
+      unknown.stderr
+        == "retrace: v9.trace: domain banking cannot write action schema version 9 (its current version is 2)\n"
+    )
+    #expect(
+      try workspace.run("generate counter --actions 10 --action-schema 0 -o c.trace").exitCode == 2)
+    #expect(
+      try workspace.run("generate banking --actions 10 --action-schema 1 -o c.jsonl").exitCode == 2)
   }
 
   @Test func replayAsAChangedReducerReportsTheDivergence() throws {
@@ -59,7 +66,9 @@ private func runScript(_ name: String, _ arguments: [String] = []) async throws 
     let changed = try workspace.run("replay s.trace --verify --as banking-with-fees")
     #expect(changed.exitCode == 1, "\(changed)")
     // The first checkpoint after the first payment, a few actions in.
-    #expect(changed.stdout.hasPrefix("DIVERGED s.trace (replayed as banking-with-fees): the checkpoint at 16 does not match"))
+    #expect(
+      changed.stdout.hasPrefix(
+        "DIVERGED s.trace (replayed as banking-with-fees): the checkpoint at 16 does not match"))
     let json = try workspace.run("replay s.trace --verify --as banking-with-fees --json").json()
     #expect(json["status"] as? String == "diverged")
     #expect(json["domain"] as? String == "banking-with-fees")
@@ -69,7 +78,8 @@ private func runScript(_ name: String, _ arguments: [String] = []) async throws 
     #expect(counter.exitCode == 4)
     #expect(
       counter.stderr
-        == "retrace: s.trace: domain 'counter' cannot replay a trace of domain 'banking': their state or action types differ\n")
+        == "retrace: s.trace: domain 'counter' cannot replay a trace of domain 'banking': their state or action types differ\n"
+    )
   }
 }
 

@@ -8,14 +8,17 @@ import Testing
     let (actions, _) = bankingDomain.generate(count: 2_000, seed: 5)
     var changed = actions
     // Action 1,234 books a different amount in the second session.
-    guard case .addTransaction(let iban, let amount, let beneficiary, let date) = changed[1_233] else {
+    guard case .addTransaction(let iban, let amount, let beneficiary, let date) = changed[1_233]
+    else {
       Issue.record("expected a transaction at 1234")
       return
     }
-    changed[1_233] = .addTransaction(iban: iban, amount: amount - 1, beneficiary: beneficiary, date: date)
+    changed[1_233] = .addTransaction(
+      iban: iban, amount: amount - 1, beneficiary: beneficiary, date: date)
     let a = RecordedSession(domain: bankingDomain, actions: actions)
     let b = RecordedSession(domain: bankingDomain, actions: changed)
-    let difference = try #require(Debugger(domain: bankingDomain, session: a).firstDifference(with: b))
+    let difference = try #require(
+      Debugger(domain: bankingDomain, session: a).firstDifference(with: b))
     #expect(difference.sequence == 1_234)
     #expect(difference.reason == .action)
     #expect(difference.first?.action == actions[1_233])
@@ -36,12 +39,14 @@ import Testing
     let (actions, _) = counterDomain.generate(count: 100, seed: 2)
     let whole = RecordedSession(domain: counterDomain, actions: actions)
     let prefix = RecordedSession(domain: counterDomain, actions: Array(actions.prefix(60)))
-    let difference = try #require(Debugger(domain: counterDomain, session: prefix).firstDifference(with: whole))
+    let difference = try #require(
+      Debugger(domain: counterDomain, session: prefix).firstDifference(with: whole))
     #expect(difference.sequence == 61)
     #expect(difference.reason == .onlyInSecond)
     #expect(difference.first == nil)
     #expect(difference.second?.sequence == 61)
-    let reverse = try #require(Debugger(domain: counterDomain, session: whole).firstDifference(with: prefix))
+    let reverse = try #require(
+      Debugger(domain: counterDomain, session: whole).firstDifference(with: prefix))
     #expect(reverse.reason == .onlyInFirst)
   }
 
@@ -49,14 +54,17 @@ import Testing
     let a = RecordedSession(domain: counterDomain, actions: [.increment])
     var b = a
     b.initialState = CounterState(count: 3)
-    let difference = try #require(Debugger(domain: counterDomain, session: a).firstDifference(with: b))
+    let difference = try #require(
+      Debugger(domain: counterDomain, session: a).firstDifference(with: b))
     #expect(difference.sequence == 0)
     #expect(difference.reason == .initialState)
   }
 
   @Test func actionsWithoutEquatableAreComparedByTheirEncoding() throws {
-    let a = RecordedSession(domain: opaqueDomain, actions: [OpaqueAction(value: 1), OpaqueAction(value: 2)])
-    let b = RecordedSession(domain: opaqueDomain, actions: [OpaqueAction(value: 1), OpaqueAction(value: 3)])
+    let a = RecordedSession(
+      domain: opaqueDomain, actions: [OpaqueAction(value: 1), OpaqueAction(value: 2)])
+    let b = RecordedSession(
+      domain: opaqueDomain, actions: [OpaqueAction(value: 1), OpaqueAction(value: 3)])
     #expect(Debugger(domain: opaqueDomain, session: a).firstDifference(with: b)?.sequence == 2)
     #expect(Debugger(domain: opaqueDomain, session: a).firstDifference(with: a) == nil)
   }

@@ -9,7 +9,8 @@ import Testing
     var actions = Fixtures.safeCounterActions(count: 10_000)
     actions.insert(contentsOf: [.reset, .decrement], at: 6_000)
     let session = RecordedSession(domain: counterDomain, actions: actions)
-    let result = try #require(try Debugger(domain: counterDomain, session: session).shrink(invariant: "non-negative"))
+    let result = try #require(
+      try Debugger(domain: counterDomain, session: session).shrink(invariant: "non-negative"))
     #expect(result.originalCount == 10_002)
     #expect(result.actions.count <= 5)
     // Any decrement from zero breaks it: ddmin keeps one of the session's decrements.
@@ -46,14 +47,19 @@ import Testing
   }
 
   @Test func nothingToShrinkWhenTheInvariantHolds() throws {
-    let session = RecordedSession(domain: counterDomain, actions: Fixtures.safeCounterActions(count: 500))
-    #expect(try Debugger(domain: counterDomain, session: session).shrink(invariant: "non-negative") == nil)
+    let session = RecordedSession(
+      domain: counterDomain, actions: Fixtures.safeCounterActions(count: 500))
+    #expect(
+      try Debugger(domain: counterDomain, session: session).shrink(invariant: "non-negative") == nil
+    )
   }
 
   @Test func theEmittedTestReplaysTheActionsAndExpectsTheFailure() throws {
     let session = RecordedSession(
-      domain: counterDomain, actions: [.increment, .decrement, .decrement, .increment], sessionID: "s1")
-    let result = try #require(try Debugger(domain: counterDomain, session: session).shrink(invariant: "non-negative"))
+      domain: counterDomain, actions: [.increment, .decrement, .decrement, .increment],
+      sessionID: "s1")
+    let result = try #require(
+      try Debugger(domain: counterDomain, session: session).shrink(invariant: "non-negative"))
     let source = result.swiftTest()
     #expect(source.contains("import RetraceExamples"))
     #expect(source.contains("import Testing"))
@@ -63,6 +69,7 @@ import Testing
     #expect(source.contains(#"{"decrement":{}}"#))
     #expect(source.contains(#"domain.invariant(named: "non-negative")"#))
     #expect(source.contains("withKnownIssue {"))
-    #expect(result.swiftTest(domainExpression: "MyApp.counter").contains("let domain = MyApp.counter"))
+    #expect(
+      result.swiftTest(domainExpression: "MyApp.counter").contains("let domain = MyApp.counter"))
   }
 }

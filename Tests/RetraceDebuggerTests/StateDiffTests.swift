@@ -21,7 +21,9 @@ import Testing
   }
 
   @Test func equalStatesHaveNoDiff() throws {
-    let state = try Debugger(domain: bankingDomain, session: Fixtures.session(bankingDomain, count: 3_000)).replay()
+    let state = try Debugger(
+      domain: bankingDomain, session: Fixtures.session(bankingDomain, count: 3_000)
+    ).replay()
     #expect(stateDiff(state, state) == nil)
     #expect(stateDiff(state, state, maxNodes: 10) == nil)
     #expect(stateDiff(CounterState(count: 1), CounterState(count: 1)) == nil)
@@ -39,13 +41,16 @@ import Testing
   }
 
   @Test func aSmallStateIsDiffedBySwiftCustomDump() {
-    #expect(stateDiff(CounterState(count: 1), CounterState(count: 2)) == diff(CounterState(count: 1), CounterState(count: 2)))
+    #expect(
+      stateDiff(CounterState(count: 1), CounterState(count: 2))
+        == diff(CounterState(count: 1), CounterState(count: 2)))
   }
 
   @Test func largeBankingStatesDiffAsSwiftCustomDumpDoes() throws {
     // Transactions appended, balances changed, accounts added and moved, navigation pushed
     // and popped: pairs of states a few actions to a few thousand apart.
-    let debugger = Debugger(domain: bankingDomain, session: Fixtures.session(bankingDomain, count: 4_000))
+    let debugger = Debugger(
+      domain: bankingDomain, session: Fixtures.session(bankingDomain, count: 4_000))
     var random = SeededRandom(seed: 7)
     var pairs: [(UInt64, UInt64)] = [(0, 4_000), (3_999, 4_000), (2_000, 1_000)]
     for _ in 0..<8 {
@@ -71,7 +76,9 @@ import Testing
     var new = old
     let scattered = seed.isMultiple(of: 2)
     for _ in 0..<Int.random(in: 1...6, using: &random) {
-      let position = scattered ? Int.random(in: 0..<count, using: &random) : Int.random(in: 600..<620, using: &random)
+      let position =
+        scattered
+        ? Int.random(in: 0..<count, using: &random) : Int.random(in: 600..<620, using: &random)
       new.values[position] = 1_000_000 + Int.random(in: 0..<1_000_000, using: &random)
     }
     switch seed % 3 {
@@ -89,7 +96,8 @@ import Testing
     var changed = numbers
     changed.values[1_000] = -1
     let pairs = [
-      (Screen(detail: numbers), Screen(detail: changed)), (Screen(detail: nil), Screen(detail: changed)),
+      (Screen(detail: numbers), Screen(detail: changed)),
+      (Screen(detail: nil), Screen(detail: changed)),
       (Screen(detail: numbers), Screen(detail: nil)),
     ]
     for (old, new) in pairs {
@@ -107,7 +115,9 @@ import Testing
   }
 
   @Test func aLargeChangeIsShownInPartWithinTheBudget() throws {
-    let state = try Debugger(domain: bankingDomain, session: Fixtures.session(bankingDomain, count: 4_000)).replay()
+    let state = try Debugger(
+      domain: bankingDomain, session: Fixtures.session(bankingDomain, count: 4_000)
+    ).replay()
     let initial = bankingDomain.initialState
     let part = try #require(stateDiff(initial, state, maxNodes: 500))
     #expect(!part.isComplete)
@@ -139,7 +149,8 @@ import Testing
     #expect(!part.isComplete)
     #expect(part.text.split(separator: "\n").count < 120)
     #expect(part.text.hasSuffix("Screen(detail: nil)"))
-    #expect(stateDiff(old, Screen(detail: nil), maxNodes: .max)?.text == diff(old, Screen(detail: nil)))
+    #expect(
+      stateDiff(old, Screen(detail: nil), maxNodes: .max)?.text == diff(old, Screen(detail: nil)))
   }
 
   /// Objects that point to themselves: not `Equatable`, compared through mirrors.
@@ -171,19 +182,30 @@ import Testing
     let base = Array(1_000..<2_100)
     var pairs = [(base + [0, 2, 1, 1], base + [2, 2])]
     for _ in 0..<300 {
-      let a = (0..<Int.random(in: 0...6, using: &random)).map { _ in Int.random(in: 0..<3, using: &random) }
-      let b = (0..<Int.random(in: 0...6, using: &random)).map { _ in Int.random(in: 0..<3, using: &random) }
+      let a = (0..<Int.random(in: 0...6, using: &random)).map { _ in
+        Int.random(in: 0..<3, using: &random)
+      }
+      let b = (0..<Int.random(in: 0...6, using: &random)).map { _ in
+        Int.random(in: 0..<3, using: &random)
+      }
       pairs.append(Bool.random(using: &random) ? (base + a, base + b) : (a + base, b + base))
     }
     let mismatches = pairs.filter { stateDiff($0.0, $0.1) != diff($0.0, $0.1) }
-    #expect(mismatches.isEmpty, "\(mismatches.count) of \(pairs.count), first: \(mismatches.first.map { ($0.0.suffix(6), $0.1.suffix(6)) }.debugDescription)")
+    #expect(
+      mismatches.isEmpty,
+      "\(mismatches.count) of \(pairs.count), first: \(mismatches.first.map { ($0.0.suffix(6), $0.1.suffix(6)) }.debugDescription)"
+    )
   }
 
   @Test func elementsWithOneIDAreLeftToTheMyersDiff() {
     // The common suffix would take the last `-2`, which the Myers diff matches by id from
     // the front.
     let base = (0..<1_500).map { Item(id: $0, label: "x") }
-    let old = base + [Item(id: -1, label: "y"), Item(id: -2, label: "x"), Item(id: -3, label: "z"), Item(id: -2, label: "x")]
+    let old =
+      base + [
+        Item(id: -1, label: "y"), Item(id: -2, label: "x"), Item(id: -3, label: "z"),
+        Item(id: -2, label: "x"),
+      ]
     let new = base + [Item(id: -2, label: "x")]
     #expect(stateDiff(old, new) == diff(old, new))
     let front = [Item(id: 1, label: "a"), Item(id: 2, label: "a"), Item(id: 1, label: "b")] + base
@@ -203,7 +225,10 @@ import Testing
   }
 
   @Test func cyclesOfObjectsCountOnceInTheBudget() throws {
-    struct Holder { var node: Node; var values: [Int] }
+    struct Holder {
+      var node: Node
+      var values: [Int]
+    }
     let a = Node(1)
     a.next = a
     let c = Node(2)
@@ -218,7 +243,10 @@ import Testing
   }
 
   @Test func aLargeDictionaryThatFitsTheBudgetIsDiffedNotDumped() throws {
-    struct Settings { var values: [Int]; var flags: [Int: Int] }
+    struct Settings {
+      var values: [Int]
+      var flags: [Int: Int]
+    }
     let flags = Dictionary(uniqueKeysWithValues: (0..<3_000).map { ($0, $0) })
     let old = Settings(values: Array(0..<2_000), flags: flags)
     var new = old

@@ -13,7 +13,9 @@ import Testing
   }
 
   @Test func aLargeStateStopsDescendingAtTheLevelThatWouldOverflow() throws {
-    let state = try Debugger(domain: bankingDomain, session: Fixtures.session(bankingDomain, count: 5_000)).replay()
+    let state = try Debugger(
+      domain: bankingDomain, session: Fixtures.session(bankingDomain, count: 5_000)
+    ).replay()
     let (text, depth) = stateDump(state, maxNodes: 1_000)
     #expect(depth != nil)
     #expect(text.contains("transactions: […]"))

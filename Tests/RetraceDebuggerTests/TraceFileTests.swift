@@ -1,10 +1,11 @@
 import Foundation
 import Retrace
-@testable import RetraceCLI
 import RetraceDebugger
 import RetraceExamples
 import RetraceLog
 import Testing
+
+@testable import RetraceCLI
 
 /// The commands on real trace files: integrity, damage, recovery, and replaying with a
 /// changed reducer.
@@ -29,7 +30,8 @@ import Testing
     let workspace = try Workspace()
     try workspace.run("generate banking --actions 60000 --seed 5 -o whole.trace")
     let bytes = try Data(contentsOf: workspace.directory.appendingPathComponent("whole.trace"))
-    try bytes.prefix(bytes.count * 2 / 3).write(to: workspace.directory.appendingPathComponent("cut.trace"))
+    try bytes.prefix(bytes.count * 2 / 3).write(
+      to: workspace.directory.appendingPathComponent("cut.trace"))
 
     let verify = try workspace.run("verify cut.trace --json")
     #expect(verify.exitCode == 1)
@@ -89,13 +91,15 @@ import Testing
     configuration.maxStateBytesPerAction = 1 << 20
     let (actions, _) = bankingDomain.generate(count: 3_000, seed: 1)
     let path = try Fixtures.write(
-      RecordedSession(domain: bankingDomain, actions: actions), domain: bankingDomain, named: "b.trace",
+      RecordedSession(domain: bankingDomain, actions: actions), domain: bankingDomain,
+      named: "b.trace",
       in: workspace.directory, configuration: configuration)
     #expect(try workspace.run("replay b.trace --verify").exitCode == 0)
 
     // ...replayed by a debugger in which "banking" has a different overdraft penalty.
     let domains = DomainRegistry(Examples.domains).replacing(Fixtures.changedBanking).domains
-    let code = await RetraceCommand.run(domains: domains, arguments: ["replay", path, "--verify", "--json"])
+    let code = await RetraceCommand.run(
+      domains: domains, arguments: ["replay", path, "--verify", "--json"])
     #expect(code == 1)
 
     // The engine, on the same file: the divergence is at the first snapshot after the first
@@ -103,9 +107,11 @@ import Testing
     let file = try SessionFile.open(path)
     let session = try file.load(as: Fixtures.changedBanking)
     #expect(session.snapshots.allSatisfy { $0.state == nil })
-    let divergence = try #require(Debugger(domain: Fixtures.changedBanking, session: session).verify().divergence)
+    let divergence = try #require(
+      Debugger(domain: Fixtures.changedBanking, session: session).verify().divergence)
     let firstOverdraft = try #require(
-      Debugger(domain: bankingDomain, session: session).bisect(invariant: "non-negative-balance").firstViolation)
+      Debugger(domain: bankingDomain, session: session).bisect(invariant: "non-negative-balance")
+        .firstViolation)
     #expect(divergence.window.contains(firstOverdraft))
     #expect(divergence.kind == .snapshot)
     let diff = try #require(divergence.stateDiff)
@@ -122,20 +128,25 @@ import Testing
     let (actions, final) = counterDomain.generate(count: 10_000, seed: 3)
     let session = RecordedSession(domain: counterDomain, actions: actions)
     var expected = CounterState()
-    for action in actions.prefix(7_654) { _ = counterDomain.reduce(into: &expected, action: action) }
+    for action in actions.prefix(7_654) {
+      _ = counterDomain.reduce(into: &expected, action: action)
+    }
     for name in ["c.trace", "c.jsonl"] {
       let path = try Fixtures.write(
-        session, domain: counterDomain, named: name, in: workspace.directory, configuration: configuration)
+        session, domain: counterDomain, named: name, in: workspace.directory,
+        configuration: configuration)
       let file = try SessionFile.open(path)
       let middle = try file.state(as: counterDomain, at: 7_654)
-      #expect(middle.sequence == 7_654 && middle.last == 10_000 && middle.state == expected, "\(name)")
+      #expect(
+        middle.sequence == 7_654 && middle.last == 10_000 && middle.state == expected, "\(name)")
       let last = try file.state(as: counterDomain, at: nil)
       #expect(last.sequence == 10_000 && last.state == final, "\(name)")
       #expect(throws: DebuggerError.self) { try file.state(as: counterDomain, at: 10_001) }
       do {
         _ = try file.state(as: counterDomain, at: 10_001)
       } catch {
-        #expect(error.code == .outOfRange && error.message.contains("out of range 0...10000"), "\(name)")
+        #expect(
+          error.code == .outOfRange && error.message.contains("out of range 0...10000"), "\(name)")
       }
     }
   }
@@ -143,7 +154,8 @@ import Testing
   @Test func importWritesATraceWithCheckpointsThatReplaysToTheSameHash() throws {
     let workspace = try Workspace()
     try workspace.run("generate banking --actions 12000 --seed 2 -o original.trace")
-    #expect(try workspace.run("export original.trace --format jsonl -o session.jsonl").exitCode == 0)
+    #expect(
+      try workspace.run("export original.trace --format jsonl -o session.jsonl").exitCode == 0)
     #expect(try workspace.run("import session.jsonl -o imported.trace").exitCode == 0)
     let info = try workspace.run("info imported.trace --json").json()
     #expect((info["checkpoints"] as? Int ?? 0) > 0)
@@ -155,6 +167,8 @@ import Testing
     }
     #expect(hashes[0] != nil && hashes[0] == hashes[1])
     // And the export of the import is the export of the original.
-    #expect(try workspace.run("export imported.trace --format jsonl").stdout == workspace.read("session.jsonl"))
+    #expect(
+      try workspace.run("export imported.trace --format jsonl").stdout
+        == workspace.read("session.jsonl"))
   }
 }

@@ -2,8 +2,9 @@ import Foundation
 import Retrace
 import RetraceDebugger
 import RetraceExamples
-@testable import RetraceLog
 import Testing
+
+@testable import RetraceLog
 
 /// The answers users act on ("verified", "clean") are true in the common cases: a short
 /// session recorded by an app with the default configuration, the tail of every session, a
@@ -57,13 +58,15 @@ import Testing
     let path = workspace.path("c.trace")
     var configuration = TraceRecorderConfiguration()
     configuration.reproducibleCheckpoints = true  // a burst of sends keeps every checkpoint
-    let recorder = try TraceRecorder(path: path, domain: counterDomain, configuration: configuration)
+    let recorder = try TraceRecorder(
+      path: path, domain: counterDomain, configuration: configuration)
     let store = Store(initialState: counterDomain.initialState, reducer: CounterReducer())
     store.attach(recorder)
     for _ in 0..<50 { store.send(.increment) }
     try recorder.close()
     let checkpoints = try TraceReader(path: path).checkpointCount
-    #expect(checkpoints >= 3 && checkpoints <= 4, "\(checkpoints) checkpoints in 50 counter actions")
+    #expect(
+      checkpoints >= 3 && checkpoints <= 4, "\(checkpoints) checkpoints in 50 counter actions")
   }
 
   @Test func aChangedActionInTheTailOfAResealedTraceIsCaught() throws {
@@ -71,10 +74,11 @@ import Testing
     // hashes kept): the hash at close covers it.
     let workspace = try Workspace()
     let (actions, _) = bankingDomain.generate(count: 2_000, seed: 5)
-    let forged = try #require(actions.indices.last { index in
-      if case .addTransaction = actions[index] { return index > 1_990 }
-      return false
-    })
+    let forged = try #require(
+      actions.indices.last { index in
+        if case .addTransaction = actions[index] { return index > 1_990 }
+        return false
+      })
     var configuration = TraceRecorderConfiguration()
     configuration.reproducibleCheckpoints = true
     let recorder = try TraceRecorder<BankingState, BankingAction>(
@@ -85,12 +89,16 @@ import Testing
     for (index, action) in actions.enumerated() {
       _ = bankingDomain.reduce(into: &state, action: action)
       var recorded = action
-      if index == forged, case .addTransaction(let iban, let amount, let beneficiary, let date) = action {
-        recorded = .addTransaction(iban: iban, amount: amount - 100, beneficiary: beneficiary, date: date)
+      if index == forged,
+        case .addTransaction(let iban, let amount, let beneficiary, let date) = action
+      {
+        recorded = .addTransaction(
+          iban: iban, amount: amount - 100, beneficiary: beneficiary, date: date)
       }
       recorder.record(
         Transition(
-          sequence: UInt64(index + 1), time: 1_763_771_000 + Double(index), action: recorded, stateBefore: nil,
+          sequence: UInt64(index + 1), time: 1_763_771_000 + Double(index), action: recorded,
+          stateBefore: nil,
           stateAfter: state))
     }
     recorder.checkpoint(state: state, after: 2_000)
@@ -108,7 +116,8 @@ import Testing
   /// Runs the crash child: `count` actions with the default configuration, then (with
   /// `flush`) a flush, then SIGKILL.
   static func crashedSession(count: Int, flush: Bool, at path: String) throws {
-    let child = try #require(CLI.sibling("retrace-crash-child"), "retrace-crash-child was not built")
+    let child = try #require(
+      CLI.sibling("retrace-crash-child"), "retrace-crash-child was not built")
     let process = Process()
     process.executableURL = child
     process.arguments = [path, "--actions", "\(count)"] + (flush ? ["--flush"] : [])
@@ -179,17 +188,21 @@ import Testing
     #expect(json["actions"] as? Int == Int(chunk.firstSequence) - 1)
     #expect((json["integrity"] as? [String: Any])?["status"] as? String == "damaged")
     // Many traces: a damaged one counts against the run.
-    try Data(try Self.chunkedTrace(in: workspace)).write(to: URL(fileURLWithPath: workspace.path("clean.trace")))
+    try Data(try Self.chunkedTrace(in: workspace)).write(
+      to: URL(fileURLWithPath: workspace.path("clean.trace")))
     let many = try workspace.run("replay clean.trace flipped.trace --verify")
     #expect(many.exitCode == 1)
-    #expect(many.stdout.contains("2 traces: 1 verified, 0 diverged, 0 unverified, 1 damaged, 0 unreadable"))
+    #expect(
+      many.stdout.contains(
+        "2 traces: 1 verified, 0 diverged, 0 unverified, 1 damaged, 0 unreadable"))
   }
 
   /// `bytes` with chunk `chunk`'s CRC32C recomputed, as a forger or a buggy writer would.
   static func resealingChunk(_ bytes: [UInt8], _ chunk: TraceChunk) -> [UInt8] {
     var bytes = bytes
     let h = chunk.offset + 8
-    let covered = Array(bytes[h..<(h + 40)]) + Array(bytes[(h + 44)..<(chunk.offset + chunk.byteCount)])
+    let covered =
+      Array(bytes[h..<(h + 40)]) + Array(bytes[(h + 44)..<(chunk.offset + chunk.byteCount)])
     bytes.setLittleEndian(CRC32C.checksum(covered), at: h + 40)
     return bytes
   }
@@ -238,7 +251,8 @@ import Testing
     let end = chunk.offset + chunk.byteCount
     var grown = Array(bytes[..<end]) + extra + Array(bytes[end...])
     let h = chunk.offset + 8
-    grown.setLittleEndian(UInt32(chunk.byteCount - 8 - TraceFormat.chunkHeaderSize + extra.count), at: h + 36)
+    grown.setLittleEndian(
+      UInt32(chunk.byteCount - 8 - TraceFormat.chunkHeaderSize + extra.count), at: h + 36)
     let covered = Array(grown[h..<(h + 40)]) + Array(grown[(h + 44)..<(end + extra.count)])
     grown.setLittleEndian(CRC32C.checksum(covered), at: h + 40)
     return grown
@@ -250,8 +264,12 @@ import Testing
     let chunk = try TraceReader(bytes: clean).chunks[4]
     let end = chunk.offset + chunk.byteCount
     // zstd's empty frame (with its content size and checksum), and a skippable frame.
-    let emptyFrame: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD, 0x24, 0x00, 0x01, 0x00, 0x00, 0x99, 0xE9, 0xD8, 0x51]
-    let skippable: [UInt8] = [0x53, 0x2A, 0x4D, 0x18, 0x04, 0x00, 0x00, 0x00, 0x61, 0x62, 0x63, 0x64]
+    let emptyFrame: [UInt8] = [
+      0x28, 0xB5, 0x2F, 0xFD, 0x24, 0x00, 0x01, 0x00, 0x00, 0x99, 0xE9, 0xD8, 0x51,
+    ]
+    let skippable: [UInt8] = [
+      0x53, 0x2A, 0x4D, 0x18, 0x04, 0x00, 0x00, 0x00, 0x61, 0x62, 0x63, 0x64,
+    ]
     // A chunk of no records, its frame the empty one, where the index was.
     var emptyChunk = [UInt8](repeating: 0, count: 8 + TraceFormat.chunkHeaderSize)
     let last = try TraceReader(bytes: clean).chunks.last!
@@ -265,21 +283,36 @@ import Testing
     emptyChunk.setLittleEndian(
       CRC32C.checksum(Array(emptyChunk[8..<48]) + Array(emptyChunk[52...])), at: 8 + 40)
     let cases: [(String, [UInt8], String)] = [
-      ("skippable-between.trace", Array(clean[..<end]) + skippable + Array(clean[end...]), "expected a chunk or the index"),
-      ("zstd-between.trace", Array(clean[..<end]) + emptyFrame + Array(clean[end...]), "expected a chunk or the index"),
-      ("skippable-inside.trace", Self.growingChunk(clean, chunk, by: skippable), "more than one frame"),
+      (
+        "skippable-between.trace", Array(clean[..<end]) + skippable + Array(clean[end...]),
+        "expected a chunk or the index"
+      ),
+      (
+        "zstd-between.trace", Array(clean[..<end]) + emptyFrame + Array(clean[end...]),
+        "expected a chunk or the index"
+      ),
+      (
+        "skippable-inside.trace", Self.growingChunk(clean, chunk, by: skippable),
+        "more than one frame"
+      ),
       ("zstd-inside.trace", Self.growingChunk(clean, chunk, by: emptyFrame), "more than one frame"),
-      ("empty-chunk.trace", Array(clean[..<(last.offset + last.byteCount)]) + emptyChunk, "no records"),
+      (
+        "empty-chunk.trace", Array(clean[..<(last.offset + last.byteCount)]) + emptyChunk,
+        "no records"
+      ),
     ]
     // The header's reserved field, resealed: a header the format does not write.
     var reserved = clean
     reserved[14] = 1
     let headerSize = Int(clean[4]) | Int(clean[5]) << 8
-    reserved.setLittleEndian(CRC32C.checksum(Array(reserved[8..<(8 + headerSize - 4)])), at: 8 + headerSize - 4)
+    reserved.setLittleEndian(
+      CRC32C.checksum(Array(reserved[8..<(8 + headerSize - 4)])), at: 8 + headerSize - 4)
     try Data(reserved).write(to: URL(fileURLWithPath: workspace.path("reserved.trace")))
     let header = try workspace.run("verify reserved.trace")
     #expect(header.exitCode != 0, "\(header)")
-    #expect(header.stdout.contains("reserved field is not 0") || header.stderr.contains("reserved field is not 0"), "\(header)")
+    #expect(
+      header.stdout.contains("reserved field is not 0")
+        || header.stderr.contains("reserved field is not 0"), "\(header)")
 
     for (name, bytes, problem) in cases {
       try Data(bytes).write(to: URL(fileURLWithPath: workspace.path(name)))
@@ -342,6 +375,7 @@ import Testing
     #expect(lockstep["actionCase"] as? String == "addTransaction")
     #expect((lockstep["stateDiff"] as? String)?.contains("Payment fee") == true)
     let text = try workspace.run("replay s.trace --verify --as banking-with-fees")
-    #expect(text.stdout.contains("the states first differ after action \(expected) (addTransaction)"))
+    #expect(
+      text.stdout.contains("the states first differ after action \(expected) (addTransaction)"))
   }
 }

@@ -20,18 +20,23 @@ import Testing
 
   @Test func aReducerChangedAfterRecordingIsCaughtAtTheFirstCheckpointAfterTheChange() throws {
     // Recorded with the real banking reducer...
-    let session = Fixtures.session(bankingDomain, count: 3_000, checkpointEvery: 100, snapshotEvery: 1_000)
+    let session = Fixtures.session(
+      bankingDomain, count: 3_000, checkpointEvery: 100, snapshotEvery: 1_000)
     // ...replayed with a registry in which "banking" has a different overdraft penalty.
     let registry = DomainRegistry(Examples.domains).replacing(Fixtures.changedBanking)
-    let changed = try registry.domain(named: "banking") as! DomainDefinition<BankingState, BankingAction>
+    let changed =
+      try registry.domain(named: "banking") as! DomainDefinition<BankingState, BankingAction>
     #expect(registry.names == ["counter", "banking", "settings", "posts"])
 
     // The first overdraft: the first action after which a penalty is booked.
     let original = Debugger(domain: bankingDomain, session: session)
-    let firstOverdraft = try #require(session.actions.first { action in
-      let state = try! original.state(at: action.sequence)
-      return state.accounts.contains { $0.transactions.contains { $0.beneficiary == BankingReducer.overdraftBeneficiary } }
-    }?.sequence)
+    let firstOverdraft = try #require(
+      session.actions.first { action in
+        let state = try! original.state(at: action.sequence)
+        return state.accounts.contains {
+          $0.transactions.contains { $0.beneficiary == BankingReducer.overdraftBeneficiary }
+        }
+      }?.sequence)
 
     let report = Debugger(domain: changed, session: session).verify()
     let divergence = try #require(report.divergence)
@@ -50,7 +55,8 @@ import Testing
   }
 
   @Test func aSnapshotAtTheDivergenceGivesTheDiffBetweenRecordedAndReplayedState() throws {
-    let session = Fixtures.session(bankingDomain, count: 3_000, checkpointEvery: 0, snapshotEvery: 250)
+    let session = Fixtures.session(
+      bankingDomain, count: 3_000, checkpointEvery: 0, snapshotEvery: 250)
     let report = Debugger(domain: Fixtures.changedBanking, session: session).verify()
     let divergence = try #require(report.divergence)
     #expect(divergence.kind == .snapshot)
@@ -85,7 +91,8 @@ import Testing
   }
 
   @Test func progressIsReportedUpToTheTotal() {
-    let session = Fixtures.session(counterDomain, count: 200_000, checkpointEvery: 10_000, snapshotEvery: 0)
+    let session = Fixtures.session(
+      counterDomain, count: 200_000, checkpointEvery: 10_000, snapshotEvery: 0)
     var reports: [(Int, Int)] = []
     _ = Debugger(domain: counterDomain, session: session).verify { reports.append(($0, $1)) }
     #expect(!reports.isEmpty)

@@ -10,7 +10,9 @@ import Testing
 
   @Test func aVersionOneActionUpcastsToTodaysShape() throws {
     let old: CBORValue = [
-      "addTransaction": ["iban": .textString(iban), "amount": -250, "payee": "Hema", "date": 1_763_771_100.0]
+      "addTransaction": [
+        "iban": .textString(iban), "amount": -250, "payee": "Hema", "date": 1_763_771_100.0,
+      ]
     ]
     let upcast = try bankingDomain.upcast(old, fromVersion: 1)
     #expect(
@@ -35,9 +37,11 @@ import Testing
   }
 
   @Test func theFeeVariantBooksAFeeWithEveryPaymentOnly() {
-    let open = BankingAction.addAccount(name: "Daily Expenses", kind: .checking, iban: iban, date: 0)
+    let open = BankingAction.addAccount(
+      name: "Daily Expenses", kind: .checking, iban: iban, date: 0)
     let pay = BankingAction.addTransaction(iban: iban, amount: -1_000, beneficiary: "Hema", date: 1)
-    let salary = BankingAction.addTransaction(iban: iban, amount: 5_000, beneficiary: "Employer B.V.", date: 2)
+    let salary = BankingAction.addTransaction(
+      iban: iban, amount: 5_000, beneficiary: "Employer B.V.", date: 2)
     var plain = bankingDomain.initialState
     var withFees = bankingWithFeesDomain.initialState
     for action in [open, pay, salary] {
@@ -45,7 +49,10 @@ import Testing
       _ = bankingWithFeesDomain.reduce(into: &withFees, action: action)
     }
     #expect(withFees.accounts[id: iban]?.balance == plain.accounts[id: iban]!.balance - 25)
-    #expect(withFees.accounts[id: iban]?.transactions.map(\.beneficiary) == ["Initial Balance", "Hema", "Payment fee", "Employer B.V."])
+    #expect(
+      withFees.accounts[id: iban]?.transactions.map(\.beneficiary) == [
+        "Initial Balance", "Hema", "Payment fee", "Employer B.V.",
+      ])
     #expect(bankingWithFeesDomain.invariant(named: "balance-matches-transactions")!.holds(withFees))
   }
 }

@@ -1,13 +1,15 @@
 import Foundation
 import Retrace
-@testable import RetraceExamples
 import Testing
+
+@testable import RetraceExamples
 
 @Suite struct BankingTests {
   let iban = "NL91ABNA0417164300"
   let reducer = BankingReducer()
 
-  func reduce(_ actions: [BankingAction], from state: BankingState = BankingState()) -> BankingState {
+  func reduce(_ actions: [BankingAction], from state: BankingState = BankingState()) -> BankingState
+  {
     var state = state
     for action in actions { _ = reducer.reduce(into: &state, action: action) }
     return state
@@ -22,7 +24,10 @@ import Testing
     let account = state.accounts[id: iban]
     #expect(account?.name == "Daily Expenses")
     #expect(account?.kind == .checking)
-    #expect(account?.transactions == [Transaction(amount: 200_000, beneficiary: "Initial Balance", date: 1_763_771_000.5)])
+    #expect(
+      account?.transactions == [
+        Transaction(amount: 200_000, beneficiary: "Initial Balance", date: 1_763_771_000.5)
+      ])
     #expect(account?.balance == 200_000)
   }
 
@@ -34,15 +39,20 @@ import Testing
   @Test func aTransactionIsBookedAndChangesTheBalance() {
     let state = reduce([
       open(iban),
-      .addTransaction(iban: iban, amount: -2_900, beneficiary: "Internet provider", date: 1_763_771_100),
+      .addTransaction(
+        iban: iban, amount: -2_900, beneficiary: "Internet provider", date: 1_763_771_100),
     ])
-    #expect(state.accounts[id: iban]?.transactions.last == Transaction(amount: -2_900, beneficiary: "Internet provider", date: 1_763_771_100))
+    #expect(
+      state.accounts[id: iban]?.transactions.last
+        == Transaction(amount: -2_900, beneficiary: "Internet provider", date: 1_763_771_100))
     #expect(state.accounts[id: iban]?.balance == 197_100)
   }
 
   @Test func anUnknownIBANLeavesStateUnchanged() {
     let state = reduce([open(iban)])
-    #expect(reduce([.addTransaction(iban: "XX00", amount: 5, beneficiary: "x", date: 1)], from: state) == state)
+    #expect(
+      reduce([.addTransaction(iban: "XX00", amount: 5, beneficiary: "x", date: 1)], from: state)
+        == state)
   }
 
   @Test func aDebitBelowZeroAlsoBooksTheOverdraftPenalty() {
@@ -51,10 +61,11 @@ import Testing
       .addTransaction(iban: iban, amount: -200_100, beneficiary: "Car dealer", date: 5),
     ])
     let account = state.accounts[id: iban]!
-    #expect(account.transactions.suffix(2) == [
-      Transaction(amount: -200_100, beneficiary: "Car dealer", date: 5),
-      Transaction(amount: -1_500, beneficiary: "Overdraft penalty", date: 5),
-    ])
+    #expect(
+      account.transactions.suffix(2) == [
+        Transaction(amount: -200_100, beneficiary: "Car dealer", date: 5),
+        Transaction(amount: -1_500, beneficiary: "Overdraft penalty", date: 5),
+      ])
     #expect(account.balance == -1_600)
   }
 
@@ -69,7 +80,9 @@ import Testing
   }
 
   @Test func aDebitThatStaysAtZeroBooksNoPenalty() {
-    let state = reduce([open(iban), .addTransaction(iban: iban, amount: -200_000, beneficiary: "All", date: 5)])
+    let state = reduce([
+      open(iban), .addTransaction(iban: iban, amount: -200_000, beneficiary: "All", date: 5),
+    ])
     #expect(state.accounts[id: iban]!.balance == 0)
     #expect(state.accounts[id: iban]!.transactions.count == 2)
   }
@@ -84,10 +97,17 @@ import Testing
 
   /// The JSON forms documented in the README, each with the value it means.
   static let documentedJSON: [(String, BankingAction)] = [
-    (#"{"addAccount":{"name":"Daily Expenses","kind":"checking","iban":"NL91ABNA0417164300","date":1763771000.5}}"#,
-     .addAccount(name: "Daily Expenses", kind: .checking, iban: "NL91ABNA0417164300", date: 1_763_771_000.5)),
-    (#"{"addTransaction":{"iban":"NL91ABNA0417164300","amount":-2900,"beneficiary":"Internet provider","date":1763771100.0}}"#,
-     .addTransaction(iban: "NL91ABNA0417164300", amount: -2_900, beneficiary: "Internet provider", date: 1_763_771_100)),
+    (
+      #"{"addAccount":{"name":"Daily Expenses","kind":"checking","iban":"NL91ABNA0417164300","date":1763771000.5}}"#,
+      .addAccount(
+        name: "Daily Expenses", kind: .checking, iban: "NL91ABNA0417164300", date: 1_763_771_000.5)
+    ),
+    (
+      #"{"addTransaction":{"iban":"NL91ABNA0417164300","amount":-2900,"beneficiary":"Internet provider","date":1763771100.0}}"#,
+      .addTransaction(
+        iban: "NL91ABNA0417164300", amount: -2_900, beneficiary: "Internet provider",
+        date: 1_763_771_100)
+    ),
     (#"{"moveAccount":{"from":2,"to":0}}"#, .moveAccount(from: 2, to: 0)),
   ]
 
@@ -105,11 +125,16 @@ import Testing
 
   @Test func navigationFollowsTheFlowRules() {
     var state = reduce([open(iban)])
-    _ = reducer.reduce(into: &state, action: .navigation(action: .present(route: .newTransaction(iban: iban), style: .sheet)))
+    _ = reducer.reduce(
+      into: &state,
+      action: .navigation(action: .present(route: .newTransaction(iban: iban), style: .sheet)))
     #expect(state.navigation.visibleRoute == .accounts)
     #expect(state.navigation.lastRefusal != nil)
-    _ = reducer.reduce(into: &state, action: .navigation(action: .push(route: .account(iban: iban))))
-    _ = reducer.reduce(into: &state, action: .navigation(action: .present(route: .newTransaction(iban: iban), style: .sheet)))
+    _ = reducer.reduce(
+      into: &state, action: .navigation(action: .push(route: .account(iban: iban))))
+    _ = reducer.reduce(
+      into: &state,
+      action: .navigation(action: .present(route: .newTransaction(iban: iban), style: .sheet)))
     #expect(state.navigation.visibleRoute == .newTransaction(iban: iban))
     #expect(state.navigation.lastRefusal == nil)
     #expect(bankingDomain.invariant(named: "valid-navigation")!.holds(state))
@@ -121,7 +146,9 @@ import Testing
     for _ in 0..<50 {
       let iban = BankingWorkload.makeIBAN(&random)
       #expect(iban.count == 18)
-      #expect(BankingWorkload.ibanCheckDigits(country: "NL", bban: String(iban.dropFirst(4))) == String(iban.dropFirst(2).prefix(2)))
+      #expect(
+        BankingWorkload.ibanCheckDigits(country: "NL", bban: String(iban.dropFirst(4)))
+          == String(iban.dropFirst(2).prefix(2)))
     }
   }
 

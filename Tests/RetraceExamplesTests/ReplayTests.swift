@@ -1,6 +1,7 @@
 import PropertyBased
 import Retrace
 import RetraceExamples
+import Synchronization
 import Testing
 
 /// The central law: replaying recorded actions from the initial state gives the state the
@@ -8,7 +9,8 @@ import Testing
 @MainActor
 @Suite struct ReplayTests {
   func replayEqualsLive<D: Domain>(_ domain: D, seed: UInt64, count: Int) -> Bool {
-    let store = Store(initialState: domain.initialState, reducer: Reduce { domain.reduce(into: &$0, action: $1) })
+    let store = Store(
+      initialState: domain.initialState, reducer: Reduce { domain.reduce(into: &$0, action: $1) })
     let capture = Capture<D.State, D.Action>()
     store.attach(capture)
     var random = SeededRandom(seed: seed)
@@ -23,7 +25,8 @@ import Testing
   @Test(arguments: Examples.domains.map(\.name))
   func replayOfWorkloadSessionsEqualsLiveState(domainName: String) async {
     let domain = Examples.domain(named: domainName)!
-    await propertyCheck(count: 20, input: Gen.uint64(in: 0...UInt64.max), Gen.int(in: 0...400)) { seed, count in
+    await propertyCheck(count: 20, input: Gen.uint64(in: 0...UInt64.max), Gen.int(in: 0...400)) {
+      seed, count in
       let equal = replayEqualsLive(domain, seed: seed, count: count)
       #expect(equal, "seed \(seed), \(count) actions")
     }
@@ -34,8 +37,13 @@ import Testing
     let generator = Gen.int(in: 0...2).array(of: 0...200).map { picks in
       picks.enumerated().map { index, pick -> BankingAction in
         switch (pick + index) % 3 {
-        case 0: .addAccount(name: "n\(index)", kind: .savings, iban: ibans[index % 3], date: Double(index))
-        case 1: .addTransaction(iban: ibans[(index * 7) % 3], amount: (index * 7919) % 400_001 - 200_000, beneficiary: "b", date: Double(index))
+        case 0:
+          .addAccount(
+            name: "n\(index)", kind: .savings, iban: ibans[index % 3], date: Double(index))
+        case 1:
+          .addTransaction(
+            iban: ibans[(index * 7) % 3], amount: (index * 7919) % 400_001 - 200_000,
+            beneficiary: "b", date: Double(index))
         default: .moveAccount(from: index % 4, to: (index / 2) % 4)
         }
       }
@@ -50,8 +58,6 @@ import Testing
     }
   }
 }
-
-import Synchronization
 
 final class Capture<S: Sendable, A: Sendable>: StoreRecorder {
   let actions = Locked<[A]>([])

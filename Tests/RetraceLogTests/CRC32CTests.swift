@@ -1,6 +1,7 @@
-@testable import RetraceLog
 import Retrace
 import Testing
+
+@testable import RetraceLog
 
 /// The checksum of every chunk and journal record: the CPU's CRC instructions and the
 /// table-driven fallback must agree with each other and with the standard.
@@ -22,13 +23,19 @@ import Testing
         for length in 0...(all.count - start) where length < 80 || length % 37 == 0 {
           let slice = UnsafeRawBufferPointer(rebasing: all[start..<(start + length)])
           let seed = UInt32(truncatingIfNeeded: start &* 2_654_435_761)
-          #expect(CRC32C.update(seed, slice) == CRC32C.softwareUpdate(seed, slice), "at \(start), \(length) bytes")
+          #expect(
+            CRC32C.update(seed, slice) == CRC32C.softwareUpdate(seed, slice),
+            "at \(start), \(length) bytes")
         }
       }
     }
     // Continuing a checksum equals computing it in one go.
     let whole = CRC32C.checksum(bytes)
-    let split = bytes.withUnsafeBytes { CRC32C.update(CRC32C.update(0, UnsafeRawBufferPointer(rebasing: $0[..<123])), UnsafeRawBufferPointer(rebasing: $0[123...])) }
+    let split = bytes.withUnsafeBytes {
+      CRC32C.update(
+        CRC32C.update(0, UnsafeRawBufferPointer(rebasing: $0[..<123])),
+        UnsafeRawBufferPointer(rebasing: $0[123...]))
+    }
     #expect(split == whole)
   }
 }

@@ -3,9 +3,10 @@ import Foundation
 import Observation
 import Retrace
 import RetraceExamples
-@testable import RetraceLog
 import Synchronization
 import Testing
+
+@testable import RetraceLog
 
 /// Many senders, several stores and several recorders at once, for a bounded time: nothing
 /// lost, duplicated or reordered (a trace's actions are exactly the order its reducer saw),
@@ -45,7 +46,9 @@ import Testing
   }
 
   @MainActor
-  static func makeRun(_ path: String, subscriptions: inout [StoreSubscription], changes: SharedCounter) throws -> (Store<LoadState, LoadAction>, TraceRecorder<LoadState, LoadAction>, ReducedOrder) {
+  static func makeRun(
+    _ path: String, subscriptions: inout [StoreSubscription], changes: SharedCounter
+  ) throws -> (Store<LoadState, LoadAction>, TraceRecorder<LoadState, LoadAction>, ReducedOrder) {
     var configuration = smallChunks(checkpoints: 100, snapshots: 1_000)
     configuration.chunkSize = 16 << 10
     let store = Store(initialState: LoadState(), reducer: reducer)
@@ -73,7 +76,8 @@ import Testing
   /// Sends `perSender` actions from each of `tasks` tasks and `threads` threads to `store`,
   /// each sender numbering its own actions.
   static func load(
-    _ store: Store<LoadState, LoadAction>, firstSender: Int, tasks: Int, threads: Int, perSender: Int
+    _ store: Store<LoadState, LoadAction>, firstSender: Int, tasks: Int, threads: Int,
+    perSender: Int
   ) async {
     await withTaskGroup(of: Void.self) { group in
       for sender in firstSender..<(firstSender + tasks) {
@@ -91,7 +95,9 @@ import Testing
           done.enter()
           let thread = Thread {
             for n in 0..<perSender {
-              DispatchQueue.main.async { MainActor.assumeIsolated { store.send(.tick(sender: sender, n: n)) } }
+              DispatchQueue.main.async {
+                MainActor.assumeIsolated { store.send(.tick(sender: sender, n: n)) }
+              }
               if n % 64 == 0 { usleep(100) }
             }
             // After this sender's last action: the main queue is FIFO.
@@ -107,7 +113,10 @@ import Testing
   }
 
   /// Reads a trace back and checks it against the order the reducer saw.
-  static func check(_ path: String, order: ReducedOrder, recorder: TraceRecorder<LoadState, LoadAction>, expected: Int) throws {
+  static func check(
+    _ path: String, order: ReducedOrder, recorder: TraceRecorder<LoadState, LoadAction>,
+    expected: Int
+  ) throws {
     let reduced = order.actions.withLock { $0 }
     #expect(reduced.count == expected, "the store reduced \(reduced.count) of \(expected) actions")
     #expect(Set(reduced).count == reduced.count, "the store reduced an action twice")
@@ -140,7 +149,9 @@ import Testing
       SubscriptionBox.keep(subscriptions)
       return made
     }
-    let tasks = 12, threads = 4, perSender = 500
+    let tasks = 12
+    let threads = 4
+    let perSender = 500
     await Self.load(store, firstSender: 0, tasks: tasks, threads: threads, perSender: perSender)
     let total = (tasks + threads) * perSender
     let final = await store.state
@@ -164,22 +175,29 @@ import Testing
     let runs = try await MainActor.run {
       var subscriptions: [StoreSubscription] = []
       let runs = try (0..<storeCount).map { i in
-        try Self.makeRun(directory + "/store-\(i).trace", subscriptions: &subscriptions, changes: changes)
+        try Self.makeRun(
+          directory + "/store-\(i).trace", subscriptions: &subscriptions, changes: changes)
       }
       SubscriptionBox.keep(subscriptions)
       return runs
     }
-    let tasks = 4, threads = 2, perSender = 250
+    let tasks = 4
+    let threads = 2
+    let perSender = 250
     await withTaskGroup(of: Void.self) { group in
       for (i, run) in runs.enumerated() {
-        group.addTask { await Self.load(run.0, firstSender: i * 100, tasks: tasks, threads: threads, perSender: perSender) }
+        group.addTask {
+          await Self.load(
+            run.0, firstSender: i * 100, tasks: tasks, threads: threads, perSender: perSender)
+        }
       }
     }
     let total = (tasks + threads) * perSender
     for (i, run) in runs.enumerated() {
       #expect(await run.0.state.outOfOrder == 0)
       try run.1.close()
-      try Self.check(directory + "/store-\(i).trace", order: run.2, recorder: run.1, expected: total)
+      try Self.check(
+        directory + "/store-\(i).trace", order: run.2, recorder: run.1, expected: total)
     }
     #expect(changes.value == total * storeCount)
   }
@@ -199,9 +217,12 @@ import Testing
           let path = directory + "/thread-\(i).trace"
           var configuration = smallChunks()
           configuration.chunkSize = 4_096
-          let result = try recordWithoutStore(bankingDomain, count: 3_000, seed: UInt64(i), to: path, configuration: configuration)
+          let result = try recordWithoutStore(
+            bankingDomain, count: 3_000, seed: UInt64(i), to: path, configuration: configuration)
           let read = try readActions(bankingDomain, TraceReader(path: path))
-          if read != result.actions { failures.withLock { $0.append("thread \(i): the trace differs") } }
+          if read != result.actions {
+            failures.withLock { $0.append("thread \(i): the trace differs") }
+          }
         } catch {
           failures.withLock { $0.append("thread \(i): \(error)") }
         }
@@ -216,7 +237,8 @@ import Testing
   @Test(.timeLimit(.minutes(5)))
   func oneReaderReadFromSeveralThreads() throws {
     let path = temporaryDirectory() + "/shared.trace"
-    let recorded = try recordWithoutStore(bankingDomain, count: 2_000, to: path, configuration: smallChunks())
+    let recorded = try recordWithoutStore(
+      bankingDomain, count: 2_000, to: path, configuration: smallChunks())
     let reader = try TraceReader(path: path)
     let results = Mutex<[[BankingAction]]>([])
     DispatchQueue.concurrentPerform(iterations: 6) { _ in
@@ -244,7 +266,9 @@ final class SharedCounter: Sendable {
 
 /// The process's resident memory, from /proc (0 where there is none).
 func residentBytes() -> Int {
-  guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+  guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else {
+    return 0
+  }
   let fields = statm.split(separator: " ")
   guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
   return pages * Int(sysconf(Int32(_SC_PAGESIZE)))

@@ -1,9 +1,10 @@
 import Foundation
 import Retrace
 import RetraceExamples
-@testable import RetraceLog
 import Synchronization
 import Testing
+
+@testable import RetraceLog
 
 /// Kills a recording process with SIGKILL at random moments and checks what each trace
 /// kept: readable, a clean prefix, every action flushed, and every action whose `send` had
@@ -11,7 +12,8 @@ import Testing
 @Suite struct CrashTests {
   /// The documented window, 10 ms, times `RETRACE_TIMING_SCALE` when a sanitizer build
   /// (several times slower, scripts/sanitize sets it) runs the test.
-  static let window = 0.010 * (Double(ProcessInfo.processInfo.environment["RETRACE_TIMING_SCALE"] ?? "") ?? 1)
+  static let window =
+    0.010 * (Double(ProcessInfo.processInfo.environment["RETRACE_TIMING_SCALE"] ?? "") ?? 1)
 
   /// The child executable, built beside the test bundle.
   var childPath: String {
@@ -49,7 +51,9 @@ import Testing
             let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
             buffer.removeSubrange(buffer.startIndex...newline)
             if let count = Int(line) { reports.withLock { $0.append((now, count)) } }
-            if line.hasPrefix("flushed "), let count = Int(line.dropFirst(8)) { flushes.withLock { $0 = count } }
+            if line.hasPrefix("flushed "), let count = Int(line.dropFirst(8)) {
+              flushes.withLock { $0 = count }
+            }
           }
         }
       }
@@ -71,18 +75,28 @@ import Testing
       // empty file, which is only right if no send had returned in time to be kept.
       let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
       if size == 0 {
-        #expect(safe == 0, "round \(round): the trace is empty, but \(safe) actions were reported more than 10 ms before the kill")
+        #expect(
+          safe == 0,
+          "round \(round): the trace is empty, but \(safe) actions were reported more than 10 ms before the kill"
+        )
         continue
       }
       let trace = try TraceReader(path: path)
       #expect(trace.integrity.status != .clean)
       let actions = try DomainTrace(trace, domain: bankingDomain).actions().map(\.action)
-      #expect(actions.count >= safe, "round \(round): \(actions.count) actions recovered, \(safe) reported more than 10 ms before the kill")
+      #expect(
+        actions.count >= safe,
+        "round \(round): \(actions.count) actions recovered, \(safe) reported more than 10 ms before the kill"
+      )
       let flushed = flushes.withLock { $0 }
-      #expect(actions.count >= flushed, "round \(round): \(actions.count) actions recovered, \(flushed) flushed")
+      #expect(
+        actions.count >= flushed,
+        "round \(round): \(actions.count) actions recovered, \(flushed) flushed")
       // A clean prefix: the same session replayed from its seed.
       let expected = bankingDomain.generate(count: actions.count, seed: 11).actions
-      #expect(actions == expected, "round \(round): the recovered actions are not a prefix of the session")
+      #expect(
+        actions == expected, "round \(round): the recovered actions are not a prefix of the session"
+      )
     }
   }
 }

@@ -1,31 +1,46 @@
 import Foundation
 import Retrace
 import RetraceExamples
-@testable import RetraceLog
 import Testing
+
+@testable import RetraceLog
 
 @Suite struct DamageTests {
   /// A finished trace of a few thousand actions in small chunks, its actions, and an
   /// unfinished one with its journal.
-  static let fixture: (trace: [UInt8], actions: [BankingAction], unfinished: [UInt8], journal: [UInt8], unfinishedActions: [BankingAction]) = {
-    let directory = temporaryDirectory("fixture")
-    let clean = try! recordWithoutStore(bankingDomain, count: 800, to: directory + "/clean.trace", configuration: smallChunks())
-    var configuration = smallChunks()
-    configuration.chunkSize = 8_192
-    let open = try! recordWithoutStore(bankingDomain, count: 400, seed: 3, to: directory + "/open.trace", configuration: configuration, close: false)
-    let unfinished = bytes(of: directory + "/open.trace")
-    let journal = bytes(of: directory + "/open.trace.journal")
-    try! open.recorder.close()
-    return (bytes(of: directory + "/clean.trace"), clean.actions, unfinished, journal, open.actions)
-  }()
+  static let fixture:
+    (
+      trace: [UInt8], actions: [BankingAction], unfinished: [UInt8], journal: [UInt8],
+      unfinishedActions: [BankingAction]
+    ) = {
+      let directory = temporaryDirectory("fixture")
+      let clean = try! recordWithoutStore(
+        bankingDomain, count: 800, to: directory + "/clean.trace", configuration: smallChunks())
+      var configuration = smallChunks()
+      configuration.chunkSize = 8_192
+      let open = try! recordWithoutStore(
+        bankingDomain, count: 400, seed: 3, to: directory + "/open.trace",
+        configuration: configuration, close: false)
+      let unfinished = bytes(of: directory + "/open.trace")
+      let journal = bytes(of: directory + "/open.trace.journal")
+      try! open.recorder.close()
+      return (
+        bytes(of: directory + "/clean.trace"), clean.actions, unfinished, journal, open.actions
+      )
+    }()
 
   /// Reads what a damaged copy yields; `nil` when the reader refuses the file outright.
-  func actions(_ bytes: [UInt8], journal: [UInt8]? = nil) -> (actions: [BankingAction], integrity: TraceIntegrity)? {
+  func actions(_ bytes: [UInt8], journal: [UInt8]? = nil) -> (
+    actions: [BankingAction], integrity: TraceIntegrity
+  )? {
     guard let reader = try? TraceReader(bytes: bytes, journal: journal) else { return nil }
     var actions: [BankingAction] = []
     let trace = try! DomainTrace(reader, domain: bankingDomain)
     do {
-      try trace.forEachAction { actions.append($0.action); return true }
+      try trace.forEachAction {
+        actions.append($0.action)
+        return true
+      }
     } catch {
       Issue.record("a chunk that passed its checksum failed to decode: \(error)")
     }
@@ -46,7 +61,9 @@ import Testing
       let trace = journal == nil ? Array(bytes[0..<length]) : bytes
       let journalPrefix = journal.map { Array($0[0..<length]) }
       guard let reader = try? TraceReader(bytes: trace, journal: journalPrefix) else {
-        #expect(journal == nil && length < headerEnd, "refused a truncation at \(length), after the header")
+        #expect(
+          journal == nil && length < headerEnd,
+          "refused a truncation at \(length), after the header")
         continue
       }
       let count = reader.actionCount
@@ -73,7 +90,8 @@ import Testing
     // The journal is a fixed-size mapped file; past its last record it is zeros, and
     // truncating there changes nothing, so stop a little after the last nonzero byte.
     let used = (journal.lastIndex { $0 != 0 } ?? 0) + 64
-    checkEveryTruncation(unfinished, original: original, headerEnd: 0, journal: Array(journal.prefix(used)))
+    checkEveryTruncation(
+      unfinished, original: original, headerEnd: 0, journal: Array(journal.prefix(used)))
   }
 
   @Test func aFlippedBitIsReportedNeverAcceptedAsADifferentRecord() {
@@ -84,7 +102,8 @@ import Testing
       let position = Int.random(in: 0..<damaged.count, using: &random)
       damaged[position] ^= 1 << UInt8.random(in: 0..<8, using: &random)
       guard let result = actions(damaged) else { continue }
-      #expect(Array(original.prefix(result.actions.count)) == result.actions, "bit flip at \(position)")
+      #expect(
+        Array(original.prefix(result.actions.count)) == result.actions, "bit flip at \(position)")
       if result.actions.count == original.count {
         // The flip hit no record: then it hit the index (reported) or nothing that matters.
         #expect(result.integrity.status != .clean || damaged[position] == trace[position])

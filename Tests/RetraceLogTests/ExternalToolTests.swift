@@ -1,8 +1,9 @@
 import Foundation
 import Retrace
 import RetraceExamples
-@testable import RetraceLog
 import Testing
+
+@testable import RetraceLog
 
 /// The format is open: the stock zstd tool and an independent decoder in another language
 /// read what Retrace writes.
@@ -16,7 +17,9 @@ import Testing
     let decompressed = try run("sh", ["-c", "zstd -q -dc '\(path)' | wc -c"])
     #expect(decompressed.status == 0)
     let reader = try TraceReader(path: path)
-    #expect(Int(decompressed.output.trimmingCharacters(in: .whitespacesAndNewlines)) == reader.chunks.reduce(0) { $0 + $1.rawSize })
+    #expect(
+      Int(decompressed.output.trimmingCharacters(in: .whitespacesAndNewlines))
+        == reader.chunks.reduce(0) { $0 + $1.rawSize })
   }
 
   @Test func anIndependentPythonDecoderReadsTheSameTrace() throws {
@@ -25,7 +28,9 @@ import Testing
     try #require(python.status == 0, "python3 cbor2 is missing (scripts/setup installs it)")
     let path = temporaryDirectory() + "/python.trace"
     let recorded = try record(bankingDomain, count: 2_500, to: path, configuration: smallChunks())
-    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("read_trace.py").path
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+      "read_trace.py"
+    ).path
     let result = try run("python3", [script, path])
     #expect(result.status == 0, "\(result.error)")
     let summary = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as! [String: Any]

@@ -1,15 +1,19 @@
 import Foundation
 import Retrace
 import RetraceExamples
-@testable import RetraceLog
 import Synchronization
 import Testing
+
+@testable import RetraceLog
 
 @MainActor
 @Suite struct FaultTests {
   typealias Recorder = TraceRecorder<BankingState, BankingAction>
 
-  func makeRecorder(_ storage: SimulatedStorage, errors: ErrorLog? = nil, configuration: TraceRecorderConfiguration = smallChunks()) throws -> Recorder {
+  func makeRecorder(
+    _ storage: SimulatedStorage, errors: ErrorLog? = nil,
+    configuration: TraceRecorderConfiguration = smallChunks()
+  ) throws -> Recorder {
     try Recorder(
       path: "/sim/session.trace", domain: "banking", sessionID: "sim", startTime: 1_763_771_000,
       configuration: configuration, storage: storage,
@@ -17,10 +21,15 @@ import Testing
   }
 
   func makeStore() -> Store<BankingState, BankingAction> {
-    Store(initialState: BankingState(), reducer: BankingReducer(), clock: .fixed(start: 1_763_771_000, interval: 1))
+    Store(
+      initialState: BankingState(), reducer: BankingReducer(),
+      clock: .fixed(start: 1_763_771_000, interval: 1))
   }
 
-  func drive(_ store: Store<BankingState, BankingAction>, from step: Int, count: Int, random: inout SeededRandom) -> [BankingAction] {
+  func drive(
+    _ store: Store<BankingState, BankingAction>, from step: Int, count: Int,
+    random: inout SeededRandom
+  ) -> [BankingAction] {
     var actions: [BankingAction] = []
     for i in step..<(step + count) {
       let action = bankingDomain.workload!.next(store.state, i, &random)
@@ -56,7 +65,9 @@ import Testing
     #expect(error.description.hasPrefix("/sim/session.trace"))
     #expect(errors.messages.count == 1)
     // Everything written before the failure reads back as a prefix.
-    let read = try read(storage.contents("/sim/session.trace"), journal: storage.contents("/sim/session.trace.journal"))
+    let read = try read(
+      storage.contents("/sim/session.trace"),
+      journal: storage.contents("/sim/session.trace.journal"))
     #expect(read.count >= 500)
     #expect(Array(actions.prefix(read.count)) == read)
     #expect(throws: TraceError.self) { try recorder.close() }
@@ -72,7 +83,9 @@ import Testing
     let actions = drive(store, from: 0, count: 5_000, random: &random)
     #expect(throws: TraceError.self) { try recorder.close() }
     #expect(errors.messages.first.map { $0.contains("No space left") } == true)
-    let read = try read(storage.contents("/sim/session.trace"), journal: storage.contents("/sim/session.trace.journal"))
+    let read = try read(
+      storage.contents("/sim/session.trace"),
+      journal: storage.contents("/sim/session.trace.journal"))
     #expect(read.count > 0)
     #expect(Array(actions.prefix(read.count)) == read)
   }
@@ -118,7 +131,8 @@ import Testing
       #expect(error.description.contains("fell behind"))
       #expect(throws: TraceError.self) { try closing.get() }
       #expect(read.count + recorder.droppedActionCount <= 20_000)
-      #expect(try TraceReader(bytes: storage.contents("/sim/session.trace")!).integrity.status == .clean)
+      #expect(
+        try TraceReader(bytes: storage.contents("/sim/session.trace")!).integrity.status == .clean)
     } else {
       #expect(read.count == 20_000)
     }
@@ -131,14 +145,16 @@ import Testing
   @Test func aWriterThatIsBehindIsHandedNoStateUntilItCatchesUp() throws {
     // Checkpoints every 100 actions: a state is due at 100.
     let storage = SimulatedStorage()
-    let recorder = try makeRecorder(storage, configuration: smallChunks(checkpoints: 100, snapshots: 100_000))
+    let recorder = try makeRecorder(
+      storage, configuration: smallChunks(checkpoints: 100, snapshots: 100_000))
     let state = BankingState()
     recorder.attached(sequence: 0, state: state)
     func record(_ sequences: ClosedRange<UInt64>) {
       for sequence in sequences {
         recorder.record(
           Transition(
-            sequence: sequence, time: 1_763_771_000 + Double(sequence), action: .moveAccount(from: 0, to: 0),
+            sequence: sequence, time: 1_763_771_000 + Double(sequence),
+            action: .moveAccount(from: 0, to: 0),
             stateBefore: nil, stateAfter: nil))
       }
     }
@@ -154,7 +170,8 @@ import Testing
     #expect(storage.isStalling, "the writer never reached the stalled disk")
     #expect(!recorder.wantsStateAfter(sequence: 3_000), "a writer thousands of actions behind")
     record(3_001...9_000)
-    #expect(!recorder.wantsStateAfter(sequence: 9_000), "long overdue, but the writer is still behind")
+    #expect(
+      !recorder.wantsStateAfter(sequence: 9_000), "long overdue, but the writer is still behind")
 
     storage.faults.withLock { $0.stalled = false }
     try recorder.flush()
@@ -227,7 +244,8 @@ import Testing
     #expect(errors.messages.count == 1)
     #expect(errors.messages.first?.contains("after") == true, "\(errors.messages)")
     let reader = try TraceReader(
-      bytes: try #require(storage.contents("/sim/session.trace")), journal: storage.contents("/sim/session.trace.journal"))
+      bytes: try #require(storage.contents("/sim/session.trace")),
+      journal: storage.contents("/sim/session.trace.journal"))
     #expect(reader.integrity.status != .clean)
     let read = try DomainTrace(reader, domain: bankingDomain).actions().map(\.action)
     #expect(read.count >= 700, "lost flushed actions: read \(read.count)")
@@ -250,7 +268,8 @@ import Testing
     let directory = temporaryDirectory()
     let errors = ErrorLog()
     let recorder = try Recorder(
-      path: directory + "/session.trace", domain: "banking", sessionID: "removed", startTime: 1_763_771_000,
+      path: directory + "/session.trace", domain: "banking", sessionID: "removed",
+      startTime: 1_763_771_000,
       configuration: smallChunks(), onError: { errors.append($0.description) })
     let store = makeStore()
     store.attach(recorder)

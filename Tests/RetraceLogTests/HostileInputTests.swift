@@ -1,8 +1,9 @@
 import Foundation
 import Retrace
 import RetraceExamples
-@testable import RetraceLog
 import Testing
+
+@testable import RetraceLog
 
 /// Inputs that trapped before, kept as regression tests: replaying them must give a clear
 /// error or a refused action, never a trap. (The fuzzer's own finds go in Fuzz/crashes/
@@ -32,7 +33,8 @@ import Testing
     let frame = try Self.headerFrame(header)
     do {
       _ = try TraceReader(bytes: frame)
-      Issue.record("accepted a header with this \(field): \(header)", sourceLocation: sourceLocation)
+      Issue.record(
+        "accepted a header with this \(field): \(header)", sourceLocation: sourceLocation)
     } catch {
       #expect(error.code == .corrupted, sourceLocation: sourceLocation)
       #expect(error.description.contains(field), "\(error)", sourceLocation: sourceLocation)
@@ -45,7 +47,8 @@ import Testing
   func aHeaderFirstSequenceNearTheTopIsRefused(first: UInt64) throws {
     try expectRefused(
       TraceHeader(
-        domain: "counter", actionSchemaVersion: 1, sessionID: "hostile", startTime: 0, firstSequence: first,
+        domain: "counter", actionSchemaVersion: 1, sessionID: "hostile", startTime: 0,
+        firstSequence: first,
         checkpointInterval: 0, snapshotInterval: 0),
       naming: "firstSequence")
   }
@@ -76,8 +79,12 @@ import Testing
   /// finite or beyond 9e12 seconds, an action schema version below 1. It refuses it when it
   /// is created, so no file is left behind.
   @Test(arguments: [(2 << 20, 0.0, 1), (7, Double.infinity, 1), (7, 1e13, 1), (7, 0, 0)])
-  func theRecorderRefusesAHeaderTheReaderWouldRefuse(sessionIDLength: Int, start: Double, schema: Int) throws {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID()).trace").path
+  func theRecorderRefusesAHeaderTheReaderWouldRefuse(
+    sessionIDLength: Int, start: Double, schema: Int
+  ) throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "hostile-\(UUID()).trace"
+    ).path
     defer { try? FileManager.default.removeItem(atPath: path) }
     do {
       let recorder = try TraceRecorder<CounterState, CounterAction>(
@@ -85,7 +92,9 @@ import Testing
         sessionID: String(repeating: "s", count: sessionIDLength), startTime: start)
       recorder.attached(sequence: 0, state: CounterState())
       try recorder.close()
-      Issue.record("wrote a header with a \(sessionIDLength)-byte session ID, start time \(start), schema \(schema)")
+      Issue.record(
+        "wrote a header with a \(sessionIDLength)-byte session ID, start time \(start), schema \(schema)"
+      )
     } catch {
       #expect(error.code == (sessionIDLength > 1000 ? .tooLarge : .outOfRange), "\(error)")
     }
@@ -98,17 +107,23 @@ import Testing
   @Test func aTransactionThatWouldOverflowTheBalanceIsRefused() {
     var state = bankingDomain.initialState
     let iban = "NL83RABO5361038599"
-    _ = bankingDomain.reduce(into: &state, action: .addAccount(name: "Daily", kind: .checking, iban: iban, date: 0))
+    _ = bankingDomain.reduce(
+      into: &state, action: .addAccount(name: "Daily", kind: .checking, iban: iban, date: 0))
     let before = state
-    _ = bankingDomain.reduce(into: &state, action: .addTransaction(iban: iban, amount: .max, beneficiary: "x", date: 1))
+    _ = bankingDomain.reduce(
+      into: &state, action: .addTransaction(iban: iban, amount: .max, beneficiary: "x", date: 1))
     #expect(state == before)
     _ = bankingDomain.reduce(
-      into: &state, action: .addTransaction(iban: iban, amount: .max - 200_000, beneficiary: "x", date: 1))
+      into: &state,
+      action: .addTransaction(iban: iban, amount: .max - 200_000, beneficiary: "x", date: 1))
     #expect(state.accounts[0].balance == .max)
     let full = state
-    _ = bankingDomain.reduce(into: &state, action: .addTransaction(iban: iban, amount: 1, beneficiary: "x", date: 1))
+    _ = bankingDomain.reduce(
+      into: &state, action: .addTransaction(iban: iban, amount: 1, beneficiary: "x", date: 1))
     #expect(state == full)
-    for invariant in bankingDomain.invariants { #expect(invariant.holds(state), "\(invariant.name)") }
+    for invariant in bankingDomain.invariants {
+      #expect(invariant.holds(state), "\(invariant.name)")
+    }
   }
 
   /// A snapshot whose amounts sum past Int.max made the balance invariant trap.

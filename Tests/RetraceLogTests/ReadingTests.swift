@@ -1,25 +1,31 @@
 import Foundation
 import Retrace
 import RetraceExamples
-@testable import RetraceLog
 import Testing
+
+@testable import RetraceLog
 
 /// The batch reading paths: chunks handed over whole, actions decoded ahead on other
 /// threads, and `state(at:)` answered from the states it reconstructed before.
 @MainActor
 @Suite struct ReadingTests {
   /// A banking session of `count` actions in many small chunks, and its states.
-  func session(count: Int = 1_500) throws -> (trace: DomainTrace<DomainDefinition<BankingState, BankingAction>>, states: [BankingState]) {
+  func session(count: Int = 1_500) throws -> (
+    trace: DomainTrace<DomainDefinition<BankingState, BankingAction>>, states: [BankingState]
+  ) {
     let path = temporaryDirectory() + "/reading.trace"
     let recorded = try record(
-      bankingDomain, count: count, to: path, configuration: smallChunks(checkpoints: 50, snapshots: 100, reproducible: true))
+      bankingDomain, count: count, to: path,
+      configuration: smallChunks(checkpoints: 50, snapshots: 100, reproducible: true))
     var state = bankingDomain.initialState
     var states = [state]
     for action in recorded.actions {
       _ = bankingDomain.reduce(into: &state, action: action)
       states.append(state)
     }
-    return (try DomainTrace(TraceReader(path: path), domain: bankingDomain, cachedSnapshots: 2), states)
+    return (
+      try DomainTrace(TraceReader(path: path), domain: bankingDomain, cachedSnapshots: 2), states
+    )
   }
 
   @Test func chunksHandOverTheSameRecordsAsOneByOne() throws {
@@ -107,14 +113,17 @@ import Testing
   @Test func anUndecodableActionInASnapshotsChunkFailsOnlyTheStatesAfterIt() throws {
     enum OnlyUp: Codable, Sendable { case increment }
     let onlyUp = DomainDefinition(
-      name: "counter", summary: "A counter that has forgotten how to go down.", initialState: CounterState(),
+      name: "counter", summary: "A counter that has forgotten how to go down.",
+      initialState: CounterState(),
       reducer: Reduce<CounterState, OnlyUp> { state, _ in
         state.count += 1
         return .none
       },
       actionCases: ["increment"], workload: Workload { _, _, _ in .increment })
     let path = temporaryDirectory() + "/down.trace"
-    let store = Store(initialState: CounterState(), reducer: CounterReducer(), clock: .fixed(start: 1_763_771_000, interval: 1))
+    let store = Store(
+      initialState: CounterState(), reducer: CounterReducer(),
+      clock: .fixed(start: 1_763_771_000, interval: 1))
     let recorder = try TraceRecorder(path: path, domain: counterDomain)
     store.attach(recorder)
     for _ in 0..<10 { store.send(.increment) }
@@ -126,12 +135,15 @@ import Testing
     // The starting snapshot's chunk, then one chunk of actions.
     #expect(trace.reader.chunks.count == 2 && trace.reader.snapshotSequences == [0])
     #expect(try trace.state(at: 10) == CounterState(count: 10))
-    #expect(try trace.state(at: 4) == CounterState(count: 4), "from the cached snapshot and actions")
+    #expect(
+      try trace.state(at: 4) == CounterState(count: 4), "from the cached snapshot and actions")
     for target: UInt64 in [11, 16] {
       let error = #expect(throws: TraceError.self) { try trace.state(at: target) }
       #expect(error?.sequence == 11, "state at \(target): \(String(describing: error))")
     }
-    #expect(try DomainTrace(trace.reader, domain: onlyUp, cachedSnapshots: 0).state(at: 10) == CounterState(count: 10))
+    #expect(
+      try DomainTrace(trace.reader, domain: onlyUp, cachedSnapshots: 0).state(at: 10)
+        == CounterState(count: 10))
   }
 
   /// A state whose hand-written decoding stops short of the item's end (here, after the
@@ -148,15 +160,20 @@ import Testing
       }
     }
     let short = DomainDefinition(
-      name: "counter", summary: "A counter whose decoding reads too little.", initialState: ShortCounter(),
+      name: "counter", summary: "A counter whose decoding reads too little.",
+      initialState: ShortCounter(),
       reducer: Reduce<ShortCounter, CounterAction> { state, action in
         state.count += action == .increment ? 1 : -1
         return .none
       },
       actionCases: ["increment", "decrement"], workload: Workload { _, _, _ in .increment })
     let path = temporaryDirectory() + "/short.trace"
-    let store = Store(initialState: CounterState(), reducer: CounterReducer(), clock: .fixed(start: 1_763_771_000, interval: 1))
-    let recorder = try TraceRecorder(path: path, domain: counterDomain, configuration: smallChunks(checkpoints: 5, snapshots: 10, reproducible: true))
+    let store = Store(
+      initialState: CounterState(), reducer: CounterReducer(),
+      clock: .fixed(start: 1_763_771_000, interval: 1))
+    let recorder = try TraceRecorder(
+      path: path, domain: counterDomain,
+      configuration: smallChunks(checkpoints: 5, snapshots: 10, reproducible: true))
     store.attach(recorder)
     for _ in 0..<30 { store.send(.increment) }
     try recorder.close()
@@ -174,8 +191,12 @@ import Testing
   @Test func aPayloadWithIndefiniteLengthsIsSkippedWhole() throws {
     // {"a": [_ 1, 2], "b": (_ "x" "y")}, and [{"a": 1([1, 2, h'EE'])}], each followed by 7: the cursor's loop hands indefinite
     // lengths to the recursive path, and both end where the item ends.
-    let item: [UInt8] = [0xA2, 0x61, 0x61, 0x9F, 0x01, 0x02, 0xFF, 0x61, 0x62, 0x7F, 0x61, 0x78, 0x61, 0x79, 0xFF]
-    let definite: [UInt8] = [0x81, 0xA1, 0x61, 0x61, 0xC1, 0x83, 0x01, 0x02, 0x5A, 0x00, 0x00, 0x00, 0x01, 0xEE]
+    let item: [UInt8] = [
+      0xA2, 0x61, 0x61, 0x9F, 0x01, 0x02, 0xFF, 0x61, 0x62, 0x7F, 0x61, 0x78, 0x61, 0x79, 0xFF,
+    ]
+    let definite: [UInt8] = [
+      0x81, 0xA1, 0x61, 0x61, 0xC1, 0x83, 0x01, 0x02, 0x5A, 0x00, 0x00, 0x00, 0x01, 0xEE,
+    ]
     for bytes in [item, definite] {
       try (bytes + [0x07]).withUnsafeBytes { raw throws in
         var cursor = RecordCBOR.Cursor(raw)
@@ -212,7 +233,9 @@ import Testing
         return true
       }
       #expect(times.count == 2)
-      #expect(times.allSatisfy { $0 >= reader.header.startTime }, "round \(round): \(times) before \(reader.header.startTime)")
+      #expect(
+        times.allSatisfy { $0 >= reader.header.startTime },
+        "round \(round): \(times) before \(reader.header.startTime)")
     }
   }
 }

@@ -1,14 +1,17 @@
 import Foundation
 import Retrace
 import RetraceExamples
-@testable import RetraceLog
 import Testing
+
+@testable import RetraceLog
 
 @MainActor
 @Suite struct RoundTripTests {
   nonisolated static let domains = ["counter", "banking", "settings"]
 
-  func roundTrip<D: Domain>(_ domain: D, configuration: TraceRecorderConfiguration, count: Int) throws {
+  func roundTrip<D: Domain>(_ domain: D, configuration: TraceRecorderConfiguration, count: Int)
+    throws
+  {
     let path = temporaryDirectory() + "/\(domain.name).trace"
     let recorded = try record(domain, count: count, to: path, configuration: configuration)
     let reader = try TraceReader(path: path)
@@ -20,7 +23,9 @@ import Testing
     let actions = try trace.actions()
     // Actions are compared by their encoding: the example domains' action types differ.
     let encoder = CBOREncoder()
-    #expect(try actions.map { try encoder.encode($0.action) } == recorded.actions.map { try encoder.encode($0) })
+    #expect(
+      try actions.map { try encoder.encode($0.action) }
+        == recorded.actions.map { try encoder.encode($0) })
     #expect(actions.map(\.sequence) == Array(1...UInt64(count)))
     #expect(actions.first?.time == 1_763_771_000.25)
     #expect(try trace.state(at: UInt64(count)) == recorded.state)
@@ -49,7 +54,9 @@ import Testing
 
   @Test(arguments: domains)
   func everyDomainRoundTripsWithoutCheckpointsOrSnapshots(name: String) throws {
-    try roundTrip(Examples.domain(named: name)!, configuration: smallChunks(checkpoints: 0, snapshots: 0), count: 1_000)
+    try roundTrip(
+      Examples.domain(named: name)!, configuration: smallChunks(checkpoints: 0, snapshots: 0),
+      count: 1_000)
   }
 
   @Test func theDefaultConfigurationRoundTrips() throws {
@@ -59,12 +66,16 @@ import Testing
   @Test func stateAtAnySequenceEqualsReplayingThePrefix() throws {
     let path = temporaryDirectory() + "/seek.trace"
     let recorded = try record(
-      bankingDomain, count: 1_200, to: path, configuration: smallChunks(checkpoints: 50, snapshots: 100, reproducible: true))
+      bankingDomain, count: 1_200, to: path,
+      configuration: smallChunks(checkpoints: 50, snapshots: 100, reproducible: true))
     let trace = try DomainTrace(TraceReader(path: path), domain: bankingDomain)
-    #expect(trace.reader.snapshotSequences.count >= 3)  // the state-size budget spaces them out as the state grows
+    // The state-size budget spaces them out as the state grows.
+    #expect(trace.reader.snapshotSequences.count >= 3)
     for n in [0, 1, 99, 100, 101, 650, 1_199, 1_200] {
       var expected = bankingDomain.initialState
-      for action in recorded.actions.prefix(n) { _ = bankingDomain.reduce(into: &expected, action: action) }
+      for action in recorded.actions.prefix(n) {
+        _ = bankingDomain.reduce(into: &expected, action: action)
+      }
       #expect(try trace.state(at: UInt64(n)) == expected, "state at \(n)")
     }
     #expect(throws: TraceError.self) { try trace.state(at: 1_201) }
@@ -77,7 +88,8 @@ import Testing
     configuration.checkpointInterval = 100
     configuration.snapshotInterval = 500
     configuration.reproducibleCheckpoints = true
-    let recorded = try record(bankingDomain, count: 2_000, to: path, configuration: configuration, close: false)
+    let recorded = try record(
+      bankingDomain, count: 2_000, to: path, configuration: configuration, close: false)
     #expect(FileManager.default.fileExists(atPath: path + ".journal"))
     let reader = try TraceReader(path: path)
     #expect(reader.integrity.status == .unfinished)
@@ -96,8 +108,11 @@ import Testing
       states.append(next)
     }
     let trace = try DomainTrace(reader, domain: bankingDomain, cachedSnapshots: 0)
-    let boundaries = reader.chunks.flatMap { [$0.firstSequence - 1, $0.firstSequence, $0.firstSequence + UInt64($0.actionCount) - 1] }
-    let targets = Set(reader.snapshotSequences.flatMap { [$0, $0 + 1] } + boundaries + [1_999, 2_000])
+    let boundaries = reader.chunks.flatMap {
+      [$0.firstSequence - 1, $0.firstSequence, $0.firstSequence + UInt64($0.actionCount) - 1]
+    }
+    let targets = Set(
+      reader.snapshotSequences.flatMap { [$0, $0 + 1] } + boundaries + [1_999, 2_000])
     for target in targets.sorted() where target <= 2_000 {
       #expect(try trace.state(at: target) == states[Int(target)], "state at \(target)")
     }
@@ -144,8 +159,12 @@ import Testing
 
   @Test func theSameSessionGivesTheSameBytes() throws {
     let directory = temporaryDirectory()
-    _ = try record(bankingDomain, count: 1_500, to: directory + "/a.trace", configuration: smallChunks(reproducible: true))
-    _ = try record(bankingDomain, count: 1_500, to: directory + "/b.trace", configuration: smallChunks(reproducible: true))
+    _ = try record(
+      bankingDomain, count: 1_500, to: directory + "/a.trace",
+      configuration: smallChunks(reproducible: true))
+    _ = try record(
+      bankingDomain, count: 1_500, to: directory + "/b.trace",
+      configuration: smallChunks(reproducible: true))
     #expect(bytes(of: directory + "/a.trace") == bytes(of: directory + "/b.trace"))
   }
 
@@ -154,9 +173,12 @@ import Testing
   /// checkpoints than a reproducible one, never more, and every one it keeps verifies.
   @Test func anAppRecorderSkipsCheckpointsRatherThanWaiting() throws {
     let directory = temporaryDirectory()
-    _ = try record(bankingDomain, count: 3_000, to: directory + "/app.trace", configuration: smallChunks(checkpoints: 10, snapshots: 100))
     _ = try record(
-      bankingDomain, count: 3_000, to: directory + "/tool.trace", configuration: smallChunks(checkpoints: 10, snapshots: 100, reproducible: true))
+      bankingDomain, count: 3_000, to: directory + "/app.trace",
+      configuration: smallChunks(checkpoints: 10, snapshots: 100))
+    _ = try record(
+      bankingDomain, count: 3_000, to: directory + "/tool.trace",
+      configuration: smallChunks(checkpoints: 10, snapshots: 100, reproducible: true))
     let app = try TraceReader(path: directory + "/app.trace")
     let tool = try TraceReader(path: directory + "/tool.trace")
     #expect(app.actionCount == 3_000 && tool.actionCount == 3_000)

@@ -1,6 +1,7 @@
 import Foundation
-@testable import RetraceLog
 import Synchronization
+
+@testable import RetraceLog
 
 /// Storage in memory that can fail on demand and lose what was not synced, like SQLite's
 /// test VFS: the way to test disk-full, I/O errors and power loss without a real disk.
@@ -37,7 +38,11 @@ final class SimulatedStorage: TraceStorage {
   }
 
   func createJournal(at path: String, capacity: Int) throws(TraceError) -> any StorageFile {
-    files.withLock { $0[path] = FileState(bytes: [UInt8](repeating: 0, count: capacity), durable: [UInt8](repeating: 0, count: capacity)) }
+    files.withLock {
+      $0[path] = FileState(
+        bytes: [UInt8](repeating: 0, count: capacity),
+        durable: [UInt8](repeating: 0, count: capacity))
+    }
     return SimulatedFile(storage: self, path: path)
   }
 
@@ -51,7 +56,9 @@ final class SimulatedStorage: TraceStorage {
   /// Whether a write is waiting on a stalled disk.
   var isStalling: Bool { counters.withLock { $0.waiting > 0 } }
 
-  fileprivate func write(_ bytes: UnsafeRawBufferPointer, at offset: Int, path: String) throws(TraceError) {
+  fileprivate func write(_ bytes: UnsafeRawBufferPointer, at offset: Int, path: String)
+    throws(TraceError)
+  {
     if faults.withLock({ $0.stalled }) {
       counters.withLock { $0.waiting += 1 }
       while faults.withLock({ $0.stalled }) { usleep(1_000) }
@@ -63,20 +70,24 @@ final class SimulatedStorage: TraceStorage {
       return (c.writes, c.bytes)
     }
     if let failAt = faults.failAtWrite, writes >= failAt {
-      throw TraceError(.io, "cannot write: Input/output error (simulated)", path: path, offset: offset)
+      throw TraceError(
+        .io, "cannot write: Input/output error (simulated)", path: path, offset: offset)
     }
     if faults.tornWriteAt == writes {
       let part = bytes.count / 2
       apply(UnsafeRawBufferPointer(rebasing: bytes[0..<part]), at: offset, path: path)
       counters.withLock { $0.bytes += part }
-      throw TraceError(.io, "cannot write: Input/output error after \(part) bytes (simulated)", path: path, offset: offset + part)
+      throw TraceError(
+        .io, "cannot write: Input/output error after \(part) bytes (simulated)", path: path,
+        offset: offset + part)
     }
     if let capacity = faults.capacity, total + bytes.count > capacity {
       // A full disk accepts part of the write, then fails.
       let part = max(0, capacity - total)
       apply(UnsafeRawBufferPointer(rebasing: bytes[0..<part]), at: offset, path: path)
       counters.withLock { $0.bytes += part }
-      throw TraceError(.io, "cannot write: No space left on device (simulated)", path: path, offset: offset + part)
+      throw TraceError(
+        .io, "cannot write: No space left on device (simulated)", path: path, offset: offset + part)
     }
     apply(bytes, at: offset, path: path)
     counters.withLock { $0.bytes += bytes.count }
@@ -86,7 +97,8 @@ final class SimulatedStorage: TraceStorage {
     files.withLock { files in
       guard var file = files[path] else { return }
       if file.bytes.count < offset + bytes.count {
-        file.bytes.append(contentsOf: repeatElement(0, count: offset + bytes.count - file.bytes.count))
+        file.bytes.append(
+          contentsOf: repeatElement(0, count: offset + bytes.count - file.bytes.count))
       }
       file.bytes.replaceSubrange(offset..<(offset + bytes.count), with: bytes)
       files[path] = file
@@ -94,7 +106,9 @@ final class SimulatedStorage: TraceStorage {
   }
 
   fileprivate func sync(path: String) throws(TraceError) {
-    if faults.withLock({ $0.failSync }) { throw TraceError(.io, "cannot sync (simulated)", path: path) }
+    if faults.withLock({ $0.failSync }) {
+      throw TraceError(.io, "cannot sync (simulated)", path: path)
+    }
     files.withLock { files in
       let current = files[path]?.bytes ?? []
       files[path]?.durable = current
@@ -113,7 +127,10 @@ final class SimulatedStorage: TraceStorage {
       guard let file = files[path] else { return nil }
       var durable = file.durable
       if garble, file.bytes.count > durable.count {
-        durable.append(contentsOf: (0..<min(64, file.bytes.count - durable.count)).map { UInt8(truncatingIfNeeded: $0 &* 151 &+ 7) })
+        durable.append(
+          contentsOf: (0..<min(64, file.bytes.count - durable.count)).map {
+            UInt8(truncatingIfNeeded: $0 &* 151 &+ 7)
+          })
       }
       return durable
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Retrace
 import RetraceExamples
+
 @testable import RetraceLog
 
 /// A fresh temporary directory for one test.
@@ -15,7 +16,9 @@ func temporaryDirectory(_ name: String = #function) -> String {
 /// boundaries, snapshots and checkpoints.
 /// Small chunks, dense checkpoints and snapshots; `reproducible` puts them at the same
 /// sequence numbers whatever the timing (`TraceRecorderConfiguration.reproducibleCheckpoints`).
-func smallChunks(checkpoints: Int = 50, snapshots: Int = 500, reproducible: Bool = false) -> TraceRecorderConfiguration {
+func smallChunks(checkpoints: Int = 50, snapshots: Int = 500, reproducible: Bool = false)
+  -> TraceRecorderConfiguration
+{
   var configuration = TraceRecorderConfiguration()
   configuration.reproducibleCheckpoints = reproducible
   configuration.chunkSize = 2_048
@@ -36,7 +39,8 @@ func record<D: Domain>(
     initialState: domain.initialState, reducer: Reduce { domain.reduce(into: &$0, action: $1) },
     clock: .fixed(start: 1_763_771_000, interval: 0.25))
   let recorder = try TraceRecorder(
-    path: path, domain: domain, sessionID: "test-session", startTime: 1_763_771_000, configuration: configuration)
+    path: path, domain: domain, sessionID: "test-session", startTime: 1_763_771_000,
+    configuration: configuration)
   store.attach(recorder)
   var random = SeededRandom(seed: seed)
   var actions: [D.Action] = []
@@ -56,7 +60,8 @@ func recordWithoutStore<D: Domain>(
   configuration: TraceRecorderConfiguration = TraceRecorderConfiguration(), close: Bool = true
 ) throws -> (actions: [D.Action], state: D.State, recorder: TraceRecorder<D.State, D.Action>) {
   let recorder = try TraceRecorder(
-    path: path, domain: domain, sessionID: "test-session", startTime: 1_763_771_000, configuration: configuration)
+    path: path, domain: domain, sessionID: "test-session", startTime: 1_763_771_000,
+    configuration: configuration)
   var state = domain.initialState
   recorder.attached(sequence: 0, state: state)
   var random = SeededRandom(seed: seed)
@@ -66,7 +71,8 @@ func recordWithoutStore<D: Domain>(
     _ = domain.reduce(into: &state, action: action)
     actions.append(action)
     recorder.record(
-      Transition(sequence: UInt64(step + 1), time: 1_763_771_000 + Double(step + 1) * 0.25, action: action,
+      Transition(
+        sequence: UInt64(step + 1), time: 1_763_771_000 + Double(step + 1) * 0.25, action: action,
         stateBefore: nil, stateAfter: state))
   }
   recorder.checkpoint(state: state, after: UInt64(count))
@@ -84,7 +90,9 @@ func bytes(of path: String) -> [UInt8] {
 }
 
 /// Runs a command and returns its exit status and standard output.
-func run(_ command: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+func run(_ command: String, _ arguments: [String]) throws -> (
+  status: Int32, output: String, error: String
+) {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
   process.arguments = [command] + arguments
@@ -96,7 +104,10 @@ func run(_ command: String, _ arguments: [String]) throws -> (status: Int32, out
   let output = out.fileHandleForReading.readDataToEndOfFile()
   let error = err.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
-  return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+  return (
+    process.terminationStatus, String(decoding: output, as: UTF8.self),
+    String(decoding: error, as: UTF8.self)
+  )
 }
 
 func commandExists(_ name: String) -> Bool {

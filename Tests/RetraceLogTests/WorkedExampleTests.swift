@@ -16,7 +16,8 @@ import Testing
     configuration.snapshotInterval = 0
     configuration.reproducibleCheckpoints = true
     let recorder = try TraceRecorder(
-      path: path, domain: counterDomain, sessionID: "7f3c", startTime: 1_763_771_000, configuration: configuration)
+      path: path, domain: counterDomain, sessionID: "7f3c", startTime: 1_763_771_000,
+      configuration: configuration)
     let store = Store(
       initialState: counterDomain.initialState, reducer: CounterReducer(),
       clock: .fixed(start: 1_763_771_000, interval: 0.5))
@@ -33,21 +34,27 @@ import Testing
       let hex = stride(from: 0, to: line.count, by: 2).map { pair in
         line.dropFirst(pair).prefix(2).map { String(format: "%02x", $0) }.joined()
       }.joined(separator: " ")
-      let text = String(line.map { (0x20...0x7e).contains($0) ? Character(UnicodeScalar($0)) : "." })
-      return String(format: "%08x: ", offset) + hex.padding(toLength: 39, withPad: " ", startingAt: 0) + "  " + text
+      let text = String(
+        line.map { (0x20...0x7e).contains($0) ? Character(UnicodeScalar($0)) : "." })
+      return String(format: "%08x: ", offset)
+        + hex.padding(toLength: 39, withPad: " ", startingAt: 0) + "  " + text
     }.joined(separator: "\n")
   }
 
   @Test @MainActor func theSpecsHexDumpIsWhatTheRecorderWrites() throws {
     let spec = try String(
-      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("docs/TRACE_FORMAT.md"), encoding: .utf8)
+      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs/TRACE_FORMAT.md"), encoding: .utf8
+    )
     let documented = spec.split(separator: "\n", omittingEmptySubsequences: false)
       .filter { $0.count > 10 && $0.hasPrefix("0000") && $0.dropFirst(8).hasPrefix(": ") }
       .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n")
     let written = Self.hexDump(try Self.exampleTrace())
     #expect(
-      documented == written.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n"),
+      documented
+        == written.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(
+          separator: "\n"),
       "docs/TRACE_FORMAT.md §9 should show:\n\(written)")
   }
 }

@@ -80,18 +80,22 @@ struct CBOREncoderTests {
     .init("1819", 25), .init("1864", 100), .init("1903e8", 1000), .init("1a000f4240", 1_000_000),
     .init("1b000000e8d4a51000", 1_000_000_000_000), .init("1bffffffffffffffff", UInt64.max),
     .init("20", -1), .init("29", -10), .init("3863", -100), .init("3903e7", -1000),
-    .init("f90000", 0.0), .init("f98000", -0.0), .init("f93c00", 1.0), .init("fb3ff199999999999a", 1.1),
+    .init("f90000", 0.0), .init("f98000", -0.0), .init("f93c00", 1.0),
+    .init("fb3ff199999999999a", 1.1),
     .init("f93e00", 1.5), .init("f97bff", 65504.0), .init("fa47c35000", 100000.0),
     .init("fa7f7fffff", 3.4028234663852886e+38), .init("fb7e37e43c8800759c", 1.0e+300),
     .init("f90001", 5.960464477539063e-8), .init("f90400", 0.00006103515625), .init("f9c400", -4.0),
-    .init("fbc010666666666666", -4.1), .init("f97c00", Double.infinity), .init("f97e00", Double.nan),
+    .init("fbc010666666666666", -4.1), .init("f97c00", Double.infinity),
+    .init("f97e00", Double.nan),
     .init("f9fc00", -Double.infinity),
     .init("f4", false), .init("f5", true), .init("f6", Int?.none),
     .init("40", Data()), .init("4401020304", Data([1, 2, 3, 4])),
     .init("60", ""), .init("6161", "a"), .init("6449455446", "IETF"), .init("62225c", "\"\\"),
     .init("62c3bc", "\u{fc}"), .init("63e6b0b4", "\u{6c34}"), .init("64f0908591", "\u{10151}"),
     .init("80", [Int]()), .init("83010203", [1, 2, 3]),
-    .init("8301820203820405", IntTree.node([.leaf(1), .node([.leaf(2), .leaf(3)]), .node([.leaf(4), .leaf(5)])])),
+    .init(
+      "8301820203820405",
+      IntTree.node([.leaf(1), .node([.leaf(2), .leaf(3)]), .node([.leaf(4), .leaf(5)])])),
     .init("98190102030405060708090a0b0c0d0e0f101112131415161718181819", Array(1...25)),
     .init("a0", [String: Int]()), .init("a26161016162820203", AB(a: 1, b: [2, 3])),
     .init("826161a161626163", TextThenMap()),
@@ -106,7 +110,9 @@ struct CBOREncoderTests {
 
   @Test func sortsADictionaryLikeAppendixA() throws {
     let letters = ["e": "E", "c": "C", "a": "A", "d": "D", "b": "B"]
-    #expect(hex(try CBOREncoder(deterministic: true).encode(letters)) == "a56161614161626142616361436164614461656145")
+    #expect(
+      hex(try CBOREncoder(deterministic: true).encode(letters))
+        == "a56161614161626142616361436164614461656145")
   }
 
   // MARK: Numbers
@@ -147,7 +153,8 @@ struct CBOREncoderTests {
       let encoder = CBOREncoder()
       for bits in UInt16.min...UInt16.max {
         let half = Float16(bitPattern: bits)
-        let expected: [UInt8] = half.isNaN ? [0xf9, 0x7e, 0x00] : [0xf9, UInt8(bits >> 8), UInt8(bits & 0xff)]
+        let expected: [UInt8] =
+          half.isNaN ? [0xf9, 0x7e, 0x00] : [0xf9, UInt8(bits >> 8), UInt8(bits & 0xff)]
         let encoded = try encoder.encode(Double(half))
         if encoded != expected {
           Issue.record("half 0x\(String(bits, radix: 16)) (\(half)) encoded as \(hex(encoded))")
@@ -183,13 +190,15 @@ struct CBOREncoderTests {
   @Test func enumCasesEncodeAsSwiftSynthesizesThem() throws {
     let encoder = CBOREncoder()
     #expect(hex(try encoder.encode(Action.increment)) == "a169696e6372656d656e74a0")
-    #expect(hex(try encoder.encode(Action.move(from: 1, to: 2))) == "a1646d6f7665a26466726f6d0162746f02")
+    #expect(
+      hex(try encoder.encode(Action.move(from: 1, to: 2))) == "a1646d6f7665a26466726f6d0162746f02")
     let transaction = try CBORValue(decoding: encoder.encode(Action.sampleTransaction))
     #expect(
       transaction.jsonText
         == #"{"addTransaction":{"iban":"DE89370400440532013000","amount":12345,"beneficiary":"Jane Doe","date":1718000000.25}}"#
     )
-    let sorted = try CBORValue(decoding: CBOREncoder(deterministic: true).encode(Action.sampleTransaction))
+    let sorted = try CBORValue(
+      decoding: CBOREncoder(deterministic: true).encode(Action.sampleTransaction))
     #expect(
       sorted.jsonText
         == #"{"addTransaction":{"date":1718000000.25,"iban":"DE89370400440532013000","amount":12345,"beneficiary":"Jane Doe"}}"#
@@ -198,7 +207,8 @@ struct CBOREncoderTests {
 
   static let jsonActions: [Action] = [
     .increment, .sampleTransaction, .move(from: 1, to: -2),
-    .addTransaction(iban: "", amount: .min, beneficiary: "Zo\u{eb} \"Z\" \\ / \n\t\u{1}", date: -0.5),
+    .addTransaction(
+      iban: "", amount: .min, beneficiary: "Zo\u{eb} \"Z\" \\ / \n\t\u{1}", date: -0.5),
     .addTransaction(iban: "x", amount: .max, beneficiary: "\u{1f600}", date: 1e300),
   ]
 
@@ -219,7 +229,8 @@ struct CBOREncoderTests {
     await propertyCheck(count: 50, input: Generators.account) { account in
       var account = account
       account.checksum = Data()  // JSONEncoder writes Data as base64, not base64url
-      account.ratio = 1.25  // `jsonText` spells a Float with Double's digits (0.1 as 0.10000000149011612)
+      // `jsonText` spells a Float with Double's digits (0.1 as 0.10000000149011612).
+      account.ratio = 1.25
       let json = JSONEncoder()
       json.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
       let expected = String(decoding: try json.encode(account), as: UTF8.self)
@@ -246,8 +257,10 @@ struct CBOREncoderTests {
 
       // The order is RFC 8949 §4.2.1's: by the bytes of the encoded keys.
       let expected = CBORValue.map(
-        forward.map { CBORValue.Pair(.textString($0.key), CBORValue(integerLiteral: Int64($0.value))) }
-          .sorted { $0.key.encoded().lexicographicallyPrecedes($1.key.encoded()) })
+        forward.map {
+          CBORValue.Pair(.textString($0.key), CBORValue(integerLiteral: Int64($0.value)))
+        }
+        .sorted { $0.key.encoded().lexicographicallyPrecedes($1.key.encoded()) })
       #expect(encoded == expected.encoded())
     }
   }
@@ -268,7 +281,10 @@ struct CBOREncoderTests {
     struct Point: Codable, Hashable { var x: Int }
     let byPoint: [Point: String] = [Point(x: 2): "b", Point(x: 1): "a"]
     #expect(try CBORValue(decoding: encoder.encode(byPoint)) == [["x": 1], "a", ["x": 2], "b"])
-    struct Holder: Codable, Equatable { var tags: Set<String>; var flags: [Bool: Int8] }
+    struct Holder: Codable, Equatable {
+      var tags: Set<String>
+      var flags: [Bool: Int8]
+    }
 
     await propertyCheck(input: Generators.text.array(of: 0...30)) { words in
       let forward = Set(words)
@@ -281,9 +297,12 @@ struct CBOREncoderTests {
       let first = try encoder.encode(Holder(tags: forward, flags: flags))
       let second = try encoder.encode(Holder(tags: other, flags: otherFlags))
       #expect(first == second)
-      #expect(try CBORDecoder().decode(Holder.self, from: first) == Holder(tags: forward, flags: flags))
+      #expect(
+        try CBORDecoder().decode(Holder.self, from: first) == Holder(tags: forward, flags: flags))
       let elements = try CBORValue(decoding: first)["tags"]?.arrayValue ?? []
-      #expect(elements.map { $0.encoded() } == elements.map { $0.encoded() }.sorted { $0.lexicographicallyPrecedes($1) })
+      #expect(
+        elements.map { $0.encoded() }
+          == elements.map { $0.encoded() }.sorted { $0.lexicographicallyPrecedes($1) })
     }
   }
 
@@ -297,7 +316,9 @@ struct CBOREncoderTests {
       }
     }
     #expect(throws: EncodingError.self) { try CBOREncoder(deterministic: true).encode(Duplicate()) }
-    #expect(try CBORValue(decoding: CBOREncoder().encode(Duplicate())) == .map([.init("b", 1), .init("a", 2), .init("b", 3)]))
+    #expect(
+      try CBORValue(decoding: CBOREncoder().encode(Duplicate()))
+        == .map([.init("b", 1), .init("a", 2), .init("b", 3)]))
   }
 
   // MARK: The hand-written writer
@@ -314,7 +335,8 @@ struct CBOREncoderTests {
     writer.write(text)
     writer.write(accented)
     writer.write(text)
-    let expected = try CBOREncoder().encode(7) + CBOREncoder().encode(text) + CBOREncoder().encode(accented)
+    let expected =
+      try CBOREncoder().encode(7) + CBOREncoder().encode(text) + CBOREncoder().encode(accented)
       + CBOREncoder().encode(text)
     #expect(writer.bytes == expected)
     #expect(writer.byteCount == expected.count)
@@ -327,7 +349,8 @@ struct CBOREncoderTests {
     let numbers = (0..<count).map { $0 % 30 }
     let expectedArray = CBORValue.array(numbers.map { .unsigned(UInt64($0)) })
     let nested = [[1], numbers, [2]]
-    #expect(try CBOREncoder().encode(nested) == CBORValue.array([[1], expectedArray, [2]]).encoded())
+    #expect(
+      try CBOREncoder().encode(nested) == CBORValue.array([[1], expectedArray, [2]]).encoded())
 
     let dictionary = Dictionary(uniqueKeysWithValues: numbers.indices.map { ("k\($0)", $0) })
     let encoded = try CBOREncoder(deterministic: true).encode(["outer": dictionary])
@@ -364,7 +387,8 @@ struct CBOREncoderTests {
   @Test func errorsCarryTheCodingPath() throws {
     struct Failing: Encodable {
       func encode(to encoder: any Encoder) throws {
-        throw EncodingError.invalidValue(0, .init(codingPath: encoder.codingPath, debugDescription: "path"))
+        throw EncodingError.invalidValue(
+          0, .init(codingPath: encoder.codingPath, debugDescription: "path"))
       }
     }
     struct Inner: Encodable {

@@ -63,7 +63,9 @@ struct CBORValueTests {
     let tooDeep = Array(repeating: UInt8(0x81), count: 257) + [0x00]
     #expect(throws: CBORError.self) { try CBORValue(decoding: tooDeep) }
     let tags = Array(repeating: UInt8(0xc1), count: 100_000) + [0x00]
-    #expect { try CBORValue(decoding: tags) } throws: { ($0 as? CBORError)?.code == .nestingTooDeep }
+    #expect { try CBORValue(decoding: tags) } throws: {
+      ($0 as? CBORError)?.code == .nestingTooDeep
+    }
   }
 
   @Test func errorDescriptionNamesCodeAndOffset() {

@@ -58,10 +58,16 @@ enum Generators {
   )
 
   static let account = zip(
-    zip(text, Gen.letterOrNumber.string(of: 0...34), Gen<Account.Kind?>.element(of: [Account.Kind.checking, .savings, .investment]), Gen.int64()),
-    zip(Gen.int().optional, text.array(of: 0...4), zip(text, finiteDouble).dictionary(ofAtMost: 0...4)),
+    zip(
+      text, Gen.letterOrNumber.string(of: 0...34),
+      Gen<Account.Kind?>.element(of: [Account.Kind.checking, .savings, .investment]), Gen.int64()),
+    zip(
+      Gen.int().optional, text.array(of: 0...4), zip(text, finiteDouble).dictionary(ofAtMost: 0...4)
+    ),
     zip(zip(Gen.int(), text).dictionary(ofAtMost: 0...3), action.optional, action.array(of: 0...5)),
-    zip(Gen.uint16().array(of: 0...3).array(of: 0...3), Gen.float(in: -1e30...1e30), Gen.uint8().array(of: 0...20)),
+    zip(
+      Gen.uint16().array(of: 0...3).array(of: 0...3), Gen.float(in: -1e30...1e30),
+      Gen.uint8().array(of: 0...20)),
     zip(Gen.int8(), Gen.uint64())
   ).map { a, b, c, d, e in
     Account(

@@ -20,7 +20,9 @@ struct LoadState: Equatable, Sendable {
 
 struct LoadFailure: Error {}
 
-func loadReducer(loader: @escaping @Sendable () async throws -> [String]) -> Reduce<LoadState, LoadAction> {
+func loadReducer(loader: @escaping @Sendable () async throws -> [String]) -> Reduce<
+  LoadState, LoadAction
+> {
   Reduce { state, action in
     switch action {
     case .load:
@@ -93,7 +95,10 @@ func loadReducer(loader: @escaping @Sendable () async throws -> [String]) -> Red
     let store = Store(
       initialState: LoadState(),
       reducer: loadReducer {
-        let call = calls.withLock { $0 += 1; return $0 }
+        let call = calls.withLock {
+          $0 += 1
+          return $0
+        }
         try await Task.sleep(for: .milliseconds(50))
         return ["call \(call)"]
       })
@@ -137,7 +142,8 @@ func loadReducer(loader: @escaping @Sendable () async throws -> [String]) -> Red
   }
 
   @Test func anErrorTheWorkThrowsComesBackThroughTheHandler() async {
-    let store = TestStore(initialState: LoadState(), reducer: Self.reducer(handled: true) { throw LoadFailure() })
+    let store = TestStore(
+      initialState: LoadState(), reducer: Self.reducer(handled: true) { throw LoadFailure() })
     await store.send(.load) { $0.isLoading = true }
     await store.receive(.failed("LoadFailure()")) {
       $0.isLoading = false
@@ -147,7 +153,8 @@ func loadReducer(loader: @escaping @Sendable () async throws -> [String]) -> Red
   }
 
   @Test func workThatSucceedsNeedsNoHandler() async {
-    let store = TestStore(initialState: LoadState(), reducer: Self.reducer(handled: false) { ["a"] })
+    let store = TestStore(
+      initialState: LoadState(), reducer: Self.reducer(handled: false) { ["a"] })
     await store.send(.load) { $0.isLoading = true }
     await store.receive(.loaded(["a"])) {
       $0.isLoading = false
@@ -157,7 +164,8 @@ func loadReducer(loader: @escaping @Sendable () async throws -> [String]) -> Red
   }
 
   @Test func anErrorNothingHandlesIsReported() async {
-    let store = TestStore(initialState: LoadState(), reducer: Self.reducer(handled: false) { throw LoadFailure() })
+    let store = TestStore(
+      initialState: LoadState(), reducer: Self.reducer(handled: false) { throw LoadFailure() })
     await withKnownIssue {
       await store.send(.load) { $0.isLoading = true }
       await store.finish()

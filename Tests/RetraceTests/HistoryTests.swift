@@ -1,5 +1,6 @@
 import PropertyBased
 import Retrace
+import Synchronization
 import Testing
 
 @Suite struct HistoryTests {
@@ -10,14 +11,18 @@ import Testing
     return state
   }
 
-  func history(_ actions: [Int], interval: Int = 4, capacity: Int = 1_000) -> History<Tally, TallyAction> {
-    var history = History(initialState: Tally(), reducer: tallyReducer, snapshotInterval: interval, capacity: capacity)
+  func history(_ actions: [Int], interval: Int = 4, capacity: Int = 1_000) -> History<
+    Tally, TallyAction
+  > {
+    var history = History(
+      initialState: Tally(), reducer: tallyReducer, snapshotInterval: interval, capacity: capacity)
     for value in actions { history.append(.add(value)) }
     return history
   }
 
   @Test func undoThenRedoReturnsToTheSameState() async {
-    await propertyCheck(input: Gen.int(in: -50...50).array(of: 0...40), Gen.int(in: 0...40)) { actions, k in
+    await propertyCheck(input: Gen.int(in: -50...50).array(of: 0...40), Gen.int(in: 0...40)) {
+      actions, k in
       var h = history(actions)
       let end = h.state
       let steps = min(k, actions.count)
@@ -38,7 +43,8 @@ import Testing
 
   @Test func jumpToAnyPositionEqualsReplayingThatPrefix() async {
     await propertyCheck(
-      input: Gen.int(in: -50...50).array(of: 0...60), Gen.int(in: 0...60).array(of: 1...10), Gen.int(in: 1...9)
+      input: Gen.int(in: -50...50).array(of: 0...60), Gen.int(in: 0...60).array(of: 1...10),
+      Gen.int(in: 1...9)
     ) { actions, targets, interval in
       var h = history(actions, interval: interval)
       for target in targets.map({ min($0, actions.count) }) {
@@ -92,8 +98,6 @@ import Testing
     }
   }
 }
-
-import Synchronization
 
 final class Counted: Sendable {
   private let value = Mutex(0)

@@ -17,7 +17,10 @@ struct AppendixARow: Sendable, CustomTestStringConvertible {
   /// floats), which is what ``CBORValue/encoded()`` writes.
   let preferred: Bool
 
-  init(_ diagnostic: String, _ hex: String, _ value: CBORValue, ours: String? = nil, preferred: Bool = true) {
+  init(
+    _ diagnostic: String, _ hex: String, _ value: CBORValue, ours: String? = nil,
+    preferred: Bool = true
+  ) {
     self.diagnostic = diagnostic
     self.hex = hex
     self.value = value
@@ -47,9 +50,13 @@ enum RFC8949AppendixA {
     .init("1000000", "1a000f4240", 1_000_000),
     .init("1000000000000", "1b000000e8d4a51000", 1_000_000_000_000),
     .init("18446744073709551615", "1bffffffffffffffff", .unsigned(.max)),
-    .init("18446744073709551616", "c249010000000000000000", .tagged(2, bignum), ours: "2(h'010000000000000000')"),
+    .init(
+      "18446744073709551616", "c249010000000000000000", .tagged(2, bignum),
+      ours: "2(h'010000000000000000')"),
     .init("-18446744073709551616", "3bffffffffffffffff", .negative(.max)),
-    .init("-18446744073709551617", "c349010000000000000000", .tagged(3, bignum), ours: "3(h'010000000000000000')"),
+    .init(
+      "-18446744073709551617", "c349010000000000000000", .tagged(3, bignum),
+      ours: "3(h'010000000000000000')"),
     .init("-1", "20", -1),
     .init("-10", "29", -10),
     .init("-100", "3863", -100),
@@ -88,7 +95,9 @@ enum RFC8949AppendixA {
     .init("1(1363896240)", "c11a514b67b0", .tagged(1, 1_363_896_240)),
     .init("1(1363896240.5)", "c1fb41d452d9ec200000", .tagged(1, 1363896240.5)),
     .init("23(h'01020304')", "d74401020304", .tagged(23, .byteString([1, 2, 3, 4]))),
-    .init("24(h'6449455446')", "d818456449455446", .tagged(24, .byteString([0x64, 0x49, 0x45, 0x54, 0x46]))),
+    .init(
+      "24(h'6449455446')", "d818456449455446",
+      .tagged(24, .byteString([0x64, 0x49, 0x45, 0x54, 0x46]))),
     .init(
       "32(\"http://www.example.com\")", "d82076687474703a2f2f7777772e6578616d706c652e636f6d",
       .tagged(32, "http://www.example.com")),
@@ -113,7 +122,8 @@ enum RFC8949AppendixA {
     .init("[\"a\", {\"b\": \"c\"}]", "826161a161626163", ["a", ["b": "c"]]),
     .init(
       "{\"a\": \"A\", \"b\": \"B\", \"c\": \"C\", \"d\": \"D\", \"e\": \"E\"}",
-      "a56161614161626142616361436164614461656145", ["a": "A", "b": "B", "c": "C", "d": "D", "e": "E"]),
+      "a56161614161626142616361436164614461656145",
+      ["a": "A", "b": "B", "c": "C", "d": "D", "e": "E"]),
     .init(
       "(_ h'0102', h'030405')", "5f42010243030405ff", .byteString([1, 2, 3, 4, 5]),
       ours: "h'0102030405'", preferred: false),
@@ -136,7 +146,8 @@ enum RFC8949AppendixA {
     .init(
       "[_ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25]",
       "9f0102030405060708090a0b0c0d0e0f101112131415161718181819ff", oneToTwentyFive,
-      ours: "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25]",
+      ours:
+        "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25]",
       preferred: false),
     .init(
       "{_ \"a\": 1, \"b\": [_ 2, 3]}", "bf61610161629f0203ffff", ["a": 1, "b": [2, 3]],

@@ -6,7 +6,8 @@ import Testing
   let parent = Reduce<Parent, ParentAction> { state, action in
     switch action {
     case .tally: state.parentSaw.append("tally")
-    case .item(let id, _): state.parentSaw.append("item \(id) value \(state.items[id: id]?.value ?? -1)")
+    case .item(let id, _):
+      state.parentSaw.append("item \(id) value \(state.items[id: id]?.value ?? -1)")
     case .detail: state.parentSaw.append("detail \(state.detail?.value ?? -1)")
     case .note(let s): state.parentSaw.append(s)
     }
@@ -71,7 +72,8 @@ import Testing
       return .none
     }
     let reducer = Scope(state: \Parent.tally, action: ParentAction.tallyCase, child: child)
-      .combined(with: Scope(state: \Parent.tally, action: ParentAction.tallyCase, child: tallyReducer))
+      .combined(
+        with: Scope(state: \Parent.tally, action: ParentAction.tallyCase, child: tallyReducer))
     let store = await Store(initialState: Parent(), reducer: reducer)
     await store.send(.tally(.add(2)))
     #expect(await store.state.tally.log == ["added 2"])

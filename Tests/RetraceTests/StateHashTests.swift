@@ -14,7 +14,8 @@ struct StateHashTests {
     var flags: [String: Bool]
   }
 
-  static let state = DayNight(count: 3, name: "day", history: [1, -2, 300], ratio: 0.5, flags: ["night": false, "day": true])
+  static let state = DayNight(
+    count: 3, name: "day", history: [1, -2, 300], ratio: 0.5, flags: ["night": false, "day": true])
 
   /// The deterministic CBOR of ``state``, as Python's cbor2 writes it:
   /// `cbor2.dumps({"count": 3, "name": "day", "history": [1, -2, 300], "ratio": 0.5,
@@ -57,7 +58,8 @@ struct StateHashTests {
     }
     #expect(
       hex(try CBOREncoder(deterministic: true).encode(Other()))
-        == "a46161fb3ff199999999999a636269671bffffffffffffffff636e65673b7fffffffffffffff646c69737482a1617862c3a9a0")
+        == "a46161fb3ff199999999999a636269671bffffffffffffffff636e65673b7fffffffffffffff646c69737482a1617862c3a9a0"
+    )
     #expect(try StateHash(of: Other()).description == "fe51c5abf7801fce")
   }
 

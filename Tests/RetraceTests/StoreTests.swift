@@ -31,12 +31,15 @@ import Testing
     var byKeyPath: [Int] = []
     var byClosure: [Int] = []
     var logs = 0
+    // swift-format-ignore: OnlyOneTrailingClosureArgument
     let subscriptions = [
       store.subscribe(to: \.total) { _, new in byKeyPath.append(new) },
       store.subscribe(to: { $0.total * 10 }) { _, new in byClosure.append(new) },
       store.subscribe(to: \.log.count) { _, _ in logs += 1 },
     ]
-    for action: TallyAction in [.log("a"), .add(1), .log("b"), .add(0), .add(2), .log("c")] { store.send(action) }
+    for action: TallyAction in [.log("a"), .add(1), .log("b"), .add(0), .add(2), .log("c")] {
+      store.send(action)
+    }
     #expect(byKeyPath == [1, 3])
     #expect(byClosure == [10, 30])
     #expect(logs == 3)
@@ -64,13 +67,15 @@ import Testing
   }
 
   @Test func aSubscriptionToACollectionComparesItsElementsOnlyWhenTheCollectionChanged() {
-    let store = Store(initialState: Board(), reducer: Reduce<Board, BoardAction> { state, action in
-      switch action {
-      case .move: state.moves += 1
-      case .paint(let index, let value): state.cells[index].value = value
-      }
-      return .none
-    })
+    let store = Store(
+      initialState: Board(),
+      reducer: Reduce<Board, BoardAction> { state, action in
+        switch action {
+        case .move: state.moves += 1
+        case .paint(let index, let value): state.cells[index].value = value
+        }
+        return .none
+      })
     var changes = 0
     let subscription = store.subscribe(to: \.cells) { _, _ in changes += 1 }
     let before = Compared.comparisons.load(ordering: .relaxed)
@@ -87,11 +92,18 @@ import Testing
 
   /// Counts the times `read`'s observation fires while `actions` are sent, observing again
   /// after each firing, as SwiftUI does after it redraws.
-  func notifications(_ store: Store<Tally, TallyAction>, reading read: @escaping @MainActor () -> Void, actions: [TallyAction]) -> Int {
+  func notifications(
+    _ store: Store<Tally, TallyAction>, reading read: @escaping @MainActor () -> Void,
+    actions: [TallyAction]
+  ) -> Int {
     final class Count: @unchecked Sendable { var value = 0 }  // touched on the main actor only
     let count = Count()
     func observe() {
-      withObservationTracking { read() } onChange: { count.value += 1 }
+      withObservationTracking {
+        read()
+      } onChange: {
+        count.value += 1
+      }
     }
     observe()
     for action in actions {
@@ -113,7 +125,13 @@ import Testing
     #expect(notifications(whole, reading: { _ = whole.state.total }, actions: actions) == 6)
     // Two fields read: a change of either.
     let both = Store(initialState: Tally(), reducer: tallyReducer)
-    #expect(notifications(both, reading: { _ = both.total; _ = both.log }, actions: actions) == 5)
+    #expect(
+      notifications(
+        both,
+        reading: {
+          _ = both.total
+          _ = both.log
+        }, actions: actions) == 5)
   }
 
   @Test func aSubscriptionToAPartOfTheStateKeepsNoCopyOfTheState() {
@@ -227,7 +245,9 @@ import Testing
       let entries = Mutex<[String]>([])
       func wantsStateAfter(sequence: UInt64) -> Bool { sequence % 2 == 0 }
       func record(_ t: Transition<Tally, TallyAction>) {
-        entries.withLock { $0.append("\(t.sequence): \(t.stateAfter.map { "\($0.total)" } ?? "-")") }
+        entries.withLock {
+          $0.append("\(t.sequence): \(t.stateAfter.map { "\($0.total)" } ?? "-")")
+        }
       }
     }
     let store = Store(initialState: Tally(), reducer: tallyReducer)
@@ -246,11 +266,13 @@ import Testing
       }
       func record(_ t: Transition<Tally, TallyAction>) {
         entries.withLock {
-          $0.append("\(t.sequence) @\(t.time) \(t.stateBefore?.total ?? -1)->\(t.stateAfter?.total ?? -1)")
+          $0.append(
+            "\(t.sequence) @\(t.time) \(t.stateBefore?.total ?? -1)->\(t.stateAfter?.total ?? -1)")
         }
       }
     }
-    let store = Store(initialState: Tally(), reducer: tallyReducer, clock: .fixed(start: 100, interval: 0.5))
+    let store = Store(
+      initialState: Tally(), reducer: tallyReducer, clock: .fixed(start: 100, interval: 0.5))
     store.send(.add(1))
     let log = Log()
     store.attach(log)
@@ -270,10 +292,16 @@ import Testing
       let wantsStateBefore: Bool
       init(wantsStateBefore: Bool) { self.wantsStateBefore = wantsStateBefore }
       func wantsStateAfter(sequence: UInt64) -> Bool { sequence != 2 }
-      func record(_ t: Transition<Tally, TallyAction>) { Issue.record("the store built a Transition") }
-      func record(sequence: UInt64, time: Double, action: TallyAction, stateBefore: Tally?, stateAfter: Tally?) {
+      func record(_ t: Transition<Tally, TallyAction>) {
+        Issue.record("the store built a Transition")
+      }
+      func record(
+        sequence: UInt64, time: Double, action: TallyAction, stateBefore: Tally?, stateAfter: Tally?
+      ) {
         entries.withLock {
-          $0.append("\(sequence) @\(time) \(action) \(stateBefore?.total ?? -1)->\(stateAfter?.total ?? -1)")
+          $0.append(
+            "\(sequence) @\(time) \(action) \(stateBefore?.total ?? -1)->\(stateAfter?.total ?? -1)"
+          )
         }
       }
     }
@@ -281,12 +309,15 @@ import Testing
       let entries = Mutex<[String]>([])
       func record(_ t: Transition<Tally, TallyAction>) {
         entries.withLock {
-          $0.append("\(t.sequence) @\(t.time) \(t.action) \(t.stateBefore?.total ?? -1)->\(t.stateAfter?.total ?? -1)")
+          $0.append(
+            "\(t.sequence) @\(t.time) \(t.action) \(t.stateBefore?.total ?? -1)->\(t.stateAfter?.total ?? -1)"
+          )
         }
       }
     }
     for wantsStateBefore in [false, true] {
-      let store = Store(initialState: Tally(), reducer: tallyReducer, clock: .fixed(start: 100, interval: 0.5))
+      let store = Store(
+        initialState: Tally(), reducer: tallyReducer, clock: .fixed(start: 100, interval: 0.5))
       let parts = Parts(wantsStateBefore: wantsStateBefore)
       let whole = Whole()
       store.attach(parts)
@@ -295,11 +326,13 @@ import Testing
       let before = wantsStateBefore ? [0, 1, 3] : [-1, -1, -1]
       #expect(
         parts.entries.withLock { $0 } == [
-          "1 @100.5 add(1) \(before[0])->1", "2 @101.0 add(2) \(before[1])->-1", "3 @101.5 add(3) \(before[2])->6",
+          "1 @100.5 add(1) \(before[0])->1", "2 @101.0 add(2) \(before[1])->-1",
+          "3 @101.5 add(3) \(before[2])->6",
         ])
       #expect(
         whole.entries.withLock { $0 } == [
-          "1 @100.5 add(1) \(before[0])->1", "2 @101.0 add(2) \(before[1])->3", "3 @101.5 add(3) \(before[2])->6",
+          "1 @100.5 add(1) \(before[0])->1", "2 @101.0 add(2) \(before[1])->3",
+          "3 @101.5 add(3) \(before[2])->6",
         ])
     }
   }

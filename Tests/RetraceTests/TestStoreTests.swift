@@ -37,10 +37,12 @@ import Testing
   }
 
   @Test func aRunningEffectFailsTheTest() async {
-    let store = TestStore(initialState: LoadState(), reducer: loadReducer {
-      try await Task.sleep(for: .seconds(3_600))  // outlives any loaded machine
-      return []
-    })
+    let store = TestStore(
+      initialState: LoadState(),
+      reducer: loadReducer {
+        try await Task.sleep(for: .seconds(3_600))  // outlives any loaded machine
+        return []
+      })
     await store.send(.load) { $0.isLoading = true }
     await withKnownIssue {
       // Long enough for the effect to start on a busy machine; it sleeps 30 s.

@@ -11,7 +11,9 @@ let benchmarks: @Sendable () -> Void = {
   let count = BenchmarkSettings.actions
   let zeroPerAction = MallocTolerance.absolute(count / 1_000)
 
-  Benchmark("W0_navigation_reducer", configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)) {
+  Benchmark(
+    "W0_navigation_reducer", configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)
+  ) {
     benchmark, actions in
     let reducer = NavigationReducer(rules: PostsFlow.rules)
     var state = PostsFlow.initialNavigation
@@ -25,10 +27,14 @@ let benchmarks: @Sendable () -> Void = {
     Workloads.navigationActions(count: count)
   }
 
-  Benchmark("W7_navigation_send", configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)) {
+  Benchmark(
+    "W7_navigation_send", configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)
+  ) {
     benchmark, actions in
     onMainActor(benchmark) { benchmark in
-      let store = Store(initialState: PostsFlow.initialNavigation, reducer: NavigationReducer(rules: PostsFlow.rules))
+      let store = Store(
+        initialState: PostsFlow.initialNavigation,
+        reducer: NavigationReducer(rules: PostsFlow.rules))
       benchmark.startMeasurement()
       for action in actions {
         store.send(action)

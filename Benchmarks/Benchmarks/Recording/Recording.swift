@@ -21,7 +21,8 @@ let benchmarks: @Sendable () -> Void = {
 
   for untilFlushed in [false, true] {
     let name = untilFlushed ? "W4_banking_recording_until_flushed" : "W4_banking_recording_send"
-    let configuration = BenchmarkSettings.configuration(mallocs: .relative(10), maxIterations: 5, maxSeconds: 10)
+    let configuration = BenchmarkSettings.configuration(
+      mallocs: .relative(10), maxIterations: 5, maxSeconds: 10)
     let open = OpenRecorders()
     Benchmark(name, configuration: configuration) { benchmark, actions in
       do {
@@ -53,13 +54,16 @@ let benchmarks: @Sendable () -> Void = {
 
 /// The recorders a benchmark opened, to be closed in its teardown.
 final class OpenRecorders: Sendable {
-  private let recorders = Mutex<[(path: String, recorder: TraceRecorder<BankingState, BankingAction>)]>([])
+  private let recorders = Mutex<
+    [(path: String, recorder: TraceRecorder<BankingState, BankingAction>)]
+  >([])
 
   /// A recorder for a new trace in the run's scratch directory.
   func recorder(named name: String) throws -> TraceRecorder<BankingState, BankingAction> {
     try recorders.withLock { recorders in
       let path = TraceFixture.scratchPath("\(name)-\(recorders.count)")
-      let recorder = try TraceRecorder<BankingState, BankingAction>(path: path, domain: bankingDomain)
+      let recorder = try TraceRecorder<BankingState, BankingAction>(
+        path: path, domain: bankingDomain)
       recorders.append((path, recorder))
       return recorder
     }

@@ -36,7 +36,8 @@ let benchmarks: @Sendable () -> Void = {
       }
       benchmark.stopMeasurement()
       blackHole(state)
-      benchmark.measurement(traceBytesPerThousandActions, try TraceFixture.fileSize(path) * 1_000 / count)
+      benchmark.measurement(
+        traceBytesPerThousandActions, try TraceFixture.fileSize(path) * 1_000 / count)
     } catch {
       benchmark.error("replay failed: \(error)")
     }
@@ -46,7 +47,8 @@ let benchmarks: @Sendable () -> Void = {
 
   Benchmark(
     "W5_replay_decode_only",
-    configuration: BenchmarkSettings.configuration(mallocs: .relative(10), maxIterations: 5, maxSeconds: 10)
+    configuration: BenchmarkSettings.configuration(
+      mallocs: .relative(10), maxIterations: 5, maxSeconds: 10)
   ) { benchmark, path in
     do {
       benchmark.startMeasurement()
@@ -68,7 +70,8 @@ let benchmarks: @Sendable () -> Void = {
 
   Benchmark(
     "W5_replay_reduce_only",
-    configuration: BenchmarkSettings.configuration(mallocs: .relative(10), maxIterations: 5, maxSeconds: 10)
+    configuration: BenchmarkSettings.configuration(
+      mallocs: .relative(10), maxIterations: 5, maxSeconds: 10)
   ) { (benchmark: Benchmark, session: DecodedSession) in
     var state = session.initialState
     benchmark.startMeasurement()
@@ -78,13 +81,16 @@ let benchmarks: @Sendable () -> Void = {
     benchmark.stopMeasurement()
     blackHole(state)
   } setup: {
-    let trace = try DomainTrace(TraceReader(path: try TraceFixture.bankingTrace()), domain: bankingDomain)
-    return DecodedSession(initialState: try trace.initialState(), actions: try trace.actions().map(\.action))
+    let trace = try DomainTrace(
+      TraceReader(path: try TraceFixture.bankingTrace()), domain: bankingDomain)
+    return DecodedSession(
+      initialState: try trace.initialState(), actions: try trace.actions().map(\.action))
   }
 
   Benchmark(
     "W6_open_trace",
-    configuration: BenchmarkSettings.configuration(scaled: false, mallocs: .absolute(100), maxIterations: 20)
+    configuration: BenchmarkSettings.configuration(
+      scaled: false, mallocs: .absolute(100), maxIterations: 20)
   ) { benchmark, path in
     do {
       benchmark.startMeasurement()
@@ -114,7 +120,8 @@ let benchmarks: @Sendable () -> Void = {
       benchmark.error("seeking failed: \(error)")
     }
   } setup: {
-    let trace = try DomainTrace(TraceReader(path: try TraceFixture.bankingTrace()), domain: bankingDomain)
+    let trace = try DomainTrace(
+      TraceReader(path: try TraceFixture.bankingTrace()), domain: bankingDomain)
     var random = SeededRandom(seed: 11)
     let sequences = (0..<100).map { _ in UInt64.random(in: 1...UInt64(count), using: &random) }
     return SeekFixture(trace: trace, sequences: sequences)
@@ -122,7 +129,8 @@ let benchmarks: @Sendable () -> Void = {
 
   Benchmark(
     "W8_state_diff",
-    configuration: BenchmarkSettings.configuration(scaled: false, mallocs: .relative(10), maxIterations: 20)
+    configuration: BenchmarkSettings.configuration(
+      scaled: false, mallocs: .relative(10), maxIterations: 20)
   ) { (benchmark: Benchmark, states: (old: BankingState, new: BankingState)) in
     benchmark.startMeasurement()
     let diff = stateDiff(states.old, states.new)
@@ -130,7 +138,8 @@ let benchmarks: @Sendable () -> Void = {
     if diff == nil { benchmark.error("the states are equal") }
     blackHole(diff)
   } setup: {
-    let trace = try DomainTrace(TraceReader(path: try TraceFixture.bankingTrace()), domain: bankingDomain)
+    let trace = try DomainTrace(
+      TraceReader(path: try TraceFixture.bankingTrace()), domain: bankingDomain)
     let last = UInt64(count)
     return (try trace.state(at: last - min(1_000, last)), try trace.state(at: last))
   }

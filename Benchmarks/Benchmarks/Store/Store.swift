@@ -15,7 +15,9 @@ let benchmarks: @Sendable () -> Void = {
 
   // MARK: W0, the floor: the reducer called in a loop on a local state.
 
-  Benchmark("W0_counter_reducer", configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)) {
+  Benchmark(
+    "W0_counter_reducer", configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)
+  ) {
     benchmark, actions in
     let reducer = CounterReducer()
     var state = CounterState()
@@ -31,10 +33,12 @@ let benchmarks: @Sendable () -> Void = {
 
   for grown in [false, true] {
     let name = grown ? "W0_banking_reducer_grown_state" : "W0_banking_reducer"
-    let configuration = BenchmarkSettings.configuration(mallocs: .relative(10), maxIterations: grown ? 5 : 10)
+    let configuration = BenchmarkSettings.configuration(
+      mallocs: .relative(10), maxIterations: grown ? 5 : 10)
     Benchmark(name, configuration: configuration) { benchmark, actions in
       let reducer = BankingReducer()
-      var state = Workloads.bankingState(transactionsPerAccount: grown ? BenchmarkSettings.transactionsPerGrownAccount : 1)
+      var state = Workloads.bankingState(
+        transactionsPerAccount: grown ? BenchmarkSettings.transactionsPerGrownAccount : 1)
       benchmark.startMeasurement()
       for action in actions {
         _ = reducer.reduce(into: &state, action: action)
@@ -48,7 +52,9 @@ let benchmarks: @Sendable () -> Void = {
 
   // MARK: W1, W2: the same actions through `store.send`.
 
-  Benchmark("W1_counter_send", configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)) {
+  Benchmark(
+    "W1_counter_send", configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)
+  ) {
     benchmark, actions in
     onMainActor(benchmark) { benchmark in
       let store = Store(initialState: CounterState(), reducer: CounterReducer())
@@ -65,7 +71,8 @@ let benchmarks: @Sendable () -> Void = {
 
   for grown in [false, true] {
     let name = grown ? "W2_banking_send_grown_state" : "W2_banking_send"
-    let configuration = BenchmarkSettings.configuration(mallocs: .relative(10), maxIterations: grown ? 5 : 10)
+    let configuration = BenchmarkSettings.configuration(
+      mallocs: .relative(10), maxIterations: grown ? 5 : 10)
     Benchmark(name, configuration: configuration) { benchmark, actions in
       onMainActor(benchmark) { benchmark in
         let store = Store(
@@ -86,7 +93,10 @@ let benchmarks: @Sendable () -> Void = {
 
   // MARK: W3: W1 with 100 subscribers.
 
-  Benchmark("W3_counter_send_100_observers", configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)) {
+  Benchmark(
+    "W3_counter_send_100_observers",
+    configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)
+  ) {
     benchmark, actions in
     onMainActor(benchmark) { benchmark in
       let store = Store(initialState: CounterState(), reducer: CounterReducer())
@@ -109,7 +119,10 @@ let benchmarks: @Sendable () -> Void = {
   // MARK: W3s: W1 with 100 subscribers to a part of the state (`subscribe(to:)`), the
   // form an app uses per view model; its cost per subscriber sets against W3's.
 
-  Benchmark("W3s_counter_send_100_scoped_subscribers", configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)) {
+  Benchmark(
+    "W3s_counter_send_100_scoped_subscribers",
+    configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)
+  ) {
     benchmark, actions in
     onMainActor(benchmark) { benchmark in
       let store = Store(initialState: CounterState(), reducer: CounterReducer())
@@ -132,7 +145,10 @@ let benchmarks: @Sendable () -> Void = {
   // MARK: W3f: W1 with the count observed on its own (`store.count` read, as a SwiftUI view
   // reads it): what per-field observation adds to every send.
 
-  Benchmark("W3f_counter_send_field_observed", configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)) {
+  Benchmark(
+    "W3f_counter_send_field_observed",
+    configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)
+  ) {
     benchmark, actions in
     onMainActor(benchmark) { benchmark in
       let store = Store(initialState: CounterState(), reducer: CounterReducer())

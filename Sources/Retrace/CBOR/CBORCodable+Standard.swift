@@ -17,7 +17,9 @@ extension UInt64: CBOREncodable, CBORDecodable {
   @inlinable
   public func encode(to writer: inout CBORWriter) { writer.write(self) }
   /// Reads an unsigned integer.
-  public init(from reader: inout CBORReader) throws(CBORError) { self = try reader.read(UInt64.self) }
+  public init(from reader: inout CBORReader) throws(CBORError) {
+    self = try reader.read(UInt64.self)
+  }
 }
 
 extension Double: CBOREncodable, CBORDecodable {
@@ -25,7 +27,9 @@ extension Double: CBOREncodable, CBORDecodable {
   @inlinable
   public func encode(to writer: inout CBORWriter) { writer.write(self) }
   /// Reads a float.
-  public init(from reader: inout CBORReader) throws(CBORError) { self = try reader.read(Double.self) }
+  public init(from reader: inout CBORReader) throws(CBORError) {
+    self = try reader.read(Double.self)
+  }
 }
 
 extension Bool: CBOREncodable, CBORDecodable {
@@ -41,7 +45,9 @@ extension String: CBOREncodable, CBORDecodable {
   @inlinable
   public func encode(to writer: inout CBORWriter) { writer.write(self) }
   /// Reads a text string.
-  public init(from reader: inout CBORReader) throws(CBORError) { self = try reader.read(String.self) }
+  public init(from reader: inout CBORReader) throws(CBORError) {
+    self = try reader.read(String.self)
+  }
 }
 
 extension Optional: CBOREncodable where Wrapped: CBOREncodable {
@@ -88,7 +94,8 @@ extension IdentifiedArray: CBOREncodable where Element: CBOREncodable {
   }
 }
 
-extension IdentifiedArray: CBORDecodable where Element: CBORDecodable & Identifiable, ID == Element.ID {
+extension IdentifiedArray: CBORDecodable
+where Element: CBORDecodable & Identifiable, ID == Element.ID {
   /// Reads an array of elements with unique ids.
   @inlinable
   public init(from reader: inout CBORReader) throws(CBORError) {

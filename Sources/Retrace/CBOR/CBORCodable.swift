@@ -78,13 +78,16 @@ public protocol CBORDecodable: Decodable {
   /// Decodes a `Self` into the uninitialized memory at `pointer`. Not API: ``CBORDecoder``
   /// calls it on a type it knows only as `Decodable`; the default implementation is the
   /// only one.
-  static func _decode(into pointer: UnsafeMutableRawPointer, from reader: inout CBORReader) throws(CBORError)
+  static func _decode(into pointer: UnsafeMutableRawPointer, from reader: inout CBORReader)
+    throws(CBORError)
 }
 
 extension CBORDecodable {
   /// Decodes a `Self` into `pointer` (the default, compiled for each conforming type).
   @inlinable
-  public static func _decode(into pointer: UnsafeMutableRawPointer, from reader: inout CBORReader) throws(CBORError) {
+  public static func _decode(into pointer: UnsafeMutableRawPointer, from reader: inout CBORReader)
+    throws(CBORError)
+  {
     pointer.initializeMemory(as: Self.self, to: try Self(from: &reader))
   }
 }

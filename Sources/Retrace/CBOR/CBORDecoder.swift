@@ -89,9 +89,12 @@ public struct CBORDecoder: Sendable {
   /// This finds where an item ends by decoding it, which a reader that must decode the item
   /// anyway does in one pass instead of two.
   @inlinable
-  package func decodePrefix<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) -> (value: T, count: Int)? {
+  package func decodePrefix<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) -> (
+    value: T, count: Int
+  )? {
     guard usesHandWrittenCode, let fast = T.self as? any CBORDecodable.Type else { return nil }
-    return withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer -> (value: T, count: Int)? in
+    return withUnsafeTemporaryAllocation(of: T.self, capacity: 1) {
+      buffer -> (value: T, count: Int)? in
       let slot = buffer.baseAddress!
       var reader = CBORReader(bytes)
       do {
@@ -106,7 +109,9 @@ public struct CBORDecoder: Sendable {
   /// Decodes through `Decodable`'s containers even when the type has a hand-written
   /// decoding (``CBORDecodable``).
   @usableFromInline
-  func decodeWithContainers<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
+  func decodeWithContainers<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws
+    -> T
+  {
     try checkWellFormed(bytes)
     return try decodeWellFormed(type, from: bytes)
   }
@@ -118,18 +123,22 @@ public struct CBORDecoder: Sendable {
     do {
       end = try reader.skipItem(at: 0, depth: 0, validating: true)
     } catch {
-      throw DecodingError.dataCorrupted(.init(
-        codingPath: [], debugDescription: error.description, underlyingError: error))
+      throw DecodingError.dataCorrupted(
+        .init(
+          codingPath: [], debugDescription: error.description, underlyingError: error))
     }
     guard end == bytes.count else {
       let error = CBORError(
         .trailingBytes, "\(bytes.count - end) bytes follow the data item", offset: end)
-      throw DecodingError.dataCorrupted(.init(
-        codingPath: [], debugDescription: error.description, underlyingError: error))
+      throw DecodingError.dataCorrupted(
+        .init(
+          codingPath: [], debugDescription: error.description, underlyingError: error))
     }
   }
 
-  private func decodeWellFormed<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
+  private func decodeWellFormed<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer)
+    throws -> T
+  {
     let reader = _CBORReader(bytes)
     return try withUnsafeTemporaryAllocation(
       of: _MapCursor.self, capacity: _CBORDecoderImpl.cursorLevels
@@ -141,5 +150,3 @@ public struct CBORDecoder: Sendable {
     }
   }
 }
-
-

@@ -114,4 +114,3 @@ public struct CBOREncoder: Sendable {
     }
   }
 }
-

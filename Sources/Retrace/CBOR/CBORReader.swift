@@ -128,7 +128,9 @@ public struct CBORReader {
   @_transparent
   public mutating func read(_ type: Bool.Type) throws(CBORError) -> Bool {
     let head = try input.head(at: position)
-    guard head.major == 7, head.info == 20 || head.info == 21 else { throw mismatch("a boolean", head) }
+    guard head.major == 7, head.info == 20 || head.info == 21 else {
+      throw mismatch("a boolean", head)
+    }
     position = head.end
     return head.info == 21
   }
@@ -182,7 +184,8 @@ public struct CBORReader {
 
   @usableFromInline
   func mismatch(_ expected: String, _ head: _CBORHead) -> CBORError {
-    CBORError(.typeMismatch, "expected \(expected), found major type \(head.major)", offset: position)
+    CBORError(
+      .typeMismatch, "expected \(expected), found major type \(head.major)", offset: position)
   }
 }
 
@@ -210,7 +213,9 @@ public struct CBORKey: CustomStringConvertible {
   /// literals.
   @_transparent
   public static func ~= (pattern: StaticString, key: CBORKey) -> Bool {
-    guard pattern.hasPointerRepresentation, pattern.utf8CodeUnitCount == key.bytes.count else { return false }
+    guard pattern.hasPointerRepresentation, pattern.utf8CodeUnitCount == key.bytes.count else {
+      return false
+    }
     return _CBORReader.bytesEqual(
       UnsafeBufferPointer(start: pattern.utf8Start, count: pattern.utf8CodeUnitCount),
       key.bytes.assumingMemoryBound(to: UInt8.self))

@@ -21,9 +21,9 @@ extension CBORValue {
       }
       let index = pairs.firstIndex { $0.key == .textString(key) }
       switch (index, newValue) {
-      case let (index?, value?): pairs[index].value = value
-      case let (nil, value?): pairs.append(Pair(.textString(key), value))
-      case let (index?, nil): pairs.remove(at: index)
+      case (let index?, let value?): pairs[index].value = value
+      case (nil, let value?): pairs.append(Pair(.textString(key), value))
+      case (let index?, nil): pairs.remove(at: index)
       case (nil, nil): break
       }
       self = .map(pairs)
@@ -69,7 +69,8 @@ extension CBORValue {
   /// value.casePayload   // {"from": 1, "to": 2}
   /// ```
   public var caseName: String? {
-    guard case .map(let pairs) = self, pairs.count == 1, case .textString(let name) = pairs[0].key else {
+    guard case .map(let pairs) = self, pairs.count == 1, case .textString(let name) = pairs[0].key
+    else {
       return nil
     }
     return name
@@ -107,7 +108,8 @@ extension CBORValue {
     switch self {
     case .float(let value): return value
     case .unsigned(let value): return Double(exactly: value)
-    case .negative(let value): return value == .max ? -0x1p64 : Double(exactly: value + 1).map { -$0 }
+    case .negative(let value):
+      return value == .max ? -0x1p64 : Double(exactly: value + 1).map { -$0 }
     default: return nil
     }
   }

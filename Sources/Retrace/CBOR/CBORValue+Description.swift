@@ -65,7 +65,9 @@ extension CBORValue: CustomStringConvertible {
     }
   }
 
-  static let hexDigits = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "a", "b", "c", "d", "e", "f"]
+  static let hexDigits = [
+    "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "a", "b", "c", "d", "e", "f",
+  ]
 
   /// The decimal text of `-1 - value`, which may be -2^64.
   static func negativeDecimal(_ value: UInt64) -> String {
@@ -96,7 +98,8 @@ extension CBORValue: CustomStringConvertible {
     var string = string
     let plain = string.withUTF8 { utf8 in
       let needsEscape = utf8.contains { byte in
-        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || (escapingNonASCII && byte >= 0x7f)
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+          || (escapingNonASCII && byte >= 0x7f)
       }
       if !needsEscape { text.bytes.append(contentsOf: utf8) }
       return !needsEscape

@@ -105,7 +105,8 @@ extension CBORValue {
     let parser = _CBORValueParser(reader: _CBORReader(bytes))
     let (value, end) = try parser.parse(at: 0, depth: 0)
     guard end == bytes.count else {
-      throw CBORError(.trailingBytes, "\(bytes.count - end) bytes follow the data item", offset: end)
+      throw CBORError(
+        .trailingBytes, "\(bytes.count - end) bytes follow the data item", offset: end)
     }
     self = value
   }
@@ -198,17 +199,17 @@ extension CBORValue: Hashable {
   /// Structural equality; floats compare by bit pattern.
   public static func == (lhs: CBORValue, rhs: CBORValue) -> Bool {
     switch (lhs, rhs) {
-    case let (.unsigned(a), .unsigned(b)): return a == b
-    case let (.negative(a), .negative(b)): return a == b
-    case let (.byteString(a), .byteString(b)): return a == b
-    case let (.textString(a), .textString(b)): return a == b
-    case let (.array(a), .array(b)): return a == b
-    case let (.map(a), .map(b)): return a == b
-    case let (.tagged(tagA, a), .tagged(tagB, b)): return tagA == tagB && a == b
-    case let (.simple(a), .simple(b)): return a == b
-    case let (.boolean(a), .boolean(b)): return a == b
+    case (.unsigned(let a), .unsigned(let b)): return a == b
+    case (.negative(let a), .negative(let b)): return a == b
+    case (.byteString(let a), .byteString(let b)): return a == b
+    case (.textString(let a), .textString(let b)): return a == b
+    case (.array(let a), .array(let b)): return a == b
+    case (.map(let a), .map(let b)): return a == b
+    case (.tagged(let tagA, let a), .tagged(let tagB, let b)): return tagA == tagB && a == b
+    case (.simple(let a), .simple(let b)): return a == b
+    case (.boolean(let a), .boolean(let b)): return a == b
     case (.null, .null), (.undefined, .undefined): return true
-    case let (.float(a), .float(b)): return a.bitPattern == b.bitPattern
+    case (.float(let a), .float(let b)): return a.bitPattern == b.bitPattern
     default: return false
     }
   }
@@ -216,18 +217,39 @@ extension CBORValue: Hashable {
   /// Hashes the item consistently with ``==(_:_:)``.
   public func hash(into hasher: inout Hasher) {
     switch self {
-    case .unsigned(let value): hasher.combine(0 as UInt8); hasher.combine(value)
-    case .negative(let value): hasher.combine(1 as UInt8); hasher.combine(value)
-    case .byteString(let value): hasher.combine(2 as UInt8); hasher.combine(value)
-    case .textString(let value): hasher.combine(3 as UInt8); hasher.combine(value)
-    case .array(let value): hasher.combine(4 as UInt8); hasher.combine(value)
-    case .map(let value): hasher.combine(5 as UInt8); hasher.combine(value)
-    case .tagged(let tag, let value): hasher.combine(6 as UInt8); hasher.combine(tag); hasher.combine(value)
-    case .simple(let value): hasher.combine(7 as UInt8); hasher.combine(value)
-    case .boolean(let value): hasher.combine(8 as UInt8); hasher.combine(value)
+    case .unsigned(let value):
+      hasher.combine(0 as UInt8)
+      hasher.combine(value)
+    case .negative(let value):
+      hasher.combine(1 as UInt8)
+      hasher.combine(value)
+    case .byteString(let value):
+      hasher.combine(2 as UInt8)
+      hasher.combine(value)
+    case .textString(let value):
+      hasher.combine(3 as UInt8)
+      hasher.combine(value)
+    case .array(let value):
+      hasher.combine(4 as UInt8)
+      hasher.combine(value)
+    case .map(let value):
+      hasher.combine(5 as UInt8)
+      hasher.combine(value)
+    case .tagged(let tag, let value):
+      hasher.combine(6 as UInt8)
+      hasher.combine(tag)
+      hasher.combine(value)
+    case .simple(let value):
+      hasher.combine(7 as UInt8)
+      hasher.combine(value)
+    case .boolean(let value):
+      hasher.combine(8 as UInt8)
+      hasher.combine(value)
     case .null: hasher.combine(9 as UInt8)
     case .undefined: hasher.combine(10 as UInt8)
-    case .float(let value): hasher.combine(11 as UInt8); hasher.combine(value.bitPattern)
+    case .float(let value):
+      hasher.combine(11 as UInt8)
+      hasher.combine(value.bitPattern)
     }
   }
 }

@@ -96,11 +96,13 @@ public struct CBORWriter: ~Copyable {
     reserve(9)
     let initial = major &<< 5
     if argument < 24 {
-      base.storeBytes(of: initial | UInt8(truncatingIfNeeded: argument), toByteOffset: count, as: UInt8.self)
+      base.storeBytes(
+        of: initial | UInt8(truncatingIfNeeded: argument), toByteOffset: count, as: UInt8.self)
       count &+= 1
     } else if argument <= 0xff {
       base.storeBytes(of: initial | 24, toByteOffset: count, as: UInt8.self)
-      base.storeBytes(of: UInt8(truncatingIfNeeded: argument), toByteOffset: count &+ 1, as: UInt8.self)
+      base.storeBytes(
+        of: UInt8(truncatingIfNeeded: argument), toByteOffset: count &+ 1, as: UInt8.self)
       count &+= 2
     } else if argument <= 0xffff {
       base.storeBytes(of: initial | 25, toByteOffset: count, as: UInt8.self)
@@ -137,22 +139,29 @@ public struct CBORWriter: ~Copyable {
     } else if n > 16 {
       target.storeBytes(of: source.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
       target.storeBytes(
-        of: source.loadUnaligned(fromByteOffset: n &- 16, as: SIMD16<UInt8>.self), toByteOffset: n &- 16,
+        of: source.loadUnaligned(fromByteOffset: n &- 16, as: SIMD16<UInt8>.self),
+        toByteOffset: n &- 16,
         as: SIMD16<UInt8>.self)
     } else if n >= 8 {
       target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
       target.storeBytes(
-        of: source.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self), toByteOffset: n &- 8, as: UInt64.self)
+        of: source.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self), toByteOffset: n &- 8,
+        as: UInt64.self)
     } else if n >= 4 {
       target.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
       target.storeBytes(
-        of: source.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self), toByteOffset: n &- 4, as: UInt32.self)
+        of: source.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self), toByteOffset: n &- 4,
+        as: UInt32.self)
     } else if n > 0 {
       // 1 to 3 bytes: the first, the middle and the last cover them all.
-      let middle = n &>> 1, last = n &- 1
+      let middle = n &>> 1
+      let last = n &- 1
       target.storeBytes(of: source.load(as: UInt8.self), as: UInt8.self)
-      target.storeBytes(of: source.load(fromByteOffset: middle, as: UInt8.self), toByteOffset: middle, as: UInt8.self)
-      target.storeBytes(of: source.load(fromByteOffset: last, as: UInt8.self), toByteOffset: last, as: UInt8.self)
+      target.storeBytes(
+        of: source.load(fromByteOffset: middle, as: UInt8.self), toByteOffset: middle,
+        as: UInt8.self)
+      target.storeBytes(
+        of: source.load(fromByteOffset: last, as: UInt8.self), toByteOffset: last, as: UInt8.self)
     }
     count &+= n
   }
@@ -202,7 +211,9 @@ public struct CBORWriter: ~Copyable {
   public mutating func write(_ value: String) {
     // A native string lends its UTF-8 as it is; `withUTF8` would need a mutable copy of
     // the string first, a retain and a release.
-    let written: Void? = value.utf8.withContiguousStorageIfAvailable { writeText(UnsafeRawBufferPointer($0)) }
+    let written: Void? = value.utf8.withContiguousStorageIfAvailable {
+      writeText(UnsafeRawBufferPointer($0))
+    }
     if written == nil {
       var value = value
       value.withUTF8 { writeText(UnsafeRawBufferPointer($0)) }

@@ -111,7 +111,9 @@ struct _IgnoringEncoder: Encoder {
     KeyedEncodingContainer(_FirstKeyContainer<Key>(recorder: nil))
   }
   func unkeyedContainer() -> any UnkeyedEncodingContainer { _IgnoringUnkeyedContainer() }
-  func singleValueContainer() -> any SingleValueEncodingContainer { _IgnoringSingleValueContainer() }
+  func singleValueContainer() -> any SingleValueEncodingContainer {
+    _IgnoringSingleValueContainer()
+  }
 }
 
 /// An unkeyed container that accepts everything and keeps nothing.
@@ -121,10 +123,14 @@ struct _IgnoringUnkeyedContainer: UnkeyedEncodingContainer {
 
   mutating func encodeNil() throws {}
   mutating func encode<T: Encodable>(_ value: T) throws {}
-  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+    -> KeyedEncodingContainer<NestedKey>
+  {
     KeyedEncodingContainer(_FirstKeyContainer<NestedKey>(recorder: nil))
   }
-  mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { _IgnoringUnkeyedContainer() }
+  mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+    _IgnoringUnkeyedContainer()
+  }
   mutating func superEncoder() -> any Encoder { _IgnoringEncoder() }
 }
 

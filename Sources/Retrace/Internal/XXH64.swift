@@ -124,7 +124,8 @@ package struct XXH64Hasher: Sendable {
     let rest = bytes.count - offset
     if rest > 0 {
       withUnsafeMutableBytes(of: &pending) { stripe in
-        stripe.baseAddress!.copyMemory(from: bytes.baseAddress!.advanced(by: offset), byteCount: rest)
+        stripe.baseAddress!.copyMemory(
+          from: bytes.baseAddress!.advanced(by: offset), byteCount: rest)
       }
       pendingCount = rest
     }
@@ -142,7 +143,8 @@ package struct XXH64Hasher: Sendable {
   package func finalize() -> UInt64 {
     var hash: UInt64
     if totalLength >= 32 {
-      hash = XXH64.rotateLeft(v1, 1) &+ XXH64.rotateLeft(v2, 7)
+      hash =
+        XXH64.rotateLeft(v1, 1) &+ XXH64.rotateLeft(v2, 7)
         &+ XXH64.rotateLeft(v3, 12) &+ XXH64.rotateLeft(v4, 18)
       hash = XXH64.mergeRound(hash, v1)
       hash = XXH64.mergeRound(hash, v2)

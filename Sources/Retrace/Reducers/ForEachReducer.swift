@@ -27,14 +27,17 @@ public struct ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: 
   /// An action addressed to an identifier that is not in the collection leaves the elements
   /// unchanged; the parent reducer still sees it.
   @inlinable
-  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
     var elementEffect = Effect<Parent.Action>.none
     if let (id, elementAction) = toElementAction.extract(action),
       let index = state[keyPath: toElements].index(id: id)
     {
       let embed = toElementAction.embed
-      elementEffect = element.reduce(into: &state[keyPath: toElements][index], action: elementAction)
-        .map { embed((id: id, action: $0)) }
+      elementEffect = element.reduce(
+        into: &state[keyPath: toElements][index], action: elementAction
+      )
+      .map { embed((id: id, action: $0)) }
     }
     return elementEffect.merge(with: parent.reduce(into: &state, action: action))
   }

@@ -22,7 +22,8 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   /// Runs the child reducer when the action carries a child action and the child state is
   /// present, then the parent reducer.
   @inlinable
-  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
     var childEffect = Effect<Parent.Action>.none
     if let childAction = toChildAction.extract(action), state[keyPath: toChildState] != nil {
       childEffect = child.reduce(into: &state[keyPath: toChildState]!, action: childAction)

@@ -17,14 +17,18 @@ struct Bench: AsyncParsableCommand {
   @Argument(help: "The trace to replay.")
   var trace: String
 
-  @Option(name: [.customLong("repeat")], parsing: .unconditional, help: "How many times to decode and replay the trace.")
+  @Option(
+    name: [.customLong("repeat")], parsing: .unconditional,
+    help: "How many times to decode and replay the trace.")
   var repetitions: Int = 5
 
   @OptionGroup var output: JSONOptions
   @OptionGroup var colorOptions: ColorOptions
 
   func validate() throws {
-    guard repetitions >= 1 else { throw ValidationError("--repeat must be at least 1, not \(repetitions).") }
+    guard repetitions >= 1 else {
+      throw ValidationError("--repeat must be at least 1, not \(repetitions).")
+    }
   }
 
   mutating func run() async throws {
@@ -38,7 +42,8 @@ struct Bench: AsyncParsableCommand {
     let path = trace
     let bar = ProgressBar("benchmarking")
     let report = try debugger.bench(
-      repetitions: repetitions, decode: { _ = try SessionFile.open(path).load(as: domain) }, progress: bar.callback)
+      repetitions: repetitions, decode: { _ = try SessionFile.open(path).load(as: domain) },
+      progress: bar.callback)
     bar.finish()
     if output.json {
       let encoder = JSONEncoder()
@@ -46,24 +51,32 @@ struct Bench: AsyncParsableCommand {
       print(String(decoding: try encoder.encode(report), as: UTF8.self))
       return
     }
-    print("\(trace): \(report.actions) \(domain.name) actions, \(report.repetitions) repetitions (medians)".bold)
+    print(
+      "\(trace): \(report.actions) \(domain.name) actions, \(report.repetitions) repetitions (medians)"
+        .bold)
     if let decode = report.decodeSeconds, let perAction = report.decodeNanosecondsPerAction {
       print(String(format: "decode   %10.3f ms  %10.1f ns/action", decode * 1000, perAction))
     }
-    print(String(format: "reduce   %10.3f ms  %10.1f ns/action", report.reduceSeconds * 1000, report.reduceNanosecondsPerAction))
+    print(
+      String(
+        format: "reduce   %10.3f ms  %10.1f ns/action", report.reduceSeconds * 1000,
+        report.reduceNanosecondsPerAction))
     print(String(format: "total               %10.1f ns/action", report.nanosecondsPerAction))
     print(String(format: "throughput %.0f actions/s (reduce only)", report.actionsPerSecond))
     if let peak = report.peakMemoryBytes {
       print(String(format: "peak memory %.1f MiB", Double(peak) / 1_048_576))
     }
     let width = max(12, (report.cases.map(\.name.count).max() ?? 0) + 2)
-    print("case".padding(toLength: width, withPad: " ", startingAt: 0).bold + "count".leftPadded(to: 10).bold
-      + "p50 ns".leftPadded(to: 10).bold + "p99 ns".leftPadded(to: 10).bold)
+    print(
+      "case".padding(toLength: width, withPad: " ", startingAt: 0).bold
+        + "count".leftPadded(to: 10).bold
+        + "p50 ns".leftPadded(to: 10).bold + "p99 ns".leftPadded(to: 10).bold)
     for timing in report.cases {
-      print(timing.name.padding(toLength: width, withPad: " ", startingAt: 0)
-        + String(timing.count).leftPadded(to: 10)
-        + String(format: "%.0f", timing.p50Nanoseconds).leftPadded(to: 10)
-        + String(format: "%.0f", timing.p99Nanoseconds).leftPadded(to: 10))
+      print(
+        timing.name.padding(toLength: width, withPad: " ", startingAt: 0)
+          + String(timing.count).leftPadded(to: 10)
+          + String(format: "%.0f", timing.p50Nanoseconds).leftPadded(to: 10)
+          + String(format: "%.0f", timing.p99Nanoseconds).leftPadded(to: 10))
     }
   }
 }

@@ -53,7 +53,8 @@ struct Bisect: AsyncParsableCommand {
     } else if let violation = result.firstViolation {
       if let action = result.action, actionJSON != nil {
         print(
-          "\(invariant) first fails after action \(violation) of \(debugger.session.endSequence):".red.bold
+          "\(invariant) first fails after action \(violation) of \(debugger.session.endSequence):"
+            .red.bold
             + " \(writer.text(for: action.action)) at \(formatTime(action.time))")
         print(result.stateDiff.map(Terminal.colorDiff) ?? "(the action changed nothing)")
       } else {
@@ -63,7 +64,8 @@ struct Bisect: AsyncParsableCommand {
         result.healedAt.map { "it holds again after action \($0)" }
           ?? "it stays broken to the end (\(debugger.session.endSequence))")
     } else {
-      print("\(invariant) holds after every one of the \(debugger.session.actions.count) actions".green)
+      print(
+        "\(invariant) holds after every one of the \(debugger.session.actions.count) actions".green)
     }
     if result.firstViolation != nil { throw ExitCode(RetraceExitCode.negative.rawValue) }
   }

@@ -1,4 +1,8 @@
 import ArgumentParser
+@preconcurrency import Rainbow
+import Retrace
+import RetraceDebugger
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -6,9 +10,6 @@ import ArgumentParser
 #elseif canImport(Darwin)
   import Darwin
 #endif
-@preconcurrency import Rainbow
-import Retrace
-import RetraceDebugger
 
 /// `retrace debug`: interactive time travel through a trace.
 struct Debug: AsyncParsableCommand {
@@ -27,7 +28,10 @@ struct Debug: AsyncParsableCommand {
   @Argument(help: "The trace to explore.")
   var trace: String
 
-  @Option(name: .long, parsing: .unconditional, help: "The sequence number to start at (default: 0, the initial state).", transform: sequenceNumber)
+  @Option(
+    name: .long, parsing: .unconditional,
+    help: "The sequence number to start at (default: 0, the initial state).",
+    transform: sequenceNumber)
   var at: UInt64?
 
   @OptionGroup var colorOptions: ColorOptions
@@ -45,7 +49,9 @@ struct Debug: AsyncParsableCommand {
     }
     var session = DebugSession(debugger: debugger)
     let interactive = isatty(STDIN_FILENO) != 0
-    print("\(trace): \(debugger.session.actions.count) \(domain.name) actions; type help for the commands".bold)
+    print(
+      "\(trace): \(debugger.session.actions.count) \(domain.name) actions; type help for the commands"
+        .bold)
     if let at {
       // Only where the session starts: the diff from the initial state would be all of it.
       let reply = session.perform("goto \(at)")

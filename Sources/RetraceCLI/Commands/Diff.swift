@@ -16,15 +16,23 @@ struct Diff: AsyncParsableCommand {
   @Argument(help: "One trace, or two traces to compare.")
   var traces: [String]
 
-  @Option(name: .long, parsing: .unconditional, help: "With one trace: the earlier sequence number (default: the start).", transform: sequenceNumber)
+  @Option(
+    name: .long, parsing: .unconditional,
+    help: "With one trace: the earlier sequence number (default: the start).",
+    transform: sequenceNumber)
   var from: UInt64?
 
-  @Option(name: .long, parsing: .unconditional, help: "With one trace: the later sequence number (default: the end).", transform: sequenceNumber)
+  @Option(
+    name: .long, parsing: .unconditional,
+    help: "With one trace: the later sequence number (default: the end).", transform: sequenceNumber
+  )
   var to: UInt64?
 
   @Flag(
     name: .long,
-    help: "With one trace: print all of a large change; by default it is shown in part, as keeps it readable.")
+    help:
+      "With one trace: print all of a large change; by default it is shown in part, as keeps it readable."
+  )
   var full = false
 
   @OptionGroup var output: JSONOptions
@@ -35,10 +43,12 @@ struct Diff: AsyncParsableCommand {
       throw ValidationError("Give one trace (with --from and --to) or two traces to compare.")
     }
     if traces.count == 2 && (from != nil || to != nil) {
-      throw ValidationError("--from and --to apply to one trace; two traces are compared from the start.")
+      throw ValidationError(
+        "--from and --to apply to one trace; two traces are compared from the start.")
     }
     if traces.count == 2 && full {
-      throw ValidationError("--full applies to one trace; the diff where two traces part is always whole.")
+      throw ValidationError(
+        "--full applies to one trace; the diff where two traces part is always whole.")
     }
   }
 
@@ -55,7 +65,8 @@ struct Diff: AsyncParsableCommand {
       guard other.name == domain.name else {
         throw DebuggerError(
           .domainMismatch,
-          "\(traces[0]) is a \(domain.name) trace and \(traces[1]) a \(other.name) trace; diff compares traces of one domain")
+          "\(traces[0]) is a \(domain.name) trace and \(traces[1]) a \(other.name) trace; diff compares traces of one domain"
+        )
       }
       try diffTraces(domain, file, otherFile)
     }
@@ -75,14 +86,18 @@ struct Diff: AsyncParsableCommand {
       print("state from \(from) to \(to):".bold)
       print(Terminal.colorDiff(diff.text))
       if !diff.isComplete {
-        Terminal.writeError("\(CommandContext.name): the change is large: shown in part (… marks the rest); --full prints all of it, --json too")
+        Terminal.writeError(
+          "\(CommandContext.name): the change is large: shown in part (… marks the rest); --full prints all of it, --json too"
+        )
       }
     } else {
       print("no change from \(from) to \(to)")
     }
   }
 
-  private func diffTraces<D: Domain>(_ domain: D, _ file: SessionFile, _ otherFile: SessionFile) throws {
+  private func diffTraces<D: Domain>(_ domain: D, _ file: SessionFile, _ otherFile: SessionFile)
+    throws
+  {
     let first = try file.debugger(as: domain)
     let second = try otherFile.load(as: domain)
     let difference = first.firstDifference(with: second)

@@ -1,7 +1,7 @@
 import ArgumentParser
+@preconcurrency import Rainbow
 import Retrace
 import RetraceDebugger
-@preconcurrency import Rainbow
 
 /// `retrace domains`: the registered domains with their action cases and invariants.
 struct Domains: AsyncParsableCommand {
@@ -44,9 +44,13 @@ struct Domains: AsyncParsableCommand {
       ("summary", .string(domain.summary)),
       ("actionSchemaVersion", .int(Int64(domain.actionSchemaVersion))),
       ("actionCases", .array(domain.actionCases.map(JSONValue.string))),
-      ("invariants", .array(invariants(of: domain).map {
-        .object([("name", .string($0.name)), ("summary", .string($0.summary))])
-      })),
+      (
+        "invariants",
+        .array(
+          invariants(of: domain).map {
+            .object([("name", .string($0.name)), ("summary", .string($0.summary))])
+          })
+      ),
     ])
   }
 }

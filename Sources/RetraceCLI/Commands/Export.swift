@@ -5,7 +5,8 @@ import RetraceDebugger
 /// `retrace export`: a trace as JSON Lines.
 struct Export: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Export a trace as JSON Lines: a header line naming the domain, then one action per line.",
+    abstract:
+      "Export a trace as JSON Lines: a header line naming the domain, then one action per line.",
     discussion: #"Each action line is {"seq":N,"time":T,"action":{...}}; see docs/CLI.md."#)
 
   /// The export formats.
@@ -40,7 +41,8 @@ struct Export: AsyncParsableCommand {
     }
     try SessionFile.writeText(text, to: output)
     if let output, output != "-" {
-      Terminal.writeError(Terminal.oneLine("exported \(session.actions.count) actions to \(output)"))
+      Terminal.writeError(
+        Terminal.oneLine("exported \(session.actions.count) actions to \(output)"))
     }
   }
 }

@@ -22,7 +22,8 @@ struct Flows: AsyncParsableCommand {
   @Argument(help: "The traces whose navigation to draw (all of one domain).")
   var traces: [String] = []
 
-  @Option(name: .long, help: "Draw the graph the flow rules of this domain allow, instead of traces.")
+  @Option(
+    name: .long, help: "Draw the graph the flow rules of this domain allow, instead of traces.")
   var rules: String?
 
   @Option(name: .long, help: "The output format.")
@@ -32,7 +33,9 @@ struct Flows: AsyncParsableCommand {
 
   func validate() throws {
     if traces.isEmpty && rules == nil { throw ValidationError("Give traces, or --rules DOMAIN.") }
-    if !traces.isEmpty && rules != nil { throw ValidationError("Give traces or --rules DOMAIN, not both.") }
+    if !traces.isEmpty && rules != nil {
+      throw ValidationError("Give traces or --rules DOMAIN, not both.")
+    }
   }
 
   mutating func run() async throws {
@@ -51,7 +54,8 @@ struct Flows: AsyncParsableCommand {
         let domain = try file.domain()
         if let domainName, domainName != domain.name {
           throw DebuggerError(
-            .domainMismatch, "\(path) is a \(domain.name) trace, not \(domainName); flows draws one domain")
+            .domainMismatch,
+            "\(path) is a \(domain.name) trace, not \(domainName); flows draws one domain")
         }
         domainName = domain.name
         let flow = try Self.flow(for: domain.name, path: path)
@@ -66,17 +70,22 @@ struct Flows: AsyncParsableCommand {
     }
   }
 
-  private func observe<D: Domain>(_ domain: D, _ file: SessionFile, _ flow: NavigationFlow) throws -> FlowGraph {
+  private func observe<D: Domain>(_ domain: D, _ file: SessionFile, _ flow: NavigationFlow) throws
+    -> FlowGraph
+  {
     flow.observed(in: try file.load(as: domain)) ?? FlowGraph()
   }
 
-  private static func flow(for domain: String, path: String? = nil) throws(DebuggerError) -> NavigationFlow {
+  private static func flow(for domain: String, path: String? = nil) throws(DebuggerError)
+    -> NavigationFlow
+  {
     let flows = CommandContext.flows
     guard let flow = flows.first(where: { $0.domain == domain }) else {
       let known = flows.map(\.domain)
       throw DebuggerError(
         .unknownDomain,
-        "domain \(domain) has no navigation flow; domains with one: " + (known.isEmpty ? "none" : known.joined(separator: ", ")),
+        "domain \(domain) has no navigation flow; domains with one: "
+          + (known.isEmpty ? "none" : known.joined(separator: ", ")),
         path: path)
     }
     return flow

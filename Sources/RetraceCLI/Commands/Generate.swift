@@ -20,7 +20,8 @@ struct Generate: AsyncParsableCommand {
   /// action for banking) before it is written.
   static let maximumActions = 100_000_000
 
-  @Option(name: .long, parsing: .unconditional, help: "The number of actions (at most 100,000,000).")
+  @Option(
+    name: .long, parsing: .unconditional, help: "The number of actions (at most 100,000,000).")
   var actions: Int
 
   @Option(name: .long, parsing: .unconditional, help: "The seed of the generator.")
@@ -31,21 +32,28 @@ struct Generate: AsyncParsableCommand {
 
   @Option(
     name: .long,
-    help: "Write the actions in this older action schema version (traces only; default: the current one).")
+    help:
+      "Write the actions in this older action schema version (traces only; default: the current one)."
+  )
   var actionSchema: Int?
 
   @OptionGroup var colorOptions: ColorOptions
 
   func validate() throws {
-    guard actions >= 0 else { throw ValidationError("--actions must be 0 or more, not \(actions).") }
+    guard actions >= 0 else {
+      throw ValidationError("--actions must be 0 or more, not \(actions).")
+    }
     // The session is built in memory before it is written.
     guard actions <= Self.maximumActions else {
       throw ValidationError("--actions must be at most \(Self.maximumActions), not \(actions).")
     }
     if let actionSchema {
-      guard actionSchema >= 1 else { throw ValidationError("--action-schema must be 1 or more, not \(actionSchema).") }
+      guard actionSchema >= 1 else {
+        throw ValidationError("--action-schema must be 1 or more, not \(actionSchema).")
+      }
       guard !output.hasSuffix(".jsonl") else {
-        throw ValidationError("--action-schema writes traces; JSON Lines are always in the current action schema.")
+        throw ValidationError(
+          "--action-schema writes traces; JSON Lines are always in the current action schema.")
       }
     }
   }
@@ -59,12 +67,15 @@ struct Generate: AsyncParsableCommand {
   private func generate<D: Domain>(_ domain: D) throws {
     guard domain.workload != nil else {
       throw DebuggerError(
-        .unknownDomain, "domain \(domain.name) has no workload, so it cannot generate sessions", path: output)
+        .unknownDomain, "domain \(domain.name) has no workload, so it cannot generate sessions",
+        path: output)
     }
     let (actions, _) = domain.generate(count: actions, seed: seed)
-    let session = RecordedSession(domain: domain, actions: actions, sessionID: "\(domain.name)-seed-\(seed)")
+    let session = RecordedSession(
+      domain: domain, actions: actions, sessionID: "\(domain.name)-seed-\(seed)")
     try SessionFile.write(session, domain: domain, to: output, actionSchema: actionSchema)
     let schema = actionSchema.map { " in action schema \($0)" } ?? ""
-    Terminal.writeError(Terminal.oneLine("wrote \(actions.count) \(domain.name) actions\(schema) to \(output)"))
+    Terminal.writeError(
+      Terminal.oneLine("wrote \(actions.count) \(domain.name) actions\(schema) to \(output)"))
   }
 }

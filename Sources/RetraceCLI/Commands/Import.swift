@@ -37,6 +37,7 @@ struct Import: AsyncParsableCommand {
   private func importSession<D: Domain>(_ domain: D, data: Data) throws {
     let session = try JSONLines.readSession(from: data, domain: domain, path: file)
     try SessionFile.write(session, domain: domain, to: output)
-    Terminal.writeError(Terminal.oneLine("imported \(session.actions.count) \(domain.name) actions into \(output)"))
+    Terminal.writeError(
+      Terminal.oneLine("imported \(session.actions.count) \(domain.name) actions into \(output)"))
   }
 }

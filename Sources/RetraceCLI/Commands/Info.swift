@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+@preconcurrency import Rainbow
 import Retrace
 import RetraceDebugger
-@preconcurrency import Rainbow
 
 /// `retrace info`: what a trace holds, and whether it is intact.
 struct Info: AsyncParsableCommand {
@@ -51,25 +51,35 @@ struct Info: AsyncParsableCommand {
     let labelWidth = 13
     // Values come from the file: a control character in one is shown escaped.
     func row(_ label: String, _ value: String) {
-      print(label.padding(toLength: labelWidth, withPad: " ", startingAt: 0).bold + Terminal.oneLine(value))
+      print(
+        label.padding(toLength: labelWidth, withPad: " ", startingAt: 0).bold
+          + Terminal.oneLine(value))
     }
     row("file", "\(trace) (\(summary.format))")
     row("domain", "\(summary.info.domain) (action schema \(summary.info.actionSchemaVersion))")
     row("producer", summary.info.producer)
     row("session", summary.info.sessionID)
     row("start", formatTime(summary.info.startTime))
-    row("duration", formatDuration(summary.duration) + (summary.firstTime.map { " (first action at \(formatTime($0)))" } ?? ""))
-    row("actions", count == 0 ? "0" : "\(count) (sequence \(summary.firstSequence)...\(summary.lastSequence))")
+    row(
+      "duration",
+      formatDuration(summary.duration)
+        + (summary.firstTime.map { " (first action at \(formatTime($0)))" } ?? ""))
+    row(
+      "actions",
+      count == 0 ? "0" : "\(count) (sequence \(summary.firstSequence)...\(summary.lastSequence))")
     let nameWidth = (summary.caseCounts.map(\.name.count).max() ?? 0) + 2
     for (name, caseCount) in summary.caseCounts {
       let share = count == 0 ? 0 : Double(caseCount) * 100 / Double(count)
-      print("  " + name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
-        + String(caseCount).leftPadded(to: 9) + "  " + String(format: "%5.1f%%", share))
+      print(
+        "  " + name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+          + String(caseCount).leftPadded(to: 9) + "  " + String(format: "%5.1f%%", share))
     }
     row("blocks", summary.blocks.map(String.init) ?? "-")
     row("snapshots", "\(summary.snapshots)")
     row("checkpoints", "\(summary.checkpoints)")
-    row("bytes", "\(summary.bytes)" + (bytesPerAction.map { String(format: " (%.1f per action)", $0) } ?? ""))
+    row(
+      "bytes",
+      "\(summary.bytes)" + (bytesPerAction.map { String(format: " (%.1f per action)", $0) } ?? ""))
     row("integrity", integrity.isIntact ? integrity.summary.green : integrity.summary.red)
   }
 }
@@ -94,7 +104,8 @@ func formatDuration(_ seconds: Double) -> String {
   guard seconds.isFinite, seconds >= 0 else { return "\(seconds)s" }
   var rest = seconds
   var parts: [String] = []
-  for (unit, size) in [("d", 86_400.0), ("h", 3_600.0), ("m", 60.0)] where rest >= size || !parts.isEmpty {
+  for (unit, size) in [("d", 86_400.0), ("h", 3_600.0), ("m", 60.0)]
+  where rest >= size || !parts.isEmpty {
     let whole = (rest / size).rounded(.down)
     parts.append("\(Int(whole))\(unit)")
     rest -= whole * size

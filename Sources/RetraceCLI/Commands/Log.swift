@@ -15,10 +15,14 @@ struct Log: AsyncParsableCommand {
   @Argument(help: "The trace to read.")
   var trace: String
 
-  @Option(name: .long, parsing: .unconditional, help: "The first sequence number to print.", transform: sequenceNumber)
+  @Option(
+    name: .long, parsing: .unconditional, help: "The first sequence number to print.",
+    transform: sequenceNumber)
   var from: UInt64?
 
-  @Option(name: .long, parsing: .unconditional, help: "The last sequence number to print.", transform: sequenceNumber)
+  @Option(
+    name: .long, parsing: .unconditional, help: "The last sequence number to print.",
+    transform: sequenceNumber)
   var to: UInt64?
 
   @Option(name: .long, help: "Print only actions of this case, such as addTransaction.")
@@ -63,11 +67,15 @@ struct Log: AsyncParsableCommand {
           text += try writer.line(for: action)
         } else {
           let payload = try writer.payloadText(for: action.action)
-          text += String(action.sequence).leftPadded(to: width).bold + "  " + formatTime(action.time).dim + "  "
+          text +=
+            String(action.sequence).leftPadded(to: width).bold + "  " + formatTime(action.time).dim
+            + "  "
             + name.cyan + (payload.isEmpty ? "" : " " + payload)
         }
       } catch {
-        throw DebuggerError(.undecodable, "action \(action.sequence) cannot be written as JSON: \(error)", path: trace)
+        throw DebuggerError(
+          .undecodable, "action \(action.sequence) cannot be written as JSON: \(error)", path: trace
+        )
       }
       text += "\n"
       if text.utf8.count > 1 << 16 {

@@ -8,7 +8,8 @@ import RetraceDebugger
 /// that it still produces the recorded states.
 struct Replay: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Replay traces with the domain's reducer; with --verify, check the recorded state hashes.",
+    abstract:
+      "Replay traces with the domain's reducer; with --verify, check the recorded state hashes.",
     discussion: """
       With --verify, the trace is first checked as `verify` checks it, then every \
       recorded checkpoint and snapshot hash is compared with the hash of the replayed state. \
@@ -27,10 +28,15 @@ struct Replay: AsyncParsableCommand {
   @Argument(help: "The traces to replay, or directories that hold them.")
   var traces: [String]
 
-  @Option(name: .long, parsing: .unconditional, help: "Replay up to this sequence number (one trace, without --verify).", transform: sequenceNumber)
+  @Option(
+    name: .long, parsing: .unconditional,
+    help: "Replay up to this sequence number (one trace, without --verify).",
+    transform: sequenceNumber)
   var to: UInt64?
 
-  @Flag(name: .long, help: "Compare every recorded checkpoint and snapshot hash with the replayed state.")
+  @Flag(
+    name: .long,
+    help: "Compare every recorded checkpoint and snapshot hash with the replayed state.")
   var verify = false
 
   @Option(name: .long, help: "How many traces to replay at once (default: the number of cores).")
@@ -40,7 +46,8 @@ struct Replay: AsyncParsableCommand {
     name: .customLong("as"),
     help: ArgumentHelp(
       "Replay with this registered domain's reducer instead of the one the trace's header names.",
-      discussion: "Its action and state types must read the trace, as a changed version of the domain's would.",
+      discussion:
+        "Its action and state types must read the trace, as a changed version of the domain's would.",
       valueName: "domain"))
   var replacement: String?
 
@@ -49,7 +56,9 @@ struct Replay: AsyncParsableCommand {
 
   func validate() throws {
     guard !traces.isEmpty else { throw ValidationError("Give at least one trace.") }
-    if to != nil && verify { throw ValidationError("--to replays part of a trace; --verify checks all of it. Choose one.") }
+    if to != nil && verify {
+      throw ValidationError("--to replays part of a trace; --verify checks all of it. Choose one.")
+    }
     if to != nil && traces.count > 1 { throw ValidationError("--to applies to one trace.") }
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs).") }
   }
@@ -67,7 +76,8 @@ struct Replay: AsyncParsableCommand {
   private var isDirectoryArgument: Bool {
     traces.contains { path in
       var isDirectory: ObjCBool = false
-      return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+      return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        && isDirectory.boolValue
     }
   }
 
@@ -113,7 +123,10 @@ struct Replay: AsyncParsableCommand {
         group.addTask {
           do {
             return (
-              index, .success(try Self.replay(path, verify: verify, to: nil, as: replacement, showProgress: false))
+              index,
+              .success(
+                try Self.replay(path, verify: verify, to: nil, as: replacement, showProgress: false)
+              )
             )
           } catch let error as DebuggerError {
             return (index, .failure(error))
@@ -145,13 +158,20 @@ struct Replay: AsyncParsableCommand {
     if json {
       print(
         JSONValue.object([
-          ("traces", .array(zip(paths, results).map { path, result in
-            switch result {
-            case .success(let outcome): outcome.json
-            case .failure(let error):
-              .object([("file", .string(path)), ("status", .string("error")), ("error", .string(error.description))])
-            }
-          })),
+          (
+            "traces",
+            .array(
+              zip(paths, results).map { path, result in
+                switch result {
+                case .success(let outcome): outcome.json
+                case .failure(let error):
+                  .object([
+                    ("file", .string(path)), ("status", .string("error")),
+                    ("error", .string(error.description)),
+                  ])
+                }
+              })
+          ),
           (verify ? "verified" : "replayed", .int(Int64(passed))),
           ("diverged", .int(Int64(diverged))),
           ("unverified", .int(Int64(unverified))),
@@ -159,7 +179,8 @@ struct Replay: AsyncParsableCommand {
           ("errors", .int(Int64(failed))),
         ]).text)
     } else {
-      var summary = "\(results.count) trace\(results.count == 1 ? "" : "s"): \(passed) \(verify ? "verified" : "replayed"), \(diverged) diverged"
+      var summary =
+        "\(results.count) trace\(results.count == 1 ? "" : "s"): \(passed) \(verify ? "verified" : "replayed"), \(diverged) diverged"
       if verify { summary += ", \(unverified) unverified, \(damaged) damaged" }
       summary += ", \(failed) unreadable"
       print(negative + failed == 0 ? summary.green : summary.red)
@@ -168,7 +189,9 @@ struct Replay: AsyncParsableCommand {
     if failed > 0 { throw ExitCode(RetraceExitCode.file.rawValue) }
   }
 
-  private static func line(for result: Result<Outcome, DebuggerError>, path: String, width: Int) -> String {
+  private static func line(for result: Result<Outcome, DebuggerError>, path: String, width: Int)
+    -> String
+  {
     let name = Terminal.oneLine(path).padding(toLength: width, withPad: " ", startingAt: 0)
     // The labels padded to one width, so that the names line up.
     func label(_ text: String) -> String { text.padding(toLength: 10, withPad: " ", startingAt: 0) }
@@ -177,13 +200,17 @@ struct Replay: AsyncParsableCommand {
       switch outcome.status {
       case .diverged:
         let divergence = outcome.divergence!
-        let exact = outcome.lockstep.map { ", first different after action \($0.sequence) (\($0.actionCase))" } ?? ""
+        let exact =
+          outcome.lockstep.map {
+            ", first different after action \($0.sequence) (\($0.actionCase))"
+          } ?? ""
         return label("DIVERGED").red
           + "  \(name)  at \(divergence.kind.rawValue) \(divergence.sequence), among actions \(divergence.window)\(exact)"
       case .unverified:
         return label("UNVERIFIED").red + "  \(name)  " + outcome.coverageText
       case .damaged:
-        return label("DAMAGED").red + "  \(name)  " + Terminal.oneLine(outcome.integrity?.summary ?? "damaged")
+        return label("DAMAGED").red + "  \(name)  "
+          + Terminal.oneLine(outcome.integrity?.summary ?? "damaged")
       case .verified:
         return label("ok").green + "  \(name)  " + outcome.countsText
       case .replayed:
@@ -199,7 +226,9 @@ struct Replay: AsyncParsableCommand {
     var paths: [String] = []
     for argument in arguments {
       var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue else {
+      guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory),
+        isDirectory.boolValue
+      else {
         paths.append(argument)
         continue
       }
@@ -212,7 +241,9 @@ struct Replay: AsyncParsableCommand {
           found.append((argument as NSString).appendingPathComponent(relative))
         }
       }
-      if found.isEmpty { throw DebuggerError(.notFound, "no .trace or .jsonl files in the directory", path: argument) }
+      if found.isEmpty {
+        throw DebuggerError(.notFound, "no .trace or .jsonl files in the directory", path: argument)
+      }
       paths += found.sorted()
     }
     return paths
@@ -274,7 +305,8 @@ struct Replay: AsyncParsableCommand {
 
     var countsText: String {
       guard coveredThrough != nil else { return "\(actions) actions" }
-      return "\(actions) actions against \(hashes) hash\(hashes == 1 ? "" : "es") (\(checkpoints) checkpoint\(checkpoints == 1 ? "" : "s"), \(snapshots) snapshot\(snapshots == 1 ? "" : "s"))"
+      return
+        "\(actions) actions against \(hashes) hash\(hashes == 1 ? "" : "es") (\(checkpoints) checkpoint\(checkpoints == 1 ? "" : "s"), \(snapshots) snapshot\(snapshots == 1 ? "" : "s"))"
     }
 
     /// Which actions no hash covers, and why.
@@ -283,11 +315,14 @@ struct Replay: AsyncParsableCommand {
       let first = coveredThrough + 1
       let last = coveredThrough + UInt64(uncoveredActions)
       let why =
-        !holdsHashes ? "JSON Lines hold no state hashes"
-        : integrity?.status == .unfinished ? "the session did not close, and no hash reached its journal after action \(coveredThrough)"
-        : "the recording holds no hash after action \(coveredThrough)"
+        !holdsHashes
+        ? "JSON Lines hold no state hashes"
+        : integrity?.status == .unfinished
+          ? "the session did not close, and no hash reached its journal after action \(coveredThrough)"
+          : "the recording holds no hash after action \(coveredThrough)"
       let checked = actions - uncoveredActions
-      return "actions \(first)...\(last) (\(uncoveredActions) of \(actions)) were replayed but covered by no hash (\(why)); "
+      return
+        "actions \(first)...\(last) (\(uncoveredActions) of \(actions)) were replayed but covered by no hash (\(why)); "
         + "the \(checked) before them verified against \(hashes) hash\(hashes == 1 ? "" : "es")"
     }
 
@@ -306,27 +341,33 @@ struct Replay: AsyncParsableCommand {
         ("uncoveredActions", .int(Int64(uncoveredActions))),
         ("integrity", .optional(integrity) { $0.json }),
         ("stateHash", .optional(stateHash) { .string(hex($0)) }),
-        ("divergence", .optional(divergence) { divergence in
-          .object([
-            ("sequence", .uint(divergence.sequence)),
-            ("kind", .string(divergence.kind.rawValue)),
-            ("recordedHash", .string(hex(divergence.recordedHash))),
-            ("replayedHash", .string(hex(divergence.replayedHash))),
-            ("windowStart", .uint(divergence.window.lowerBound)),
-            ("windowEnd", .uint(divergence.window.upperBound)),
-            ("stateDiff", .optional(divergence.stateDiff) { .string($0) }),
-          ])
-        }),
-        ("lockstep", .optional(lockstep) { lockstep in
-          .object([
-            ("against", .optional(lockstepAgainst) { .string($0) }),
-            ("sequence", .uint(lockstep.sequence)),
-            ("actionCase", .string(lockstep.actionCase)),
-            ("hash", .string(hex(lockstep.hash))),
-            ("otherHash", .string(hex(lockstep.otherHash))),
-            ("stateDiff", .optional(lockstep.stateDiff) { .string($0) }),
-          ])
-        }),
+        (
+          "divergence",
+          .optional(divergence) { divergence in
+            .object([
+              ("sequence", .uint(divergence.sequence)),
+              ("kind", .string(divergence.kind.rawValue)),
+              ("recordedHash", .string(hex(divergence.recordedHash))),
+              ("replayedHash", .string(hex(divergence.replayedHash))),
+              ("windowStart", .uint(divergence.window.lowerBound)),
+              ("windowEnd", .uint(divergence.window.upperBound)),
+              ("stateDiff", .optional(divergence.stateDiff) { .string($0) }),
+            ])
+          }
+        ),
+        (
+          "lockstep",
+          .optional(lockstep) { lockstep in
+            .object([
+              ("against", .optional(lockstepAgainst) { .string($0) }),
+              ("sequence", .uint(lockstep.sequence)),
+              ("actionCase", .string(lockstep.actionCase)),
+              ("hash", .string(hex(lockstep.hash))),
+              ("otherHash", .string(hex(lockstep.otherHash))),
+              ("stateDiff", .optional(lockstep.stateDiff) { .string($0) }),
+            ])
+          }
+        ),
       ])
     }
 
@@ -344,9 +385,11 @@ struct Replay: AsyncParsableCommand {
         ]
         if let lockstep, let against = lockstepAgainst {
           lines.append(
-            "replayed side by side with \(against): the states first differ after action \(lockstep.sequence) (\(lockstep.actionCase))")
+            "replayed side by side with \(against): the states first differ after action \(lockstep.sequence) (\(lockstep.actionCase))"
+          )
           if let diff = lockstep.stateDiff {
-            lines.append("\(against) (-) and \(replacement ?? domain) (+) after action \(lockstep.sequence):")
+            lines.append(
+              "\(against) (-) and \(replacement ?? domain) (+) after action \(lockstep.sequence):")
             lines.append(Terminal.colorDiff(diff))
           }
         }
@@ -361,8 +404,10 @@ struct Replay: AsyncParsableCommand {
         }
         return lines.joined(separator: "\n")
       case .damaged:
-        var line = "DAMAGED".red.bold + " \(path): " + Terminal.oneLine(integrity?.summary ?? "damaged")
-        line += "; the intact part: " + (uncoveredActions > 0 ? coverageText : "\(countsText) reproduced")
+        var line =
+          "DAMAGED".red.bold + " \(path): " + Terminal.oneLine(integrity?.summary ?? "damaged")
+        line +=
+          "; the intact part: " + (uncoveredActions > 0 ? coverageText : "\(countsText) reproduced")
         return line + ", " + timing + "; nothing after the damage was checked"
       case .unverified:
         return "UNVERIFIED".red.bold + " \(path): " + coverageText + ", " + timing
@@ -382,7 +427,8 @@ struct Replay: AsyncParsableCommand {
     let opened = try SessionFile.open(path)
     let file = verify ? opened.checked() : opened
     guard let replacement else {
-      return try replay(file, domain: try file.domain(), verify: verify, to: to, showProgress: showProgress)
+      return try replay(
+        file, domain: try file.domain(), verify: verify, to: to, showProgress: showProgress)
     }
     let base = try CommandContext.registry.domain(named: replacement)
     if let recorded = try? file.domain(), !Self.sameTypes(base, recorded) {
@@ -395,7 +441,8 @@ struct Replay: AsyncParsableCommand {
     let domain = base.renamed(file.domainName)
     let partner = (try? file.domain()).map { (name: file.domainName, domain: $0) }
     var outcome = try replay(
-      file, domain: domain, verify: verify, to: to, showProgress: showProgress, lockstepPartner: partner)
+      file, domain: domain, verify: verify, to: to, showProgress: showProgress,
+      lockstepPartner: partner)
     outcome.replacement = replacement
     outcome.domain = replacement
     return outcome
@@ -430,7 +477,8 @@ struct Replay: AsyncParsableCommand {
       {
         // Both reducers agree up to the last matching hash: from there, side by side.
         outcome.lockstep = try debugger.lockstep(
-          against: recorded, from: divergence.window.lowerBound - 1, through: divergence.window.upperBound)
+          against: recorded, from: divergence.window.lowerBound - 1,
+          through: divergence.window.upperBound)
         outcome.lockstepAgainst = partner.name
       }
       return outcome
@@ -443,7 +491,8 @@ struct Replay: AsyncParsableCommand {
       throw error.at(path: path)
     }
     return Outcome(
-      path: path, domain: domain.name, actions: Int(end - debugger.session.startSequence), replayedTo: end,
+      path: path, domain: domain.name, actions: Int(end - debugger.session.startSequence),
+      replayedTo: end,
       seconds: Date().timeIntervalSince(start), checkpoints: 0, snapshots: 0, divergence: nil,
       stateHash: debugger.stateHash(state))
   }

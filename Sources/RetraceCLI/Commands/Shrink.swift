@@ -17,16 +17,23 @@ struct Shrink: AsyncParsableCommand {
   @Argument(help: "The trace to shrink.")
   var trace: String
 
-  @Option(name: .long, help: "The invariant the shrunk trace must still break (see the `domains` command).")
+  @Option(
+    name: .long,
+    help: "The invariant the shrunk trace must still break (see the `domains` command).")
   var invariant: String
 
-  @Option(name: .shortAndLong, help: "The file to write the shrunk trace to.", transform: outputName)
+  @Option(
+    name: .shortAndLong, help: "The file to write the shrunk trace to.", transform: outputName)
   var output: String
 
-  @Flag(name: .long, help: "Print a Swift Testing test that replays the shrunk actions and expects the failure.")
+  @Flag(
+    name: .long,
+    help: "Print a Swift Testing test that replays the shrunk actions and expects the failure.")
   var emitTest = false
 
-  @Option(name: .long, help: "With --emit-test: the Swift expression for the domain value (default: <domain>Domain).")
+  @Option(
+    name: .long,
+    help: "With --emit-test: the Swift expression for the domain value (default: <domain>Domain).")
   var domainExpression: String?
 
   @OptionGroup var colorOptions: ColorOptions
@@ -49,7 +56,9 @@ struct Shrink: AsyncParsableCommand {
     }
     bar.finish()
     guard let shrunk else {
-      Terminal.writeError("\(CommandContext.name): \(trace): \(invariant) holds after every action; nothing to shrink")
+      Terminal.writeError(
+        "\(CommandContext.name): \(trace): \(invariant) holds after every action; nothing to shrink"
+      )
       throw ExitCode(RetraceExitCode.negative.rawValue)
     }
     try SessionFile.write(shrunk.session, domain: domain, to: output)
@@ -64,7 +73,9 @@ struct Shrink: AsyncParsableCommand {
       let writer = JSONLines.ActionWriter<D.Action>()
       let width = String(shrunk.actions.last?.sequence ?? 0).count
       for action in shrunk.actions {
-        print("  " + String(action.sequence).leftPadded(to: width) + "  " + writer.text(for: action.action))
+        print(
+          "  " + String(action.sequence).leftPadded(to: width) + "  "
+            + writer.text(for: action.action))
       }
     }
   }

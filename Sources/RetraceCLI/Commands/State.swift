@@ -12,10 +12,15 @@ struct State: AsyncParsableCommand {
   @Argument(help: "The trace to read.")
   var trace: String
 
-  @Option(name: .long, parsing: .unconditional, help: "The sequence number of the action after which to show the state (0: the initial state).", transform: sequenceNumber)
+  @Option(
+    name: .long, parsing: .unconditional,
+    help: "The sequence number of the action after which to show the state (0: the initial state).",
+    transform: sequenceNumber)
   var at: UInt64?
 
-  @Flag(name: .long, help: "Print all of a large state; by default it is shown only as deep as keeps it readable.")
+  @Flag(
+    name: .long,
+    help: "Print all of a large state; by default it is shown only as deep as keeps it readable.")
   var full = false
 
   @OptionGroup var output: JSONOptions

@@ -30,9 +30,12 @@ enum OutputFile {
   ///   - write: Writes the whole trace to the path it is given.
   /// - Throws: ``DebuggerError`` (``DebuggerError/Code/io`` or ``DebuggerError/Code/notFound``)
   ///   naming `path`, or what `write` throws, with `path` in place of the temporary name.
-  static func replace(_ path: String, _ write: (String) throws(DebuggerError) -> Void) throws(DebuggerError) {
+  static func replace(_ path: String, _ write: (String) throws(DebuggerError) -> Void)
+    throws(DebuggerError)
+  {
     if try isSpecialFile(path) {
-      throw DebuggerError(.io, "not a regular file; a trace is written to a regular file", path: path)
+      throw DebuggerError(
+        .io, "not a regular file; a trace is written to a regular file", path: path)
     }
     try replaceRegularFile(path, write)
   }
@@ -65,7 +68,9 @@ enum OutputFile {
     guard stat(path, &named) == 0 else { return nil }
     for stream: Int32 in [1, 2] {
       var open = stat()
-      if fstat(stream, &open) == 0, open.st_dev == named.st_dev, open.st_ino == named.st_ino { return stream }
+      if fstat(stream, &open) == 0, open.st_dev == named.st_dev, open.st_ino == named.st_ino {
+        return stream
+      }
     }
     return nil
   }
@@ -93,13 +98,16 @@ enum OutputFile {
     let target = try resolvingLinks(path)
     let (directory, name) = split(target)
     var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    else {
       throw DebuggerError(.notFound, "no such directory: \(directory)", path: path)
     }
     // A directory of its own, beside the target (a rename does not cross file systems),
     // that only this process can write in: nobody can plant a link among the files written
     // there (the trace, its journal), whose names are then known.
-    var template = Array(join(directory, ".\(String(name.unicodeScalars.prefix(48))).retrace-XXXXXX").utf8CString)
+    var template = Array(
+      join(directory, ".\(String(name.unicodeScalars.prefix(48))).retrace-XXXXXX").utf8CString)
     // The handlers first: only a signal in the microseconds between making the directory and
     // registering it leaves it behind (empty).
     _ = installHandlers
@@ -118,7 +126,9 @@ enum OutputFile {
     } catch {
       var error = error
       // The user knows the file by the name they gave (its journal too).
-      if let file = error.path, file.hasPrefix(temporary) { error.path = path + file.dropFirst(temporary.count) }
+      if let file = error.path, file.hasPrefix(temporary) {
+        error.path = path + file.dropFirst(temporary.count)
+      }
       throw error
     }
     var status = stat()
@@ -134,7 +144,9 @@ enum OutputFile {
   }
 
   /// Opens `file` with `flags` and writes all of `bytes` to it.
-  private static func writeAll(_ bytes: [UInt8], toFile file: String, flags: Int32, path: String) throws(DebuggerError) {
+  private static func writeAll(_ bytes: [UInt8], toFile file: String, flags: Int32, path: String)
+    throws(DebuggerError)
+  {
     let descriptor = open(file, flags | O_CLOEXEC, 0o666)
     guard descriptor >= 0 else { throw failure("cannot write the file", path) }
     defer { close(descriptor) }
@@ -142,8 +154,12 @@ enum OutputFile {
   }
 
   /// Writes all of `bytes` to `descriptor`.
-  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(DebuggerError) {
-    guard bytes.withUnsafeBytes({ writeFully(descriptor, $0) }) else { throw failure("cannot write the file", path) }
+  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String)
+    throws(DebuggerError)
+  {
+    guard bytes.withUnsafeBytes({ writeFully(descriptor, $0) }) else {
+      throw failure("cannot write the file", path)
+    }
   }
 
   /// Writes all of `bytes` to `descriptor`, going on after an interrupted or partial write;
@@ -166,10 +182,12 @@ enum OutputFile {
   private static func resolvingLinks(_ path: String) throws(DebuggerError) -> String {
     var current = path
     for _ in 0..<40 {
-      guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else {
+      guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current)
+      else {
         return current
       }
-      current = destination.hasPrefix("/") ? destination : join(split(current).directory, destination)
+      current =
+        destination.hasPrefix("/") ? destination : join(split(current).directory, destination)
     }
     throw DebuggerError(.io, "too many levels of symbolic links", path: path)
   }
@@ -190,7 +208,9 @@ enum OutputFile {
     let descriptor = open(file, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw failure("cannot sync the file", path) }
     defer { close(descriptor) }
-    guard fsync(descriptor) == 0 || errno == EINVAL else { throw failure("cannot sync the file", path) }
+    guard fsync(descriptor) == 0 || errno == EINVAL else {
+      throw failure("cannot sync the file", path)
+    }
   }
 
   private static func failure(_ what: String, _ path: String) -> DebuggerError {
@@ -206,7 +226,8 @@ enum OutputFile {
   /// Room for the NUL-terminated paths of the files to remove, ended by an empty one:
   /// allocated once and never freed, so the handler never reads freed memory. Written only
   /// while ``pendingFiles`` is 0, by the one thread that writes outputs.
-  nonisolated(unsafe) private static let pendingPaths = UnsafeMutablePointer<CChar>.allocate(capacity: pendingCapacity)
+  nonisolated(unsafe) private static let pendingPaths = UnsafeMutablePointer<CChar>.allocate(
+    capacity: pendingCapacity)
   private static let pendingCapacity = 3 * 4_096 + 1
 
   /// Registers `files` (or, with `nil`, none) for removal if SIGINT, SIGTERM or SIGHUP
@@ -231,9 +252,12 @@ enum OutputFile {
       // A signal the process was started ignoring (nohup, a background job) stays ignored:
       // ignored while its disposition is read, then handled only if it was not.
       let previous = signal(number, SIG_IGN)
-      guard unsafeBitCast(previous, to: Int.self) != unsafeBitCast(SIG_IGN, to: Int.self) else { continue }
+      guard unsafeBitCast(previous, to: Int.self) != unsafeBitCast(SIG_IGN, to: Int.self) else {
+        continue
+      }
       _ = signal(number) { received in
-        var file = UnsafePointer<CChar>(bitPattern: OutputFile.pendingFiles.load(ordering: .acquiring))
+        var file = UnsafePointer<CChar>(
+          bitPattern: OutputFile.pendingFiles.load(ordering: .acquiring))
         while let current = file, current.pointee != 0 {
           if unlink(current) != 0 { rmdir(current) }
           file = current + strlen(current) + 1

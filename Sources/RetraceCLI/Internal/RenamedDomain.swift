@@ -26,7 +26,9 @@ struct RenamedDomain<Base: Domain>: Domain {
     try base.upcast(action, fromVersion: version)
   }
 
-  func legacyEncoding(of action: Base.Action, schemaVersion version: Int) -> (any Encodable & Sendable)? {
+  func legacyEncoding(of action: Base.Action, schemaVersion version: Int) -> (
+    any Encodable & Sendable
+  )? {
     base.legacyEncoding(of: action, schemaVersion: version)
   }
 }

@@ -1,9 +1,9 @@
 import Dispatch
 import Foundation
 import Retrace
-import Synchronization
 import RetraceDebugger
 import RetraceLog
+import Synchronization
 
 /// A session file opened for reading: a trace (`RetraceLog`), or JSON Lines (the format of
 /// `retrace export`). The one place where the commands read and write session files.
@@ -35,11 +35,13 @@ struct SessionFile {
   static func open(_ path: String, usingIndex: Bool = false) throws(DebuggerError) -> SessionFile {
     if try startsWithJSON(path) {
       let data = try readData(path)
-      return SessionFile(path: path, content: .jsonLines(data, try JSONLines.readHeader(from: data, path: path)))
+      return SessionFile(
+        path: path, content: .jsonLines(data, try JSONLines.readHeader(from: data, path: path)))
     }
     do {
       // By path: the reader also folds in an unfinished session's journal.
-      return SessionFile(path: path, content: .trace(try TraceReader(path: path, usingIndex: usingIndex)))
+      return SessionFile(
+        path: path, content: .trace(try TraceReader(path: path, usingIndex: usingIndex)))
     } catch {
       throw Self.converting(error, path: path)
     }
@@ -91,7 +93,8 @@ struct SessionFile {
     guard stat(path, &status) == 0 else {
       throw errno == ENOENT
         ? DebuggerError(.notFound, "no such file", path: path)
-        : DebuggerError(.io, "cannot read the file: \(String(cString: strerror(errno)))", path: path)
+        : DebuggerError(
+          .io, "cannot read the file: \(String(cString: strerror(errno)))", path: path)
     }
     switch status.st_mode & S_IFMT {
     case S_IFREG: return
@@ -152,7 +155,9 @@ struct SessionFile {
       return try JSONLines.readSession(from: data, domain: domain, path: path)
     case .trace(let reader):
       warnIfNotIntact(reader)
-      return try reading(reader) { reader throws(TraceError) in try Self.readTrace(reader, domain: domain) }
+      return try reading(reader) { reader throws(TraceError) in
+        try Self.readTrace(reader, domain: domain)
+      }
     }
   }
 
@@ -181,7 +186,10 @@ struct SessionFile {
     warnIfNotIntact(reader)
     return try reading(reader) { reader throws(TraceError) in
       let target = sequence ?? reader.lastSequence
-      return (target, reader.lastSequence, try DomainTrace(reader, domain: domain, cachedSnapshots: 1).state(at: target))
+      return (
+        target, reader.lastSequence,
+        try DomainTrace(reader, domain: domain, cachedSnapshots: 1).state(at: target)
+      )
     }
   }
 
@@ -227,14 +235,17 @@ struct SessionFile {
   ///
   /// - Throws: ``DebuggerError`` naming the file: ``DebuggerError/Code/outOfRange`` with the
   ///   valid range, or (JSON Lines, read here whole) the problem in the file.
-  func actions<D: Domain>(as domain: D, from: UInt64?, through: UInt64?) throws(DebuggerError) -> Actions<D> {
+  func actions<D: Domain>(as domain: D, from: UInt64?, through: UInt64?) throws(DebuggerError)
+    -> Actions<D>
+  {
     /// The sequence numbers to read, checked against those of the session's first and last
     /// actions (`nil` when it has none).
     func range(first: UInt64, last: UInt64?) throws(DebuggerError) -> ClosedRange<UInt64>? {
       let valid = first...max(first, last ?? first)
       for bound in [from, through].compactMap({ $0 }) where !valid.contains(bound) {
         throw DebuggerError(
-          .outOfRange, "out of range \(valid.lowerBound)...\(valid.upperBound)", path: path, sequence: bound)
+          .outOfRange, "out of range \(valid.lowerBound)...\(valid.upperBound)", path: path,
+          sequence: bound)
       }
       return last.map { (from ?? first)...(through ?? $0) }
     }
@@ -243,13 +254,16 @@ struct SessionFile {
       let session = try load(as: domain)
       let first = session.startSequence + (session.actions.isEmpty ? 0 : 1)
       let last = session.actions.isEmpty ? nil : session.endSequence
-      return Actions(range: try range(first: first, last: last), last: session.endSequence, source: .session(session))
+      return Actions(
+        range: try range(first: first, last: last), last: session.endSequence,
+        source: .session(session))
     case .trace(let reader):
       warnIfNotIntact(reader)
       let last = reader.actionCount == 0 ? nil : reader.lastSequence
       let first = reader.firstSequence - (last == nil ? 1 : 0)
       return Actions(
-        range: try range(first: first, last: last), last: reader.lastSequence, source: .trace(self, reader, domain))
+        range: try range(first: first, last: last), last: reader.lastSequence,
+        source: .trace(self, reader, domain))
     }
   }
 
@@ -270,7 +284,9 @@ struct SessionFile {
     ///
     /// - Throws: ``DebuggerError`` naming the file and the position of a problem in it, after
     ///   `body` has seen the actions before it; or what `body` throws.
-    func forEach(_ body: (TimedAction<D.Action>) throws(DebuggerError) -> Void) throws(DebuggerError) {
+    func forEach(_ body: (TimedAction<D.Action>) throws(DebuggerError) -> Void)
+      throws(DebuggerError)
+    {
       guard let range else { return }
       switch source {
       case .session(let session):
@@ -283,7 +299,8 @@ struct SessionFile {
         var failure: DebuggerError?
         try file.reading(reader) { reader throws(TraceError) in
           let trace = try DomainTrace(reader, domain: domain, cachedSnapshots: 0)
-          try trace.forEachAction(from: next, through: range.upperBound) { action throws(TraceError) in
+          try trace.forEachAction(from: next, through: range.upperBound) {
+            action throws(TraceError) in
             do throws(DebuggerError) {
               try body(action)
             } catch {
@@ -308,7 +325,9 @@ struct SessionFile {
   /// check (`TraceReader.intactPart()`), with a warning on stderr that says where the
   /// damage is, and `read` runs again on that; so it must be able to go on from where it
   /// stopped.
-  private func reading<T>(_ reader: TraceReader, _ read: (TraceReader) throws(TraceError) -> T) throws(DebuggerError) -> T {
+  private func reading<T>(_ reader: TraceReader, _ read: (TraceReader) throws(TraceError) -> T)
+    throws(DebuggerError) -> T
+  {
     do {
       return try read(reader)
     } catch {
@@ -336,7 +355,8 @@ struct SessionFile {
     // the records of an unfinished session's journal. The first chunk holds the starting
     // snapshot.
     let partCount = reader.chunks.count + 1  // the chunks, then the journal
-    let results = Mutex<[Result<TracePart<D>, TraceError>?]>(Array(repeating: nil, count: partCount))
+    let results = Mutex<[Result<TracePart<D>, TraceError>?]>(
+      Array(repeating: nil, count: partCount))
     DispatchQueue.concurrentPerform(iterations: partCount) { chunk in
       let result: Result<TracePart<D>, TraceError>
       do throws(TraceError) {
@@ -357,7 +377,9 @@ struct SessionFile {
       guard let part = try result?.get() else { continue }
       if start == nil {
         guard let first = part.start else {
-          throw TraceError(.corrupted, "the trace has no starting snapshot", sequence: part.actions.first?.sequence)
+          throw TraceError(
+            .corrupted, "the trace has no starting snapshot", sequence: part.actions.first?.sequence
+          )
         }
         start = first
       }
@@ -369,14 +391,16 @@ struct SessionFile {
       throw TraceError(.corrupted, "the trace has no starting snapshot")
     }
     let info = SessionInfo(
-      domain: header.domain, actionSchemaVersion: header.actionSchemaVersion, sessionID: header.sessionID,
+      domain: header.domain, actionSchemaVersion: header.actionSchemaVersion,
+      sessionID: header.sessionID,
       startTime: header.startTime, producer: header.producer)
     var session = RecordedSession<D>(
       info: info, startSequence: start.sequence, initialState: start.state, actions: actions,
       checkpoints: checkpoints, snapshots: snapshots)
     session.loadSnapshotState = { sequence in
       // The snapshot after action `sequence` starts the chunk whose first action is next.
-      guard let chunk = reader.snapshotChunk(atOrBefore: sequence), reader.chunks[chunk].firstSequence == sequence + 1
+      guard let chunk = reader.snapshotChunk(atOrBefore: sequence),
+        reader.chunks[chunk].firstSequence == sequence + 1
       else { return nil }
       return try? trace.snapshot(inChunk: chunk)
     }
@@ -392,7 +416,9 @@ struct SessionFile {
     let decodingStart = chunk == 0
     let reader = trace.reader
     var part = TracePart<D>()
-    if chunk < reader.chunks.count { part.actions.reserveCapacity(reader.chunks[chunk].actionCount) }
+    if chunk < reader.chunks.count {
+      part.actions.reserveCapacity(reader.chunks[chunk].actionCount)
+    }
     try reader.forEachChunk(fromChunk: chunk, endChunk: chunk + 1) { records throws(TraceError) in
       for record in records {
         switch record.kind {
@@ -400,15 +426,20 @@ struct SessionFile {
           if decodingStart && part.start == nil && part.actions.isEmpty {
             part.start = (record.sequence, try record.decode(D.State.self))
           }
-          part.snapshots.append(Snapshot(sequence: record.sequence, hash: record.hash?.rawValue ?? 0, state: nil))
+          part.snapshots.append(
+            Snapshot(sequence: record.sequence, hash: record.hash?.rawValue ?? 0, state: nil))
         case .checkpoint:
-          part.checkpoints.append(Checkpoint(sequence: record.sequence, hash: record.hash?.rawValue ?? 0))
+          part.checkpoints.append(
+            Checkpoint(sequence: record.sequence, hash: record.hash?.rawValue ?? 0))
         case .action:
           if decodingStart && part.start == nil {
-            throw TraceError(.corrupted, "the trace has no starting snapshot", sequence: record.sequence)
+            throw TraceError(
+              .corrupted, "the trace has no starting snapshot", sequence: record.sequence)
           }
           part.actions.append(
-            TimedAction(sequence: record.sequence, time: record.time ?? 0, action: try trace.decodeAction(record)))
+            TimedAction(
+              sequence: record.sequence, time: record.time ?? 0,
+              action: try trace.decodeAction(record)))
         case .end:
           break
         }
@@ -434,7 +465,9 @@ struct SessionFile {
     guard integrity.status == .truncated || integrity.status == .damaged else { return }
     guard Self.warned.withLock({ $0.insert(path).inserted }) else { return }
     Terminal.writeError(
-      Terminal.oneLine("\(CommandContext.name): warning: \(path): \(integrity.description); using the \(reader.actionCount) intact actions"))
+      Terminal.oneLine(
+        "\(CommandContext.name): warning: \(path): \(integrity.description); using the \(reader.actionCount) intact actions"
+      ))
   }
 
   // MARK: - Describing files
@@ -486,7 +519,9 @@ struct SessionFile {
     }
   }
 
-  private static func summarize(_ reader: TraceReader, order: [String]) throws(TraceError) -> Summary {
+  private static func summarize(_ reader: TraceReader, order: [String]) throws(TraceError)
+    -> Summary
+  {
     var counts: [String: Int] = [:]
     var appearance: [String] = []
     var firstTime: Double?
@@ -511,11 +546,14 @@ struct SessionFile {
     let header = reader.header
     return Summary(
       info: SessionInfo(
-        domain: header.domain, actionSchemaVersion: header.actionSchemaVersion, sessionID: header.sessionID,
+        domain: header.domain, actionSchemaVersion: header.actionSchemaVersion,
+        sessionID: header.sessionID,
         startTime: header.startTime, producer: header.producer),
-      format: "trace", bytes: reader.fileSize, blocks: reader.chunks.count, firstSequence: reader.firstSequence,
+      format: "trace", bytes: reader.fileSize, blocks: reader.chunks.count,
+      firstSequence: reader.firstSequence,
       lastSequence: reader.lastSequence, actionCount: reader.actionCount,
-      caseCounts: names.map { ($0, counts[$0]!) }, firstTime: firstTime, lastTime: lastTime, snapshots: snapshots,
+      caseCounts: names.map { ($0, counts[$0]!) }, firstTime: firstTime, lastTime: lastTime,
+      snapshots: snapshots,
       checkpoints: reader.checkpointCount, integrity: integrity(of: reader))
   }
 
@@ -530,12 +568,15 @@ struct SessionFile {
       }
     var report = IntegrityReport(
       status: status, intactActions: reader.actionCount, problem: integrity.damage?.message,
-      offset: integrity.damage?.offset, sequence: integrity.damage.map { _ in reader.lastSequence + 1 })
+      offset: integrity.damage?.offset,
+      sequence: integrity.damage.map { _ in reader.lastSequence + 1 })
     report.recoveredActions = integrity.recoveredActions
     return report
   }
 
-  private func summarizeJSONLines<D: Domain>(_ data: Data, domain: D) throws(DebuggerError) -> Summary {
+  private func summarizeJSONLines<D: Domain>(_ data: Data, domain: D) throws(DebuggerError)
+    -> Summary
+  {
     let (session, damage) = try JSONLines.readIntactPrefix(from: data, domain: domain, path: path)
     let integrity: IntegrityReport
     if let damage {
@@ -547,8 +588,10 @@ struct SessionFile {
     }
     return Summary(
       info: session.info, format: "jsonl", bytes: data.count, blocks: nil,
-      firstSequence: session.startSequence + 1, lastSequence: session.endSequence, actionCount: session.actions.count,
-      caseCounts: session.actionCaseCounts(order: domain.actionCases), firstTime: session.actions.first?.time,
+      firstSequence: session.startSequence + 1, lastSequence: session.endSequence,
+      actionCount: session.actions.count,
+      caseCounts: session.actionCaseCounts(order: domain.actionCases),
+      firstTime: session.actions.first?.time,
       lastTime: session.actions.last?.time, snapshots: 0, checkpoints: 0, integrity: integrity)
   }
 
@@ -571,13 +614,16 @@ struct SessionFile {
     _ session: RecordedSession<D>, domain: D, to path: String, actionSchema: Int? = nil
   ) throws(DebuggerError) {
     if let version = actionSchema, version != domain.actionSchemaVersion {
-      precondition(!path.hasSuffix(".jsonl"), "JSON Lines are written in the current action schema only")
+      precondition(
+        !path.hasSuffix(".jsonl"), "JSON Lines are written in the current action schema only")
       let unwritable = DebuggerError(
         .outOfRange,
         "domain \(domain.name) cannot write action schema version \(version) (its current version is \(domain.actionSchemaVersion))",
         path: path)
       guard version < domain.actionSchemaVersion,
-        session.actions.first.map({ domain.legacyEncoding(of: $0.action, schemaVersion: version) != nil }) ?? true
+        session.actions.first.map({
+          domain.legacyEncoding(of: $0.action, schemaVersion: version) != nil
+        }) ?? true
       else { throw unwritable }
       try OutputFile.replace(path) { file throws(DebuggerError) in
         do throws(TraceError) {
@@ -593,7 +639,9 @@ struct SessionFile {
     } else {
       try OutputFile.replace(path) { file throws(DebuggerError) in
         do throws(TraceError) {
-          try writeTrace(session, domain: domain, schemaVersion: domain.actionSchemaVersion, to: file) { $0 }
+          try writeTrace(
+            session, domain: domain, schemaVersion: domain.actionSchemaVersion, to: file
+          ) { $0 }
         } catch {
           throw converting(error, path: path)
         }
@@ -612,7 +660,8 @@ struct SessionFile {
     let batch = 1 << 18
     configuration.maxPendingActions = max(configuration.maxPendingActions, batch * 2)
     let recorder = try TraceRecorder<D.State, Recorded>(
-      path: path, domain: domain.name, actionSchemaVersion: schemaVersion, sessionID: session.info.sessionID,
+      path: path, domain: domain.name, actionSchemaVersion: schemaVersion,
+      sessionID: session.info.sessionID,
       startTime: session.info.startTime, configuration: configuration)
     recorder.attached(sequence: session.startSequence, state: session.initialState)
     var state = session.initialState
@@ -620,7 +669,8 @@ struct SessionFile {
       _ = domain.reduce(into: &state, action: action.action)
       recorder.record(
         Transition(
-          sequence: action.sequence, time: action.time, action: recording(action.action), stateBefore: nil,
+          sequence: action.sequence, time: action.time, action: recording(action.action),
+          stateBefore: nil,
           stateAfter: state))
       if index % batch == batch - 1 { try recorder.flush() }
     }
@@ -628,11 +678,14 @@ struct SessionFile {
     recorder.checkpoint(state: state, after: session.endSequence)
     try recorder.close()
     guard recorder.droppedActionCount == 0 else {
-      throw TraceError(.io, "the recorder dropped \(recorder.droppedActionCount) actions", path: path)
+      throw TraceError(
+        .io, "the recorder dropped \(recorder.droppedActionCount) actions", path: path)
     }
   }
 
-  private static func writeJSONLines<D: Domain>(_ session: RecordedSession<D>, domain: D, to path: String)
+  private static func writeJSONLines<D: Domain>(
+    _ session: RecordedSession<D>, domain: D, to path: String
+  )
     throws(DebuggerError)
   {
     do {
@@ -678,7 +731,8 @@ struct SessionFile {
       }
     let message = error.chunk.map { "\(error.message) (chunk \($0))" } ?? error.message
     return DebuggerError(
-      code, message, path: error.path ?? path, offset: error.offset, sequence: error.sequence, cause: error)
+      code, message, path: error.path ?? path, offset: error.offset, sequence: error.sequence,
+      cause: error)
   }
 }
 
@@ -693,7 +747,8 @@ private struct LegacyAction: Codable, Sendable {
 
   init(from decoder: any Decoder) throws {
     throw DecodingError.dataCorrupted(
-      DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "a legacy action is only written"))
+      DecodingError.Context(
+        codingPath: decoder.codingPath, debugDescription: "a legacy action is only written"))
   }
 
   func encode(to encoder: any Encoder) throws {

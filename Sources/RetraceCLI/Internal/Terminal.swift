@@ -1,3 +1,6 @@
+// swift-format-ignore-file: OrderedImports
+// The C library comes first and `@preconcurrency`, so that Foundation's re-export of it does
+// not make `stdout` a shared mutable global under strict concurrency.
 #if canImport(Glibc)
   @preconcurrency import Glibc
 #elseif canImport(Musl)

@@ -27,7 +27,9 @@ enum PercentEncoding {
         bytes.append(byte)
         continue
       }
-      guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+      guard let high = iterator.next().flatMap(hexValue),
+        let low = iterator.next().flatMap(hexValue)
+      else {
         return nil
       }
       bytes.append(high << 4 | low)

@@ -32,7 +32,9 @@
     ) -> Binding<[Route]> {
       Binding(
         get: {
-          MainActor.assumeIsolated { Array(self.state[keyPath: navigation].currentStack.dropFirst()) }
+          MainActor.assumeIsolated {
+            Array(self.state[keyPath: navigation].currentStack.dropFirst())
+          }
         },
         set: { newPath in
           MainActor.assumeIsolated {

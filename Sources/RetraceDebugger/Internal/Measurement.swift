@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Foundation
 
 /// Nanoseconds on the monotonic clock: what the benchmark times with.
 @inline(__always)

@@ -55,7 +55,9 @@ struct StateDiffWriter {
 
   /// Writes the diff of `old` and `new`, labelled `label` (`nil` at the root), at `indent`,
   /// followed by `separator` (`","` unless it is the last of its siblings).
-  mutating func write(_ old: Any, _ new: Any, label: String? = nil, indent: Int = 0, separator: String = "") {
+  mutating func write(
+    _ old: Any, _ new: Any, label: String? = nil, indent: Int = 0, separator: String = ""
+  ) {
     if areEqual(old, new) {
       // At the root, equal states have no diff at all.
       if let label { writeUnchanged(new, label: label, indent: indent, separator: separator) }
@@ -69,13 +71,20 @@ struct StateDiffWriter {
     if isPlain, !isSmall(old) || !isSmall(new) {
       switch oldMirror.displayStyle {
       case .struct?:
-        if writeStruct(old, oldMirror, newMirror, label: label, indent: indent, separator: separator) { return }
+        if writeStruct(
+          old, oldMirror, newMirror, label: label, indent: indent, separator: separator)
+        {
+          return
+        }
       case .collection?:
-        writeCollection(old, new, oldMirror, newMirror, label: label, indent: indent, separator: separator)
+        writeCollection(
+          old, new, oldMirror, newMirror, label: label, indent: indent, separator: separator)
         return
       case .optional?:
         // Two values: their diff, under the optional's label (one `nil`: both dumped, below).
-        if let oldValue = oldMirror.children.first?.value, let newValue = newMirror.children.first?.value {
+        if let oldValue = oldMirror.children.first?.value,
+          let newValue = newMirror.children.first?.value
+        {
           write(oldValue, newValue, label: label, indent: indent, separator: separator)
           return
         }
@@ -91,17 +100,21 @@ struct StateDiffWriter {
   /// Writes `TypeName(`, each field, `)`; `false` when the struct is not one this writer
   /// can frame (its fields differ in labels, or its dump has another shape).
   private mutating func writeStruct(
-    _ old: Any, _ oldMirror: Mirror, _ newMirror: Mirror, label: String?, indent: Int, separator: String
+    _ old: Any, _ oldMirror: Mirror, _ newMirror: Mirror, label: String?, indent: Int,
+    separator: String
   ) -> Bool {
     // swift-custom-dump leaves out the properties that observation macros add.
     let isIncluded: (Mirror.Child) -> Bool =
-      old is any CustomDumpReflectable ? { _ in true } : { $0.label.map { !$0.hasPrefix("_$") } ?? true }
+      old is any CustomDumpReflectable
+      ? { _ in true } : { $0.label.map { !$0.hasPrefix("_$") } ?? true }
     let oldFields = oldMirror.children.filter(isIncluded)
     let newFields = newMirror.children.filter(isIncluded)
     var shortDump = ""
     customDump(old, to: &shortDump, maxDepth: 0)
-    guard oldFields.map(\.label) == newFields.map(\.label), oldFields.allSatisfy({ $0.label != nil }),
-      shortDump.hasSuffix("(…)"), !oldMirror.isSingleValueContainer, !newMirror.isSingleValueContainer
+    guard oldFields.map(\.label) == newFields.map(\.label),
+      oldFields.allSatisfy({ $0.label != nil }),
+      shortDump.hasSuffix("(…)"), !oldMirror.isSingleValueContainer,
+      !newMirror.isSingleValueContainer
     else { return false }
     let typeName = shortDump.dropLast(3)
     line("  ", indent, "\(label.map { "\($0): " } ?? "")\(typeName)(")
@@ -147,7 +160,8 @@ struct StateDiffWriter {
       guard let last = unchanged.last else { return }
       let separator = last.offset == newCount - 1 ? "" : ","
       if unchanged.count == 1 {
-        writer.writeUnchanged(last.value, label: "[\(last.offset)]", indent: inner, separator: separator)
+        writer.writeUnchanged(
+          last.value, label: "[\(last.offset)]", indent: inner, separator: separator)
       } else {
         writer.line("  ", inner, "… (\(unchanged.count) unchanged)" + separator)
       }
@@ -167,7 +181,9 @@ struct StateDiffWriter {
       if budget <= 0 {
         flush(&self)
         let left = max(oldEnd - oldOffset, newEnd - newOffset)
-        line("  ", inner, "… (\(left) more \(left == 1 ? "change" : "changes"))" + (suffix > 0 ? "," : ""))
+        line(
+          "  ", inner,
+          "… (\(left) more \(left == 1 ? "change" : "changes"))" + (suffix > 0 ? "," : ""))
         isComplete = false
         break
       }
@@ -187,18 +203,28 @@ struct StateDiffWriter {
         case (true, true) where oldPosition != newPosition:
           // A removal and an insertion at other positions: both dumped (swift-custom-dump
           // diffs them against each other, under both labels).
-          writeDump(oldWindow[oldIndex], "- ", label: "[\(oldPosition)]", indent: inner, separator: pairSeparator)
-          writeDump(newWindow[newIndex], "+ ", label: "[\(newPosition)]", indent: inner, separator: pairSeparator)
+          writeDump(
+            oldWindow[oldIndex], "- ", label: "[\(oldPosition)]", indent: inner,
+            separator: pairSeparator)
+          writeDump(
+            newWindow[newIndex], "+ ", label: "[\(newPosition)]", indent: inner,
+            separator: pairSeparator)
         case (false, false), (true, true):
           // The same element, changed: what changed in it.
-          write(oldWindow[oldIndex], newWindow[newIndex], label: "[\(newPosition)]", indent: inner, separator: pairSeparator)
+          write(
+            oldWindow[oldIndex], newWindow[newIndex], label: "[\(newPosition)]", indent: inner,
+            separator: pairSeparator)
         case (true, false):
-          writeDump(oldWindow[oldIndex], "- ", label: "[\(oldPosition)]", indent: inner, separator: oldSeparator)
+          writeDump(
+            oldWindow[oldIndex], "- ", label: "[\(oldPosition)]", indent: inner,
+            separator: oldSeparator)
           oldWindow.formIndex(after: &oldIndex)
           oldOffset += 1
           continue
         case (false, true):
-          writeDump(newWindow[newIndex], "+ ", label: "[\(newPosition)]", indent: inner, separator: newSeparator)
+          writeDump(
+            newWindow[newIndex], "+ ", label: "[\(newPosition)]", indent: inner,
+            separator: newSeparator)
           newWindow.formIndex(after: &newIndex)
           newOffset += 1
           continue
@@ -212,7 +238,9 @@ struct StateDiffWriter {
     // The common suffix continues the run of equal elements the window may end with: one
     // run, as swift-custom-dump counts it.
     if suffix > 0 {
-      unchanged = (unchanged.count + suffix, (newCount - 1, newElements.dropFirst(newCount - 1).first!.value))
+      unchanged = (
+        unchanged.count + suffix, (newCount - 1, newElements.dropFirst(newCount - 1).first!.value)
+      )
     }
     flush(&self)
     line("  ", indent, "]" + separator)
@@ -225,7 +253,9 @@ struct StateDiffWriter {
   /// How many elements at the start of two collections are the same element (one `id`, or
   /// equal), looking at no more than ``smallWindow``: past that the window is matched by
   /// position anyway.
-  private static func sameElementRun(_ old: some Collection<Mirror.Child>, _ new: some Collection<Mirror.Child>) -> Int {
+  private static func sameElementRun(
+    _ old: some Collection<Mirror.Child>, _ new: some Collection<Mirror.Child>
+  ) -> Int {
     zip(old.prefix(smallWindow), new.prefix(smallWindow))
       .prefix { isIdentityEqual($0.value, $1.value) || areEqual($0.value, $1.value) }
       .count
@@ -246,7 +276,9 @@ struct StateDiffWriter {
     guard oldCount + newCount <= smallWindow else {
       return Matches(isRemoval: { $0 >= newCount }, isInsertion: { $0 >= oldCount })
     }
-    let difference = Array(new).difference(from: Array(old)) { isIdentityEqual($0, $1) || areEqual($0, $1) }
+    let difference = Array(new).difference(from: Array(old)) {
+      isIdentityEqual($0, $1) || areEqual($0, $1)
+    }
     var removals = Set<Int>()
     var insertions = Set<Int>()
     for change in difference {
@@ -261,17 +293,22 @@ struct StateDiffWriter {
   // MARK: - Lines
 
   /// Writes an equal value on one line, as swift-custom-dump does: its fields not expanded.
-  private mutating func writeUnchanged(_ value: Any, label: String, indent: Int, separator: String) {
+  private mutating func writeUnchanged(_ value: Any, label: String, indent: Int, separator: String)
+  {
     append(dump(value, label: label, indent: indent, maxDepth: 0) + separator, marker: "  ")
     budget -= 1
   }
 
   /// Writes a value that only one side has, as deep as the budget allows.
-  private mutating func writeDump(_ value: Any, _ marker: String, label: String?, indent: Int, separator: String) {
+  private mutating func writeDump(
+    _ value: Any, _ marker: String, label: String?, indent: Int, separator: String
+  ) {
     // Without a budget, nothing to count (which would not end on a cycle of objects).
     let (depth, nodes) = isUnlimited ? (nil, 0) : dumpDepth(of: value, maxNodes: budget)
     if depth != nil { isComplete = false }
-    append(dump(value, label: label, indent: indent, maxDepth: depth ?? .max) + separator, marker: marker)
+    append(
+      dump(value, label: label, indent: indent, maxDepth: depth ?? .max) + separator, marker: marker
+    )
     budget -= nodes
   }
 
@@ -304,7 +341,9 @@ struct StateDiffWriter {
   /// swift-custom-dump would write whole) is written as swift-custom-dump writes two values
   /// it does not descend into, the old one and the new one, each as deep as the budget
   /// allows.
-  private mutating func writeWithCustomDump(_ old: Any, _ new: Any, label: String?, indent: Int, separator: String) {
+  private mutating func writeWithCustomDump(
+    _ old: Any, _ new: Any, label: String?, indent: Int, separator: String
+  ) {
     if !isUnlimited {
       let limit = max(budget, 2 * Self.smallNodeCount)
       let nodes = nodeCount(of: old, limit: limit) + nodeCount(of: new, limit: limit)
@@ -323,12 +362,17 @@ struct StateDiffWriter {
     // placeholder after the value makes swift-custom-dump write the separator, one before
     // it leaves it out.
     let fields: (Any) -> [(label: String, value: Any)] = { value in
-      separator.isEmpty ? [DiffFrame.placeholder, (label, value)] : [(label, value), DiffFrame.placeholder]
+      separator.isEmpty
+        ? [DiffFrame.placeholder, (label, value)] : [(label, value), DiffFrame.placeholder]
     }
-    guard let framed = diff(DiffFrame(fields: fields(old)), DiffFrame(fields: fields(new))) else { return }
-    text += DiffFrame.unframe(
-      framed, dropFirst: separator.isEmpty ? 2 : 1, dropLast: separator.isEmpty ? 1 : 2, indent: indent,
-      keepsMarker: true) + "\n"
+    guard let framed = diff(DiffFrame(fields: fields(old)), DiffFrame(fields: fields(new))) else {
+      return
+    }
+    text +=
+      DiffFrame.unframe(
+        framed, dropFirst: separator.isEmpty ? 2 : 1, dropLast: separator.isEmpty ? 1 : 2,
+        indent: indent,
+        keepsMarker: true) + "\n"
   }
 
   /// Appends one line: a marker (`"  "`, `"- "` or `"+ "`), the indent, the text.
@@ -357,16 +401,22 @@ private struct DiffFrame: CustomDumpReflectable {
   var fields: [(label: String, value: Any)]
 
   var customDumpMirror: Mirror {
-    Mirror(self, children: fields.map { (label: Optional($0.label), value: $0.value) }, displayStyle: .struct)
+    Mirror(
+      self, children: fields.map { (label: Optional($0.label), value: $0.value) },
+      displayStyle: .struct)
   }
 
   /// The lines of a frame's dump or diff without the frame's own (`dropFirst` at the start,
   /// `dropLast` at the end), moved from the frame's field indent (2) to `indent`, after the
   /// two-character `- `, `+ ` or `  ` marker of each line when `keepsMarker`.
-  static func unframe(_ text: String, dropFirst: Int, dropLast: Int, indent: Int, keepsMarker: Bool) -> String {
-    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(dropFirst).dropLast(dropLast)
+  static func unframe(_ text: String, dropFirst: Int, dropLast: Int, indent: Int, keepsMarker: Bool)
+    -> String
+  {
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(dropFirst)
+      .dropLast(dropLast)
     let shift = String(repeating: " ", count: indent)
     let marker = keepsMarker ? 2 : 0
-    return lines.map { $0.prefix(marker) + shift + $0.dropFirst(marker + 2) }.joined(separator: "\n")
+    return lines.map { $0.prefix(marker) + shift + $0.dropFirst(marker + 2) }.joined(
+      separator: "\n")
   }
 }

@@ -49,9 +49,12 @@ private func areEqual(_ old: Any, _ new: Any, visited: inout Set<[ObjectIdentifi
   }
   let oldMirror = Mirror(customDumpReflecting: old)
   let newMirror = Mirror(customDumpReflecting: new)
-  guard oldMirror.subjectType == newMirror.subjectType, oldMirror.children.count == newMirror.children.count
+  guard oldMirror.subjectType == newMirror.subjectType,
+    oldMirror.children.count == newMirror.children.count
   else { return false }
-  guard !oldMirror.children.isEmpty else { return String(describing: old) == String(describing: new) }
+  guard !oldMirror.children.isEmpty else {
+    return String(describing: old) == String(describing: new)
+  }
   return zip(oldMirror.children, newMirror.children).allSatisfy {
     $0.label == $1.label && areEqual($0.value, $1.value, visited: &visited)
   }
@@ -68,7 +71,8 @@ func isIdentityEqual(_ old: Any, _ new: Any) -> Bool {
 /// How many elements at the start and at the end two collections share, compared with `==`
 /// on the collections themselves where their elements are `Equatable` (no mirrors), else
 /// element by element through their mirrors. The two never overlap.
-func commonEnds(_ old: Any, _ new: Any, oldCount: Int, newCount: Int) -> (prefix: Int, suffix: Int) {
+func commonEnds(_ old: Any, _ new: Any, oldCount: Int, newCount: Int) -> (prefix: Int, suffix: Int)
+{
   if let oldCollection = old as? any BidirectionalCollection, oldCollection.count == oldCount,
     let newCollection = new as? any BidirectionalCollection, newCollection.count == newCount,
     let ends = commonEnds(oldCollection, new)
@@ -76,11 +80,14 @@ func commonEnds(_ old: Any, _ new: Any, oldCount: Int, newCount: Int) -> (prefix
     return ends
   }
   return commonEnds(
-    Array(Mirror(customDumpReflecting: old).children), Array(Mirror(customDumpReflecting: new).children)
+    Array(Mirror(customDumpReflecting: old).children),
+    Array(Mirror(customDumpReflecting: new).children)
   ) { areEqual($0.value, $1.value) }
 }
 
-private func commonEnds<C: BidirectionalCollection>(_ old: C, _ new: Any) -> (prefix: Int, suffix: Int)? {
+private func commonEnds<C: BidirectionalCollection>(_ old: C, _ new: Any) -> (
+  prefix: Int, suffix: Int
+)? {
   (EquatableElements(old) as? any CommonEnds)?.commonEnds(with: new)
 }
 
@@ -186,7 +193,9 @@ private struct ObjectsSeen {
 /// The value inside any optionals around it.
 private func unwrapped(_ value: Any) -> Any {
   var value = value
-  while case let mirror = Mirror(reflecting: value), mirror.displayStyle == .optional, let some = mirror.children.first {
+  while case let mirror = Mirror(reflecting: value), mirror.displayStyle == .optional,
+    let some = mirror.children.first
+  {
     value = some.value
   }
   return value

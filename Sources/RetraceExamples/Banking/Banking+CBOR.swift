@@ -15,31 +15,49 @@ extension BankingAction: CBOREncodable, CBORDecodable {
     switch self {
     case .addAccount(let name, let kind, let iban, let date):
       writer.writeCase("addAccount", fields: 4)
-      writer.writeKey("date"); writer.write(date)
-      writer.writeKey("iban"); writer.write(iban)
-      writer.writeKey("kind"); writer.write(kind)
-      writer.writeKey("name"); writer.write(name)
+      writer.writeKey("date")
+      writer.write(date)
+      writer.writeKey("iban")
+      writer.write(iban)
+      writer.writeKey("kind")
+      writer.write(kind)
+      writer.writeKey("name")
+      writer.write(name)
     case .addTransaction(let iban, let amount, let beneficiary, let date):
       writer.writeCase("addTransaction", fields: 4)
-      writer.writeKey("date"); writer.write(date)
-      writer.writeKey("iban"); writer.write(iban)
-      writer.writeKey("amount"); writer.write(amount)
-      writer.writeKey("beneficiary"); writer.write(beneficiary)
+      writer.writeKey("date")
+      writer.write(date)
+      writer.writeKey("iban")
+      writer.write(iban)
+      writer.writeKey("amount")
+      writer.write(amount)
+      writer.writeKey("beneficiary")
+      writer.write(beneficiary)
     case .moveAccount(let from, let to):
       writer.writeCase("moveAccount", fields: 2)
-      writer.writeKey("to"); writer.write(to)
-      writer.writeKey("from"); writer.write(from)
+      writer.writeKey("to")
+      writer.write(to)
+      writer.writeKey("from")
+      writer.write(from)
     case .navigation(let action):
       writer.writeCase("navigation", fields: 1)
-      writer.writeKey("action"); writer.write(action)
+      writer.writeKey("action")
+      writer.write(action)
     }
   }
 
   /// Reads `{"case": {label: value, …}}`, labels in any order.
   public init(from reader: inout CBORReader) throws(CBORError) {
     let (name, fields) = try reader.readCase("an action")
-    var date: Double?, iban: String?, amount: Int?, beneficiary: String?, accountName: String?
-    var kind: AccountKind?, from: Int?, to: Int?, navigation: NavigationAction<BankingRoute>?
+    var date: Double?
+    var iban: String?
+    var amount: Int?
+    var beneficiary: String?
+    var accountName: String?
+    var kind: AccountKind?
+    var from: Int?
+    var to: Int?
+    var navigation: NavigationAction<BankingRoute>?
     for _ in 0..<fields {
       switch try reader.readKey() {
       case "date": date = try reader.read(Double.self)
@@ -56,10 +74,14 @@ extension BankingAction: CBOREncodable, CBORDecodable {
     }
     switch name {
     case "addTransaction":
-      guard let iban, let amount, let beneficiary, let date else { throw reader.missingKey("addTransaction") }
+      guard let iban, let amount, let beneficiary, let date else {
+        throw reader.missingKey("addTransaction")
+      }
       self = .addTransaction(iban: iban, amount: amount, beneficiary: beneficiary, date: date)
     case "addAccount":
-      guard let accountName, let kind, let iban, let date else { throw reader.missingKey("addAccount") }
+      guard let accountName, let kind, let iban, let date else {
+        throw reader.missingKey("addAccount")
+      }
       self = .addAccount(name: accountName, kind: kind, iban: iban, date: date)
     case "moveAccount":
       guard let from, let to else { throw reader.missingKey("moveAccount") }
@@ -77,14 +99,17 @@ extension BankingState: CBOREncodable, CBORDecodable {
   /// Writes `{"accounts": […], "navigation": {…}}`.
   public func encode(to writer: inout CBORWriter) {
     writer.writeMapHeader(count: 2)
-    writer.writeKey("accounts"); writer.write(accounts)
+    writer.writeKey("accounts")
+    writer.write(accounts)
     // NavigationState's Codable conformance never throws.
-    writer.writeKey("navigation"); try? writer.encode(navigation)
+    writer.writeKey("navigation")
+    try? writer.encode(navigation)
   }
 
   /// Reads the accounts and the navigation state, in any order.
   public init(from reader: inout CBORReader) throws(CBORError) {
-    var accounts: IdentifiedArrayOf<Account>?, navigation: NavigationState<BankingRoute>?
+    var accounts: IdentifiedArrayOf<Account>?
+    var navigation: NavigationState<BankingRoute>?
     for _ in 0..<(try reader.readMapHeader()) {
       switch try reader.readKey() {
       case "accounts": accounts = try reader.read(IdentifiedArrayOf<Account>.self)
@@ -102,16 +127,25 @@ extension Account: CBOREncodable, CBORDecodable {
   /// Writes the account's five fields, keys sorted.
   public func encode(to writer: inout CBORWriter) {
     writer.writeMapHeader(count: 5)
-    writer.writeKey("iban"); writer.write(iban)
-    writer.writeKey("kind"); writer.write(kind)
-    writer.writeKey("name"); writer.write(name)
-    writer.writeKey("balance"); writer.write(balance)
-    writer.writeKey("transactions"); writer.write(transactions)
+    writer.writeKey("iban")
+    writer.write(iban)
+    writer.writeKey("kind")
+    writer.write(kind)
+    writer.writeKey("name")
+    writer.write(name)
+    writer.writeKey("balance")
+    writer.write(balance)
+    writer.writeKey("transactions")
+    writer.write(transactions)
   }
 
   /// Reads the account's five fields, in any order.
   public init(from reader: inout CBORReader) throws(CBORError) {
-    var iban: String?, kind: AccountKind?, name: String?, balance: Int?, transactions: [Transaction]?
+    var iban: String?
+    var kind: AccountKind?
+    var name: String?
+    var balance: Int?
+    var transactions: [Transaction]?
     for _ in 0..<(try reader.readMapHeader()) {
       switch try reader.readKey() {
       case "iban": iban = try reader.read(String.self)
@@ -122,7 +156,9 @@ extension Account: CBOREncodable, CBORDecodable {
       default: try reader.skip()
       }
     }
-    guard let iban, let kind, let name, let balance, let transactions else { throw reader.missingKey("account field") }
+    guard let iban, let kind, let name, let balance, let transactions else {
+      throw reader.missingKey("account field")
+    }
     self.init(name: name, iban: iban, kind: kind, transactions: transactions, balance: balance)
   }
 }
@@ -131,14 +167,19 @@ extension Transaction: CBOREncodable, CBORDecodable {
   /// Writes `{"date": …, "amount": …, "beneficiary": …}`.
   public func encode(to writer: inout CBORWriter) {
     writer.writeMapHeader(count: 3)
-    writer.writeKey("date"); writer.write(date)
-    writer.writeKey("amount"); writer.write(amount)
-    writer.writeKey("beneficiary"); writer.write(beneficiary)
+    writer.writeKey("date")
+    writer.write(date)
+    writer.writeKey("amount")
+    writer.write(amount)
+    writer.writeKey("beneficiary")
+    writer.write(beneficiary)
   }
 
   /// Reads the three fields, in any order.
   public init(from reader: inout CBORReader) throws(CBORError) {
-    var date: Double?, amount: Int?, beneficiary: String?
+    var date: Double?
+    var amount: Int?
+    var beneficiary: String?
     for _ in 0..<(try reader.readMapHeader()) {
       switch try reader.readKey() {
       case "date": date = try reader.read(Double.self)
@@ -147,7 +188,9 @@ extension Transaction: CBOREncodable, CBORDecodable {
       default: try reader.skip()
       }
     }
-    guard let date, let amount, let beneficiary else { throw reader.missingKey("transaction field") }
+    guard let date, let amount, let beneficiary else {
+      throw reader.missingKey("transaction field")
+    }
     self.init(amount: amount, beneficiary: beneficiary, date: date)
   }
 }
@@ -169,7 +212,9 @@ extension AccountKind: CBOREncodable, CBORDecodable {
   /// Reads a raw value.
   public init(from reader: inout CBORReader) throws(CBORError) {
     let raw = try reader.read(String.self)
-    guard let kind = AccountKind(rawValue: raw) else { throw reader.invalidValue("no account kind '\(raw)'") }
+    guard let kind = AccountKind(rawValue: raw) else {
+      throw reader.invalidValue("no account kind '\(raw)'")
+    }
     self = kind
   }
 }
@@ -182,12 +227,14 @@ extension BankingRoute: CBOREncodable, CBORDecodable {
       writer.writeCase("accounts", fields: 0)
     case .account(let iban):
       writer.writeCase("account", fields: 1)
-      writer.writeKey("iban"); writer.write(iban)
+      writer.writeKey("iban")
+      writer.write(iban)
     case .newAccount:
       writer.writeCase("newAccount", fields: 0)
     case .newTransaction(let iban):
       writer.writeCase("newTransaction", fields: 1)
-      writer.writeKey("iban"); writer.write(iban)
+      writer.writeKey("iban")
+      writer.write(iban)
     }
   }
 

@@ -36,7 +36,9 @@ public let bankingWithFeesDomain = DomainDefinition(
 
 /// The banking domain's invariants.
 public let bankingInvariants: [Invariant<BankingState>] = [
-  Invariant("balance-matches-transactions", "Every account's balance is the sum of its transactions.") {
+  Invariant(
+    "balance-matches-transactions", "Every account's balance is the sum of its transactions."
+  ) {
     // The ledger keeps the exact sum through every change (see `Ledger`), so this costs the
     // same after the millionth transaction as after the first: bisect checks it after every
     // action. A hostile snapshot whose amounts sum past Int.max has a total no balance equals.
@@ -49,13 +51,16 @@ public let bankingInvariants: [Invariant<BankingState>] = [
     var seen = Set<String>(minimumCapacity: $0.accounts.count)
     return $0.accounts.allSatisfy { seen.insert(normalizedIBAN($0.iban)).inserted }
   },
-  Invariant("valid-navigation", "Every stack starts at a root and every move obeys the flow rules.") {
+  Invariant("valid-navigation", "Every stack starts at a root and every move obeys the flow rules.")
+  {
     $0.navigation.isValid(under: BankingRoute.rules)
   },
-  Invariant("opening-deposit", "Every account's first transaction is the 2,000.00 opening deposit.") {
+  Invariant("opening-deposit", "Every account's first transaction is the 2,000.00 opening deposit.")
+  {
     $0.accounts.allSatisfy {
       $0.transactions.first.map {
-        $0.amount == BankingReducer.openingDeposit && $0.beneficiary == BankingReducer.openingBeneficiary
+        $0.amount == BankingReducer.openingDeposit
+          && $0.beneficiary == BankingReducer.openingBeneficiary
       } ?? false
     }
   },
@@ -65,6 +70,8 @@ public let bankingInvariants: [Invariant<BankingState>] = [
 func normalizedIBAN(_ iban: String) -> String {
   // Already in that form (ASCII, no space, no small letter), as IBANs nearly always are:
   // the same string, without making two new ones. `bisect` checks this after every action.
-  if iban.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x20 && !(0x61...0x7A).contains($0) }) { return iban }
+  if iban.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x20 && !(0x61...0x7A).contains($0) }) {
+    return iban
+  }
   return String(iban.filter { $0 != " " }).uppercased()
 }

@@ -18,13 +18,16 @@ public struct BankingReducer: Reducer, Sendable {
   public init() {}
 
   /// Applies a banking action.
-  public func reduce(into state: inout BankingState, action: BankingAction) -> Effect<BankingAction> {
+  public func reduce(into state: inout BankingState, action: BankingAction) -> Effect<BankingAction>
+  {
     switch action {
     case .addAccount(let name, let kind, let iban, let date):
       guard state.accounts.index(id: iban) == nil else { return .none }
-      let deposit = Transaction(amount: Self.openingDeposit, beneficiary: Self.openingBeneficiary, date: date)
+      let deposit = Transaction(
+        amount: Self.openingDeposit, beneficiary: Self.openingBeneficiary, date: date)
       state.accounts.append(
-        Account(name: name, iban: iban, kind: kind, transactions: [deposit], balance: deposit.amount))
+        Account(
+          name: name, iban: iban, kind: kind, transactions: [deposit], balance: deposit.amount))
 
     case .addTransaction(let iban, let amount, let beneficiary, let date):
       guard let index = state.accounts.index(id: iban) else { return .none }
@@ -56,11 +59,15 @@ extension Account {
   fileprivate mutating func receive(amount: Int, beneficiary: String, date: Double) {
     let (after, overflow) = balance.addingReportingOverflow(amount)
     guard !overflow,
-      !(amount < 0 && after < 0 && after.addingReportingOverflow(BankingReducer.overdraftPenalty).overflow)
+      !(amount < 0 && after < 0
+        && after.addingReportingOverflow(BankingReducer.overdraftPenalty).overflow)
     else { return }
     book(Transaction(amount: amount, beneficiary: beneficiary, date: date))
     if amount < 0 && balance < 0 {
-      book(Transaction(amount: BankingReducer.overdraftPenalty, beneficiary: BankingReducer.overdraftBeneficiary, date: date))
+      book(
+        Transaction(
+          amount: BankingReducer.overdraftPenalty, beneficiary: BankingReducer.overdraftBeneficiary,
+          date: date))
     }
   }
 
@@ -84,12 +91,14 @@ public struct BankingWithFeesReducer: Reducer, Sendable {
   public init() {}
 
   /// Applies a banking action, then books the fee after a payment.
-  public func reduce(into state: inout BankingState, action: BankingAction) -> Effect<BankingAction> {
+  public func reduce(into state: inout BankingState, action: BankingAction) -> Effect<BankingAction>
+  {
     _ = base.reduce(into: &state, action: action)
     if case .addTransaction(let iban, let amount, _, let date) = action, amount < 0,
       let index = state.accounts.index(id: iban)
     {
-      state.accounts[index].book(Transaction(amount: Self.paymentFee, beneficiary: Self.feeBeneficiary, date: date))
+      state.accounts[index].book(
+        Transaction(amount: Self.paymentFee, beneficiary: Self.feeBeneficiary, date: date))
     }
     return .none
   }

@@ -41,7 +41,9 @@ public struct Account: Codable, Equatable, Sendable, Identifiable {
   public var id: String { iban }
 
   /// Creates an account.
-  public init(name: String, iban: String, kind: AccountKind, transactions: [Transaction], balance: Int) {
+  public init(
+    name: String, iban: String, kind: AccountKind, transactions: [Transaction], balance: Int
+  ) {
     self.name = name
     self.iban = iban
     self.kind = kind

@@ -23,10 +23,12 @@ enum BankingWorkload {
   ]
 
   static let workload = Workload<BankingState, BankingAction> { state, step, random in
-    let date = startDate + Double(step) * secondsPerStep + Double(Int.random(in: 0..<1_700, using: &random))
+    let date =
+      startDate + Double(step) * secondsPerStep + Double(Int.random(in: 0..<1_700, using: &random))
     let accounts = state.accounts
     let opensAccount =
-      accounts.count < 3 || (accounts.count < accountPlans.count && Int.random(in: 0..<500, using: &random) == 0)
+      accounts.count < 3
+      || (accounts.count < accountPlans.count && Int.random(in: 0..<500, using: &random) == 0)
     if opensAccount {
       let plan = accountPlans[accounts.count]
       return .addAccount(name: plan.name, kind: plan.kind, iban: makeIBAN(&random), date: date)
@@ -50,7 +52,8 @@ enum BankingWorkload {
       let visible = state.navigation.visibleRoute
       switch visible {
       case .accounts:
-        return .navigation(action: .push(route: .account(iban: accounts.randomElement(using: &random)!.iban)))
+        return .navigation(
+          action: .push(route: .account(iban: accounts.randomElement(using: &random)!.iban)))
       case .account(let iban):
         return Bool.random(using: &random)
           ? .navigation(action: .present(route: .newTransaction(iban: iban), style: .sheet))

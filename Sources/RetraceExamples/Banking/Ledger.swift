@@ -77,7 +77,9 @@ extension Ledger: RandomAccessCollection, MutableCollection, RangeReplaceableCol
   /// - Parameters:
   ///   - bounds: The positions to replace.
   ///   - newElements: The transactions to put there.
-  public mutating func replaceSubrange(_ bounds: Range<Int>, with newElements: some Collection<Transaction>) {
+  public mutating func replaceSubrange(
+    _ bounds: Range<Int>, with newElements: some Collection<Transaction>
+  ) {
     total += Self.sum(newElements) - Self.sum(transactions[bounds])
     transactions.replaceSubrange(bounds, with: newElements)
   }

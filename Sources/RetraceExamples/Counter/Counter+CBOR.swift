@@ -32,7 +32,8 @@ extension CounterState: CBOREncodable, CBORDecodable {
   /// Writes `{"count": n}`.
   public func encode(to writer: inout CBORWriter) {
     writer.writeMapHeader(count: 1)
-    writer.writeKey("count"); writer.write(count)
+    writer.writeKey("count")
+    writer.write(count)
   }
 
   /// Reads `{"count": n}`.

@@ -30,7 +30,8 @@ public struct CounterReducer: Reducer, Sendable {
 
   /// Applies a counter action.
   @inlinable
-  public func reduce(into state: inout CounterState, action: CounterAction) -> Effect<CounterAction> {
+  public func reduce(into state: inout CounterState, action: CounterAction) -> Effect<CounterAction>
+  {
     switch action {
     // At the ends of Int, reachable only from a hostile snapshot, the count stays put
     // rather than trapping.

@@ -33,7 +33,9 @@ public enum PostsAction: Codable, Equatable, Sendable {
   }
 
   /// The names of all the cases.
-  public static let caseNames = ["navigation", "load", "retry", "postsLoaded", "loadFailed", "toggleLike"]
+  public static let caseNames = [
+    "navigation", "load", "retry", "postsLoaded", "loadFailed", "toggleLike",
+  ]
 
   /// How navigation actions are embedded in posts actions, for ``Retrace/Scope``.
   public static let navigationCase = ActionCase<PostsAction, NavigationAction<PostsRoute>>(

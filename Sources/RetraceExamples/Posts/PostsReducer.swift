@@ -51,7 +51,9 @@ public struct PostsReducer: Reducer, Sendable {
       return .none
 
     case .load, .retry:
-      let started: Void? = state.screens.update(.postList, in: &state.navigation, action: action.name) {
+      let started: Void? = state.screens.update(
+        .postList, in: &state.navigation, action: action.name
+      ) {
         $0 = .list(.loading)
       }
       guard started != nil else { return .none }
@@ -81,7 +83,8 @@ public struct PostsReducer: Reducer, Sendable {
       return .none
 
     case .toggleLike(let id):
-      state.screens.update(.postDetail(id: id), in: &state.navigation, action: action.name) { screen in
+      state.screens.update(.postDetail(id: id), in: &state.navigation, action: action.name) {
+        screen in
         if case .detail(var detail) = screen {
           detail.isLiked.toggle()
           screen = .detail(detail)

@@ -47,7 +47,8 @@ public enum PostsWorkload {
       case 92..<97 where !posts.isEmpty:
         // A deep link from a notification.
         let id = posts.randomElement(using: &random)!.id
-        return navigate(.setPath(path: RoutePath(tab: "feed", stack: [.postList, .postDetail(id: id)])))
+        return navigate(
+          .setPath(path: RoutePath(tab: "feed", stack: [.postList, .postDetail(id: id)])))
       default:
         return navigate(.selectTab(tab: "settings"))
       }
@@ -93,7 +94,8 @@ public enum PostsWorkload {
   ]
 
   private static let words = [
-    "Swift", "state", "actions", "replay", "tabs", "sheets", "reducers", "traces", "effects", "links",
+    "Swift", "state", "actions", "replay", "tabs", "sheets", "reducers", "traces", "effects",
+    "links",
   ]
 
   /// Three to eight small posts; identifiers grow with the step so that a refresh can bring
@@ -105,7 +107,8 @@ public enum PostsWorkload {
       let id = newest - offset
       let first = words.randomElement(using: &random)!
       let second = words.randomElement(using: &random)!
-      return Post(id: id, title: "\(first) and \(second)", body: "Post \(id) is about \(first.lowercased()).")
+      return Post(
+        id: id, title: "\(first) and \(second)", body: "Post \(id) is about \(first.lowercased()).")
     }
   }
 }

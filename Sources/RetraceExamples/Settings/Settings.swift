@@ -30,7 +30,9 @@ public struct SettingsReducer: Reducer, Sendable {
   public init() {}
 
   /// Applies a settings action.
-  public func reduce(into state: inout SettingsState, action: SettingsAction) -> Effect<SettingsAction> {
+  public func reduce(into state: inout SettingsState, action: SettingsAction) -> Effect<
+    SettingsAction
+  > {
     switch action {
     case .toggle(let key):
       state.toggles[key, default: false].toggle()
@@ -40,7 +42,9 @@ public struct SettingsReducer: Reducer, Sendable {
 }
 
 /// The switch names the settings workload uses.
-let settingsKeys = ["darkMode", "notifications", "biometrics", "analytics", "largeText", "autoplay"]
+let settingsKeys = [
+  "darkMode", "notifications", "biometrics", "analytics", "largeText", "autoplay",
+]
 
 /// The `settings` domain: named switches, after the seed's day/night toggle.
 public let settingsDomain = DomainDefinition(

@@ -2,7 +2,8 @@ import Dispatch
 import Synchronization
 
 /// Where ``ChunkPipeline`` runs its work.
-private let chunkPipelineQueue = DispatchQueue(label: "Retrace.ChunkPipeline", attributes: .concurrent)
+private let chunkPipelineQueue = DispatchQueue(
+  label: "Retrace.ChunkPipeline", attributes: .concurrent)
 
 /// Works on a trace's chunks ahead of the thread that consumes them: `take(i)` returns the
 /// output for chunk `i`, in order, while up to `window` later chunks are being decoded on

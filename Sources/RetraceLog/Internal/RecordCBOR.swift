@@ -44,8 +44,12 @@ enum RecordCBOR {
     /// Reads the head at `position` and moves `position` past it. Shared by ``readHead()``
     /// and the loop in ``skipItem()``, which keeps its position in a local.
     @inline(__always)
-    private func head(at position: inout Int) throws(CursorError) -> (major: UInt8, info: UInt8, argument: UInt64) {
-      guard position < bytes.count else { throw CursorError(offset: position, reason: "unexpected end of data") }
+    private func head(at position: inout Int) throws(CursorError) -> (
+      major: UInt8, info: UInt8, argument: UInt64
+    ) {
+      guard position < bytes.count else {
+        throw CursorError(offset: position, reason: "unexpected end of data")
+      }
       let initial = bytes[position]
       position &+= 1
       let major = initial >> 5
@@ -55,7 +59,9 @@ enum RecordCBOR {
         return (major, info, UInt64(info))
       case 24...27:
         let size = 1 << Int(info - 24)
-        guard bytes.count - position >= size else { throw CursorError(offset: position, reason: "unexpected end of data") }
+        guard bytes.count - position >= size else {
+          throw CursorError(offset: position, reason: "unexpected end of data")
+        }
         var value: UInt64 = 0
         for i in 0..<size { value = value << 8 | UInt64(bytes[position + i]) }
         position &+= size
@@ -71,7 +77,9 @@ enum RecordCBOR {
     mutating func readUInt() throws(CursorError) -> UInt64 {
       let start = offset
       let head = try readHead()
-      guard head.major == 0, head.info != 31 else { throw CursorError(offset: start, reason: "expected an unsigned integer") }
+      guard head.major == 0, head.info != 31 else {
+        throw CursorError(offset: start, reason: "expected an unsigned integer")
+      }
       return head.argument
     }
 
@@ -93,7 +101,9 @@ enum RecordCBOR {
     mutating func readArrayCount() throws(CursorError) -> UInt64 {
       let start = offset
       let head = try readHead()
-      guard head.major == 4, head.info != 31 else { throw CursorError(offset: start, reason: "expected an array") }
+      guard head.major == 4, head.info != 31 else {
+        throw CursorError(offset: start, reason: "expected an array")
+      }
       return head.argument
     }
 
@@ -117,13 +127,15 @@ enum RecordCBOR {
         switch head.major {
         case 2, 3:
           guard head.argument <= remaining else {
-            throw CursorError(offset: position, reason: "string length \(head.argument) runs past the end")
+            throw CursorError(
+              offset: position, reason: "string length \(head.argument) runs past the end")
           }
           position += Int(head.argument)
         case 4, 5:
           // Every item takes at least one byte, so a count beyond the bytes left is damage.
           guard head.argument <= remaining else {
-            throw CursorError(offset: position, reason: "container count \(head.argument) runs past the end")
+            throw CursorError(
+              offset: position, reason: "container count \(head.argument) runs past the end")
           }
           pending += Int(head.argument) << (head.major == 5 ? 1 : 0)
         case 6:
@@ -147,13 +159,19 @@ enum RecordCBOR {
       case 2, 3:
         if head.info == 31 {
           while true {
-            guard offset < bytes.count else { throw CursorError(offset: offset, reason: "unexpected end of data") }
-            if bytes[offset] == 0xFF { offset += 1; break }
+            guard offset < bytes.count else {
+              throw CursorError(offset: offset, reason: "unexpected end of data")
+            }
+            if bytes[offset] == 0xFF {
+              offset += 1
+              break
+            }
             _ = try skipNested(depth: depth + 1)
           }
         } else {
           guard head.argument <= UInt64(bytes.count - offset) else {
-            throw CursorError(offset: start, reason: "string length \(head.argument) runs past the end")
+            throw CursorError(
+              offset: start, reason: "string length \(head.argument) runs past the end")
           }
           offset += Int(head.argument)
         }
@@ -161,14 +179,20 @@ enum RecordCBOR {
         let perEntry = head.major == 5 ? 2 : 1
         if head.info == 31 {
           while true {
-            guard offset < bytes.count else { throw CursorError(offset: offset, reason: "unexpected end of data") }
-            if bytes[offset] == 0xFF { offset += 1; break }
+            guard offset < bytes.count else {
+              throw CursorError(offset: offset, reason: "unexpected end of data")
+            }
+            if bytes[offset] == 0xFF {
+              offset += 1
+              break
+            }
             for _ in 0..<perEntry { _ = try skipNested(depth: depth + 1) }
           }
         } else {
           // Every item takes at least one byte, so a count beyond the bytes left is damage.
           guard head.argument <= UInt64(bytes.count - offset) else {
-            throw CursorError(offset: start, reason: "container count \(head.argument) runs past the end")
+            throw CursorError(
+              offset: start, reason: "container count \(head.argument) runs past the end")
           }
           for _ in 0..<(Int(head.argument) * perEntry) { _ = try skipNested(depth: depth + 1) }
         }

@@ -19,7 +19,9 @@ struct Scan {
     var nextSequence = header.firstSequence + 1
     while offset < file.count {
       guard file.count - offset >= 8 else {
-        damage = TraceError(.truncated, "the file ends inside a frame header", offset: offset, chunk: chunks.count, sequence: nextSequence)
+        damage = TraceError(
+          .truncated, "the file ends inside a frame header", offset: offset, chunk: chunks.count,
+          sequence: nextSequence)
         return
       }
       let magic = file.readLittleEndian(UInt32.self, at: offset)
@@ -44,7 +46,8 @@ struct Scan {
         return
       default:
         damage = TraceError(
-          .corrupted, "expected a chunk or the index, found 0x\(String(magic, radix: 16))", offset: offset,
+          .corrupted, "expected a chunk or the index, found 0x\(String(magic, radix: 16))",
+          offset: offset,
           chunk: chunks.count, sequence: nextSequence)
         return
       }
@@ -59,11 +62,15 @@ struct Scan {
   init?(indexOf file: TraceFile) {
     // The header frame, and the index frame, whose size the trailer at the file's end gives.
     let trailerSize = TraceFormat.indexTrailerSize
-    guard file.size >= 8 + trailerSize, let prefix = file.read(exactly: 8, at: 0) else { return nil }
+    guard file.size >= 8 + trailerSize, let prefix = file.read(exactly: 8, at: 0) else {
+      return nil
+    }
     let headerSize = Int(prefix.withUnsafeBytes { $0.readLittleEndian(UInt32.self, at: 4) })
     guard headerSize <= TraceFormat.maxHeaderSize,
       let headerFrame = file.read(exactly: 8 + headerSize, at: 0),
-      let (header, version, end) = try? headerFrame.withBytes({ bytes throws(TraceError) in try Self.readHeader(bytes) }),
+      let (header, version, end) = try? headerFrame.withBytes({ bytes throws(TraceError) in
+        try Self.readHeader(bytes)
+      }),
       let trailer = file.read(exactly: trailerSize, at: file.size - trailerSize)
     else { return nil }
     let count = Int(trailer.withUnsafeBytes { $0.readLittleEndian(UInt32.self, at: 0) })
@@ -85,9 +92,12 @@ struct Scan {
     var nextSequence = header.firstSequence + 1
     while offset < indexOffset && chunks.count < count {
       guard let bytes = file.read(exactly: 8 + TraceFormat.chunkHeaderSize, at: offset),
-        bytes.withUnsafeBytes({ $0.readLittleEndian(UInt32.self, at: 0) }) == TraceFormat.chunkMagic,
+        bytes.withUnsafeBytes({ $0.readLittleEndian(UInt32.self, at: 0) })
+          == TraceFormat.chunkMagic,
         case .success(let chunk) = bytes.withUnsafeBytes({
-          Self.readChunkHeader($0, at: offset, fileSize: indexOffset, index: chunks.count, nextSequence: nextSequence, frame: nil)
+          Self.readChunkHeader(
+            $0, at: offset, fileSize: indexOffset, index: chunks.count, nextSequence: nextSequence,
+            frame: nil)
         })
       else { return nil }
       chunks.append(chunk)
@@ -96,7 +106,8 @@ struct Scan {
     }
     // The index must list exactly those chunks, as a scan of the whole file requires.
     guard offset == indexOffset,
-      index.withUnsafeBytes({ readIndex($0, at: 0, size: indexSize, nextSequence: nextSequence) }) == nil
+      index.withUnsafeBytes({ readIndex($0, at: 0, size: indexSize, nextSequence: nextSequence) })
+        == nil
     else { return nil }
 
     hasIndex = true
@@ -104,23 +115,33 @@ struct Scan {
 
   /// The header frame at the start of `file` (which needs to hold only that frame): the
   /// header, the format version, and the offset where the frame ends.
-  static func readHeader(_ file: UnsafeRawBufferPointer) throws(TraceError) -> (TraceHeader, UInt16, Int) {
+  static func readHeader(_ file: UnsafeRawBufferPointer) throws(TraceError) -> (
+    TraceHeader, UInt16, Int
+  ) {
     // The header: a skippable frame that must be intact, or this is not a trace at all.
     guard file.count > 0 else { throw TraceError(.notATrace, "empty file, not a trace") }
-    guard file.count >= 8 else { throw TraceError(.notATrace, "too short to be a trace (\(file.count) bytes)") }
+    guard file.count >= 8 else {
+      throw TraceError(.notATrace, "too short to be a trace (\(file.count) bytes)")
+    }
     let magic = file.readLittleEndian(UInt32.self, at: 0)
     guard magic == TraceFormat.headerMagic else {
       if magic == TraceFormat.zstdMagic {
-        throw TraceError(.notATrace, "a zstd file, but not a Retrace trace (no header frame)", offset: 0)
+        throw TraceError(
+          .notATrace, "a zstd file, but not a Retrace trace (no header frame)", offset: 0)
       }
-      throw TraceError(.notATrace, "not a trace (it starts with 0x\(String(magic, radix: 16)), not a Retrace header)", offset: 0)
+      throw TraceError(
+        .notATrace,
+        "not a trace (it starts with 0x\(String(magic, radix: 16)), not a Retrace header)",
+        offset: 0)
     }
     let size = Int(file.readLittleEndian(UInt32.self, at: 4))
     guard size <= TraceFormat.maxHeaderSize, size >= 16 else {
       throw TraceError(.corrupted, "header frame size \(size) is impossible", offset: 4)
     }
     guard file.count - 8 >= size else {
-      throw TraceError(.truncated, "the header frame needs \(size) bytes, the file has \(file.count - 8)", offset: 8)
+      throw TraceError(
+        .truncated, "the header frame needs \(size) bytes, the file has \(file.count - 8)",
+        offset: 8)
     }
     let content = UnsafeRawBufferPointer(rebasing: file[8..<(8 + size)])
     guard content.readLittleEndian(UInt32.self, at: 0) == TraceFormat.headerTag else {
@@ -133,7 +154,8 @@ struct Scan {
     let version = content.readLittleEndian(UInt16.self, at: 4)
     guard version >= 1, version <= TraceFormat.version else {
       throw TraceError(
-        .unsupportedVersion, "format version \(version) is not supported (this reader knows 1 to \(TraceFormat.version))",
+        .unsupportedVersion,
+        "format version \(version) is not supported (this reader knows 1 to \(TraceFormat.version))",
         offset: 12)
     }
     guard content.readLittleEndian(UInt16.self, at: 6) == 0 else {
@@ -145,7 +167,8 @@ struct Scan {
     }
     let header: TraceHeader
     do {
-      header = try CBORDecoder().decode(TraceHeader.self, from: UnsafeRawBufferPointer(rebasing: content[12..<(12 + cborLength)]))
+      header = try CBORDecoder().decode(
+        TraceHeader.self, from: UnsafeRawBufferPointer(rebasing: content[12..<(12 + cborLength)]))
     } catch {
       throw TraceError(.corrupted, "header fields: \(error)", offset: 20)
     }
@@ -156,8 +179,11 @@ struct Scan {
     return (header, version, 8 + size)
   }
 
-  private func readChunk(_ file: UnsafeRawBufferPointer, at offset: Int, nextSequence: UInt64) -> Result<TraceChunk, TraceError> {
-    let header = UnsafeRawBufferPointer(rebasing: file[offset..<min(file.count, offset + 8 + TraceFormat.chunkHeaderSize)])
+  private func readChunk(_ file: UnsafeRawBufferPointer, at offset: Int, nextSequence: UInt64)
+    -> Result<TraceChunk, TraceError>
+  {
+    let header = UnsafeRawBufferPointer(
+      rebasing: file[offset..<min(file.count, offset + 8 + TraceFormat.chunkHeaderSize)])
     return Self.readChunkHeader(
       header, at: offset, fileSize: file.count, index: chunks.count, nextSequence: nextSequence
     ) { frameStart, frameSize in
@@ -173,14 +199,18 @@ struct Scan {
   ///   the chunk's checksum against; `nil` leaves that check to whoever reads the frame
   ///   (``checksumMatches(_:header:frame:)``).
   static func readChunkHeader(
-    _ header: UnsafeRawBufferPointer, at offset: Int, fileSize: Int, index: Int, nextSequence: UInt64,
+    _ header: UnsafeRawBufferPointer, at offset: Int, fileSize: Int, index: Int,
+    nextSequence: UInt64,
     frame: ((_ start: Int, _ size: Int) -> UnsafeRawBufferPointer)?
   ) -> Result<TraceChunk, TraceError> {
-    func failure(_ code: TraceError.Code, _ message: String, _ at: Int) -> Result<TraceChunk, TraceError> {
+    func failure(_ code: TraceError.Code, _ message: String, _ at: Int) -> Result<
+      TraceChunk, TraceError
+    > {
       .failure(TraceError(code, message, offset: at, chunk: index, sequence: nextSequence))
     }
     guard Int(header.readLittleEndian(UInt32.self, at: 4)) == TraceFormat.chunkHeaderSize else {
-      return failure(.corrupted, "chunk header size is not \(TraceFormat.chunkHeaderSize)", offset + 4)
+      return failure(
+        .corrupted, "chunk header size is not \(TraceFormat.chunkHeaderSize)", offset + 4)
     }
     guard header.count == 8 + TraceFormat.chunkHeaderSize else {
       return failure(.truncated, "the file ends inside a chunk header", offset + 8)
@@ -193,7 +223,9 @@ struct Scan {
     let frameSize = Int(header.readLittleEndian(UInt32.self, at: h + 36))
     let frameStart = offset + h + TraceFormat.chunkHeaderSize
     guard fileSize - frameStart >= frameSize else {
-      return failure(.truncated, "the chunk needs \(frameSize) bytes, the file has \(fileSize - frameStart)", frameStart)
+      return failure(
+        .truncated, "the chunk needs \(frameSize) bytes, the file has \(fileSize - frameStart)",
+        frameStart)
     }
     let checksum = header.readLittleEndian(UInt32.self, at: h + 40)
     if let frame, !checksumMatches(checksum, header: header, frame: frame(frameStart, frameSize)) {
@@ -201,11 +233,16 @@ struct Scan {
     }
     // The checksum vouches for the fields; these checks catch a writer that lied.
     guard rawSize <= TraceFormat.maxChunkSize else {
-      return failure(.tooLarge, "chunk claims \(rawSize) bytes of records, more than the limit of \(TraceFormat.maxChunkSize)", offset + h + 32)
+      return failure(
+        .tooLarge,
+        "chunk claims \(rawSize) bytes of records, more than the limit of \(TraceFormat.maxChunkSize)",
+        offset + h + 32)
     }
     let firstSequence = header.readLittleEndian(UInt64.self, at: h + 8)
     guard firstSequence == nextSequence else {
-      return failure(.corrupted, "chunk starts at sequence \(firstSequence), expected \(nextSequence)", offset + h + 8)
+      return failure(
+        .corrupted, "chunk starts at sequence \(firstSequence), expected \(nextSequence)",
+        offset + h + 8)
     }
     let actionCount = Int(header.readLittleEndian(UInt32.self, at: h + 16))
     let recordCount = Int(header.readLittleEndian(UInt32.self, at: h + 20))
@@ -217,7 +254,8 @@ struct Scan {
     }
     return .success(
       TraceChunk(
-        index: index, offset: offset, byteCount: 8 + TraceFormat.chunkHeaderSize + frameSize, rawSize: rawSize,
+        index: index, offset: offset, byteCount: 8 + TraceFormat.chunkHeaderSize + frameSize,
+        rawSize: rawSize,
         firstSequence: firstSequence, actionCount: actionCount, recordCount: recordCount,
         checkpointCount: Int(header.readLittleEndian(UInt32.self, at: h + 44)),
         startsWithSnapshot: header.readLittleEndian(UInt16.self, at: h + 6) & 1 != 0,
@@ -226,22 +264,32 @@ struct Scan {
 
   /// Whether a chunk's CRC32C (over its header's content bytes `0..<40` and `44..<48`, then
   /// its zstd frame) is `checksum`. `header` is the chunk's header frame, 8 + 48 bytes.
-  static func checksumMatches(_ checksum: UInt32, header: UnsafeRawBufferPointer, frame: UnsafeRawBufferPointer) -> Bool {
+  static func checksumMatches(
+    _ checksum: UInt32, header: UnsafeRawBufferPointer, frame: UnsafeRawBufferPointer
+  ) -> Bool {
     let crc = CRC32C.update(
       CRC32C.update(
-        CRC32C.checksum(UnsafeRawBufferPointer(rebasing: header[8..<48])), UnsafeRawBufferPointer(rebasing: header[52..<56])),
+        CRC32C.checksum(UnsafeRawBufferPointer(rebasing: header[8..<48])),
+        UnsafeRawBufferPointer(rebasing: header[52..<56])),
       frame)
     return crc == checksum
   }
 
-  private mutating func readIndex(_ file: UnsafeRawBufferPointer, at offset: Int, size: Int, nextSequence: UInt64) -> TraceError? {
+  private mutating func readIndex(
+    _ file: UnsafeRawBufferPointer, at offset: Int, size: Int, nextSequence: UInt64
+  ) -> TraceError? {
     func error(_ code: TraceError.Code, _ message: String, _ at: Int) -> TraceError {
       TraceError(code, message, offset: at, chunk: chunks.count, sequence: nextSequence)
     }
     let content = offset + 8
-    guard file.count - content >= size else { return error(.truncated, "the file ends inside the index", content) }
-    guard file.count - content == size else { return error(.corrupted, "bytes after the index", content + size) }
-    guard size >= TraceFormat.indexTrailerSize, (size - TraceFormat.indexTrailerSize) % TraceFormat.indexEntrySize == 0
+    guard file.count - content >= size else {
+      return error(.truncated, "the file ends inside the index", content)
+    }
+    guard file.count - content == size else {
+      return error(.corrupted, "bytes after the index", content + size)
+    }
+    guard size >= TraceFormat.indexTrailerSize,
+      (size - TraceFormat.indexTrailerSize) % TraceFormat.indexEntrySize == 0
     else { return error(.corrupted, "index size \(size) is impossible", offset + 4) }
     let trailer = file.count - TraceFormat.indexTrailerSize
     guard file.readLittleEndian(UInt32.self, at: trailer + 28) == TraceFormat.indexTag else {
@@ -252,8 +300,11 @@ struct Scan {
       return error(.corrupted, "index checksum mismatch", offset)
     }
     let count = Int(file.readLittleEndian(UInt32.self, at: trailer))
-    guard count == chunks.count, count * TraceFormat.indexEntrySize == size - TraceFormat.indexTrailerSize else {
-      return error(.corrupted, "the index lists \(count) chunks, the file has \(chunks.count)", trailer)
+    guard count == chunks.count,
+      count * TraceFormat.indexEntrySize == size - TraceFormat.indexTrailerSize
+    else {
+      return error(
+        .corrupted, "the index lists \(count) chunks, the file has \(chunks.count)", trailer)
     }
     for (i, chunk) in chunks.enumerated() {
       let e = content + i * TraceFormat.indexEntrySize
@@ -294,7 +345,8 @@ struct JournalRecord: Sendable {
     bytes.withUnsafeBytes { file -> [JournalRecord] in
       let h = TraceFormat.journalHeaderSize
       guard file.count >= h, file.readLittleEndian(UInt32.self, at: 0) == TraceFormat.journalTag,
-        CRC32C.checksum(UnsafeRawBufferPointer(rebasing: file[0..<28])) == file.readLittleEndian(UInt32.self, at: 28)
+        CRC32C.checksum(UnsafeRawBufferPointer(rebasing: file[0..<28]))
+          == file.readLittleEndian(UInt32.self, at: 28)
       else { return [] }
       let salt = file.readLittleEndian(UInt32.self, at: 8)
       var saltBytes: [UInt8] = []
@@ -311,7 +363,9 @@ struct JournalRecord: Sendable {
         guard CRC32C.update(saltCRC, payload) == crc else { break }
         offset += 8 + length
         var cursor = RecordCBOR.Cursor(payload)
-        guard let count = try? cursor.readArrayCount(), let kind = try? cursor.readUInt() else { break }
+        guard let count = try? cursor.readArrayCount(), let kind = try? cursor.readUInt() else {
+          break
+        }
         switch (TraceFormat.RecordKind(rawValue: kind), count) {
         case (.action, 4):
           guard let sequence = try? cursor.readUInt(), let time = try? cursor.readInt(),
@@ -319,14 +373,20 @@ struct JournalRecord: Sendable {
           else { return records }
           if sequence < expected { continue }  // already in a chunk
           guard sequence == expected else { return records }
-          records.append(JournalRecord(kind: .action, sequence: sequence, time: time, hash: 0, payload: Array(payload[range])))
+          records.append(
+            JournalRecord(
+              kind: .action, sequence: sequence, time: time, hash: 0, payload: Array(payload[range])
+            ))
           expected += 1
         case (.checkpoint, 3):
-          guard let sequence = try? cursor.readUInt(), let hash = try? cursor.readUInt(), cursor.isAtEnd else { return records }
+          guard let sequence = try? cursor.readUInt(), let hash = try? cursor.readUInt(),
+            cursor.isAtEnd
+          else { return records }
           // Only checkpoints after a recovered action; earlier ones are already in a chunk.
           if sequence < expected - 1 || expected == nextSequence { continue }
           guard sequence == expected - 1 else { return records }
-          records.append(JournalRecord(kind: .checkpoint, sequence: sequence, time: 0, hash: hash, payload: []))
+          records.append(
+            JournalRecord(kind: .checkpoint, sequence: sequence, time: 0, hash: hash, payload: []))
         default:
           return records
         }

@@ -29,7 +29,9 @@ final class StateCache<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline
   func snapshot(at sequence: UInt64) -> DecodedSnapshot<State, Action>? {
     entries.withLock { entries in
-      guard let index = entries.snapshots.firstIndex(where: { $0.sequence == sequence }) else { return nil }
+      guard let index = entries.snapshots.firstIndex(where: { $0.sequence == sequence }) else {
+        return nil
+      }
       let entry = entries.snapshots.remove(at: index)
       entries.snapshots.append(entry)
       return entry.snapshot

@@ -55,7 +55,9 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   private var stateBytes: [UInt8] = []
   private var frameBuffer: [UInt8] = []
 
-  init(path: String, configuration: TraceRecorderConfiguration, storage: any TraceStorage) throws(TraceError) {
+  init(path: String, configuration: TraceRecorderConfiguration, storage: any TraceStorage)
+    throws(TraceError)
+  {
     self.path = path
     self.journalPath = path + ".journal"
     self.configuration = configuration
@@ -82,7 +84,9 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   func start(header: TraceHeader, state: State) throws(TraceError) {
     // What a reader refuses is not written (the first sequence number is known only now;
     // the rest was checked when the recorder was created).
-    if let impossibility = header.impossibility { throw TraceError(.outOfRange, impossibility, path: path) }
+    if let impossibility = header.impossibility {
+      throw TraceError(.outOfRange, impossibility, path: path)
+    }
     startTime = header.startTime
     lastSequence = header.firstSequence
     lastCheckpoint = header.firstSequence
@@ -119,7 +123,8 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   func append(sequence: UInt64, time: Double, action: Action, state: State?) throws(TraceError) {
     scratch.removeAll(keepingCapacity: true)
     do { try encoder.encode(action, appendingTo: &scratch) } catch {
-      throw TraceError(.undecodable, "cannot encode action: \(error)", path: path, sequence: sequence)
+      throw TraceError(
+        .undecodable, "cannot encode action: \(error)", path: path, sequence: sequence)
     }
     try scratch.withBytes { encoded throws(TraceError) in
       try append(sequence: sequence, time: time, encoded: encoded, state: state)
@@ -129,7 +134,9 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   /// Appends one action given as its encoded bytes (the recorder's sending thread encodes
   /// actions that have a hand-written encoding), and a checkpoint or snapshot after it when
   /// `state` is given and one is due.
-  func append(sequence: UInt64, time: Double, encoded: UnsafeRawBufferPointer, state: State?) throws(TraceError) {
+  func append(sequence: UInt64, time: Double, encoded: UnsafeRawBufferPointer, state: State?)
+    throws(TraceError)
+  {
     guard let state else { return try append(sequence: sequence, time: time, encoded: encoded) }
     try appendAction(encoded, sequence: sequence, time: time)
     try stateRecordIfDue(state, sequence: sequence)
@@ -145,7 +152,9 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   }
 
   /// Appends an encoded action's record to the chunk and to the journal.
-  private func appendAction(_ encoded: UnsafeRawBufferPointer, sequence: UInt64, time: Double) throws(TraceError) {
+  private func appendAction(_ encoded: UnsafeRawBufferPointer, sequence: UInt64, time: Double)
+    throws(TraceError)
+  {
     let offset = timeOffset(time)
     // Chunk record: [0, Δtime, action].
     chunk.append(0x83)
@@ -180,7 +189,8 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   /// Whether the state last encoded is small enough that its size does not space
   /// checkpoints out beyond ``TraceRecorderConfiguration/checkpointInterval``.
   var stateIsSmall: Bool {
-    lastStateBytes / max(configuration.maxStateBytesPerAction, 1) <= configuration.checkpointInterval
+    lastStateBytes / max(configuration.maxStateBytesPerAction, 1)
+      <= configuration.checkpointInterval
   }
 
   /// The first sequence number at which a checkpoint or snapshot can be due. The recorder
@@ -215,7 +225,8 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   }
 
   /// Appends a checkpoint record, `[2, sequence, hash]`, to the chunk and to the journal.
-  private func writeCheckpoint(_ state: State, sequence: UInt64, periodic: Bool) throws(TraceError) {
+  private func writeCheckpoint(_ state: State, sequence: UInt64, periodic: Bool) throws(TraceError)
+  {
     let budget = lastStateBytes
     let hash = try hashState(state, sequence: sequence)
     if periodic { lastCheckpoint = sequence } else { lastStateBytes = budget }
@@ -231,7 +242,8 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   private func hashState(_ state: State, sequence: UInt64) throws(TraceError) -> UInt64 {
     stateBytes.removeAll(keepingCapacity: true)
     do { try stateEncoder.encode(state, appendingTo: &stateBytes) } catch {
-      throw TraceError(.undecodable, "cannot encode the state: \(error)", path: path, sequence: sequence)
+      throw TraceError(
+        .undecodable, "cannot encode the state: \(error)", path: path, sequence: sequence)
     }
     lastStateBytes = stateBytes.count
     lastHashed = sequence
@@ -286,7 +298,8 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     frameBuffer.setLittleEndian(chunkCheckpoints, at: h + 44)
     let crc = frameBuffer.withUnsafeBytes { bytes in
       let head = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[h..<(h + 40)]))
-      let withTail = CRC32C.update(head, UnsafeRawBufferPointer(rebasing: bytes[(h + 44)..<(h + 48)]))
+      let withTail = CRC32C.update(
+        head, UnsafeRawBufferPointer(rebasing: bytes[(h + 44)..<(h + 48)]))
       return CRC32C.update(withTail, UnsafeRawBufferPointer(rebasing: bytes[(h + 48)...]))
     }
     frameBuffer.setLittleEndian(crc, at: h + 40)
@@ -297,7 +310,8 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     index.append(
       IndexEntry(
         offset: UInt64(chunkOffset), firstSequence: chunkFirstSequence, actionCount: chunkActions,
-        flags: chunkStartsWithSnapshot ? 1 : 0, baseTime: chunkBaseTime, checkpointCount: chunkCheckpoints))
+        flags: chunkStartsWithSnapshot ? 1 : 0, baseTime: chunkBaseTime,
+        checkpointCount: chunkCheckpoints))
 
     chunk.removeAll(keepingCapacity: true)
     chunkFirstSequence = lastSequence + 1
@@ -352,7 +366,8 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     journalFrame.append(contentsOf: head)
     journalFrame.append(contentsOf: tail)
     journalFrame.appendLittleEndian(UInt64(0))  // the empty record that marks the end
-    try journalFrame.withBytes { raw throws(TraceError) in try journal.write(raw, at: journalOffset) }
+    try journalFrame.withBytes { raw throws(TraceError) in try journal.write(raw, at: journalOffset)
+    }
     journalOffset += 8 + length
   }
 
@@ -375,14 +390,17 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     try finishChunk()
     var frame: [UInt8] = []
     frame.appendLittleEndian(TraceFormat.indexMagic)
-    frame.appendLittleEndian(UInt32(index.count * TraceFormat.indexEntrySize + TraceFormat.indexTrailerSize))
+    frame.appendLittleEndian(
+      UInt32(index.count * TraceFormat.indexEntrySize + TraceFormat.indexTrailerSize))
     let contentStart = frame.count
     for entry in index { entry.append(to: &frame) }
     frame.appendLittleEndian(UInt32(index.count))
     frame.appendLittleEndian(UInt32(0))
     frame.appendLittleEndian(lastSequence)
     frame.appendLittleEndian(max(timeOffset(endTime), lastTime))
-    let crc = frame.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[contentStart...])) }
+    let crc = frame.withUnsafeBytes {
+      CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[contentStart...]))
+    }
     frame.appendLittleEndian(crc)
     frame.appendLittleEndian(TraceFormat.indexTag)
     try writeToFile(frame)

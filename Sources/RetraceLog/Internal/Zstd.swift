@@ -25,7 +25,9 @@ final class ZstdCompressor {
   }
 
   /// Compresses `input` into one complete zstd frame appended to `output`.
-  func compressFrame(_ input: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) throws(ZstdError) {
+  func compressFrame(_ input: UnsafeRawBufferPointer, appendingTo output: inout [UInt8])
+    throws(ZstdError)
+  {
     ZSTD_CCtx_reset(context, ZSTD_reset_session_only)
     ZSTD_CCtx_setPledgedSrcSize(context, UInt64(input.count))
     let bound = ZSTD_compressBound(input.count)
@@ -72,15 +74,20 @@ final class ZstdDecompressor {
     let declared = ZSTD_getFrameContentSize(frame.baseAddress, frame.count)
     guard declared != ZSTD_CONTENTSIZE_ERROR else { throw ZstdError(message: "not a zstd frame") }
     guard declared != ZSTD_CONTENTSIZE_UNKNOWN, declared == UInt64(expectedSize) else {
-      throw ZstdError(message: "frame content size \(declared) does not match the chunk header's \(expectedSize)")
+      throw ZstdError(
+        message: "frame content size \(declared) does not match the chunk header's \(expectedSize)")
     }
     ZSTD_DCtx_reset(context, ZSTD_reset_session_only)
-    func stream(into out: UnsafeMutableRawBufferPointer) -> (code: Int, produced: Int, consumed: Int) {
+    func stream(into out: UnsafeMutableRawBufferPointer) -> (
+      code: Int, produced: Int, consumed: Int
+    ) {
       var outBuffer = ZSTD_outBuffer(dst: out.baseAddress, size: expectedSize, pos: 0)
       var inBuffer = ZSTD_inBuffer(src: frame.baseAddress, size: frame.count, pos: 0)
       while true {
         let hint = ZSTD_decompressStream(context, &outBuffer, &inBuffer)
-        if ZSTD_isError(hint) != 0 { return (Int(ZSTD_getErrorCode(hint).rawValue), outBuffer.pos, inBuffer.pos) }
+        if ZSTD_isError(hint) != 0 {
+          return (Int(ZSTD_getErrorCode(hint).rawValue), outBuffer.pos, inBuffer.pos)
+        }
         if hint == 0 { return (0, outBuffer.pos, inBuffer.pos) }
         if inBuffer.pos == inBuffer.size { return (-1, outBuffer.pos, inBuffer.pos) }
       }
@@ -112,10 +119,14 @@ final class ZstdDecompressor {
     guard result.consumed == frame.count else {
       // zstd itself would go on to the next frame (and skip a skippable one): the format
       // places exactly one frame here.
-      throw ZstdError(message: "the chunk holds more than one frame (its zstd frame ends after \(result.consumed) of its \(frame.count) bytes)")
+      throw ZstdError(
+        message:
+          "the chunk holds more than one frame (its zstd frame ends after \(result.consumed) of its \(frame.count) bytes)"
+      )
     }
     guard result.produced == expectedSize else {
-      throw ZstdError(message: "zstd frame decoded to \(result.produced) bytes, expected \(expectedSize)")
+      throw ZstdError(
+        message: "zstd frame decoded to \(result.produced) bytes, expected \(expectedSize)")
     }
   }
 }

@@ -38,5 +38,7 @@ public let tallyDomain = DomainDefinition(
   reducer: TallyReducer(),
   sampleActions: [.add(1), .clear],
   invariants: [
-    Invariant("count-matches-history", "The count is the sum of the history.") { $0.count == $0.history.reduce(0, +) }
+    Invariant("count-matches-history", "The count is the sum of the history.") {
+      $0.count == $0.history.reduce(0, +)
+    }
   ])

@@ -1,6 +1,6 @@
 import Retrace
-import TallyApp
 import RetraceTesting
+import TallyApp
 import Testing
 
 /// A wrong expectation fails a Swift Testing test, in a target that depends on Retrace and

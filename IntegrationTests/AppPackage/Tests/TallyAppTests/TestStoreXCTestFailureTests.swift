@@ -1,6 +1,6 @@
 import Retrace
-import TallyApp
 import RetraceTesting
+import TallyApp
 import XCTest
 
 /// A wrong expectation fails an XCTest test, in a target that depends on Retrace and
@@ -16,9 +16,13 @@ final class TestStoreXCTestFailureTests: XCTestCase {
       recorded.append(issue.compactDescription)
     }
   #else
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+    override func recordFailure(
+      withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
+      expected: Bool
+    ) {
       guard capturing else {
-        return super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        return super.recordFailure(
+          withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
       }
       recorded.append(description)
     }

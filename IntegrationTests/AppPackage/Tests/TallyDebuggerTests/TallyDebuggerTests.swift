@@ -10,7 +10,8 @@ import Testing
   /// The `tally-debugger` executable, built beside the tests.
   static var debugger: URL {
     get throws {
-      var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+      var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        .deletingLastPathComponent()
       while directory.path != "/" {
         let candidate = directory.appendingPathComponent("tally-debugger")
         if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
@@ -21,7 +22,9 @@ import Testing
   }
 
   /// Runs the debugger; returns its exit code, stdout and stderr.
-  static func run(_ arguments: [String], in directory: String) throws -> (code: Int32, out: String, err: String) {
+  static func run(_ arguments: [String], in directory: String) throws -> (
+    code: Int32, out: String, err: String
+  ) {
     let process = Process()
     process.executableURL = try debugger
     process.arguments = arguments
@@ -34,7 +37,10 @@ import Testing
     let output = out.fileHandleForReading.readDataToEndOfFile()
     let errors = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+    return (
+      process.terminationStatus, String(decoding: output, as: UTF8.self),
+      String(decoding: errors, as: UTF8.self)
+    )
   }
 
   @Test @MainActor func aRecordedSessionReplaysWithTheAppsOwnDebugger() throws {

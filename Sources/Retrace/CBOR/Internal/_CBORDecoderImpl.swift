@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+  import FoundationEssentials
 #else
-import Foundation
+  import Foundation
 #endif
 
 /// Where a container sits in the coding path: `depth` steps of the decoder's path stack,
@@ -87,14 +87,18 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
 
   // MARK: - Coding paths
 
-  func components(_ path: _DecodingPath, appending component: _CodingPathComponent? = nil) -> [_CodingPathComponent] {
+  func components(_ path: _DecodingPath, appending component: _CodingPathComponent? = nil)
+    -> [_CodingPathComponent]
+  {
     var result = Array(self.path.prefix(max(0, path.depth)))
     if let last = path.last { result.append(last) }
     if let component { result.append(component) }
     return result
   }
 
-  func codingPath(_ path: _DecodingPath, appending component: _CodingPathComponent? = nil) -> [any CodingKey] {
+  func codingPath(_ path: _DecodingPath, appending component: _CodingPathComponent? = nil)
+    -> [any CodingKey]
+  {
     components(path, appending: component).map(\.codingKey)
   }
 
@@ -116,10 +120,13 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
 
   // MARK: - Errors
 
-  func corrupted(_ error: CBORError, _ path: _DecodingPath, _ component: _CodingPathComponent?) -> DecodingError {
-    .dataCorrupted(.init(
-      codingPath: codingPath(path, appending: component), debugDescription: error.description,
-      underlyingError: error))
+  func corrupted(_ error: CBORError, _ path: _DecodingPath, _ component: _CodingPathComponent?)
+    -> DecodingError
+  {
+    .dataCorrupted(
+      .init(
+        codingPath: codingPath(path, appending: component), debugDescription: error.description,
+        underlyingError: error))
   }
 
   func typeMismatch(
@@ -130,7 +137,8 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
     let message = "Expected \(expected) but found \(found) at byte offset \(offset)."
     let context = DecodingError.Context(
       codingPath: codingPath(path, appending: component), debugDescription: message,
-      underlyingError: CBORError(.typeMismatch, "expected \(expected), found \(found)", offset: offset))
+      underlyingError: CBORError(
+        .typeMismatch, "expected \(expected), found \(found)", offset: offset))
     if head.major == 7 && (head.info == 22 || head.info == 23) {
       return .valueNotFound(type, context)
     }
@@ -142,16 +150,20 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
     _ path: _DecodingPath, _ component: _CodingPathComponent?
   ) -> DecodingError {
     let message = "The number \(description) at byte offset \(offset) does not fit in \(type)."
-    return .dataCorrupted(.init(
-      codingPath: codingPath(path, appending: component), debugDescription: message,
-      underlyingError: CBORError(.valueOutOfRange, "\(description) does not fit in \(type)", offset: offset)))
+    return .dataCorrupted(
+      .init(
+        codingPath: codingPath(path, appending: component), debugDescription: message,
+        underlyingError: CBORError(
+          .valueOutOfRange, "\(description) does not fit in \(type)", offset: offset)))
   }
 
   // MARK: - Reading items
 
   /// The head of the item at `offset`, past any tags (tags are ignored by `Decodable`).
   @inline(__always)
-  func valueHead(at offset: Int, _ path: _DecodingPath, _ component: _CodingPathComponent?) throws -> _CBORHead {
+  func valueHead(at offset: Int, _ path: _DecodingPath, _ component: _CodingPathComponent?) throws
+    -> _CBORHead
+  {
     do {
       var head = try reader.head(at: offset)
       while head.major == 6 {
@@ -165,7 +177,9 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
 
   /// The offset just past the item at `offset`.
   @inline(__always)
-  func end(ofItemAt offset: Int, _ path: _DecodingPath, _ component: _CodingPathComponent?) throws -> Int {
+  func end(ofItemAt offset: Int, _ path: _DecodingPath, _ component: _CodingPathComponent?) throws
+    -> Int
+  {
     do {
       return try reader.skipItem(at: offset, depth: 0, validating: false)
     } catch {
@@ -173,12 +187,16 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
     }
   }
 
-  func isNil(at offset: Int, _ path: _DecodingPath, _ component: _CodingPathComponent?) throws -> Bool {
+  func isNil(at offset: Int, _ path: _DecodingPath, _ component: _CodingPathComponent?) throws
+    -> Bool
+  {
     let head = try valueHead(at: offset, path, component)
     return head.major == 7 && (head.info == 22 || head.info == 23)
   }
 
-  func decodeBool(at offset: Int, _ path: _DecodingPath, _ component: _CodingPathComponent?) throws -> Bool {
+  func decodeBool(at offset: Int, _ path: _DecodingPath, _ component: _CodingPathComponent?) throws
+    -> Bool
+  {
     let head = try valueHead(at: offset, path, component)
     guard head.major == 7 && (head.info == 20 || head.info == 21) else {
       throw typeMismatch(Bool.self, expected: "a boolean", found: head, at: offset, path, component)
@@ -208,7 +226,9 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
     argument == .max ? "-18446744073709551616" : "-\(argument + 1)"
   }
 
-  func decodeDouble(at offset: Int, _ path: _DecodingPath, _ component: _CodingPathComponent?) throws -> Double {
+  func decodeDouble(at offset: Int, _ path: _DecodingPath, _ component: _CodingPathComponent?)
+    throws -> Double
+  {
     let head = try valueHead(at: offset, path, component)
     switch head.major {
     case 0:
@@ -217,16 +237,20 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
     case 1:
       if head.argument == .max { return -0x1p64 }
       if let value = Double(exactly: head.argument + 1) { return -value }
-      throw outOfRange(Double.self, Self.negativeDescription(head.argument), at: offset, path, component)
+      throw outOfRange(
+        Double.self, Self.negativeDescription(head.argument), at: offset, path, component)
     case 7:
       if let value = _CBORReader.double(from: head) { return value }
       fallthrough
     default:
-      throw typeMismatch(Double.self, expected: "a number", found: head, at: offset, path, component)
+      throw typeMismatch(
+        Double.self, expected: "a number", found: head, at: offset, path, component)
     }
   }
 
-  func decodeFloat(at offset: Int, _ path: _DecodingPath, _ component: _CodingPathComponent?) throws -> Float {
+  func decodeFloat(at offset: Int, _ path: _DecodingPath, _ component: _CodingPathComponent?) throws
+    -> Float
+  {
     let value: Double
     do {
       value = try decodeDouble(at: offset, path, component)
@@ -238,10 +262,13 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
     throw outOfRange(Float.self, "\(value)", at: offset, path, component)
   }
 
-  func decodeString(at offset: Int, _ path: _DecodingPath, _ component: _CodingPathComponent?) throws -> String {
+  func decodeString(at offset: Int, _ path: _DecodingPath, _ component: _CodingPathComponent?)
+    throws -> String
+  {
     let head = try valueHead(at: offset, path, component)
     guard head.major == 3 else {
-      throw typeMismatch(String.self, expected: "a text string", found: head, at: offset, path, component)
+      throw typeMismatch(
+        String.self, expected: "a text string", found: head, at: offset, path, component)
     }
     // The input was checked for valid UTF-8 before decoding began.
     do {
@@ -258,10 +285,13 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
     }
   }
 
-  func decodeData(at offset: Int, _ path: _DecodingPath, _ component: _CodingPathComponent?) throws -> Data {
+  func decodeData(at offset: Int, _ path: _DecodingPath, _ component: _CodingPathComponent?) throws
+    -> Data
+  {
     let head = try valueHead(at: offset, path, component)
     guard head.major == 2 else {
-      throw typeMismatch(Data.self, expected: "a byte string", found: head, at: offset, path, component)
+      throw typeMismatch(
+        Data.self, expected: "a byte string", found: head, at: offset, path, component)
     }
     do {
       if !head.isIndefinite {
@@ -282,7 +312,8 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
   func content(of head: _CBORHead, at offset: Int) throws(CBORError) -> UnsafeBufferPointer<UInt8> {
     let end = try reader.stringEnd(head, at: offset)
     let content = UnsafeRawBufferPointer(rebasing: reader.bytes[head.end..<end])
-    return UnsafeBufferPointer(start: content.baseAddress?.assumingMemoryBound(to: UInt8.self), count: content.count)
+    return UnsafeBufferPointer(
+      start: content.baseAddress?.assumingMemoryBound(to: UInt8.self), count: content.count)
   }
 
   /// Calls `body` with the head and offset of each chunk of an indefinite-length string.
@@ -356,7 +387,9 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
   }
 
   /// Whether the map key at `offset` is the text `name`, and where the key ends.
-  private func matchKey(_ name: String, at offset: Int) throws(CBORError) -> (matches: Bool, end: Int) {
+  private func matchKey(_ name: String, at offset: Int) throws(CBORError) -> (
+    matches: Bool, end: Int
+  ) {
     var head = try reader.head(at: offset)
     while head.major == 6 {
       head = try reader.head(at: head.end)
@@ -381,7 +414,9 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
 
   /// The text keys of a map, in order, made into `Key`s (keys that `Key` does not know
   /// are left out).
-  func textKeys<Key: CodingKey>(_ type: Key.Type, entries start: Int, count: Int) throws(CBORError) -> [Key] {
+  func textKeys<Key: CodingKey>(_ type: Key.Type, entries start: Int, count: Int) throws(CBORError)
+    -> [Key]
+  {
     var keys: [Key] = []
     var position = start
     var index = 0
@@ -431,10 +466,13 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
     }
     let count = head.isIndefinite ? -1 : Int(truncatingIfNeeded: head.argument)
     return KeyedDecodingContainer(
-      _CBORKeyedDecodingContainer<Key>(impl: self, offset: offset, start: head.end, count: count, path: path))
+      _CBORKeyedDecodingContainer<Key>(
+        impl: self, offset: offset, start: head.end, count: count, path: path))
   }
 
-  func unkeyedContainer(at offset: Int, _ path: _DecodingPath) throws -> any UnkeyedDecodingContainer {
+  func unkeyedContainer(at offset: Int, _ path: _DecodingPath) throws
+    -> any UnkeyedDecodingContainer
+  {
     let head = try valueHead(at: offset, path, nil)
     guard head.major == 4 else {
       throw typeMismatch([Any].self, expected: "an array", found: head, at: offset, path, nil)
@@ -465,14 +503,34 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
   func decode(_ type: Double.Type) throws -> Double { try decodeDouble(at: offset, ownPath, nil) }
   func decode(_ type: Float.Type) throws -> Float { try decodeFloat(at: offset, ownPath, nil) }
   func decode(_ type: Int.Type) throws -> Int { try decodeInteger(type, at: offset, ownPath, nil) }
-  func decode(_ type: Int8.Type) throws -> Int8 { try decodeInteger(type, at: offset, ownPath, nil) }
-  func decode(_ type: Int16.Type) throws -> Int16 { try decodeInteger(type, at: offset, ownPath, nil) }
-  func decode(_ type: Int32.Type) throws -> Int32 { try decodeInteger(type, at: offset, ownPath, nil) }
-  func decode(_ type: Int64.Type) throws -> Int64 { try decodeInteger(type, at: offset, ownPath, nil) }
-  func decode(_ type: UInt.Type) throws -> UInt { try decodeInteger(type, at: offset, ownPath, nil) }
-  func decode(_ type: UInt8.Type) throws -> UInt8 { try decodeInteger(type, at: offset, ownPath, nil) }
-  func decode(_ type: UInt16.Type) throws -> UInt16 { try decodeInteger(type, at: offset, ownPath, nil) }
-  func decode(_ type: UInt32.Type) throws -> UInt32 { try decodeInteger(type, at: offset, ownPath, nil) }
-  func decode(_ type: UInt64.Type) throws -> UInt64 { try decodeInteger(type, at: offset, ownPath, nil) }
-  func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type, at: offset, ownPath, nil) }
+  func decode(_ type: Int8.Type) throws -> Int8 {
+    try decodeInteger(type, at: offset, ownPath, nil)
+  }
+  func decode(_ type: Int16.Type) throws -> Int16 {
+    try decodeInteger(type, at: offset, ownPath, nil)
+  }
+  func decode(_ type: Int32.Type) throws -> Int32 {
+    try decodeInteger(type, at: offset, ownPath, nil)
+  }
+  func decode(_ type: Int64.Type) throws -> Int64 {
+    try decodeInteger(type, at: offset, ownPath, nil)
+  }
+  func decode(_ type: UInt.Type) throws -> UInt {
+    try decodeInteger(type, at: offset, ownPath, nil)
+  }
+  func decode(_ type: UInt8.Type) throws -> UInt8 {
+    try decodeInteger(type, at: offset, ownPath, nil)
+  }
+  func decode(_ type: UInt16.Type) throws -> UInt16 {
+    try decodeInteger(type, at: offset, ownPath, nil)
+  }
+  func decode(_ type: UInt32.Type) throws -> UInt32 {
+    try decodeInteger(type, at: offset, ownPath, nil)
+  }
+  func decode(_ type: UInt64.Type) throws -> UInt64 {
+    try decodeInteger(type, at: offset, ownPath, nil)
+  }
+  func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    try decodeValue(type, at: offset, ownPath, nil)
+  }
 }

@@ -22,7 +22,8 @@ struct _CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
   @inline(__always)
   private func find(_ key: Key) throws -> Int? {
     do {
-      return try impl.valueOffset(forKey: key.stringValue, entries: start, count: count, level: level)
+      return try impl.valueOffset(
+        forKey: key.stringValue, entries: start, count: count, level: level)
     } catch {
       throw impl.corrupted(error, path, .key(key.stringValue))
     }
@@ -32,9 +33,12 @@ struct _CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
   @inline(__always)
   private func require(_ key: Key) throws -> Int {
     if let offset = try find(key) { return offset }
-    throw DecodingError.keyNotFound(key, .init(
-      codingPath: codingPath,
-      debugDescription: "No value for key \"\(key.stringValue)\" in the map at byte offset \(offset)."))
+    throw DecodingError.keyNotFound(
+      key,
+      .init(
+        codingPath: codingPath,
+        debugDescription:
+          "No value for key \"\(key.stringValue)\" in the map at byte offset \(offset)."))
   }
 
   func contains(_ key: Key) -> Bool { (try? find(key)) != nil }
@@ -99,16 +103,19 @@ struct _CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
       throw impl.corrupted(error, path, .superKey)
     }
     guard let offset else {
-      throw DecodingError.keyNotFound(_CBORKey(stringValue: "super"), .init(
-        codingPath: codingPath,
-        debugDescription: "No value for key \"super\" in the map at byte offset \(self.offset)."))
+      throw DecodingError.keyNotFound(
+        _CBORKey(stringValue: "super"),
+        .init(
+          codingPath: codingPath,
+          debugDescription: "No value for key \"super\" in the map at byte offset \(self.offset)."))
     }
     return impl.superDecoder(at: offset, path: impl.components(path, appending: .superKey))
   }
 
   func superDecoder(forKey key: Key) throws -> any Decoder {
     let offset = try require(key)
-    return impl.superDecoder(at: offset, path: impl.components(path, appending: .key(key.stringValue)))
+    return impl.superDecoder(
+      at: offset, path: impl.components(path, appending: .key(key.stringValue)))
   }
 }
 
@@ -140,9 +147,12 @@ struct _CBORUnkeyedDecodingContainer: UnkeyedDecodingContainer {
   @inline(__always)
   private func next(_ type: Any.Type) throws -> Int {
     guard !isAtEnd else {
-      throw DecodingError.valueNotFound(type, .init(
-        codingPath: impl.codingPath(path, appending: .index(currentIndex)),
-        debugDescription: "The array has no element at index \(currentIndex) (byte offset \(position))."))
+      throw DecodingError.valueNotFound(
+        type,
+        .init(
+          codingPath: impl.codingPath(path, appending: .index(currentIndex)),
+          debugDescription:
+            "The array has no element at index \(currentIndex) (byte offset \(position))."))
     }
     return position
   }
@@ -219,21 +229,24 @@ struct _CBORUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     keyedBy type: NestedKey.Type
   ) throws -> KeyedDecodingContainer<NestedKey> {
     let offset = try next(KeyedDecodingContainer<NestedKey>.self)
-    let container = try impl.keyedContainer(type, at: offset, impl.child(of: path, .index(currentIndex)))
+    let container = try impl.keyedContainer(
+      type, at: offset, impl.child(of: path, .index(currentIndex)))
     try advance(past: offset)
     return container
   }
 
   mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
     let offset = try next((any UnkeyedDecodingContainer).self)
-    let container = try impl.unkeyedContainer(at: offset, impl.child(of: path, .index(currentIndex)))
+    let container = try impl.unkeyedContainer(
+      at: offset, impl.child(of: path, .index(currentIndex)))
     try advance(past: offset)
     return container
   }
 
   mutating func superDecoder() throws -> any Decoder {
     let offset = try next((any Decoder).self)
-    let decoder = impl.superDecoder(at: offset, path: impl.components(path, appending: .index(currentIndex)))
+    let decoder = impl.superDecoder(
+      at: offset, path: impl.components(path, appending: .index(currentIndex)))
     try advance(past: offset)
     return decoder
   }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+  import FoundationEssentials
 #else
-import Foundation
+  import Foundation
 #endif
 
 /// The encoder behind ``CBOREncoder``: one per top-level call, writing straight into the
@@ -112,7 +112,8 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
     if let deferredError { throw deferredError }
     guard bytes.count > level.start else {
       throw EncodingError.invalidValue(
-        value, .init(codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
+        value,
+        .init(codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
     }
   }
 
@@ -124,7 +125,8 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
       return
     }
     let saved = level
-    level = _EncodingLevel(base: frameCount, start: bytes.count, sortedGroup: sortedGroup(of: T.self))
+    level = _EncodingLevel(
+      base: frameCount, start: bytes.count, sortedGroup: sortedGroup(of: T.self))
     defer { level = saved }
     try value.encode(to: self)
     try closeFrames(downTo: level.base)
@@ -157,14 +159,16 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
     if frameCount > level.base {
       let frame = frames[level.base]
       guard frame.kind == kind else {
-        recordDeferred(misuse("a \(kind) container was requested for a value that already has a \(frame.kind)"))
+        recordDeferred(
+          misuse("a \(kind) container was requested for a value that already has a \(frame.kind)"))
         return (0, 0)
       }
       do { try closeFrames(downTo: level.base + 1) } catch { recordDeferred(error) }
       return (level.base, frame.id)
     }
     guard bytes.count == level.start else {
-      recordDeferred(misuse("a \(kind) container was requested for a value that is already encoded"))
+      recordDeferred(
+        misuse("a \(kind) container was requested for a value that is already encoded"))
       return (0, 0)
     }
     return pushFrame(kind, sortedGroup: kind == .array ? level.sortedGroup : 0)
@@ -173,18 +177,21 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
   /// Starts a container (or slot) at the end of the buffer.
   func pushFrame(_ kind: _EncodingFrame.Kind, sortedGroup: UInt8 = 0) -> (index: Int, id: UInt32) {
     guard frameCount < frameCapacity else {
-      recordDeferred(EncodingError.invalidValue(
-        kind, .init(
-          codingPath: codingPath(inFrames: frameCount),
-          debugDescription: frameCapacity == 0
-            ? "an encoding container was used after its top-level encode call returned"
-            : "containers are nested deeper than \(CBORDecoder.maximumNestingDepth), "
-              + "which CBORDecoder would reject")))
+      recordDeferred(
+        EncodingError.invalidValue(
+          kind,
+          .init(
+            codingPath: codingPath(inFrames: frameCount),
+            debugDescription: frameCapacity == 0
+              ? "an encoding container was used after its top-level encode call returned"
+              : "containers are nested deeper than \(CBORDecoder.maximumNestingDepth), "
+                + "which CBORDecoder would reject")))
       return (0, 0)
     }
     lastFrameID &+= 1
     (frames + frameCount).initialize(
-      to: _EncodingFrame(kind: kind, id: lastFrameID, sortedGroup: sortedGroup, offset: bytes.count, count: 0))
+      to: _EncodingFrame(
+        kind: kind, id: lastFrameID, sortedGroup: sortedGroup, offset: bytes.count, count: 0))
     frameCount &+= 1
     switch kind {
     case .map: bytes.append(0xa0)
@@ -210,9 +217,10 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
 
   private func reopen(_ index: Int, _ id: UInt32) throws {
     guard index >= level.base, index < frameCount, frames[index].id == id else {
-      throw deferredError ?? misuse(
-        "a container was used after its parent moved on to its next entry; CBOREncoder writes "
-          + "in one pass and needs each container finished before its parent continues")
+      throw deferredError
+        ?? misuse(
+          "a container was used after its parent moved on to its next entry; CBOREncoder writes "
+            + "in one pass and needs each container finished before its parent continues")
     }
     try closeFrames(downTo: index + 1)
   }
@@ -319,11 +327,14 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
     if let duplicate {
       let key = (try? CBORValue(decoding: Array(bytes[duplicate])))?.description ?? "?"
       throw EncodingError.invalidValue(
-        key, .init(
+        key,
+        .init(
           codingPath: codingPath(inFrames: frameCount),
-          debugDescription: "a map has two entries with the key \(key); deterministic CBOR forbids that"))
+          debugDescription:
+            "a map has two entries with the key \(key); deterministic CBOR forbids that"))
     }
-    if entries.indices.dropFirst().allSatisfy({ entries[$0 - 1].end == entries[$0].key.lowerBound }) {
+    if entries.indices.dropFirst().allSatisfy({ entries[$0 - 1].end == entries[$0].key.lowerBound })
+    {
       return  // already in order
     }
     var sorted: [UInt8] = []
@@ -335,7 +346,9 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
   }
 
   /// Lexicographic comparison of two byte strings: negative, zero or positive.
-  private static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+  private static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>)
+    -> Int
+  {
     for i in 0..<min(a.count, b.count) where a[i] != b[i] {
       return a[i] < b[i] ? -1 : 1
     }
@@ -368,7 +381,8 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     let (index, id) = openContainer(.map, in: level)
-    return KeyedEncodingContainer(_CBORKeyedEncodingContainer<Key>(impl: self, index: index, id: id))
+    return KeyedEncodingContainer(
+      _CBORKeyedEncodingContainer<Key>(impl: self, index: index, id: id))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {

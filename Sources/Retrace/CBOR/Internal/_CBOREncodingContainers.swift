@@ -60,7 +60,8 @@ struct _CBORKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
   }
 
   @inline(__always)
-  private func encodeUnsigned<I: FixedWidthInteger & UnsignedInteger>(_ value: I, _ key: Key) throws {
+  private func encodeUnsigned<I: FixedWidthInteger & UnsignedInteger>(_ value: I, _ key: Key) throws
+  {
     try beginEntry(key)
     _CBORWriter.appendHead(0, UInt64(value), to: &impl.bytes)
   }
@@ -69,7 +70,8 @@ struct _CBORKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
     let (index, id) = impl.nestedFrame(.map, in: index, id, key: key.stringValue)
-    return KeyedEncodingContainer(_CBORKeyedEncodingContainer<NestedKey>(impl: impl, index: index, id: id))
+    return KeyedEncodingContainer(
+      _CBORKeyedEncodingContainer<NestedKey>(impl: impl, index: index, id: id))
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -154,7 +156,8 @@ struct _CBORUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     keyedBy keyType: NestedKey.Type
   ) -> KeyedEncodingContainer<NestedKey> {
     let (index, id) = impl.nestedFrame(.map, in: index, id, key: nil)
-    return KeyedEncodingContainer(_CBORKeyedEncodingContainer<NestedKey>(impl: impl, index: index, id: id))
+    return KeyedEncodingContainer(
+      _CBORKeyedEncodingContainer<NestedKey>(impl: impl, index: index, id: id))
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -205,7 +208,8 @@ final class _CBORSlotEncoder: Encoder, SingleValueEncodingContainer {
     } else {
       impl.recordDeferred(impl.misuse("a super encoder was used after its parent moved on"))
     }
-    return KeyedEncodingContainer(_CBORKeyedEncodingContainer<Key>(impl: impl, index: index, id: id))
+    return KeyedEncodingContainer(
+      _CBORKeyedEncodingContainer<Key>(impl: impl, index: index, id: id))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {

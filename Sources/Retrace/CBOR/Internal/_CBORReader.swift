@@ -51,18 +51,22 @@ struct _CBORReader {
       return _CBORHead(major: major, info: info, argument: UInt64(info), end: offset &+ 1)
     case 24:
       try need(1, after: offset)
-      return _CBORHead(major: major, info: info, argument: UInt64(bytes[offset &+ 1]), end: offset &+ 2)
+      return _CBORHead(
+        major: major, info: info, argument: UInt64(bytes[offset &+ 1]), end: offset &+ 2)
     case 25:
       try need(2, after: offset)
-      let value = UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: offset &+ 1, as: UInt16.self))
+      let value = UInt16(
+        bigEndian: bytes.loadUnaligned(fromByteOffset: offset &+ 1, as: UInt16.self))
       return _CBORHead(major: major, info: info, argument: UInt64(value), end: offset &+ 3)
     case 26:
       try need(4, after: offset)
-      let value = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset &+ 1, as: UInt32.self))
+      let value = UInt32(
+        bigEndian: bytes.loadUnaligned(fromByteOffset: offset &+ 1, as: UInt32.self))
       return _CBORHead(major: major, info: info, argument: UInt64(value), end: offset &+ 5)
     case 27:
       try need(8, after: offset)
-      let value = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset &+ 1, as: UInt64.self))
+      let value = UInt64(
+        bigEndian: bytes.loadUnaligned(fromByteOffset: offset &+ 1, as: UInt64.self))
       return _CBORHead(major: major, info: info, argument: value, end: offset &+ 9)
     case 31:
       // Indefinite length exists for strings, arrays and maps; 0xff is "break".
@@ -174,12 +178,14 @@ struct _CBORReader {
       let chunk = try self.head(at: position)
       guard chunk.major == head.major, !chunk.isIndefinite else {
         throw CBORError(
-          .invalidHeader, "a chunk of an indefinite-length string must be a definite-length "
+          .invalidHeader,
+          "a chunk of an indefinite-length string must be a definite-length "
             + "string of the same major type", offset: position)
       }
       let end = try stringEnd(chunk, at: position)
       if validating && head.major == 3 {
-        try Self.validateUTF8(UnsafeRawBufferPointer(rebasing: bytes[chunk.end..<end]), at: chunk.end)
+        try Self.validateUTF8(
+          UnsafeRawBufferPointer(rebasing: bytes[chunk.end..<end]), at: chunk.end)
       }
       position = end
     }
@@ -243,13 +249,23 @@ struct _CBORReader {
       var low: UInt8 = 0x80
       var high: UInt8 = 0xbf
       switch lead {
-      case 0x00...0x7f: i &+= 1; continue
+      case 0x00...0x7f:
+        i &+= 1
+        continue
       case 0xc2...0xdf: length = 2
-      case 0xe0: length = 3; low = 0xa0
-      case 0xed: length = 3; high = 0x9f
+      case 0xe0:
+        length = 3
+        low = 0xa0
+      case 0xed:
+        length = 3
+        high = 0x9f
       case 0xe1...0xef: length = 3
-      case 0xf0: length = 4; low = 0x90
-      case 0xf4: length = 4; high = 0x8f
+      case 0xf0:
+        length = 4
+        low = 0x90
+      case 0xf4:
+        length = 4
+        high = 0x8f
       case 0xf1...0xf3: length = 4
       default: length = 0
       }
@@ -277,7 +293,10 @@ struct _CBORReader {
     let (p, q) = (UnsafeRawPointer(x), UnsafeRawPointer(y))
     var i = 0
     while a.count &- i >= 8 {
-      guard p.loadUnaligned(fromByteOffset: i, as: UInt64.self) == q.loadUnaligned(fromByteOffset: i, as: UInt64.self) else {
+      guard
+        p.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+          == q.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      else {
         return false
       }
       i &+= 8
@@ -298,7 +317,8 @@ struct _CBORReader {
     switch exponent {
     case 0: magnitude = Double(sign: .plus, exponent: -24, significand: Double(mantissa))
     case 31: magnitude = mantissa == 0 ? .infinity : .nan
-    default: magnitude = Double(sign: .plus, exponent: exponent - 25, significand: Double(mantissa + 1024))
+    default:
+      magnitude = Double(sign: .plus, exponent: exponent - 25, significand: Double(mantissa + 1024))
     }
     return bits & 0x8000 == 0 ? magnitude : -magnitude
   }

@@ -93,7 +93,8 @@ struct _CBORValueParser {
       let chunk = try reader.head(at: position)
       guard chunk.major == head.major, !chunk.isIndefinite else {
         throw CBORError(
-          .invalidHeader, "a chunk of an indefinite-length string must be a definite-length "
+          .invalidHeader,
+          "a chunk of an indefinite-length string must be a definite-length "
             + "string of the same major type", offset: position)
       }
       let end = try reader.stringEnd(chunk, at: position)

@@ -34,7 +34,9 @@ package enum _CBORWriter {
   }
 
   /// Writes the head for `argument` over `headLength(argument)` bytes at `offset`.
-  static func writeHead(_ major: UInt8, _ argument: UInt64, into bytes: inout [UInt8], at offset: Int) {
+  static func writeHead(
+    _ major: UInt8, _ argument: UInt64, into bytes: inout [UInt8], at offset: Int
+  ) {
     let length = headLength(argument)
     let initial = major &<< 5
     switch length {
@@ -62,7 +64,9 @@ package enum _CBORWriter {
 
   /// Appends a signed integer as major type 0 or 1.
   @inlinable @inline(__always)
-  static func appendInteger<I: FixedWidthInteger & SignedInteger>(_ value: I, to bytes: inout [UInt8]) {
+  static func appendInteger<I: FixedWidthInteger & SignedInteger>(
+    _ value: I, to bytes: inout [UInt8]
+  ) {
     let wide = Int64(value)
     if wide >= 0 {
       appendHead(0, UInt64(wide), to: &bytes)
