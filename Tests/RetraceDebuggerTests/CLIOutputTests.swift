@@ -49,7 +49,8 @@ import Testing
     let workspace = try Workspace()
     try workspace.write("keep me", to: "out.trace")
     let process = Process()
-    process.executableURL = try #require(CLI.binary)
+    let binary = try #require(CLI.binary)
+    process.executableURL = binary
     process.arguments = ["generate", "counter", "--actions", "3000000", "-o", "out.trace"]
     process.currentDirectoryURL = workspace.directory
     process.standardError = FileHandle.nullDevice
@@ -174,7 +175,8 @@ import Testing
     try workspace.run("generate counter --actions 5 -o c.trace")
     try workspace.write("before\n", to: "log.txt")
     let process = Process()
-    process.executableURL = try #require(CLI.binary)
+    let binary = try #require(CLI.binary)
+    process.executableURL = binary
     process.arguments = ["export", "c.trace", "--format", "jsonl", "-o", "/dev/stdout"]
     process.currentDirectoryURL = workspace.directory
     let log = open(workspace.path("log.txt"), O_WRONLY | O_APPEND)
@@ -196,10 +198,12 @@ import Testing
       (["generate", "counter", "--actions", "3", "-o", "c.trace"], 0),
     ] {
       let process = Process()
-      process.executableURL = try #require(CLI.binary)
+      let binary = try #require(CLI.binary)
+      process.executableURL = binary
       process.arguments = arguments
       process.currentDirectoryURL = workspace.directory
-      process.standardError = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+      let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+      process.standardError = full
       process.standardOutput = FileHandle.nullDevice
       try process.run()
       process.waitUntilExit()
@@ -218,10 +222,12 @@ import Testing
       ["--help"],
     ] {
       let process = Process()
-      process.executableURL = try #require(CLI.binary)
+      let binary = try #require(CLI.binary)
+      process.executableURL = binary
       process.arguments = arguments
       process.currentDirectoryURL = workspace.directory
-      process.standardOutput = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+      let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+      process.standardOutput = full
       let errors = Pipe()
       process.standardError = errors
       try process.run()
