@@ -22,6 +22,9 @@ let package = Package(
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/onevcat/Rainbow", from: "4.2.2"),
+    // `swift package generate-documentation`: the DocC catalogs of Retrace, RetraceLog and
+    // RetraceCoordinator. A command plugin, built only when that command runs.
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
     .target(

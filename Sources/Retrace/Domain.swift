@@ -72,7 +72,7 @@ public protocol Domain<State, Action>: Sendable {
   ///
   /// - Parameter bytes: The encoded action, and nothing else.
   /// - Returns: The action.
-  /// - Throws: The errors of ``CBORDecoder/decode(_:from:)-([UInt8])``.
+  /// - Throws: The errors of ``CBORDecoder/decode(_:from:)-(_,[UInt8])``.
   func decodeAction(from bytes: UnsafeRawBufferPointer) throws -> Action
 }
 

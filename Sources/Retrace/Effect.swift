@@ -73,6 +73,10 @@ public struct Effect<Action> {
   ///   - priority: The priority of the task.
   ///   - operation: The work; call `await send(action)` to report results.
   ///   - handler: Receives an error the work throws, with `send` to report it.
+  ///   - fileID: The caller's file, where a failure is reported; the default is right.
+  ///   - filePath: The caller's file path, for the same report.
+  ///   - line: The caller's line, for the same report.
+  ///   - column: The caller's column, for the same report.
   /// - Returns: The effect.
   public static func run(
     priority: TaskPriority? = nil,

@@ -4,7 +4,7 @@
 /// Modelled on swift-nio's `FileSystemError`: a broad ``code``, a human ``message``, the
 /// position of the problem (the index and text of the failing deep-link segment) and an
 /// optional underlying ``cause``. Navigation actions never throw; a refused action is
-/// reported in ``NavigationState/lastRefusal``, which an error can carry as ``refusal``.
+/// reported in ``NavigationState/lastRefusal``, which an error can carry as ``refusalReason``.
 ///
 /// ```swift
 /// do {

@@ -4,7 +4,7 @@ import Retrace
 /// ``FlowRules``.
 ///
 /// An app composes it with its own reducer: its action enum has a case that carries
-/// navigation actions, and a ``Retrace/Scope`` runs this reducer on the navigation part of
+/// navigation actions, and a `Scope` runs this reducer on the navigation part of
 /// the state.
 ///
 /// ```swift
@@ -41,7 +41,7 @@ public struct NavigationReducer<Route: Routable>: Reducer, Sendable {
   /// - Parameters:
   ///   - state: The navigation state.
   ///   - action: The navigation action.
-  /// - Returns: ``Retrace/Effect/none``.
+  /// - Returns: `Effect.none`.
   @inlinable
   public func reduce(
     into state: inout NavigationState<Route>,

@@ -5,7 +5,7 @@ import Retrace
 /// `retrace debug`.
 ///
 /// It reads one command at a time and answers with text, so it works the same on a terminal
-/// and with commands piped on stdin. Moves go through the core's ``History``, which keeps a
+/// and with commands piped on stdin. Moves go through the core's `History`, which keeps a
 /// few snapshots so that any move replays a bounded number of actions.
 ///
 /// | command | what it does |

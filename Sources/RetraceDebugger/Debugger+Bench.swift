@@ -36,7 +36,7 @@ public struct BenchReport: Codable, Equatable, Sendable {
   public var nanosecondsPerAction: Double
   /// The process's peak resident memory, in bytes, when the system tells.
   public var peakMemoryBytes: Int?
-  /// Per action case, in the order of the domain's ``Domain/actionCases`` (then any others).
+  /// Per action case, in the order of the domain's `Domain.actionCases` (then any others).
   public var cases: [CaseTiming]
 }
 

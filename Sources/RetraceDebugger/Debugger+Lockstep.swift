@@ -1,6 +1,6 @@
 import Retrace
 
-/// Where two reducers first disagree on a session: what ``Debugger/lockstep(against:through:)``
+/// Where two reducers first disagree on a session: what ``Debugger/lockstep(against:from:through:)``
 /// finds.
 public struct LockstepDivergence: Sendable, Equatable {
   /// The sequence number of the first action after which the two states differ.

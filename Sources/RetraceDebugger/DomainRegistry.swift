@@ -2,7 +2,7 @@ import Retrace
 
 /// The domains a debugger knows, by name.
 ///
-/// A trace names its domain in its header; the registry finds the ``Domain`` (reducer,
+/// A trace names its domain in its header; the registry finds the `Domain` (reducer,
 /// invariants, workload) to replay it with. An app registers its own domains to build its
 /// own debugger:
 ///
@@ -31,8 +31,8 @@ public struct DomainRegistry: Sendable {
   }
 
   /// Checks what the compiler cannot: that every action case a domain's workload makes is
-  /// among its ``Domain/actionCases`` (a hand-written list of names can drift from the
-  /// enum; ``DomainDefinition/init(name:summary:actionSchemaVersion:initialState:reducer:sampleActions:invariants:workload:upcaster:legacyEncoder:)``
+  /// among its `Domain.actionCases` (a hand-written list of names can drift from the
+  /// enum; `DomainDefinition.init(name:summary:actionSchemaVersion:initialState:reducer:sampleActions:invariants:workload:upcaster:legacyEncoder:)`
   /// derives it instead), and that no name is listed twice. `RetraceCommand` runs it at
   /// startup.
   ///

@@ -200,7 +200,7 @@ public struct RecordedSession<D: Domain>: Sendable {
 
 extension RecordedSession {
   /// How many actions of each case the session holds, by case name (see
-  /// ``actionCaseName(of:)``), in the order of `order` and then by first appearance.
+  /// `actionCaseName(of:)`), in the order of `order` and then by first appearance.
   ///
   /// ```swift
   /// session.actionCaseCounts(order: counterDomain.actionCases)
@@ -210,7 +210,7 @@ extension RecordedSession {
   /// [(name: "increment", count: 2), (name: "decrement", count: 1)]
   /// ```
   ///
-  /// - Parameter order: Case names to list first (usually the domain's ``Domain/actionCases``).
+  /// - Parameter order: Case names to list first (usually the domain's `Domain.actionCases`).
   /// - Returns: The case names with their counts; cases that do not occur are left out.
   public func actionCaseCounts(order: [String] = []) -> [(name: String, count: Int)] {
     var counts: [String: Int] = [:]

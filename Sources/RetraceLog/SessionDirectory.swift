@@ -93,6 +93,7 @@ public struct SessionDirectory: Sendable {
   /// - Parameters:
   ///   - domain: The domain being recorded.
   ///   - startTime: The session's start; now by default.
+  ///   - app: Facts about the app (name, version, build), written into the trace's header.
   ///   - configuration: The recorder's configuration.
   ///   - onError: Called once if recording fails.
   /// - Returns: The recorder, ready to attach to the store.

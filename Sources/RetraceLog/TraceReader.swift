@@ -135,7 +135,7 @@ public final class TraceReader: Sendable {
   ///
   /// - Parameters:
   ///   - bytes: The trace file's bytes.
-  ///   - journal: The journal's bytes.
+  ///   - journalBytes: The journal's bytes.
   ///   - path: The name to use in errors.
   public init(bytes: [UInt8], journal journalBytes: [UInt8]? = nil, path: String = "<memory>")
     throws(TraceError)

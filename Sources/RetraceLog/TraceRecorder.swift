@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Attach it to a store; the sending thread only appends the action to a buffer (no I/O),
 /// and a background thread journals, compresses and writes. An action whose type has a
-/// hand-written encoding (``CBOREncodable``) is appended encoded (about 34 ns for a
+/// hand-written encoding (`CBOREncodable`) is appended encoded (about 34 ns for a
 /// banking action, which spares the background thread the work); any other action is
 /// handed over as it is, and the background thread encodes it. The store hands over its
 /// state only where a checkpoint or snapshot may be due (``wantsStateAfter(sequence:)``).
@@ -25,7 +25,7 @@ import Synchronization
 /// as soon as the background thread gets to it, typically well under a millisecond after
 /// `send` returns and at most a few milliseconds while a chunk is being compressed; from
 /// there it survives the process's death (a trap, SIGKILL), because the kernel owns the
-/// mapped pages. Reading the trace folds the journal's records in. ``flush()`` makes
+/// mapped pages. Reading the trace folds the journal's records in. ``TraceRecorder/flush(isolation:)`` makes
 /// everything durable against power loss too. `docs/TRACE_FORMAT.md` gives the details.
 ///
 /// ## Failures
@@ -167,7 +167,7 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
     core.wantsState(at: sequence)
   }
 
-  /// Keeps the store this recorder is attached to, so that ``flush()`` and ``close()``
+  /// Keeps the store this recorder is attached to, so that ``TraceRecorder/flush(isolation:)`` and ``TraceRecorder/close(isolation:)``
   /// can hash its state; the store calls this on attach.
   public func attached(to store: Store<State, Action>) {
     core.storeState.withLock {
@@ -186,7 +186,7 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
   /// action up to it, unless one is there already.
   ///
   /// A recorder attached to a store does this itself when it is flushed or closed on the
-  /// main actor, and when it is detached. Call it before ``close()`` when you feed a
+  /// main actor, and when it is detached. Call it before ``TraceRecorder/close(isolation:)`` when you feed a
   /// recorder yourself (``record(_:)`` without a store), or close it off the main actor,
   /// so that the session's last actions are covered by a hash: `retrace replay --verify`
   /// reports actions after the last hash as unchecked. A state for another sequence number
@@ -241,7 +241,7 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
   public var droppedActionCount: Int { core.droppedCount }
 }
 
-/// `Action`'s hand-written encoding as a closure, if it has one (``CBOREncodable``).
+/// `Action`'s hand-written encoding as a closure, if it has one (`CBOREncodable`).
 func handWrittenEncoding<Action: Sendable>(of type: Action.Type) -> (
   @Sendable (Action, inout CBORWriter) -> Void
 )? {

@@ -14,8 +14,8 @@ public struct TraceRecorderConfiguration: Sendable, Equatable {
   /// A checkpoint is due `max(checkpointInterval, stateBytes / maxStateBytesPerAction)`
   /// actions after the previous one, where `stateBytes` is the size of the state last
   /// encoded: a small state is hashed every few actions, a large one as often as
-  /// ``maxStateBytesPerAction`` allows. Whatever the spacing, ``TraceRecorder/flush()`` and
-  /// ``TraceRecorder/close()`` hash the state after the last action, so every action of a
+  /// ``maxStateBytesPerAction`` allows. Whatever the spacing, ``TraceRecorder/flush(isolation:)`` and
+  /// ``TraceRecorder/close(isolation:)`` hash the state after the last action, so every action of a
   /// closed session is covered by a hash.
   public var checkpointInterval: Int = 16
   /// The fewest actions between snapshots (the encoded state, where reading can start); 0
@@ -35,7 +35,7 @@ public struct TraceRecorderConfiguration: Sendable, Equatable {
   /// Off by default: a process crash loses nothing either way (the kernel holds what was
   /// written), and an fsync on the background thread stalls journaling for as long as the
   /// disk takes, up to tens of milliseconds, longer than the 10 ms durability window
-  /// (docs/TRACE_FORMAT.md §6). Call ``TraceRecorder/flush()`` for durability against power loss.
+  /// (docs/TRACE_FORMAT.md §6). Call ``TraceRecorder/flush(isolation:)`` for durability against power loss.
   public var syncEveryChunk: Bool = false
 
   /// Whether checkpoints and snapshots land at the same sequence numbers in every run.
@@ -52,7 +52,7 @@ public struct TraceRecorderConfiguration: Sendable, Equatable {
   /// because the writer still holds it (copy-on-write; see W4 in `Benchmarks/`). Periodic
   /// checkpoints of a busy recording then come later than the rule says, and a stretch of
   /// sends faster than the writer has none until the writer catches up; the checkpoint at
-  /// ``TraceRecorder/flush()`` and ``TraceRecorder/close()`` is written either way.
+  /// ``TraceRecorder/flush(isolation:)`` and ``TraceRecorder/close(isolation:)`` is written either way.
   public var reproducibleCheckpoints: Bool = false
 
   /// The default configuration.

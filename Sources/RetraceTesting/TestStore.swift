@@ -56,6 +56,10 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
   ///   - action: The action to send.
   ///   - assert: Changes the expected state (exhaustive: the state before the action;
   ///     non-exhaustive: the actual state after it) into what the state must now be.
+  ///   - fileID: The caller's file, where a failure is reported; the default is right.
+  ///   - filePath: The caller's file path, for the same report.
+  ///   - line: The caller's line, for the same report.
+  ///   - column: The caller's column, for the same report.
   public func send(
     _ action: Action,
     assert: ((inout State) throws -> Void)? = nil,
@@ -81,6 +85,10 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
   ///     earlier actions are reduced without checks).
   ///   - timeout: How long to wait; ``timeout`` by default.
   ///   - assert: Changes the expected state into what the state must now be.
+  ///   - fileID: The caller's file, where a failure is reported; the default is right.
+  ///   - filePath: The caller's file path, for the same report.
+  ///   - line: The caller's line, for the same report.
+  ///   - column: The caller's column, for the same report.
   public func receive(
     _ expected: Action,
     timeout: Duration? = nil,
@@ -126,7 +134,12 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
   /// Waits for running effects to finish, then fails if any is still running or (when
   /// exhaustive) if received actions were left unhandled.
   ///
-  /// - Parameter timeout: How long to wait; ``timeout`` by default.
+  /// - Parameters:
+  ///   - timeout: How long to wait; ``timeout`` by default.
+  ///   - fileID: The caller's file, where a failure is reported; the default is right.
+  ///   - filePath: The caller's file path, for the same report.
+  ///   - line: The caller's line, for the same report.
+  ///   - column: The caller's column, for the same report.
   public func finish(
     timeout: Duration? = nil,
     fileID: StaticString = #fileID,

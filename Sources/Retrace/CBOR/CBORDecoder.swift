@@ -73,7 +73,7 @@ public struct CBORDecoder: Sendable {
   ///   - type: The type to decode.
   ///   - bytes: The encoded item, and nothing else.
   /// - Returns: The decoded value.
-  /// - Throws: The errors of ``decode(_:from:)-([UInt8])``.
+  /// - Throws: The errors of ``decode(_:from:)-(_,[UInt8])``.
   @inlinable
   public func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
     // The hand-written decoding, when it takes the whole item; `Decodable` otherwise.

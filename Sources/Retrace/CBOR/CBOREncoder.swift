@@ -31,10 +31,11 @@ public struct CBOREncoder: Sendable {
 
   /// Creates an encoder.
   ///
-  /// - Parameter deterministic: Whether to sort every map's entries by the bytes of their
-  ///   encoded keys (RFC 8949 §4.2.1), and the elements of sets, so that equal values
-  ///   encode to equal bytes whatever order their keys were encoded in. Sorting costs
-  ///   time; the trace recorder leaves it off, state hashing turns it on.
+  /// - Parameters:
+  ///   - deterministic: Whether to sort every map's entries by the bytes of their encoded
+  ///     keys (RFC 8949 §4.2.1), and the elements of sets, so that equal values encode to
+  ///     equal bytes whatever order their keys were encoded in. Sorting costs time; the
+  ///     trace recorder leaves it off, state hashing turns it on.
   ///   - usesHandWrittenCode: Whether to use a type's ``CBOREncodable`` conformance.
   public init(deterministic: Bool = false, usesHandWrittenCode: Bool = true) {
     self.deterministic = deterministic

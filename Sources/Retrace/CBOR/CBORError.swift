@@ -1,6 +1,6 @@
 /// An error found while reading CBOR bytes.
 ///
-/// ``CBORValue/init(decoding:)-(_:[UInt8])`` throws it directly. ``CBORDecoder`` throws
+/// ``CBORValue/init(decoding:)-([UInt8])`` throws it directly. ``CBORDecoder`` throws
 /// Swift's `DecodingError` instead, as `Codable` callers expect, and attaches a
 /// `CBORError` as the context's `underlyingError`, so that the byte offset can be read
 /// programmatically as well as from the `debugDescription`.

@@ -100,7 +100,7 @@ extension CBORValue {
   /// ```
   ///
   /// - Parameter bytes: Exactly one encoded data item.
-  /// - Throws: The errors of ``init(decoding:)-(_:[UInt8])``.
+  /// - Throws: The errors of ``init(decoding:)-([UInt8])``.
   public init(decoding bytes: UnsafeRawBufferPointer) throws(CBORError) {
     let parser = _CBORValueParser(reader: _CBORReader(bytes))
     let (value, end) = try parser.parse(at: 0, depth: 0)
@@ -120,7 +120,7 @@ extension CBORValue {
   ///
   /// - Parameters:
   ///   - value: The value to encode.
-  ///   - deterministic: Whether to sort map keys (see ``CBOREncoder/init(deterministic:)``).
+  ///   - deterministic: Whether to sort map keys (see ``CBOREncoder/init(deterministic:usesHandWrittenCode:)``).
   /// - Throws: The errors of ``CBOREncoder/encode(_:)``.
   public init<T: Encodable>(encoding value: T, deterministic: Bool = false) throws {
     self = try CBORValue(decoding: CBOREncoder(deterministic: deterministic).encode(value))
@@ -135,7 +135,7 @@ extension CBORValue {
   ///
   /// - Parameter type: The type to decode.
   /// - Returns: The decoded value.
-  /// - Throws: The errors of ``CBORDecoder/decode(_:from:)-([UInt8])``.
+  /// - Throws: The errors of ``CBORDecoder/decode(_:from:)-(_,[UInt8])``.
   public func decode<T: Decodable>(as type: T.Type) throws -> T {
     try CBORDecoder().decode(type, from: encoded())
   }

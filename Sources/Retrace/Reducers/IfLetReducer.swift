@@ -49,7 +49,7 @@ extension Reducer {
   /// - Parameters:
   ///   - child: Where the optional child state lives.
   ///   - action: How child actions are embedded in this reducer's actions.
-  ///   - then: The reducer to run on the child state.
+  ///   - childReducer: The reducer to run on the child state.
   /// - Returns: A reducer that runs both.
   @inlinable
   public func ifLet<Child: Reducer>(
