@@ -70,7 +70,9 @@ import Testing
     #expect(missing.err == "tally-debugger: nope.trace: no such file\n")
     let usage = try Self.run(["replay"], in: directory)
     #expect(usage.code == 2)
-    #expect(usage.err.contains("Usage: tally-debugger replay"))
+    // One line, under the debugger's name, pointing at its help.
+    #expect(usage.err.hasPrefix("tally-debugger: "))
+    #expect(usage.err.hasSuffix("(see 'tally-debugger replay --help')\n"))
     #expect(try Self.run(["--version"], in: directory).out == "1.0.0\n")
     let help = try Self.run(["--help"], in: directory)
     #expect(help.out.contains("USAGE: tally-debugger <subcommand>"))
