@@ -6,6 +6,7 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "Retrace", targets: ["Retrace"]),
+    .library(name: "RetraceCBOR", targets: ["RetraceCBOR"]),
     .library(name: "RetraceTesting", targets: ["RetraceTesting"]),
     .library(name: "RetraceLog", targets: ["RetraceLog"]),
     .library(name: "RetraceCoordinator", targets: ["RetraceCoordinator"]),
@@ -27,9 +28,18 @@ let package = Package(
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
+    // The CBOR codec (Codable, deterministic mode, hand-written conformances), XXH64 and
+    // StateHash: what traces and state hashes are made of. `Retrace` re-exports it.
+    .target(
+      name: "RetraceCBOR",
+      dependencies: [
+        .product(name: "IdentifiedCollections", package: "swift-identified-collections")
+      ]
+    ),
     .target(
       name: "Retrace",
       dependencies: [
+        "RetraceCBOR",
         .product(name: "DequeModule", package: "swift-collections"),
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
         // Reports an error an effect throws and nothing handles, as TCA does.
@@ -103,6 +113,13 @@ let package = Package(
     .executableTarget(
       name: "retrace",
       dependencies: ["RetraceCLI", "RetraceExamples"]
+    ),
+    .testTarget(
+      name: "RetraceCBORTests",
+      dependencies: [
+        "RetraceCBOR",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
     ),
     .testTarget(
       name: "RetraceTests",

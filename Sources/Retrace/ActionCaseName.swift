@@ -21,7 +21,7 @@
 /// - Parameter action: An action.
 /// - Returns: Its case name; `?` when its encoding starts with neither a key nor a string.
 public func actionCaseName<Action: Encodable>(of action: Action) -> String {
-  let encoder = _FirstKeyEncoder()
+  let encoder = FirstKeyEncoder()
   try? action.encode(to: encoder)
   if let name = encoder.recorder.name { return name }
   // An encoding that starts with neither a keyed container nor a string: ask the encoding.

@@ -65,14 +65,14 @@ public protocol Domain<State, Action>: Sendable {
   /// Decodes one recorded action from its CBOR encoding (`docs/CODEC.md`).
   ///
   /// Trace readers call it for every action they read, from code that knows the domain only
-  /// as `any Domain`. The default decodes with ``CBORDecoder``; ``DomainDefinition`` does the
+  /// as `any Domain`. The default decodes with `CBORDecoder`; ``DomainDefinition`` does the
   /// same with code compiled for its action type, where the hand-written decoding
-  /// (``CBORDecodable``) is called directly, without run-time conformance lookups and
+  /// (`CBORDecodable`) is called directly, without run-time conformance lookups and
   /// generic metadata, which cost as much as decoding a small action.
   ///
   /// - Parameter bytes: The encoded action, and nothing else.
   /// - Returns: The action.
-  /// - Throws: The errors of ``CBORDecoder/decode(_:from:)-(_,[UInt8])``.
+  /// - Throws: The errors of `CBORDecoder.decode(_:from:)`.
   func decodeAction(from bytes: UnsafeRawBufferPointer) throws -> Action
 }
 
@@ -82,7 +82,7 @@ extension Domain {
     action
   }
 
-  /// Decodes with ``CBORDecoder``.
+  /// Decodes with `CBORDecoder`.
   public func decodeAction(from bytes: UnsafeRawBufferPointer) throws -> Action {
     try CBORDecoder().decode(Action.self, from: bytes)
   }

@@ -1,3 +1,7 @@
+// The codec and the state hash are their own module; an app that imports Retrace sees them
+// as before (its `Codable` actions and states are encoded with them).
+@_exported import RetraceCBOR
+
 /// Retrace: an event-sourced state machine library.
 ///
 /// See `docs/ARCHITECTURE.md` for an overview of the modules.

@@ -2,7 +2,7 @@
 // `actionCaseName(of:)` runs an action's `encode(to:)` against.
 
 /// Holds the first key (or top-level string) an encoding produced.
-final class _FirstKeyRecorder {
+final class FirstKeyRecorder {
   var name: String?
 
   func note(_ name: String) {
@@ -11,27 +11,27 @@ final class _FirstKeyRecorder {
 }
 
 /// An `Encoder` that notes the first key of the top-level container and ignores the rest.
-struct _FirstKeyEncoder: Encoder {
-  let recorder = _FirstKeyRecorder()
+struct FirstKeyEncoder: Encoder {
+  let recorder = FirstKeyRecorder()
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    KeyedEncodingContainer(_FirstKeyContainer<Key>(recorder: recorder))
+    KeyedEncodingContainer(FirstKeyContainer<Key>(recorder: recorder))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
-    _IgnoringUnkeyedContainer()
+    IgnoringUnkeyedContainer()
   }
 
   func singleValueContainer() -> any SingleValueEncodingContainer {
-    _FirstKeySingleValueContainer(recorder: recorder)
+    FirstKeySingleValueContainer(recorder: recorder)
   }
 }
 
 /// The top-level keyed container: notes the first key it sees.
-struct _FirstKeyContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-  let recorder: _FirstKeyRecorder?
+struct FirstKeyContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+  let recorder: FirstKeyRecorder?
   var codingPath: [any CodingKey] { [] }
 
   func note(_ key: Key) { recorder?.note(key.stringValue) }
@@ -58,25 +58,25 @@ struct _FirstKeyContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
     note(key)
-    return KeyedEncodingContainer(_FirstKeyContainer<NestedKey>(recorder: nil))
+    return KeyedEncodingContainer(FirstKeyContainer<NestedKey>(recorder: nil))
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
     note(key)
-    return _IgnoringUnkeyedContainer()
+    return IgnoringUnkeyedContainer()
   }
 
-  mutating func superEncoder() -> any Encoder { _IgnoringEncoder() }
+  mutating func superEncoder() -> any Encoder { IgnoringEncoder() }
 
   mutating func superEncoder(forKey key: Key) -> any Encoder {
     note(key)
-    return _IgnoringEncoder()
+    return IgnoringEncoder()
   }
 }
 
 /// The top-level single-value container: a string there is the case name.
-struct _FirstKeySingleValueContainer: SingleValueEncodingContainer {
-  let recorder: _FirstKeyRecorder
+struct FirstKeySingleValueContainer: SingleValueEncodingContainer {
+  let recorder: FirstKeyRecorder
   var codingPath: [any CodingKey] { [] }
 
   mutating func encodeNil() throws {}
@@ -96,28 +96,28 @@ struct _FirstKeySingleValueContainer: SingleValueEncodingContainer {
   mutating func encode(_ value: UInt64) throws {}
   mutating func encode<T: Encodable>(_ value: T) throws {
     // A wrapper that encodes another value as itself (a raw-value enum, a newtype): look inside.
-    let inner = _FirstKeyEncoder()
+    let inner = FirstKeyEncoder()
     try? value.encode(to: inner)
     if let name = inner.recorder.name { recorder.note(name) }
   }
 }
 
 /// An encoder that accepts everything and keeps nothing.
-struct _IgnoringEncoder: Encoder {
+struct IgnoringEncoder: Encoder {
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    KeyedEncodingContainer(_FirstKeyContainer<Key>(recorder: nil))
+    KeyedEncodingContainer(FirstKeyContainer<Key>(recorder: nil))
   }
-  func unkeyedContainer() -> any UnkeyedEncodingContainer { _IgnoringUnkeyedContainer() }
+  func unkeyedContainer() -> any UnkeyedEncodingContainer { IgnoringUnkeyedContainer() }
   func singleValueContainer() -> any SingleValueEncodingContainer {
-    _IgnoringSingleValueContainer()
+    IgnoringSingleValueContainer()
   }
 }
 
 /// An unkeyed container that accepts everything and keeps nothing.
-struct _IgnoringUnkeyedContainer: UnkeyedEncodingContainer {
+struct IgnoringUnkeyedContainer: UnkeyedEncodingContainer {
   var codingPath: [any CodingKey] { [] }
   var count: Int { 0 }
 
@@ -126,16 +126,16 @@ struct _IgnoringUnkeyedContainer: UnkeyedEncodingContainer {
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
     -> KeyedEncodingContainer<NestedKey>
   {
-    KeyedEncodingContainer(_FirstKeyContainer<NestedKey>(recorder: nil))
+    KeyedEncodingContainer(FirstKeyContainer<NestedKey>(recorder: nil))
   }
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-    _IgnoringUnkeyedContainer()
+    IgnoringUnkeyedContainer()
   }
-  mutating func superEncoder() -> any Encoder { _IgnoringEncoder() }
+  mutating func superEncoder() -> any Encoder { IgnoringEncoder() }
 }
 
 /// A single-value container that accepts everything and keeps nothing.
-struct _IgnoringSingleValueContainer: SingleValueEncodingContainer {
+struct IgnoringSingleValueContainer: SingleValueEncodingContainer {
   var codingPath: [any CodingKey] { [] }
   mutating func encodeNil() throws {}
   mutating func encode<T: Encodable>(_ value: T) throws {}

@@ -1,13 +1,13 @@
 import Retrace
 
 /// The few CBOR primitives the record envelopes need: heads of arrays and integers (written
-/// by the core codec's `_CBORWriter`), and a small bounds-checked cursor that skips one data
+/// by the core codec's `CBORPrimitiveWriter`), and a small bounds-checked cursor that skips one data
 /// item to find where an encoded action or state ends.
 enum RecordCBOR {
   /// Appends a CBOR head (major type and argument) in its shortest form, with the core
   /// codec's writer.
   static func appendHead(major: UInt8, _ value: UInt64, to buffer: inout [UInt8]) {
-    _CBORWriter.appendHead(major, value, to: &buffer)
+    CBORPrimitiveWriter.appendHead(major, value, to: &buffer)
   }
 
   /// Appends a CBOR integer (major type 0 or 1).

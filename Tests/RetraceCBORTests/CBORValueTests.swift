@@ -1,4 +1,4 @@
-import Retrace
+import RetraceCBOR
 import Testing
 
 struct CBORValueTests {

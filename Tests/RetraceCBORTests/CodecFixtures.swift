@@ -1,6 +1,6 @@
 import Foundation
 import PropertyBased
-import Retrace
+import RetraceCBOR
 
 /// An action type shaped like the banking and counter examples: a case without payload,
 /// one with labelled values, one with small integers.

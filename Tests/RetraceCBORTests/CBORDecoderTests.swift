@@ -1,6 +1,6 @@
 import Foundation
 import PropertyBased
-import Retrace
+import RetraceCBOR
 import Testing
 
 /// Bytes and the Swift value they must decode to.

@@ -9,21 +9,21 @@
 ///
 /// Keeping the last step out of the stack means that the common shapes (a struct of
 /// scalars, an enum case with a payload) decode without touching the stack at all.
-struct _DecodingPath {
+struct DecodingPath {
   var depth: Int
-  var last: _CodingPathComponent?
+  var last: CodingPathComponent?
 }
 
 /// Where a key lookup last succeeded in a map: the map's first entry, and the index and
 /// offset of the entry found.
-struct _MapCursor {
+struct MapCursor {
   var map = -1
   var index = 0
   var offset = 0
 }
 
 /// The decoder behind ``CBORDecoder``: one per top-level call, walking input that
-/// ``_CBORReader/skipItem(at:depth:validating:)`` has already checked to be well-formed.
+/// ``CBORItemScanner/skipItem(at:depth:validating:)`` has already checked to be well-formed.
 ///
 /// It is also the single-value container of the value being decoded, whose position is
 /// `offset`. Containers look values up by scanning the bytes; nothing is copied into an
@@ -36,24 +36,24 @@ struct _MapCursor {
 /// The input and the cursors are memory that the top-level call owns; when the call ends,
 /// ``finish()`` points the decoder (and any decoder it handed out) at empty memory, so
 /// that a container kept beyond the call finds nothing to read instead of freed memory.
-final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
-  @exclusivity(unchecked) private(set) var reader: _CBORReader
+final class CBORDecodingEngine: Decoder, SingleValueDecodingContainer {
+  @exclusivity(unchecked) private(set) var reader: CBORItemScanner
   /// The offset of the value being decoded.
   @exclusivity(unchecked) var offset: Int
   /// How many steps of `path` lead to the value being decoded.
   @exclusivity(unchecked) var pathDepth: Int
   /// The coding path stack; entries past a container's depth may be stale.
-  @exclusivity(unchecked) var path: [_CodingPathComponent]
+  @exclusivity(unchecked) var path: [CodingPathComponent]
   /// The entry where the last key lookup in a map succeeded, per nesting level; memory
   /// that the top-level call owns (on its stack), so that decoding allocates no array
   /// for it.
-  @exclusivity(unchecked) private(set) var cursors: UnsafeMutableBufferPointer<_MapCursor>
+  @exclusivity(unchecked) private(set) var cursors: UnsafeMutableBufferPointer<MapCursor>
   /// Decoders handed out by `superDecoder()`, which ``finish()`` must reach too.
-  private var superDecoders: [_CBORDecoderImpl] = []
+  private var superDecoders: [CBORDecodingEngine] = []
 
   init(
-    reader: _CBORReader, offset: Int, path: [_CodingPathComponent],
-    cursors: UnsafeMutableBufferPointer<_MapCursor>
+    reader: CBORItemScanner, offset: Int, path: [CodingPathComponent],
+    cursors: UnsafeMutableBufferPointer<MapCursor>
   ) {
     self.reader = reader
     self.offset = offset
@@ -64,7 +64,7 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
 
   /// Ends the use of the caller's memory by this decoder and those it handed out.
   func finish() {
-    reader = _CBORReader(UnsafeRawBufferPointer(start: nil, count: 0))
+    reader = CBORItemScanner(UnsafeRawBufferPointer(start: nil, count: 0))
     cursors = UnsafeMutableBufferPointer(start: nil, count: 0)
     if !superDecoders.isEmpty {
       for decoder in superDecoders { decoder.finish() }
@@ -72,8 +72,8 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
   }
 
   /// A decoder for the value at `offset`, for `superDecoder()`.
-  func superDecoder(at offset: Int, path: [_CodingPathComponent]) -> _CBORDecoderImpl {
-    let decoder = _CBORDecoderImpl(reader: reader, offset: offset, path: path, cursors: cursors)
+  func superDecoder(at offset: Int, path: [CodingPathComponent]) -> CBORDecodingEngine {
+    let decoder = CBORDecodingEngine(reader: reader, offset: offset, path: path, cursors: cursors)
     superDecoders.append(decoder)
     return decoder
   }
@@ -82,13 +82,13 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
   /// their first entry.
   static let cursorLevels = 16
 
-  var codingPath: [any CodingKey] { codingPath(_DecodingPath(depth: pathDepth, last: nil)) }
+  var codingPath: [any CodingKey] { codingPath(DecodingPath(depth: pathDepth, last: nil)) }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   // MARK: - Coding paths
 
-  func components(_ path: _DecodingPath, appending component: _CodingPathComponent? = nil)
-    -> [_CodingPathComponent]
+  func components(_ path: DecodingPath, appending component: CodingPathComponent? = nil)
+    -> [CodingPathComponent]
   {
     var result = Array(self.path.prefix(max(0, path.depth)))
     if let last = path.last { result.append(last) }
@@ -96,7 +96,7 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
     return result
   }
 
-  func codingPath(_ path: _DecodingPath, appending component: _CodingPathComponent? = nil)
+  func codingPath(_ path: DecodingPath, appending component: CodingPathComponent? = nil)
     -> [any CodingKey]
   {
     components(path, appending: component).map(\.codingKey)
@@ -104,7 +104,7 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
 
   /// Makes `path` (and `component`, if any) the top of the stack; returns the new depth.
   @inline(__always)
-  func enter(_ path: _DecodingPath, _ component: _CodingPathComponent?) -> Int {
+  func enter(_ path: DecodingPath, _ component: CodingPathComponent?) -> Int {
     if path.last == nil && component == nil { return path.depth }
     if self.path.count > path.depth { self.path.removeSubrange(path.depth...) }
     if let last = path.last { self.path.append(last) }
@@ -114,13 +114,13 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
 
   /// The path of a container nested under `component` in a container at `path`.
   @inline(__always)
-  func child(of path: _DecodingPath, _ component: _CodingPathComponent) -> _DecodingPath {
-    _DecodingPath(depth: enter(path, nil), last: component)
+  func child(of path: DecodingPath, _ component: CodingPathComponent) -> DecodingPath {
+    DecodingPath(depth: enter(path, nil), last: component)
   }
 
   // MARK: - Errors
 
-  func corrupted(_ error: CBORError, _ path: _DecodingPath, _ component: _CodingPathComponent?)
+  func corrupted(_ error: CBORError, _ path: DecodingPath, _ component: CodingPathComponent?)
     -> DecodingError
   {
     .dataCorrupted(
@@ -130,10 +130,10 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
   }
 
   func typeMismatch(
-    _ type: Any.Type, expected: String, found head: _CBORHead, at offset: Int,
-    _ path: _DecodingPath, _ component: _CodingPathComponent?
+    _ type: Any.Type, expected: String, found head: CBORHead, at offset: Int,
+    _ path: DecodingPath, _ component: CodingPathComponent?
   ) -> DecodingError {
-    let found = _CBORReader.typeName(head)
+    let found = CBORItemScanner.typeName(head)
     let message = "Expected \(expected) but found \(found) at byte offset \(offset)."
     let context = DecodingError.Context(
       codingPath: codingPath(path, appending: component), debugDescription: message,
@@ -147,7 +147,7 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
 
   func outOfRange(
     _ type: Any.Type, _ description: String, at offset: Int,
-    _ path: _DecodingPath, _ component: _CodingPathComponent?
+    _ path: DecodingPath, _ component: CodingPathComponent?
   ) -> DecodingError {
     let message = "The number \(description) at byte offset \(offset) does not fit in \(type)."
     return .dataCorrupted(
@@ -161,8 +161,8 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
 
   /// The head of the item at `offset`, past any tags (tags are ignored by `Decodable`).
   @inline(__always)
-  func valueHead(at offset: Int, _ path: _DecodingPath, _ component: _CodingPathComponent?) throws
-    -> _CBORHead
+  func valueHead(at offset: Int, _ path: DecodingPath, _ component: CodingPathComponent?) throws
+    -> CBORHead
   {
     do {
       var head = try reader.head(at: offset)
@@ -177,7 +177,7 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
 
   /// The offset just past the item at `offset`.
   @inline(__always)
-  func end(ofItemAt offset: Int, _ path: _DecodingPath, _ component: _CodingPathComponent?) throws
+  func end(ofItemAt offset: Int, _ path: DecodingPath, _ component: CodingPathComponent?) throws
     -> Int
   {
     do {
@@ -187,14 +187,14 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
     }
   }
 
-  func isNil(at offset: Int, _ path: _DecodingPath, _ component: _CodingPathComponent?) throws
+  func isNil(at offset: Int, _ path: DecodingPath, _ component: CodingPathComponent?) throws
     -> Bool
   {
     let head = try valueHead(at: offset, path, component)
     return head.major == 7 && (head.info == 22 || head.info == 23)
   }
 
-  func decodeBool(at offset: Int, _ path: _DecodingPath, _ component: _CodingPathComponent?) throws
+  func decodeBool(at offset: Int, _ path: DecodingPath, _ component: CodingPathComponent?) throws
     -> Bool
   {
     let head = try valueHead(at: offset, path, component)
@@ -206,7 +206,7 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
 
   @inline(__always)
   func decodeInteger<I: FixedWidthInteger>(
-    _ type: I.Type, at offset: Int, _ path: _DecodingPath, _ component: _CodingPathComponent?
+    _ type: I.Type, at offset: Int, _ path: DecodingPath, _ component: CodingPathComponent?
   ) throws -> I {
     let head = try valueHead(at: offset, path, component)
     switch head.major {
@@ -226,7 +226,7 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
     argument == .max ? "-18446744073709551616" : "-\(argument + 1)"
   }
 
-  func decodeDouble(at offset: Int, _ path: _DecodingPath, _ component: _CodingPathComponent?)
+  func decodeDouble(at offset: Int, _ path: DecodingPath, _ component: CodingPathComponent?)
     throws -> Double
   {
     let head = try valueHead(at: offset, path, component)
@@ -240,7 +240,7 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
       throw outOfRange(
         Double.self, Self.negativeDescription(head.argument), at: offset, path, component)
     case 7:
-      if let value = _CBORReader.double(from: head) { return value }
+      if let value = CBORItemScanner.double(from: head) { return value }
       fallthrough
     default:
       throw typeMismatch(
@@ -248,7 +248,7 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
     }
   }
 
-  func decodeFloat(at offset: Int, _ path: _DecodingPath, _ component: _CodingPathComponent?) throws
+  func decodeFloat(at offset: Int, _ path: DecodingPath, _ component: CodingPathComponent?) throws
     -> Float
   {
     let value: Double
@@ -262,7 +262,7 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
     throw outOfRange(Float.self, "\(value)", at: offset, path, component)
   }
 
-  func decodeString(at offset: Int, _ path: _DecodingPath, _ component: _CodingPathComponent?)
+  func decodeString(at offset: Int, _ path: DecodingPath, _ component: CodingPathComponent?)
     throws -> String
   {
     let head = try valueHead(at: offset, path, component)
@@ -285,7 +285,7 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
     }
   }
 
-  func decodeData(at offset: Int, _ path: _DecodingPath, _ component: _CodingPathComponent?) throws
+  func decodeData(at offset: Int, _ path: DecodingPath, _ component: CodingPathComponent?) throws
     -> Data
   {
     let head = try valueHead(at: offset, path, component)
@@ -309,7 +309,7 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
 
   /// The content bytes of a definite-length string.
   @inline(__always)
-  func content(of head: _CBORHead, at offset: Int) throws(CBORError) -> UnsafeBufferPointer<UInt8> {
+  func content(of head: CBORHead, at offset: Int) throws(CBORError) -> UnsafeBufferPointer<UInt8> {
     let end = try reader.stringEnd(head, at: offset)
     let content = UnsafeRawBufferPointer(rebasing: reader.bytes[head.end..<end])
     return UnsafeBufferPointer(
@@ -318,7 +318,7 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
 
   /// Calls `body` with the head and offset of each chunk of an indefinite-length string.
   func forEachChunk(
-    of head: _CBORHead, _ body: (_CBORHead, Int) throws(CBORError) -> Void
+    of head: CBORHead, _ body: (CBORHead, Int) throws(CBORError) -> Void
   ) throws(CBORError) {
     var position = head.end
     while try !reader.isBreak(at: position) {
@@ -330,7 +330,7 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
 
   /// Decodes a value of any type from the item at `offset`.
   func decodeValue<T: Decodable>(
-    _ type: T.Type, at offset: Int, _ path: _DecodingPath, _ component: _CodingPathComponent?
+    _ type: T.Type, at offset: Int, _ path: DecodingPath, _ component: CodingPathComponent?
   ) throws -> T {
     if T.self == Data.self {
       return try decodeData(at: offset, path, component) as! T
@@ -377,7 +377,7 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
       let (matches, keyEnd) = try matchKey(name, at: position)
       if matches {
         if level < cursors.count {
-          cursors[level] = _MapCursor(map: start, index: index, offset: position)
+          cursors[level] = MapCursor(map: start, index: index, offset: position)
         }
         return keyEnd
       }
@@ -402,7 +402,7 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
       let stored = try content(of: head, at: offset)
       let end = head.end &+ stored.count
       guard stored.count == utf8.count else { return (false, end) }
-      let matches = utf8.withContiguousStorageIfAvailable { _CBORReader.bytesEqual($0, stored) }
+      let matches = utf8.withContiguousStorageIfAvailable { CBORItemScanner.bytesEqual($0, stored) }
       return (matches ?? stored.elementsEqual(utf8), end)
     }
     var key: [UInt8] = []
@@ -458,7 +458,7 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
   // MARK: - Containers
 
   func keyedContainer<Key: CodingKey>(
-    _ type: Key.Type, at offset: Int, _ path: _DecodingPath
+    _ type: Key.Type, at offset: Int, _ path: DecodingPath
   ) throws -> KeyedDecodingContainer<Key> {
     let head = try valueHead(at: offset, path, nil)
     guard head.major == 5 else {
@@ -466,11 +466,11 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
     }
     let count = head.isIndefinite ? -1 : Int(truncatingIfNeeded: head.argument)
     return KeyedDecodingContainer(
-      _CBORKeyedDecodingContainer<Key>(
+      CBORKeyedDecodingContainer<Key>(
         impl: self, offset: offset, start: head.end, count: count, path: path))
   }
 
-  func unkeyedContainer(at offset: Int, _ path: _DecodingPath) throws
+  func unkeyedContainer(at offset: Int, _ path: DecodingPath) throws
     -> any UnkeyedDecodingContainer
   {
     let head = try valueHead(at: offset, path, nil)
@@ -478,12 +478,12 @@ final class _CBORDecoderImpl: Decoder, SingleValueDecodingContainer {
       throw typeMismatch([Any].self, expected: "an array", found: head, at: offset, path, nil)
     }
     let count = head.isIndefinite ? nil : Int(truncatingIfNeeded: head.argument)
-    return _CBORUnkeyedDecodingContainer(impl: self, count: count, position: head.end, path: path)
+    return CBORUnkeyedDecodingContainer(impl: self, count: count, position: head.end, path: path)
   }
 
   // MARK: - Decoder
 
-  private var ownPath: _DecodingPath { _DecodingPath(depth: pathDepth, last: nil) }
+  private var ownPath: DecodingPath { DecodingPath(depth: pathDepth, last: nil) }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
     try keyedContainer(type, at: offset, ownPath)

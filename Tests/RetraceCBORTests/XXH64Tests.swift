@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Retrace
+@testable import RetraceCBOR
 
 /// Reference values from the Python `xxhash` 4.1 package (the C reference implementation),
 /// generated once by a script that computed exactly these inputs:

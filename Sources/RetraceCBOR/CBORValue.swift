@@ -102,7 +102,7 @@ extension CBORValue {
   /// - Parameter bytes: Exactly one encoded data item.
   /// - Throws: The errors of ``init(decoding:)-([UInt8])``.
   public init(decoding bytes: UnsafeRawBufferPointer) throws(CBORError) {
-    let parser = _CBORValueParser(reader: _CBORReader(bytes))
+    let parser = CBORValueParser(reader: CBORItemScanner(bytes))
     let (value, end) = try parser.parse(at: 0, depth: 0)
     guard end == bytes.count else {
       throw CBORError(
@@ -158,29 +158,29 @@ extension CBORValue {
   private func append(to bytes: inout [UInt8]) {
     switch self {
     case .unsigned(let value):
-      _CBORWriter.appendHead(0, value, to: &bytes)
+      CBORPrimitiveWriter.appendHead(0, value, to: &bytes)
     case .negative(let value):
-      _CBORWriter.appendHead(1, value, to: &bytes)
+      CBORPrimitiveWriter.appendHead(1, value, to: &bytes)
     case .byteString(let value):
-      _CBORWriter.appendHead(2, UInt64(value.count), to: &bytes)
+      CBORPrimitiveWriter.appendHead(2, UInt64(value.count), to: &bytes)
       bytes.append(contentsOf: value)
     case .textString(let value):
-      _CBORWriter.appendText(value, to: &bytes)
+      CBORPrimitiveWriter.appendText(value, to: &bytes)
     case .array(let items):
-      _CBORWriter.appendHead(4, UInt64(items.count), to: &bytes)
+      CBORPrimitiveWriter.appendHead(4, UInt64(items.count), to: &bytes)
       for item in items { item.append(to: &bytes) }
     case .map(let pairs):
-      _CBORWriter.appendHead(5, UInt64(pairs.count), to: &bytes)
+      CBORPrimitiveWriter.appendHead(5, UInt64(pairs.count), to: &bytes)
       for pair in pairs {
         pair.key.append(to: &bytes)
         pair.value.append(to: &bytes)
       }
     case .tagged(let tag, let content):
-      _CBORWriter.appendHead(6, tag, to: &bytes)
+      CBORPrimitiveWriter.appendHead(6, tag, to: &bytes)
       content.append(to: &bytes)
     case .simple(let value):
       precondition(!(24...31).contains(value), "simple values 24...31 are reserved (RFC 8949 §3.3)")
-      _CBORWriter.appendHead(7, UInt64(value), to: &bytes)
+      CBORPrimitiveWriter.appendHead(7, UInt64(value), to: &bytes)
     case .boolean(let value):
       bytes.append(value ? 0xf5 : 0xf4)
     case .null:
@@ -188,7 +188,7 @@ extension CBORValue {
     case .undefined:
       bytes.append(0xf7)
     case .float(let value):
-      _CBORWriter.appendFloat(value, to: &bytes)
+      CBORPrimitiveWriter.appendFloat(value, to: &bytes)
     }
   }
 }

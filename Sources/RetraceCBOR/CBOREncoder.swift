@@ -97,9 +97,9 @@ public struct CBOREncoder: Sendable {
   /// encoding (``CBOREncodable``).
   func encodeWithContainers<T: Encodable>(_ value: T, appendingTo buffer: inout [UInt8]) throws {
     try withUnsafeTemporaryAllocation(
-      of: _EncodingFrame.self, capacity: CBORDecoder.maximumNestingDepth
+      of: EncodingFrame.self, capacity: CBORDecoder.maximumNestingDepth
     ) { frames in
-      let impl = _CBOREncoderImpl(deterministic: deterministic, frames: frames)
+      let impl = CBOREncodingEngine(deterministic: deterministic, frames: frames)
       swap(&impl.bytes, &buffer)
       defer {
         impl.finish()

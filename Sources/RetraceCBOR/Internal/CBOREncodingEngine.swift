@@ -14,13 +14,13 @@
 /// The hot stored properties opt out of dynamic exclusivity checking: an encoder lives
 /// for one top-level call on one thread, and no access to them is ever held across a
 /// call that could reach them again (the checks cost about a fifth of encoding time).
-final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
+final class CBOREncodingEngine: Encoder, SingleValueEncodingContainer {
   @exclusivity(unchecked) var bytes: [UInt8] = []
   let deterministic: Bool
-  private let frames: UnsafeMutablePointer<_EncodingFrame>
+  private let frames: UnsafeMutablePointer<EncodingFrame>
   @exclusivity(unchecked) private var frameCapacity: Int
   @exclusivity(unchecked) private(set) var frameCount = 0
-  @exclusivity(unchecked) var level = _EncodingLevel(base: 0, start: 0)
+  @exclusivity(unchecked) var level = EncodingLevel(base: 0, start: 0)
   @exclusivity(unchecked) private var lastFrameID: UInt32 = 0
   /// The first error of a non-throwing `Encoder` call (such as `nestedContainer`), thrown
   /// when the top-level call ends.
@@ -30,7 +30,7 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
   ///
   /// - Parameter frames: Room for ``CBORDecoder/maximumNestingDepth`` frames, valid until
   ///   ``finish()``.
-  init(deterministic: Bool, frames: UnsafeMutableBufferPointer<_EncodingFrame>) {
+  init(deterministic: Bool, frames: UnsafeMutableBufferPointer<EncodingFrame>) {
     self.deterministic = deterministic
     self.frames = frames.baseAddress!
     self.frameCapacity = frames.count
@@ -47,7 +47,7 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
 
   /// The open frame at `index`; callers check `index < frameCount`.
   @inline(__always)
-  func frame(_ index: Int) -> _EncodingFrame { frames[index] }
+  func frame(_ index: Int) -> EncodingFrame { frames[index] }
 
   // MARK: - Coding paths
 
@@ -65,9 +65,9 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
       case .slot:
         continue
       case .array:
-        path.append(_CBORKey(index: max(0, parent.count - 1)))
+        path.append(CBORCodingKey(index: max(0, parent.count - 1)))
       case .map:
-        path.append(_CBORKey(stringValue: lastKey(of: parent) ?? "?"))
+        path.append(CBORCodingKey(stringValue: lastKey(of: parent) ?? "?"))
       }
     }
     return path
@@ -80,10 +80,10 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
   }
 
   /// The text of the key of an open map's last entry.
-  private func lastKey(of map: _EncodingFrame) -> String? {
+  private func lastKey(of map: EncodingFrame) -> String? {
     guard map.count > 0 else { return nil }
     return bytes.withUnsafeBytes { raw -> String? in
-      let reader = _CBORReader(raw)
+      let reader = CBORItemScanner(raw)
       // While the map is open its header is the one-byte placeholder.
       var position = map.offset + 1
       for _ in 0..<(map.count - 1) {
@@ -102,7 +102,7 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
   // MARK: - Top level and nested values
 
   func encodeTopLevel<T: Encodable>(_ value: T) throws {
-    level = _EncodingLevel(base: 0, start: bytes.count, sortedGroup: sortedGroup(of: T.self))
+    level = EncodingLevel(base: 0, start: bytes.count, sortedGroup: sortedGroup(of: T.self))
     if T.self == Data.self {
       appendByteString(value as! Data)
       return
@@ -125,7 +125,7 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
       return
     }
     let saved = level
-    level = _EncodingLevel(
+    level = EncodingLevel(
       base: frameCount, start: bytes.count, sortedGroup: sortedGroup(of: T.self))
     defer { level = saved }
     try value.encode(to: self)
@@ -139,12 +139,12 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
   @inline(__always)
   private func sortedGroup<T>(of type: T.Type) -> UInt8 {
     guard deterministic else { return 0 }
-    return (type as? any _CBORUnorderedCollection.Type)?.cborGroupSize ?? 0
+    return (type as? any UnorderedCollection.Type)?.cborGroupSize ?? 0
   }
 
   func appendByteString(_ data: Data) {
     data.withUnsafeBytes { raw in
-      _CBORWriter.appendHead(2, UInt64(raw.count), to: &bytes)
+      CBORPrimitiveWriter.appendHead(2, UInt64(raw.count), to: &bytes)
       bytes.append(contentsOf: raw)
     }
   }
@@ -154,7 +154,7 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
   /// Opens the container of `kind` for the value at `level`, or returns the one it already
   /// opened (`Codable` allows asking twice).
   func openContainer(
-    _ kind: _EncodingFrame.Kind, in level: _EncodingLevel
+    _ kind: EncodingFrame.Kind, in level: EncodingLevel
   ) -> (index: Int, id: UInt32) {
     if frameCount > level.base {
       let frame = frames[level.base]
@@ -175,7 +175,7 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
   }
 
   /// Starts a container (or slot) at the end of the buffer.
-  func pushFrame(_ kind: _EncodingFrame.Kind, sortedGroup: UInt8 = 0) -> (index: Int, id: UInt32) {
+  func pushFrame(_ kind: EncodingFrame.Kind, sortedGroup: UInt8 = 0) -> (index: Int, id: UInt32) {
     guard frameCount < frameCapacity else {
       recordDeferred(
         EncodingError.invalidValue(
@@ -190,7 +190,7 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
     }
     lastFrameID &+= 1
     (frames + frameCount).initialize(
-      to: _EncodingFrame(
+      to: EncodingFrame(
         kind: kind, id: lastFrameID, sortedGroup: sortedGroup, offset: bytes.count, count: 0))
     frameCount &+= 1
     switch kind {
@@ -236,7 +236,7 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
 
   /// Starts a nested container as the value of a new entry of the container at `index`.
   func nestedFrame(
-    _ kind: _EncodingFrame.Kind, in index: Int, _ id: UInt32, key: String?
+    _ kind: EncodingFrame.Kind, in index: Int, _ id: UInt32, key: String?
   ) -> (index: Int, id: UInt32) {
     do {
       _ = try beginEntry(index, id)
@@ -244,7 +244,7 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
       recordDeferred(error)
       return (0, 0)
     }
-    if let key { _CBORWriter.appendText(key, to: &bytes) }
+    if let key { CBORPrimitiveWriter.appendText(key, to: &bytes) }
     return pushFrame(kind, sortedGroup: kind == .array ? level.sortedGroup : 0)
   }
 
@@ -255,7 +255,7 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
     }
   }
 
-  private func finish(_ frame: _EncodingFrame) throws {
+  private func finish(_ frame: EncodingFrame) throws {
     switch frame.kind {
     case .slot:
       if bytes.count == frame.offset { bytes.append(0xa0) }
@@ -274,13 +274,13 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
   }
 
   /// Replaces a container's one-byte placeholder header with the final one.
-  private func patchHeader(_ major: UInt8, _ frame: _EncodingFrame) {
+  private func patchHeader(_ major: UInt8, _ frame: EncodingFrame) {
     let count = UInt64(frame.count)
-    let length = _CBORWriter.headLength(count)
+    let length = CBORPrimitiveWriter.headLength(count)
     if length > 1 {
       bytes.insert(contentsOf: repeatElement(0, count: length - 1), at: frame.offset + 1)
     }
-    _CBORWriter.writeHead(major, count, into: &bytes, at: frame.offset)
+    CBORPrimitiveWriter.writeHead(major, count, into: &bytes, at: frame.offset)
   }
 
   /// Sorts the entries of a finished container by the bytes of their first items: a
@@ -292,13 +292,13 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
   ///   - group: How many items make one entry.
   ///   - rejectingDuplicates: Whether two entries with equal first items are an error.
   private func sortEntries(
-    of frame: _EncodingFrame, items: Int, group: Int, rejectingDuplicates: Bool
+    of frame: EncodingFrame, items: Int, group: Int, rejectingDuplicates: Bool
   ) throws {
     let start = frame.offset + 1  // past the one-byte placeholder header
     var entries: [(key: Range<Int>, end: Int)] = []
     entries.reserveCapacity(items / group)
     let duplicate: Range<Int>? = try bytes.withUnsafeBytes { raw in
-      let reader = _CBORReader(raw)
+      let reader = CBORItemScanner(raw)
       var position = start
       for _ in 0..<(items / group) {
         let keyEnd = try reader.skipItem(at: position, depth: 0, validating: false)
@@ -371,7 +371,7 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
 
   /// Throws unless nothing has been written yet for the value at `level`.
   @inline(__always)
-  func beginSingleValue(in level: _EncodingLevel) throws {
+  func beginSingleValue(in level: EncodingLevel) throws {
     guard frameCount == level.base && bytes.count == level.start else {
       throw misuse("a single value was encoded for a value that is already encoded")
     }
@@ -382,12 +382,12 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     let (index, id) = openContainer(.map, in: level)
     return KeyedEncodingContainer(
-      _CBORKeyedEncodingContainer<Key>(impl: self, index: index, id: id))
+      CBORKeyedEncodingContainer<Key>(impl: self, index: index, id: id))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
     let (index, id) = openContainer(.array, in: level)
-    return _CBORUnkeyedEncodingContainer(impl: self, index: index, id: id)
+    return CBORUnkeyedEncodingContainer(impl: self, index: index, id: id)
   }
 
   func encodeNil() throws {
@@ -402,17 +402,17 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
 
   func encode(_ value: String) throws {
     try beginSingleValue(in: level)
-    _CBORWriter.appendText(value, to: &bytes)
+    CBORPrimitiveWriter.appendText(value, to: &bytes)
   }
 
   func encode(_ value: Double) throws {
     try beginSingleValue(in: level)
-    _CBORWriter.appendFloat(value, to: &bytes)
+    CBORPrimitiveWriter.appendFloat(value, to: &bytes)
   }
 
   func encode(_ value: Float) throws {
     try beginSingleValue(in: level)
-    _CBORWriter.appendFloat(Double(value), to: &bytes)
+    CBORPrimitiveWriter.appendFloat(Double(value), to: &bytes)
   }
 
   func encode(_ value: Int) throws { try encodeSigned(value) }
@@ -434,12 +434,12 @@ final class _CBOREncoderImpl: Encoder, SingleValueEncodingContainer {
   @inline(__always)
   private func encodeSigned<I: FixedWidthInteger & SignedInteger>(_ value: I) throws {
     try beginSingleValue(in: level)
-    _CBORWriter.appendInteger(value, to: &bytes)
+    CBORPrimitiveWriter.appendInteger(value, to: &bytes)
   }
 
   @inline(__always)
   private func encodeUnsigned<I: FixedWidthInteger & UnsignedInteger>(_ value: I) throws {
     try beginSingleValue(in: level)
-    _CBORWriter.appendHead(0, UInt64(value), to: &bytes)
+    CBORPrimitiveWriter.appendHead(0, UInt64(value), to: &bytes)
   }
 }

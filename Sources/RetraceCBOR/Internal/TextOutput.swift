@@ -1,6 +1,6 @@
 /// UTF-8 text under construction, made into a `String` once at the end: appending to a
 /// byte array is several times cheaper than appending to a `String` piece by piece.
-struct _TextOutput {
+struct TextOutput {
   var bytes: [UInt8]
 
   init() {
@@ -8,7 +8,7 @@ struct _TextOutput {
     bytes.reserveCapacity(128)
   }
 
-  static func += (text: inout _TextOutput, piece: String) {
+  static func += (text: inout TextOutput, piece: String) {
     var piece = piece
     piece.withUTF8 { text.bytes.append(contentsOf: $0) }
   }

@@ -4,22 +4,22 @@
 /// A key is kept as its `stringValue`: copying a `String` is a retain at most (none for
 /// the literals of synthesized keys), whereas copying an `any CodingKey` goes through
 /// value witnesses, and boxing one (a dictionary's key is 25 bytes) allocates.
-enum _CodingPathComponent {
+enum CodingPathComponent {
   case key(String)
   case index(Int)
   case superKey
 
   var codingKey: any CodingKey {
     switch self {
-    case .key(let name): return _CBORKey(stringValue: name)
-    case .index(let index): return _CBORKey(index: index)
-    case .superKey: return _CBORKey(stringValue: "super")
+    case .key(let name): return CBORCodingKey(stringValue: name)
+    case .index(let index): return CBORCodingKey(index: index)
+    case .superKey: return CBORCodingKey(stringValue: "super")
     }
   }
 }
 
 /// A coding key for array indices and `super`, named like Foundation's JSON coders name them.
-struct _CBORKey: CodingKey {
+struct CBORCodingKey: CodingKey {
   var stringValue: String
   var intValue: Int?
 

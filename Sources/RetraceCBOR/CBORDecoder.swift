@@ -118,7 +118,7 @@ public struct CBORDecoder: Sendable {
 
   /// Throws unless `bytes` hold exactly one well-formed data item.
   private func checkWellFormed(_ bytes: UnsafeRawBufferPointer) throws {
-    let reader = _CBORReader(bytes)
+    let reader = CBORItemScanner(bytes)
     let end: Int
     do {
       end = try reader.skipItem(at: 0, depth: 0, validating: true)
@@ -139,14 +139,14 @@ public struct CBORDecoder: Sendable {
   private func decodeWellFormed<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer)
     throws -> T
   {
-    let reader = _CBORReader(bytes)
+    let reader = CBORItemScanner(bytes)
     return try withUnsafeTemporaryAllocation(
-      of: _MapCursor.self, capacity: _CBORDecoderImpl.cursorLevels
+      of: MapCursor.self, capacity: CBORDecodingEngine.cursorLevels
     ) { cursors in
-      cursors.initialize(repeating: _MapCursor())
-      let impl = _CBORDecoderImpl(reader: reader, offset: 0, path: [], cursors: cursors)
+      cursors.initialize(repeating: MapCursor())
+      let impl = CBORDecodingEngine(reader: reader, offset: 0, path: [], cursors: cursors)
       defer { impl.finish() }
-      return try impl.decodeValue(type, at: 0, _DecodingPath(depth: 0, last: nil), nil)
+      return try impl.decodeValue(type, at: 0, DecodingPath(depth: 0, last: nil), nil)
     }
   }
 }

@@ -13,14 +13,14 @@
 /// `indirect enum`, a tree), whose nesting the input chooses, leave decoding to
 /// `Decodable`, which limits it.
 public struct CBORReader {
-  @usableFromInline let input: _CBORReader
+  @usableFromInline let input: CBORItemScanner
   /// The offset of the next item in the input.
   public var offset: Int { position }
   @usableFromInline var position: Int
 
   @inlinable
   init(_ bytes: UnsafeRawBufferPointer) {
-    input = _CBORReader(bytes)
+    input = CBORItemScanner(bytes)
     position = 0
   }
 
@@ -62,7 +62,7 @@ public struct CBORReader {
   public mutating func readKey() throws(CBORError) -> CBORKey {
     let (start, end) = try readText()
     let key = UnsafeRawBufferPointer(rebasing: input.bytes[start..<end])
-    if !_CBORReader.isASCII(key) { try _CBORReader.validateUTF8(key, at: start) }
+    if !CBORItemScanner.isASCII(key) { try CBORItemScanner.validateUTF8(key, at: start) }
     return CBORKey(bytes: key)
   }
 
@@ -71,7 +71,7 @@ public struct CBORReader {
   public mutating func read(_ type: String.Type) throws(CBORError) -> String {
     let (start, end) = try readText()
     let utf8 = UnsafeRawBufferPointer(rebasing: input.bytes[start..<end])
-    if !_CBORReader.isASCII(utf8) { try _CBORReader.validateUTF8(utf8, at: start) }
+    if !CBORItemScanner.isASCII(utf8) { try CBORItemScanner.validateUTF8(utf8, at: start) }
     return String(decoding: utf8, as: UTF8.self)
   }
 
@@ -117,7 +117,7 @@ public struct CBORReader {
     switch head.info {
     case 27: value = Double(bitPattern: head.argument)
     case 26: value = Double(Float(bitPattern: UInt32(truncatingIfNeeded: head.argument)))
-    case 25: value = _CBORReader.double(fromHalf: UInt16(truncatingIfNeeded: head.argument))
+    case 25: value = CBORItemScanner.double(fromHalf: UInt16(truncatingIfNeeded: head.argument))
     default: throw mismatch("a float", head)
     }
     position = head.end
@@ -183,7 +183,7 @@ public struct CBORReader {
   }
 
   @usableFromInline
-  func mismatch(_ expected: String, _ head: _CBORHead) -> CBORError {
+  func mismatch(_ expected: String, _ head: CBORHead) -> CBORError {
     CBORError(
       .typeMismatch, "expected \(expected), found major type \(head.major)", offset: position)
   }
@@ -216,7 +216,7 @@ public struct CBORKey: CustomStringConvertible {
     guard pattern.hasPointerRepresentation, pattern.utf8CodeUnitCount == key.bytes.count else {
       return false
     }
-    return _CBORReader.bytesEqual(
+    return CBORItemScanner.bytesEqual(
       UnsafeBufferPointer(start: pattern.utf8Start, count: pattern.utf8CodeUnitCount),
       key.bytes.assumingMemoryBound(to: UInt8.self))
   }

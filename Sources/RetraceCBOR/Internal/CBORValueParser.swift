@@ -1,6 +1,6 @@
 /// Builds a ``CBORValue`` tree from bytes, checking well-formedness as it goes.
-struct _CBORValueParser {
-  let reader: _CBORReader
+struct CBORValueParser {
+  let reader: CBORItemScanner
 
   /// Parses the item at `offset`; returns it and the offset just past it.
   func parse(at offset: Int, depth: Int) throws(CBORError) -> (CBORValue, Int) {
@@ -19,12 +19,12 @@ struct _CBORValueParser {
     case 3:
       var text = ""
       let end = try forEachChunk(of: head, at: offset) { content, contentOffset throws(CBORError) in
-        try _CBORReader.validateUTF8(content, at: contentOffset)
+        try CBORItemScanner.validateUTF8(content, at: contentOffset)
         text += String(decoding: content, as: UTF8.self)
       }
       return (.textString(text), end)
     case 4:
-      try _CBORReader.checkDepth(depth, at: offset)
+      try CBORItemScanner.checkDepth(depth, at: offset)
       var items: [CBORValue] = []
       var position = head.end
       if head.isIndefinite {
@@ -44,7 +44,7 @@ struct _CBORValueParser {
       }
       return (.array(items), position)
     case 5:
-      try _CBORReader.checkDepth(depth, at: offset)
+      try CBORItemScanner.checkDepth(depth, at: offset)
       var pairs: [CBORValue.Pair] = []
       var position = head.end
       let count = head.isIndefinite ? Int.max : try reader.itemCount(head, at: offset)
@@ -59,12 +59,12 @@ struct _CBORValueParser {
       }
       return (.map(pairs), head.isIndefinite ? position + 1 : position)
     case 6:
-      try _CBORReader.checkDepth(depth, at: offset)
+      try CBORItemScanner.checkDepth(depth, at: offset)
       let (content, end) = try parse(at: head.end, depth: depth + 1)
       return (.tagged(head.argument, content), end)
     default:
-      try _CBORReader.checkSimple(head, at: offset)
-      if let value = _CBORReader.double(from: head) {
+      try CBORItemScanner.checkSimple(head, at: offset)
+      if let value = CBORItemScanner.double(from: head) {
         return (.float(value), head.end)
       }
       switch head.argument {
@@ -80,7 +80,7 @@ struct _CBORValueParser {
   /// Calls `body` with the content of a definite-length string, or of each chunk of an
   /// indefinite-length one; returns the offset just past the string.
   private func forEachChunk(
-    of head: _CBORHead, at offset: Int,
+    of head: CBORHead, at offset: Int,
     _ body: (UnsafeRawBufferPointer, Int) throws(CBORError) -> Void
   ) throws(CBORError) -> Int {
     if !head.isIndefinite {

@@ -1,6 +1,6 @@
 /// The initial byte and argument of one CBOR data item (RFC 8949 §3).
 @usableFromInline
-struct _CBORHead {
+struct CBORHead {
   /// Major type, 0…7.
   @usableFromInline var major: UInt8
   /// Additional information, the low five bits of the initial byte.
@@ -29,7 +29,7 @@ struct _CBORHead {
 /// hostile input yields a ``CBORError``: never a trap, never an allocation sized by a
 /// header's claim.
 @usableFromInline
-struct _CBORReader {
+struct CBORItemScanner {
   @usableFromInline let bytes: UnsafeRawBufferPointer
 
   @inlinable
@@ -39,7 +39,7 @@ struct _CBORReader {
 
   /// Reads the head of the item that starts at `offset`.
   @_transparent @usableFromInline
-  func head(at offset: Int) throws(CBORError) -> _CBORHead {
+  func head(at offset: Int) throws(CBORError) -> CBORHead {
     guard offset < bytes.count else {
       throw CBORError(.truncated, "the input ends where a data item was expected", offset: offset)
     }
@@ -48,33 +48,33 @@ struct _CBORReader {
     let info = initial & 0x1f
     switch info {
     case 0..<24:
-      return _CBORHead(major: major, info: info, argument: UInt64(info), end: offset &+ 1)
+      return CBORHead(major: major, info: info, argument: UInt64(info), end: offset &+ 1)
     case 24:
       try need(1, after: offset)
-      return _CBORHead(
+      return CBORHead(
         major: major, info: info, argument: UInt64(bytes[offset &+ 1]), end: offset &+ 2)
     case 25:
       try need(2, after: offset)
       let value = UInt16(
         bigEndian: bytes.loadUnaligned(fromByteOffset: offset &+ 1, as: UInt16.self))
-      return _CBORHead(major: major, info: info, argument: UInt64(value), end: offset &+ 3)
+      return CBORHead(major: major, info: info, argument: UInt64(value), end: offset &+ 3)
     case 26:
       try need(4, after: offset)
       let value = UInt32(
         bigEndian: bytes.loadUnaligned(fromByteOffset: offset &+ 1, as: UInt32.self))
-      return _CBORHead(major: major, info: info, argument: UInt64(value), end: offset &+ 5)
+      return CBORHead(major: major, info: info, argument: UInt64(value), end: offset &+ 5)
     case 27:
       try need(8, after: offset)
       let value = UInt64(
         bigEndian: bytes.loadUnaligned(fromByteOffset: offset &+ 1, as: UInt64.self))
-      return _CBORHead(major: major, info: info, argument: value, end: offset &+ 9)
+      return CBORHead(major: major, info: info, argument: value, end: offset &+ 9)
     case 31:
       // Indefinite length exists for strings, arrays and maps; 0xff is "break".
       guard major >= 2 && major != 6 else {
         throw CBORError(
           .invalidHeader, "major type \(major) has no indefinite-length form", offset: offset)
       }
-      return _CBORHead(major: major, info: info, argument: 0, end: offset &+ 1)
+      return CBORHead(major: major, info: info, argument: 0, end: offset &+ 1)
     default:
       throw CBORError(
         .invalidHeader, "reserved additional information \(info) in initial byte", offset: offset)
@@ -90,7 +90,7 @@ struct _CBORReader {
 
   /// The end of a definite-length string whose head is `head`, checked against the input.
   @_transparent @usableFromInline
-  func stringEnd(_ head: _CBORHead, at offset: Int) throws(CBORError) -> Int {
+  func stringEnd(_ head: CBORHead, at offset: Int) throws(CBORError) -> Int {
     let remaining = bytes.count &- head.end
     guard head.argument <= UInt64(remaining) else {
       throw CBORError(
@@ -103,7 +103,7 @@ struct _CBORReader {
   /// The number of items of a definite-length array or map, checked against the input:
   /// every item takes at least one byte.
   @_transparent @usableFromInline
-  func itemCount(_ head: _CBORHead, at offset: Int) throws(CBORError) -> Int {
+  func itemCount(_ head: CBORHead, at offset: Int) throws(CBORError) -> Int {
     let remaining = UInt64(bytes.count &- head.end)
     let limit = head.major == 5 ? remaining / 2 : remaining
     guard head.argument <= limit else {
@@ -171,7 +171,7 @@ struct _CBORReader {
 
   /// Skips the chunks of an indefinite-length string up to and including its "break".
   private func skipChunks(
-    of head: _CBORHead, at offset: Int, validating: Bool
+    of head: CBORHead, at offset: Int, validating: Bool
   ) throws(CBORError) -> Int {
     var position = head.end
     while try !isBreak(at: position) {
@@ -205,7 +205,7 @@ struct _CBORReader {
 
   /// Throws if a major type 7 head is a stray "break" or a two-byte simple value below 32.
   @inline(__always)
-  static func checkSimple(_ head: _CBORHead, at offset: Int) throws(CBORError) {
+  static func checkSimple(_ head: CBORHead, at offset: Int) throws(CBORError) {
     if head.isIndefinite {
       throw CBORError(.invalidHeader, "unexpected \"break\" (0xff)", offset: offset)
     }
@@ -325,7 +325,7 @@ struct _CBORReader {
 
   /// The float value of a major type 7 head with additional information 25, 26 or 27.
   @inline(__always)
-  static func double(from head: _CBORHead) -> Double? {
+  static func double(from head: CBORHead) -> Double? {
     switch head.info {
     case 25: return double(fromHalf: UInt16(truncatingIfNeeded: head.argument))
     case 26: return Double(Float(bitPattern: UInt32(truncatingIfNeeded: head.argument)))
@@ -335,7 +335,7 @@ struct _CBORReader {
   }
 
   /// A short English name of a head's type, for error messages.
-  static func typeName(_ head: _CBORHead) -> String {
+  static func typeName(_ head: CBORHead) -> String {
     switch head.major {
     case 0: return "an unsigned integer"
     case 1: return "a negative integer"

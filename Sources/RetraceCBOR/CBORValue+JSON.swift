@@ -31,12 +31,12 @@ extension CBORValue {
   /// - Parameter sortingKeys: Whether to sort each map's entries by key.
   /// - Returns: The JSON text.
   public func jsonText(sortingKeys: Bool) -> String {
-    var text = _TextOutput()
+    var text = TextOutput()
     writeJSON(to: &text, sortingKeys: sortingKeys)
     return text.string
   }
 
-  private func writeJSON(to text: inout _TextOutput, sortingKeys: Bool) {
+  private func writeJSON(to text: inout TextOutput, sortingKeys: Bool) {
     switch self {
     case .unsigned(let value):
       text += String(value)

@@ -1,4 +1,4 @@
-import Retrace
+import RetraceCBOR
 import Testing
 
 /// One row of RFC 8949 Appendix A ("Examples of Encoded CBOR Data Items").

@@ -12,12 +12,12 @@ extension CBORValue: CustomStringConvertible {
   /// print(value)   // {"a": 1, "b": [2, 3.5], "c": h'0102'}
   /// ```
   public var description: String {
-    var text = _TextOutput()
+    var text = TextOutput()
     writeDiagnostic(to: &text)
     return text.string
   }
 
-  private func writeDiagnostic(to text: inout _TextOutput) {
+  private func writeDiagnostic(to text: inout TextOutput) {
     switch self {
     case .unsigned(let value):
       text += String(value)
@@ -93,7 +93,7 @@ extension CBORValue: CustomStringConvertible {
   }
 
   /// Writes `string` in double quotes with JSON escapes.
-  static func writeQuoted(_ string: String, escapingNonASCII: Bool, to text: inout _TextOutput) {
+  static func writeQuoted(_ string: String, escapingNonASCII: Bool, to text: inout TextOutput) {
     text += "\""
     var string = string
     let plain = string.withUTF8 { utf8 in

@@ -252,7 +252,7 @@ public struct CBORWriter: ~Copyable {
       appendBigEndian(value.bitPattern)
       return
     }
-    if let half = _CBORWriter.halfBits(exactly: single) {
+    if let half = CBORPrimitiveWriter.halfBits(exactly: single) {
       appendByte(0xf9)
       appendBigEndian(half)
     } else {

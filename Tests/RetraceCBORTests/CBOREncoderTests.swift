@@ -1,6 +1,6 @@
 import Foundation
 import PropertyBased
-import Retrace
+import RetraceCBOR
 import Testing
 
 /// A Swift value and the bytes it must encode to.

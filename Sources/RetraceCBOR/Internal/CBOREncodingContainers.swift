@@ -1,6 +1,6 @@
 /// A keyed container: a CBOR map with text-string keys, written in encode order.
-struct _CBORKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-  let impl: _CBOREncoderImpl
+struct CBORKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+  let impl: CBOREncodingEngine
   let index: Int
   let id: UInt32
 
@@ -9,7 +9,7 @@ struct _CBORKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
   @inline(__always)
   private func beginEntry(_ key: Key) throws {
     _ = try impl.beginEntry(index, id)
-    _CBORWriter.appendText(key.stringValue, to: &impl.bytes)
+    CBORPrimitiveWriter.appendText(key.stringValue, to: &impl.bytes)
   }
 
   mutating func encodeNil(forKey key: Key) throws {
@@ -24,17 +24,17 @@ struct _CBORKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
 
   mutating func encode(_ value: String, forKey key: Key) throws {
     try beginEntry(key)
-    _CBORWriter.appendText(value, to: &impl.bytes)
+    CBORPrimitiveWriter.appendText(value, to: &impl.bytes)
   }
 
   mutating func encode(_ value: Double, forKey key: Key) throws {
     try beginEntry(key)
-    _CBORWriter.appendFloat(value, to: &impl.bytes)
+    CBORPrimitiveWriter.appendFloat(value, to: &impl.bytes)
   }
 
   mutating func encode(_ value: Float, forKey key: Key) throws {
     try beginEntry(key)
-    _CBORWriter.appendFloat(Double(value), to: &impl.bytes)
+    CBORPrimitiveWriter.appendFloat(Double(value), to: &impl.bytes)
   }
 
   mutating func encode(_ value: Int, forKey key: Key) throws { try encodeSigned(value, key) }
@@ -56,14 +56,14 @@ struct _CBORKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
   @inline(__always)
   private func encodeSigned<I: FixedWidthInteger & SignedInteger>(_ value: I, _ key: Key) throws {
     try beginEntry(key)
-    _CBORWriter.appendInteger(value, to: &impl.bytes)
+    CBORPrimitiveWriter.appendInteger(value, to: &impl.bytes)
   }
 
   @inline(__always)
   private func encodeUnsigned<I: FixedWidthInteger & UnsignedInteger>(_ value: I, _ key: Key) throws
   {
     try beginEntry(key)
-    _CBORWriter.appendHead(0, UInt64(value), to: &impl.bytes)
+    CBORPrimitiveWriter.appendHead(0, UInt64(value), to: &impl.bytes)
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
@@ -71,28 +71,28 @@ struct _CBORKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
   ) -> KeyedEncodingContainer<NestedKey> {
     let (index, id) = impl.nestedFrame(.map, in: index, id, key: key.stringValue)
     return KeyedEncodingContainer(
-      _CBORKeyedEncodingContainer<NestedKey>(impl: impl, index: index, id: id))
+      CBORKeyedEncodingContainer<NestedKey>(impl: impl, index: index, id: id))
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
     let (index, id) = impl.nestedFrame(.array, in: index, id, key: key.stringValue)
-    return _CBORUnkeyedEncodingContainer(impl: impl, index: index, id: id)
+    return CBORUnkeyedEncodingContainer(impl: impl, index: index, id: id)
   }
 
   mutating func superEncoder() -> any Encoder {
     let (index, id) = impl.nestedFrame(.slot, in: index, id, key: "super")
-    return _CBORSlotEncoder(impl: impl, index: index, id: id)
+    return CBORSlotEncoder(impl: impl, index: index, id: id)
   }
 
   mutating func superEncoder(forKey key: Key) -> any Encoder {
     let (index, id) = impl.nestedFrame(.slot, in: index, id, key: key.stringValue)
-    return _CBORSlotEncoder(impl: impl, index: index, id: id)
+    return CBORSlotEncoder(impl: impl, index: index, id: id)
   }
 }
 
 /// An unkeyed container: a CBOR array.
-struct _CBORUnkeyedEncodingContainer: UnkeyedEncodingContainer {
-  let impl: _CBOREncoderImpl
+struct CBORUnkeyedEncodingContainer: UnkeyedEncodingContainer {
+  let impl: CBOREncodingEngine
   let index: Int
   let id: UInt32
 
@@ -111,17 +111,17 @@ struct _CBORUnkeyedEncodingContainer: UnkeyedEncodingContainer {
 
   mutating func encode(_ value: String) throws {
     _ = try impl.beginEntry(index, id)
-    _CBORWriter.appendText(value, to: &impl.bytes)
+    CBORPrimitiveWriter.appendText(value, to: &impl.bytes)
   }
 
   mutating func encode(_ value: Double) throws {
     _ = try impl.beginEntry(index, id)
-    _CBORWriter.appendFloat(value, to: &impl.bytes)
+    CBORPrimitiveWriter.appendFloat(value, to: &impl.bytes)
   }
 
   mutating func encode(_ value: Float) throws {
     _ = try impl.beginEntry(index, id)
-    _CBORWriter.appendFloat(Double(value), to: &impl.bytes)
+    CBORPrimitiveWriter.appendFloat(Double(value), to: &impl.bytes)
   }
 
   mutating func encode(_ value: Int) throws { try encodeSigned(value) }
@@ -143,13 +143,13 @@ struct _CBORUnkeyedEncodingContainer: UnkeyedEncodingContainer {
   @inline(__always)
   private mutating func encodeSigned<I: FixedWidthInteger & SignedInteger>(_ value: I) throws {
     _ = try impl.beginEntry(index, id)
-    _CBORWriter.appendInteger(value, to: &impl.bytes)
+    CBORPrimitiveWriter.appendInteger(value, to: &impl.bytes)
   }
 
   @inline(__always)
   private mutating func encodeUnsigned<I: FixedWidthInteger & UnsignedInteger>(_ value: I) throws {
     _ = try impl.beginEntry(index, id)
-    _CBORWriter.appendHead(0, UInt64(value), to: &impl.bytes)
+    CBORPrimitiveWriter.appendHead(0, UInt64(value), to: &impl.bytes)
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
@@ -157,28 +157,28 @@ struct _CBORUnkeyedEncodingContainer: UnkeyedEncodingContainer {
   ) -> KeyedEncodingContainer<NestedKey> {
     let (index, id) = impl.nestedFrame(.map, in: index, id, key: nil)
     return KeyedEncodingContainer(
-      _CBORKeyedEncodingContainer<NestedKey>(impl: impl, index: index, id: id))
+      CBORKeyedEncodingContainer<NestedKey>(impl: impl, index: index, id: id))
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
     let (index, id) = impl.nestedFrame(.array, in: index, id, key: nil)
-    return _CBORUnkeyedEncodingContainer(impl: impl, index: index, id: id)
+    return CBORUnkeyedEncodingContainer(impl: impl, index: index, id: id)
   }
 
   mutating func superEncoder() -> any Encoder {
     let (index, id) = impl.nestedFrame(.slot, in: index, id, key: nil)
-    return _CBORSlotEncoder(impl: impl, index: index, id: id)
+    return CBORSlotEncoder(impl: impl, index: index, id: id)
   }
 }
 
 /// The encoder that `superEncoder()` returns: it writes one value into the slot its parent
 /// reserved; a slot left empty becomes an empty map, as JSONEncoder writes `{}`.
-final class _CBORSlotEncoder: Encoder, SingleValueEncodingContainer {
-  let impl: _CBOREncoderImpl
+final class CBORSlotEncoder: Encoder, SingleValueEncodingContainer {
+  let impl: CBOREncodingEngine
   let index: Int
   let id: UInt32
 
-  init(impl: _CBOREncoderImpl, index: Int, id: UInt32) {
+  init(impl: CBOREncodingEngine, index: Int, id: UInt32) {
     self.impl = impl
     self.index = index
     self.id = id
@@ -188,12 +188,12 @@ final class _CBORSlotEncoder: Encoder, SingleValueEncodingContainer {
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   /// The slot's value as a level, or nil once the parent has moved on.
-  private var level: _EncodingLevel? {
+  private var level: EncodingLevel? {
     guard impl.isOpen(index, id), index >= impl.level.base else { return nil }
-    return _EncodingLevel(base: index + 1, start: impl.frame(index).offset)
+    return EncodingLevel(base: index + 1, start: impl.frame(index).offset)
   }
 
-  private func checkedLevel() throws -> _EncodingLevel {
+  private func checkedLevel() throws -> EncodingLevel {
     guard let level else {
       throw impl.misuse("a super encoder was used after its parent moved on to its next entry")
     }
@@ -209,7 +209,7 @@ final class _CBORSlotEncoder: Encoder, SingleValueEncodingContainer {
       impl.recordDeferred(impl.misuse("a super encoder was used after its parent moved on"))
     }
     return KeyedEncodingContainer(
-      _CBORKeyedEncodingContainer<Key>(impl: impl, index: index, id: id))
+      CBORKeyedEncodingContainer<Key>(impl: impl, index: index, id: id))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -219,7 +219,7 @@ final class _CBORSlotEncoder: Encoder, SingleValueEncodingContainer {
     } else {
       impl.recordDeferred(impl.misuse("a super encoder was used after its parent moved on"))
     }
-    return _CBORUnkeyedEncodingContainer(impl: impl, index: index, id: id)
+    return CBORUnkeyedEncodingContainer(impl: impl, index: index, id: id)
   }
 
   func singleValueContainer() -> any SingleValueEncodingContainer { self }
@@ -236,17 +236,17 @@ final class _CBORSlotEncoder: Encoder, SingleValueEncodingContainer {
 
   func encode(_ value: String) throws {
     _ = try checkedLevel()
-    _CBORWriter.appendText(value, to: &impl.bytes)
+    CBORPrimitiveWriter.appendText(value, to: &impl.bytes)
   }
 
   func encode(_ value: Double) throws {
     _ = try checkedLevel()
-    _CBORWriter.appendFloat(value, to: &impl.bytes)
+    CBORPrimitiveWriter.appendFloat(value, to: &impl.bytes)
   }
 
   func encode(_ value: Float) throws {
     _ = try checkedLevel()
-    _CBORWriter.appendFloat(Double(value), to: &impl.bytes)
+    CBORPrimitiveWriter.appendFloat(Double(value), to: &impl.bytes)
   }
 
   func encode(_ value: Int) throws { try encode(Int64(value)) }
@@ -255,7 +255,7 @@ final class _CBORSlotEncoder: Encoder, SingleValueEncodingContainer {
   func encode(_ value: Int32) throws { try encode(Int64(value)) }
   func encode(_ value: Int64) throws {
     _ = try checkedLevel()
-    _CBORWriter.appendInteger(value, to: &impl.bytes)
+    CBORPrimitiveWriter.appendInteger(value, to: &impl.bytes)
   }
   func encode(_ value: UInt) throws { try encode(UInt64(value)) }
   func encode(_ value: UInt8) throws { try encode(UInt64(value)) }
@@ -263,7 +263,7 @@ final class _CBORSlotEncoder: Encoder, SingleValueEncodingContainer {
   func encode(_ value: UInt32) throws { try encode(UInt64(value)) }
   func encode(_ value: UInt64) throws {
     _ = try checkedLevel()
-    _CBORWriter.appendHead(0, value, to: &impl.bytes)
+    CBORPrimitiveWriter.appendHead(0, value, to: &impl.bytes)
   }
 
   func encode<T: Encodable>(_ value: T) throws {

@@ -1,9 +1,8 @@
 import Foundation
 import PropertyBased
-import Retrace
 import Testing
 
-@testable import Retrace
+@testable import RetraceCBOR
 
 struct StateHashTests {
   struct DayNight: Codable, Equatable {

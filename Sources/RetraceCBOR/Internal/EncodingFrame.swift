@@ -6,9 +6,9 @@
 /// that opened it returns.
 ///
 /// Frames hold no coding path: the path is recovered from the bytes when an error needs
-/// it (see ``_CBOREncoderImpl/codingPath(inFrames:)``), which keeps frames
+/// it (see ``CBOREncodingEngine/codingPath(inFrames:)``), which keeps frames
 /// plain data that costs nothing to copy.
-struct _EncodingFrame {
+struct EncodingFrame {
   enum Kind: UInt8 { case map, array, slot }
 
   var kind: Kind
@@ -24,11 +24,11 @@ struct _EncodingFrame {
 }
 
 /// The value being encoded: where its containers and bytes start.
-struct _EncodingLevel {
+struct EncodingLevel {
   /// The index in `frames` of the value's first container.
   var base: Int
   /// The offset of the value's first byte.
   var start: Int
-  /// See ``_EncodingFrame/sortedGroup``; given to the value's array, if it opens one.
+  /// See ``EncodingFrame/sortedGroup``; given to the value's array, if it opens one.
   var sortedGroup: UInt8 = 0
 }

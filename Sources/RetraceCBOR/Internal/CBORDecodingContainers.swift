@@ -1,13 +1,13 @@
 /// A keyed container over a CBOR map; finds keys by scanning the map's bytes.
-struct _CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-  let impl: _CBORDecoderImpl
+struct CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+  let impl: CBORDecodingEngine
   /// The offset of the map's head.
   let offset: Int
   /// The offset of the first key.
   let start: Int
   /// The number of entries, or -1 for an indefinite-length map.
   let count: Int
-  let path: _DecodingPath
+  let path: DecodingPath
 
   var codingPath: [any CodingKey] { impl.codingPath(path) }
 
@@ -104,7 +104,7 @@ struct _CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     }
     guard let offset else {
       throw DecodingError.keyNotFound(
-        _CBORKey(stringValue: "super"),
+        CBORCodingKey(stringValue: "super"),
         .init(
           codingPath: codingPath,
           debugDescription: "No value for key \"super\" in the map at byte offset \(self.offset)."))
@@ -120,16 +120,16 @@ struct _CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 }
 
 /// An unkeyed container over a CBOR array.
-struct _CBORUnkeyedDecodingContainer: UnkeyedDecodingContainer {
-  let impl: _CBORDecoderImpl
+struct CBORUnkeyedDecodingContainer: UnkeyedDecodingContainer {
+  let impl: CBORDecodingEngine
   /// The number of elements, or nil for an indefinite-length array.
   let count: Int?
   /// The offset of the next element.
   var position: Int
-  let path: _DecodingPath
+  let path: DecodingPath
   var currentIndex = 0
 
-  init(impl: _CBORDecoderImpl, count: Int?, position: Int, path: _DecodingPath) {
+  init(impl: CBORDecodingEngine, count: Int?, position: Int, path: DecodingPath) {
     self.impl = impl
     self.count = count
     self.position = position

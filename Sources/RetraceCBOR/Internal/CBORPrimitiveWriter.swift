@@ -1,7 +1,7 @@
 /// Appends CBOR heads, numbers and strings to a byte buffer, always in the shortest form
 /// (RFC 8949 §4.2.1: preferred serialization, which is also the deterministic one).
 @usableFromInline
-package enum _CBORWriter {
+package enum CBORPrimitiveWriter {
   /// Appends the head of an item of major type `major` with argument `argument`.
   @inlinable @inline(__always)
   package static func appendHead(_ major: UInt8, _ argument: UInt64, to bytes: inout [UInt8]) {
