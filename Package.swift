@@ -157,16 +157,41 @@ let package = Package(
       ],
       exclude: ["read_trace.py"]
     ),
+    // Sessions, domains and files that the debugger's and the CLI's tests share.
+    .target(
+      name: "RetraceTestSupport",
+      dependencies: ["RetraceDebugger", "RetraceLog", "RetraceExamples"],
+      path: "Tests/RetraceTestSupport"
+    ),
     .testTarget(
       name: "RetraceDebuggerTests",
       dependencies: [
         "RetraceDebugger",
-        "RetraceCLI",
         "RetraceLog",
         "RetraceExamples",
+        "RetraceTestSupport",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    .testTarget(
+      name: "RetraceCLITests",
+      dependencies: [
+        "RetraceCLI",
+        "RetraceDebugger",
+        "RetraceLog",
+        "RetraceExamples",
+        "RetraceTestSupport",
         "retrace",
         "retrace-crash-child",
         .product(name: "CustomDump", package: "swift-custom-dump"),
+      ]
+    ),
+    .testTarget(
+      name: "RetraceTestingTests",
+      dependencies: [
+        "Retrace",
+        "RetraceTesting",
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),

@@ -1,6 +1,7 @@
 import Retrace
 import RetraceDebugger
 import RetraceExamples
+import RetraceTestSupport
 import Testing
 
 @Suite struct DebugSessionTests {

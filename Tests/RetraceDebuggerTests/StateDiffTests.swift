@@ -2,6 +2,7 @@ import CustomDump
 import Retrace
 import RetraceDebugger
 import RetraceExamples
+import RetraceTestSupport
 import Testing
 
 /// `stateDiff` walks only the path to what changed in a large state; where it does, its

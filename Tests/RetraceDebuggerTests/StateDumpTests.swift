@@ -2,6 +2,7 @@ import CustomDump
 import Retrace
 import RetraceDebugger
 import RetraceExamples
+import RetraceTestSupport
 import Testing
 
 @Suite struct StateDumpTests {

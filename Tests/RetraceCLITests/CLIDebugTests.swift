@@ -2,6 +2,7 @@ import Foundation
 import Retrace
 import RetraceDebugger
 import RetraceExamples
+import RetraceTestSupport
 import Testing
 
 /// `retrace debug` driven by commands piped on stdin.

@@ -2,6 +2,7 @@ import Foundation
 import Retrace
 import RetraceDebugger
 import RetraceExamples
+import RetraceTestSupport
 import Testing
 
 /// Every command through the real executable, on traces the tests generate.

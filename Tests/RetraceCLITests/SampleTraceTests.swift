@@ -1,4 +1,5 @@
 import Foundation
+import RetraceTestSupport
 import Testing
 
 /// The package's root directory, from this file's path.

@@ -4,11 +4,12 @@ import RetraceDebugger
 import RetraceExamples
 import RetraceLog
 
-/// Sessions, domains and files the tests share.
-enum Fixtures {
+/// Sessions, domains and files the test targets share (a target of its own, so that the
+/// debugger's and the CLI's tests use one copy).
+public enum Fixtures {
   /// A session of `count` workload actions of `domain`, with checkpoints and snapshots as a
   /// recorder would write them.
-  static func session<D: Domain>(
+  public static func session<D: Domain>(
     _ domain: D, count: Int, seed: UInt64 = 1, checkpointEvery: Int = 100,
     snapshotEvery: Int = 1_000
   ) -> RecordedSession<D> {
@@ -21,7 +22,7 @@ enum Fixtures {
 
   /// Counter actions that never take the count below zero: up and down in a zigzag
   /// (1, 0, 1, 2, 1, 2, 3, …), so no single decrement can be dropped without another.
-  static func safeCounterActions(count: Int) -> [CounterAction] {
+  public static func safeCounterActions(count: Int) -> [CounterAction] {
     var actions: [CounterAction] = []
     var value = 0
     var step = 0
@@ -36,7 +37,7 @@ enum Fixtures {
 
   /// The banking domain with a subtly changed reducer: the overdraft penalty is 16.00, not
   /// 15.00. Sessions recorded with the real reducer diverge at their first overdraft.
-  static let changedBanking = DomainDefinition(
+  public static let changedBanking = DomainDefinition(
     name: "banking",
     summary: "Banking with a changed overdraft penalty.",
     actionSchemaVersion: bankingDomain.actionSchemaVersion,
@@ -62,7 +63,7 @@ enum Fixtures {
   )
 
   /// A fresh, empty temporary directory.
-  static func temporaryDirectory() throws -> URL {
+  public static func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory
       .appendingPathComponent("retrace-tests-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -71,7 +72,7 @@ enum Fixtures {
 
   /// Writes `session` into `directory` and returns the path: as a trace through the real
   /// recorder when `name` ends in `.trace`, otherwise as JSON Lines.
-  static func write<D: Domain>(
+  public static func write<D: Domain>(
     _ session: RecordedSession<D>, domain: D, named name: String, in directory: URL,
     configuration: TraceRecorderConfiguration = TraceRecorderConfiguration()
   ) throws -> String {

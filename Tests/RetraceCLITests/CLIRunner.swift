@@ -1,4 +1,5 @@
 import Foundation
+import RetraceTestSupport
 import Testing
 
 /// What one run of the `retrace` executable produced.

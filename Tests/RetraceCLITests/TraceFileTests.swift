@@ -3,6 +3,7 @@ import Retrace
 import RetraceDebugger
 import RetraceExamples
 import RetraceLog
+import RetraceTestSupport
 import Testing
 
 @testable import RetraceCLI

@@ -3,6 +3,7 @@ import Retrace
 import RetraceCLI
 import RetraceDebugger
 import RetraceExamples
+import RetraceTestSupport
 import Testing
 
 /// Domains as an app defines them: action cases derived from sample actions or checked at
