@@ -21,90 +21,17 @@ extension NavigationState {
     _ action: NavigationAction<Route>,
     rules: FlowRules<Route>
   ) -> NavigationRefusal<Route>? {
-    let refusal: NavigationRefusal<Route>?
-    switch action {
-    case .push(let route):
-      let from = visibleRoute
-      if rules.allowsPush(from: from, to: route) {
-        modifyCurrentStack { $0.append(route) }
-        refusal = nil
-      } else {
-        refusal = NavigationRefusal(action: "push", reason: .pushNotAllowed, from: from, to: route)
+    let refusal: NavigationRefusal<Route>? =
+      switch action {
+      case .push(let route): push(route, rules: rules)
+      case .pop: pop()
+      case .popTo(let route): pop(to: route)
+      case .popToRoot: popToRoot()
+      case .present(let route, let style): present(route, style: style, rules: rules)
+      case .dismiss: dismiss()
+      case .selectTab(let tab): selectTab(tab, rules: rules)
+      case .setPath(let path): setPath(path, rules: rules)
       }
-
-    case .pop:
-      refusal = modifyCurrentStack { stack in
-        guard stack.count > 1 else {
-          return NavigationRefusal(action: "pop", reason: .cannotPopRoot, from: stack[0])
-        }
-        stack.removeLast()
-        return nil
-      }
-
-    case .popTo(let route):
-      refusal = modifyCurrentStack { stack in
-        guard let index = stack.lastIndex(of: route) else {
-          return NavigationRefusal(
-            action: "popTo", reason: .notOnStack, from: stack[stack.count - 1], to: route)
-        }
-        stack.removeLast(stack.count - 1 - index)
-        return nil
-      }
-
-    case .popToRoot:
-      modifyCurrentStack { $0.removeLast($0.count - 1) }
-      refusal = nil
-
-    case .present(let route, let style):
-      let from = visibleRoute
-      if rules.allowsPresent(from: from, to: route) {
-        _presentations.append(Presentation(style: style, stack: [route]))
-        refusal = nil
-      } else {
-        refusal = NavigationRefusal(
-          action: "present", reason: .presentNotAllowed, from: from, to: route)
-      }
-
-    case .dismiss:
-      if _presentations.isEmpty {
-        refusal = NavigationRefusal(
-          action: "dismiss", reason: .nothingPresented, from: visibleRoute)
-      } else {
-        _presentations.removeLast()
-        refusal = nil
-      }
-
-    case .selectTab(let tab):
-      if !_presentations.isEmpty {
-        refusal = NavigationRefusal(
-          action: "selectTab", reason: .presentationActive, from: visibleRoute, tab: tab)
-      } else if !rules.allowsTab(tab) || !_tabs.contains(where: { $0.name == tab }) {
-        refusal = NavigationRefusal(
-          action: "selectTab", reason: .unknownTab, from: visibleRoute, tab: tab)
-      } else {
-        _selectedTab = tab
-        refusal = nil
-      }
-
-    case .setPath(let path):
-      let tab = path.tab ?? _selectedTab
-      if let index = _tabs.firstIndex(where: { $0.name == tab }), rules.allowsTab(tab) {
-        if let problem = Self.check(path.stack, tab: tab, rules: rules)
-          ?? Self.check(path.presentations, above: path.stack.last, rules: rules)
-        {
-          refusal = problem.refusal(action: "setPath", tab: tab)
-        } else {
-          _tabs[index].stack = path.stack
-          _selectedTab = tab
-          _presentations = path.presentations
-          refusal = nil
-        }
-      } else {
-        refusal = NavigationRefusal(
-          action: "setPath", reason: .unknownTab, from: visibleRoute, tab: tab)
-      }
-    }
-
     if let refusal {
       _lastRefusal = refusal
       _refusalCount &+= 1
@@ -112,6 +39,103 @@ extension NavigationState {
       _lastRefusal = nil
     }
     return refusal
+  }
+
+  // Each action's change, or its refusal. They leave `lastRefusal` to `apply`.
+
+  @inlinable
+  mutating func push(_ route: Route, rules: FlowRules<Route>) -> NavigationRefusal<Route>? {
+    let from = visibleRoute
+    guard rules.allowsPush(from: from, to: route) else {
+      return NavigationRefusal(action: "push", reason: .pushNotAllowed, from: from, to: route)
+    }
+    modifyCurrentStack { $0.append(route) }
+    return nil
+  }
+
+  @inlinable
+  mutating func pop() -> NavigationRefusal<Route>? {
+    modifyCurrentStack { stack in
+      guard stack.count > 1 else {
+        return NavigationRefusal(action: "pop", reason: .cannotPopRoot, from: stack[0])
+      }
+      stack.removeLast()
+      return nil
+    }
+  }
+
+  @inlinable
+  mutating func pop(to route: Route) -> NavigationRefusal<Route>? {
+    modifyCurrentStack { stack in
+      guard let index = stack.lastIndex(of: route) else {
+        return NavigationRefusal(
+          action: "popTo", reason: .notOnStack, from: stack[stack.count - 1], to: route)
+      }
+      stack.removeLast(stack.count - 1 - index)
+      return nil
+    }
+  }
+
+  @inlinable
+  mutating func popToRoot() -> NavigationRefusal<Route>? {
+    modifyCurrentStack { $0.removeLast($0.count - 1) }
+    return nil
+  }
+
+  @inlinable
+  mutating func present(
+    _ route: Route, style: PresentationStyle, rules: FlowRules<Route>
+  ) -> NavigationRefusal<Route>? {
+    let from = visibleRoute
+    guard rules.allowsPresent(from: from, to: route) else {
+      return NavigationRefusal(
+        action: "present", reason: .presentNotAllowed, from: from, to: route)
+    }
+    _presentations.append(Presentation(style: style, stack: [route]))
+    return nil
+  }
+
+  @inlinable
+  mutating func dismiss() -> NavigationRefusal<Route>? {
+    guard !_presentations.isEmpty else {
+      return NavigationRefusal(action: "dismiss", reason: .nothingPresented, from: visibleRoute)
+    }
+    _presentations.removeLast()
+    return nil
+  }
+
+  @inlinable
+  mutating func selectTab(_ tab: String, rules: FlowRules<Route>) -> NavigationRefusal<Route>? {
+    guard _presentations.isEmpty else {
+      return NavigationRefusal(
+        action: "selectTab", reason: .presentationActive, from: visibleRoute, tab: tab)
+    }
+    guard rules.allowsTab(tab), _tabs.contains(where: { $0.name == tab }) else {
+      return NavigationRefusal(
+        action: "selectTab", reason: .unknownTab, from: visibleRoute, tab: tab)
+    }
+    _selectedTab = tab
+    return nil
+  }
+
+  @inlinable
+  mutating func setPath(_ path: RoutePath<Route>, rules: FlowRules<Route>)
+    -> NavigationRefusal<Route>?
+  {
+    let tab = path.tab ?? _selectedTab
+    guard let index = _tabs.firstIndex(where: { $0.name == tab }), rules.allowsTab(tab) else {
+      return NavigationRefusal(
+        action: "setPath", reason: .unknownTab, from: visibleRoute, tab: tab)
+    }
+    if let problem = Self.check(path.stack, tab: tab, rules: rules)
+      ?? Self.check(path.presentations, above: path.stack.last, rules: rules)
+    {
+      return problem.refusal(action: "setPath", tab: tab)
+    }
+    _tabs[index].stack = path.stack
+    _selectedTab = tab
+    _presentations = path.presentations
+    return nil
   }
 
   /// Records that a screen action (or any other action the app checks itself) was refused.
