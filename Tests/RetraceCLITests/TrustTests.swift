@@ -36,6 +36,10 @@ import Testing
     #expect(json["coveredThrough"] as? Int == 300)
     #expect(json["uncoveredActions"] as? Int == 0)
     #expect((json["hashes"] as? Int ?? 0) >= 2)
+    // One action is counted as one.
+    try workspace.run("generate counter --actions 1 -o one.trace")
+    let one = try workspace.run("replay one.trace --verify")
+    #expect(one.stdout.hasPrefix("verified one.trace: 1 action against 2 hashes"), "\(one)")
 
     // The fee-charging reducer changes the state from the first payment on: caught.
     let changed = try workspace.run("replay s.trace --verify --as banking-with-fees")

@@ -304,9 +304,10 @@ struct Replay: AsyncParsableCommand {
     var hashes: Int { checkpoints + snapshots }
 
     var countsText: String {
-      guard coveredThrough != nil else { return "\(actions) actions" }
+      let counted = "\(actions) action\(actions == 1 ? "" : "s")"
+      guard coveredThrough != nil else { return counted }
       return
-        "\(actions) actions against \(hashes) hash\(hashes == 1 ? "" : "es") (\(checkpoints) checkpoint\(checkpoints == 1 ? "" : "s"), \(snapshots) snapshot\(snapshots == 1 ? "" : "s"))"
+        "\(counted) against \(hashes) hash\(hashes == 1 ? "" : "es") (\(checkpoints) checkpoint\(checkpoints == 1 ? "" : "s"), \(snapshots) snapshot\(snapshots == 1 ? "" : "s"))"
     }
 
     /// Which actions no hash covers, and why.
