@@ -92,11 +92,13 @@ import Testing
     return object.filter { $0.key != "seconds" } as NSDictionary
   }
 
-  /// The SHA-256 digest of `text`, in hex, by coreutils' `sha256sum`.
+  /// The SHA-256 digest of `text`, in hex, by coreutils' `sha256sum` (Linux) or `shasum`
+  /// (macOS).
   static func sha256(_ text: String) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["sha256sum"]
+    let linux = FileManager.default.isExecutableFile(atPath: "/usr/bin/sha256sum")
+    process.arguments = linux ? ["sha256sum"] : ["shasum", "-a", "256"]
     let input = Pipe()
     let output = Pipe()
     process.standardInput = input
