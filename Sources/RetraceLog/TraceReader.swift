@@ -391,27 +391,10 @@ public final class TraceReader: Sendable {
           guard records == 0, chunk.startsWithSnapshot, at == chunk.firstSequence - 1 else {
             throw fail("a snapshot that is not where the chunk header says", start)
           }
-          // Where the state ends: where decoding it stopped, when that matches the hash (a
-          // decoding that stopped short of the item's end falls back to the skipping), or
-          // found by skipping over the item.
-          var payload: Range<Int>?
-          if let decodeState,
-            let count = decodeState(UnsafeRawBufferPointer(rebasing: raw[cursor.offset...]))
-          {
-            let decoded = cursor.offset..<(cursor.offset + count)
-            if XXH64.hash(UnsafeRawBufferPointer(rebasing: raw[decoded])) == hash {
-              payload = decoded
-              cursor.offset += count
-            }
+          guard let payload = try Self.snapshotState(&cursor, raw, hash: hash, decodeState) else {
+            throw fail("the snapshot does not match its hash", start)
           }
-          if payload == nil {
-            let skipped = try cursor.skipItem()
-            guard XXH64.hash(UnsafeRawBufferPointer(rebasing: raw[skipped])) == hash else {
-              throw fail("the snapshot does not match its hash", start)
-            }
-            payload = skipped
-          }
-          let state = UnsafeRawBufferPointer(rebasing: raw[payload!])
+          let state = UnsafeRawBufferPointer(rebasing: raw[payload])
           record = TraceRecord(
             kind: .snapshot, sequence: at, time: nil, hash: StateHash(rawValue: hash),
             payload: state, source: .chunk(chunk.index))
@@ -451,6 +434,29 @@ public final class TraceReader: Sendable {
         "the chunk holds \(actions) actions in \(records) records, its header says \(chunk.actionCount) in \(chunk.recordCount)",
         raw.count)
     }
+  }
+}
+
+extension TraceReader {
+  /// The bytes of a snapshot's state, which starts at `cursor`, if they match `hash`; moves
+  /// the cursor past them. Where the state ends is where decoding it stopped, when that
+  /// matches the hash (a decoding that stopped short of the item's end falls back to the
+  /// skipping), or is found by skipping over the item.
+  fileprivate static func snapshotState(
+    _ cursor: inout RecordCBOR.Cursor, _ raw: UnsafeRawBufferPointer, hash: UInt64,
+    _ decodeState: ((UnsafeRawBufferPointer) -> Int?)?
+  ) throws(RecordCBOR.CursorError) -> Range<Int>? {
+    if let decodeState,
+      let count = decodeState(UnsafeRawBufferPointer(rebasing: raw[cursor.offset...]))
+    {
+      let decoded = cursor.offset..<(cursor.offset + count)
+      if XXH64.hash(UnsafeRawBufferPointer(rebasing: raw[decoded])) == hash {
+        cursor.offset += count
+        return decoded
+      }
+    }
+    let skipped = try cursor.skipItem()
+    return XXH64.hash(UnsafeRawBufferPointer(rebasing: raw[skipped])) == hash ? skipped : nil
   }
 }
 
