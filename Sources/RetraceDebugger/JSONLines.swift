@@ -246,57 +246,14 @@ public enum JSONLines {
         .notATrace, "empty file; expected a retrace JSON Lines header", path: path)
     }
     let header = try header(from: headerLine, number: headerNumber, path: path)
-    guard header.domain == domain.name else {
-      throw DebuggerError(
-        .domainMismatch, "the session is of domain '\(header.domain)', not '\(domain.name)'",
-        path: path,
-        line: headerNumber)
-    }
-    guard header.actionSchemaVersion <= domain.actionSchemaVersion else {
-      throw DebuggerError(
-        .unsupportedVersion,
-        "actionSchemaVersion \(header.actionSchemaVersion) is newer than domain \(domain.name)'s (\(domain.actionSchemaVersion))",
-        path: path, line: headerNumber)
-    }
-    let decoder = JSONDecoder()
-    let initialState: D.State
-    do {
-      initialState =
-        try decoder.decode(InitialStateOnly<D.State>.self, from: headerLine).initialState
-        ?? domain.initialState
-    } catch {
-      throw DebuggerError(
-        .undecodable,
-        "the header's initialState is not a state of domain \(domain.name): \(Self.describe(error))",
-        path: path, line: headerNumber, cause: error)
-    }
-
-    var actions: [TimedAction<D.Action>] = []
-    var expected = header.firstSequence + 1
-    var damage: Damage?
-
-    // Checks one decoded line; returns the error that stops reading, if any.
-    func accept(_ decoded: ActionLine<D.Action>, number: Int) -> DebuggerError? {
-      guard decoded.seq == expected else {
-        return DebuggerError(
-          .damaged, "expected sequence number \(expected), found \(decoded.seq)", path: path,
-          line: number)
-      }
-      guard decoded.time.isFinite, abs(decoded.time - header.startTime) < Self.maximumTimeSpan
-      else {
-        return DebuggerError(
-          .damaged,
-          "time \(decoded.time) is not within \(Self.maximumTimeSpanText) seconds of the session's startTime",
-          path: path, line: number)
-      }
-      actions.append(TimedAction(sequence: decoded.seq, time: decoded.time, action: decoded.action))
-      expected += 1
-      return nil
-    }
-
+    try check(header, number: headerNumber, readableAs: domain, path: path)
+    let initialState = try initialState(
+      in: headerLine, number: headerNumber, domain: domain, path: path)
+    var reader = ActionLines<D>(header: header, path: path)
     // JSONDecoder's cost is mostly per call, so lines are decoded a batch at a time, as one
     // JSON array; a batch that does not decode is decoded again line by line, to find and
     // name the first bad line.
+    var damage: Damage?
     var batch: [(number: Int, line: Data)] = []
     var exhausted = false
     while damage == nil && !exhausted {
@@ -304,46 +261,133 @@ public enum JSONLines {
       while batch.count < 1_024, let (number, line) = lines.next() { batch.append((number, line)) }
       exhausted = batch.count < 1_024
       guard !batch.isEmpty else { break }
+      if let error = reader.acceptBatch(batch) {
+        damage = Damage(error: error, isTruncation: false)
+      } else if !reader.batchDecoded,
+        let (index, error) = reader.firstBadLine(in: batch, domain: domain)
+      {
+        let isLast = index == batch.count - 1 && lines.isAtEnd
+        damage = Damage(error: error, isTruncation: isLast && data.last != 0x0A)
+      }
+    }
+    let session = RecordedSession<D>(
+      info: header.info, startSequence: header.firstSequence, initialState: initialState,
+      actions: reader.actions)
+    return (session, damage)
+  }
+
+  /// Throws unless a session with `header` can be read as one of `domain`.
+  private static func check<D: Domain>(
+    _ header: Header, number: Int, readableAs domain: D, path: String?
+  ) throws(DebuggerError) {
+    guard header.domain == domain.name else {
+      throw DebuggerError(
+        .domainMismatch, "the session is of domain '\(header.domain)', not '\(domain.name)'",
+        path: path, line: number)
+    }
+    guard header.actionSchemaVersion <= domain.actionSchemaVersion else {
+      throw DebuggerError(
+        .unsupportedVersion,
+        "actionSchemaVersion \(header.actionSchemaVersion) is newer than domain \(domain.name)'s (\(domain.actionSchemaVersion))",
+        path: path, line: number)
+    }
+  }
+
+  /// The header's `initialState`, or the domain's when it has none.
+  private static func initialState<D: Domain>(
+    in headerLine: Data, number: Int, domain: D, path: String?
+  ) throws(DebuggerError) -> D.State {
+    do {
+      return try JSONDecoder().decode(InitialStateOnly<D.State>.self, from: headerLine)
+        .initialState ?? domain.initialState
+    } catch {
+      throw DebuggerError(
+        .undecodable,
+        "the header's initialState is not a state of domain \(domain.name): \(Self.describe(error))",
+        path: path, line: number, cause: error)
+    }
+  }
+
+  /// The action lines read so far, each checked to follow the one before.
+  private struct ActionLines<D: Domain> {
+    let header: Header
+    let path: String?
+    let decoder = JSONDecoder()
+    var actions: [TimedAction<D.Action>] = []
+    var expected: UInt64
+    /// Whether the last batch decoded as a whole.
+    var batchDecoded = false
+
+    init(header: Header, path: String?) {
+      self.header = header
+      self.path = path
+      self.expected = header.firstSequence + 1
+    }
+
+    /// Takes one decoded line; returns the error that stops reading, if any.
+    mutating func accept(_ decoded: ActionLine<D.Action>, number: Int) -> DebuggerError? {
+      guard decoded.seq == expected else {
+        return DebuggerError(
+          .damaged, "expected sequence number \(expected), found \(decoded.seq)", path: path,
+          line: number)
+      }
+      guard decoded.time.isFinite,
+        abs(decoded.time - header.startTime) < JSONLines.maximumTimeSpan
+      else {
+        return DebuggerError(
+          .damaged,
+          "time \(decoded.time) is not within \(JSONLines.maximumTimeSpanText) seconds of the session's startTime",
+          path: path, line: number)
+      }
+      actions.append(TimedAction(sequence: decoded.seq, time: decoded.time, action: decoded.action))
+      expected += 1
+      return nil
+    }
+
+    /// Decodes `batch` as one JSON array and takes its lines; the error that stops reading,
+    /// if any. Sets ``batchDecoded``.
+    mutating func acceptBatch(_ batch: [(number: Int, line: Data)]) -> DebuggerError? {
       var joined = Data("[".utf8)
       for (index, entry) in batch.enumerated() {
         if index > 0 { joined.append(0x2C) }
         joined.append(entry.line)
       }
       joined.append(0x5D)
-      if let decoded = try? decoder.decode([ActionLine<D.Action>].self, from: joined),
+      guard let decoded = try? decoder.decode([ActionLine<D.Action>].self, from: joined),
         decoded.count == batch.count
-      {
-        for (entry, line) in zip(batch, decoded) {
-          if let error = accept(line, number: entry.number) {
-            damage = Damage(error: error, isTruncation: false)
-            break
-          }
-        }
-        continue
+      else {
+        batchDecoded = false
+        return nil
       }
+      batchDecoded = true
+      for (entry, line) in zip(batch, decoded) {
+        if let error = accept(line, number: entry.number) { return error }
+      }
+      return nil
+    }
+
+    /// Takes `batch`'s lines one by one up to the first that does not decode or does not
+    /// follow: its index in the batch, and why.
+    mutating func firstBadLine(in batch: [(number: Int, line: Data)], domain: D)
+      -> (Int, DebuggerError)?
+    {
       for (index, entry) in batch.enumerated() {
-        let error: DebuggerError
         do {
           let decoded = try decoder.decode(ActionLine<D.Action>.self, from: entry.line)
-          guard let stop = accept(decoded, number: entry.number) else { continue }
-          error = stop
-        } catch let decodingError {
-          error = DebuggerError(
-            Self.isActionProblem(decodingError, line: entry.line, domain: domain)
-              ? .undecodable : .damaged,
-            problem(with: entry.line, error: decodingError, domain: domain), path: path,
-            line: entry.number,
-            cause: decodingError)
+          if let stop = accept(decoded, number: entry.number) { return (index, stop) }
+        } catch {
+          return (
+            index,
+            DebuggerError(
+              JSONLines.isActionProblem(error, line: entry.line, domain: domain)
+                ? .undecodable : .damaged,
+              JSONLines.problem(with: entry.line, error: error, domain: domain), path: path,
+              line: entry.number, cause: error)
+          )
         }
-        let isLast = index == batch.count - 1 && lines.isAtEnd
-        damage = Damage(error: error, isTruncation: isLast && data.last != 0x0A)
-        break
       }
+      return nil
     }
-    let session = RecordedSession<D>(
-      info: header.info, startSequence: header.firstSequence, initialState: initialState,
-      actions: actions)
-    return (session, damage)
   }
 
   private static func header(from line: Data, number: Int, path: String?) throws(DebuggerError)
