@@ -151,25 +151,11 @@ struct StateDiffWriter {
     let matches = Self.match(oldWindow, newWindow)
     line("  ", indent, "\(label.map { "\($0): " } ?? "")[")
     let inner = indent + 2
-    // The run of equal elements seen last: how many, and the last one (new offset, value).
-    var unchanged: (count: Int, last: (offset: Int, value: Any)?) = (0, nil)
-    /// Writes the run of equal elements seen last: one as itself, more as a count. Like
-    /// swift-custom-dump, it leaves out the separator when the run ends the new collection,
-    /// even if removed elements follow.
-    func flush(_ writer: inout StateDiffWriter) {
-      guard let last = unchanged.last else { return }
-      let separator = last.offset == newCount - 1 ? "" : ","
-      if unchanged.count == 1 {
-        writer.writeUnchanged(
-          last.value, label: "[\(last.offset)]", indent: inner, separator: separator)
-      } else {
-        writer.line("  ", inner, "… (\(unchanged.count) unchanged)" + separator)
-      }
-      unchanged = (0, nil)
-    }
+    var unchanged = UnchangedRun(newCount: newCount, indent: inner)
     if prefix > 0 {
-      unchanged = (prefix, (prefix - 1, newElements.dropFirst(prefix - 1).first!.value))
-      flush(&self)
+      unchanged.extend(
+        by: prefix, last: (prefix - 1, newElements.dropFirst(prefix - 1).first!.value))
+      unchanged.flush(&self)
     }
     var oldIndex = oldWindow.startIndex
     var newIndex = newWindow.startIndex
@@ -179,7 +165,7 @@ struct StateDiffWriter {
     let newEnd = newCount - prefix - suffix
     while oldOffset < oldEnd || newOffset < newEnd {
       if budget <= 0 {
-        flush(&self)
+        unchanged.flush(&self)
         let left = max(oldEnd - oldOffset, newEnd - newOffset)
         line(
           "  ", inner,
@@ -191,59 +177,107 @@ struct StateDiffWriter {
       let isInsertion = newOffset < newEnd && matches.isInsertion(newOffset)
       let oldPosition = prefix + oldOffset
       let newPosition = prefix + newOffset
+      let step: Step
       if !isRemoval, !isInsertion, areEqual(oldWindow[oldIndex], newWindow[newIndex]) {
-        unchanged = (unchanged.count + 1, (newPosition, newWindow[newIndex]))
+        unchanged.extend(by: 1, last: (newPosition, newWindow[newIndex]))
+        step = .both
       } else {
-        flush(&self)
-        let oldSeparator = oldPosition == oldCount - 1 ? "" : ","
-        let newSeparator = newPosition == newCount - 1 ? "" : ","
-        // A pair shares one separator, as in swift-custom-dump.
-        let pairSeparator = oldSeparator.isEmpty && newSeparator.isEmpty ? "" : ","
-        switch (isRemoval, isInsertion) {
-        case (true, true) where oldPosition != newPosition:
-          // A removal and an insertion at other positions: both dumped (swift-custom-dump
-          // diffs them against each other, under both labels).
-          writeDump(
-            oldWindow[oldIndex], "- ", label: "[\(oldPosition)]", indent: inner,
-            separator: pairSeparator)
-          writeDump(
-            newWindow[newIndex], "+ ", label: "[\(newPosition)]", indent: inner,
-            separator: pairSeparator)
-        case (false, false), (true, true):
-          // The same element, changed: what changed in it.
-          write(
-            oldWindow[oldIndex], newWindow[newIndex], label: "[\(newPosition)]", indent: inner,
-            separator: pairSeparator)
-        case (true, false):
-          writeDump(
-            oldWindow[oldIndex], "- ", label: "[\(oldPosition)]", indent: inner,
-            separator: oldSeparator)
-          oldWindow.formIndex(after: &oldIndex)
-          oldOffset += 1
-          continue
-        case (false, true):
-          writeDump(
-            newWindow[newIndex], "+ ", label: "[\(newPosition)]", indent: inner,
-            separator: newSeparator)
-          newWindow.formIndex(after: &newIndex)
-          newOffset += 1
-          continue
-        }
+        unchanged.flush(&self)
+        step = writeChange(
+          old: (isRemoval ? oldWindow[oldIndex] : nil, oldPosition, oldCount),
+          new: (isInsertion ? newWindow[newIndex] : nil, newPosition, newCount),
+          pair: !isRemoval && !isInsertion ? (oldWindow[oldIndex], newWindow[newIndex]) : nil,
+          indent: inner)
       }
-      oldWindow.formIndex(after: &oldIndex)
-      newWindow.formIndex(after: &newIndex)
-      oldOffset += 1
-      newOffset += 1
+      if step != .new {
+        oldWindow.formIndex(after: &oldIndex)
+        oldOffset += 1
+      }
+      if step != .old {
+        newWindow.formIndex(after: &newIndex)
+        newOffset += 1
+      }
     }
     // The common suffix continues the run of equal elements the window may end with: one
     // run, as swift-custom-dump counts it.
     if suffix > 0 {
-      unchanged = (
-        unchanged.count + suffix, (newCount - 1, newElements.dropFirst(newCount - 1).first!.value)
-      )
+      unchanged.extend(
+        by: suffix, last: (newCount - 1, newElements.dropFirst(newCount - 1).first!.value))
     }
-    flush(&self)
+    unchanged.flush(&self)
     line("  ", indent, "]" + separator)
+  }
+
+  /// Which side of a collection's window a step of the walk moves on.
+  private enum Step { case old, new, both }
+
+  /// Writes one change in a collection's window: an element removed (`old.value` alone), one
+  /// inserted (`new.value` alone), both at once, or one changed in place (`pair`). Returns
+  /// the side or sides it used up.
+  private mutating func writeChange(
+    old: (value: Any?, position: Int, count: Int), new: (value: Any?, position: Int, count: Int),
+    pair: (old: Any, new: Any)?, indent: Int
+  ) -> Step {
+    let oldSeparator = old.position == old.count - 1 ? "" : ","
+    let newSeparator = new.position == new.count - 1 ? "" : ","
+    // A pair shares one separator, as in swift-custom-dump.
+    let pairSeparator = oldSeparator.isEmpty && newSeparator.isEmpty ? "" : ","
+    switch (old.value, new.value) {
+    case (let removed?, let inserted?) where old.position != new.position:
+      // A removal and an insertion at other positions: both dumped (swift-custom-dump diffs
+      // them against each other, under both labels).
+      writeDump(removed, "- ", label: "[\(old.position)]", indent: indent, separator: pairSeparator)
+      writeDump(
+        inserted, "+ ", label: "[\(new.position)]", indent: indent, separator: pairSeparator)
+    case (let removed?, let inserted?):
+      // The same element, changed: what changed in it.
+      write(removed, inserted, label: "[\(new.position)]", indent: indent, separator: pairSeparator)
+    case (nil, nil):
+      // The same element at one position, changed: what changed in it.
+      write(
+        pair!.old, pair!.new, label: "[\(new.position)]", indent: indent, separator: pairSeparator)
+    case (let removed?, nil):
+      writeDump(removed, "- ", label: "[\(old.position)]", indent: indent, separator: oldSeparator)
+      return .old
+    case (nil, let inserted?):
+      writeDump(inserted, "+ ", label: "[\(new.position)]", indent: indent, separator: newSeparator)
+      return .new
+    }
+    return .both
+  }
+
+  /// The run of equal elements seen last in a collection: how many, and the last one (its
+  /// offset in the new collection, and its value).
+  private struct UnchangedRun {
+    let newCount: Int
+    let indent: Int
+    var count = 0
+    var last: (offset: Int, value: Any)?
+
+    init(newCount: Int, indent: Int) {
+      self.newCount = newCount
+      self.indent = indent
+    }
+
+    mutating func extend(by count: Int, last: (offset: Int, value: Any)) {
+      self.count += count
+      self.last = last
+    }
+
+    /// Writes the run: one element as itself, more as a count. Like swift-custom-dump, it
+    /// leaves out the separator when the run ends the new collection, even if removed
+    /// elements follow.
+    mutating func flush(_ writer: inout StateDiffWriter) {
+      guard let last else { return }
+      let separator = last.offset == newCount - 1 ? "" : ","
+      if count == 1 {
+        writer.writeUnchanged(
+          last.value, label: "[\(last.offset)]", indent: indent, separator: separator)
+      } else {
+        writer.line("  ", indent, "… (\(count) unchanged)" + separator)
+      }
+      (count, self.last) = (0, nil)
+    }
   }
 
   /// Windows of at most this many elements (both sides together) are matched with a Myers
