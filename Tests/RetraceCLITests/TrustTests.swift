@@ -254,12 +254,11 @@ import Testing
   static func growingChunk(_ bytes: [UInt8], _ chunk: TraceChunk, by extra: [UInt8]) -> [UInt8] {
     let end = chunk.offset + chunk.byteCount
     var grown = Array(bytes[..<end]) + extra + Array(bytes[end...])
-    let h = chunk.offset + 8
+    var grownChunk = chunk
+    grownChunk.byteCount += extra.count
     grown.setLittleEndian(
-      UInt32(chunk.byteCount - 8 - TraceFormat.chunkHeaderSize + extra.count), at: h + 36)
-    let covered = Array(grown[h..<(h + 40)]) + Array(grown[(h + 44)..<(end + extra.count)])
-    grown.setLittleEndian(CRC32C.checksum(covered), at: h + 40)
-    return grown
+      UInt32(grownChunk.byteCount - 8 - TraceFormat.chunkHeaderSize), at: chunk.offset + 8 + 36)
+    return resealingChunk(grown, grownChunk)
   }
 
   @Test func aFrameTheFormatDoesNotPlaceIsDamageThoughZstdAcceptsIt() throws {
@@ -284,8 +283,9 @@ import Testing
     emptyChunk.setLittleEndian(last.firstSequence + UInt64(last.actionCount), at: 16)
     emptyChunk.setLittleEndian(UInt32(emptyFrame.count), at: 8 + 36)
     emptyChunk += emptyFrame
-    emptyChunk.setLittleEndian(
-      CRC32C.checksum(Array(emptyChunk[8..<48]) + Array(emptyChunk[52...])), at: 8 + 40)
+    var placed = last
+    (placed.offset, placed.byteCount) = (0, emptyChunk.count)
+    emptyChunk = Self.resealingChunk(emptyChunk, placed)
     let cases: [(String, [UInt8], String)] = [
       (
         "skippable-between.trace", Array(clean[..<end]) + skippable + Array(clean[end...]),
