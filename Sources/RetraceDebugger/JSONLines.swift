@@ -261,13 +261,14 @@ public enum JSONLines {
       while batch.count < 1_024, let (number, line) = lines.next() { batch.append((number, line)) }
       exhausted = batch.count < 1_024
       guard !batch.isEmpty else { break }
-      if let error = reader.acceptBatch(batch) {
-        damage = Damage(error: error, isTruncation: false)
-      } else if !reader.batchDecoded,
-        let (index, error) = reader.firstBadLine(in: batch, domain: domain)
-      {
-        let isLast = index == batch.count - 1 && lines.isAtEnd
-        damage = Damage(error: error, isTruncation: isLast && data.last != 0x0A)
+      switch reader.acceptBatch(batch) {
+      case .accepted: break
+      case .stopped(let error): damage = Damage(error: error, isTruncation: false)
+      case .undecodable:
+        if let (index, error) = reader.firstBadLine(in: batch, domain: domain) {
+          let isLast = index == batch.count - 1 && lines.isAtEnd
+          damage = Damage(error: error, isTruncation: isLast && data.last != 0x0A)
+        }
       }
     }
     let session = RecordedSession<D>(
@@ -315,8 +316,15 @@ public enum JSONLines {
     let decoder = JSONDecoder()
     var actions: [TimedAction<D.Action>] = []
     var expected: UInt64
-    /// Whether the last batch decoded as a whole.
-    var batchDecoded = false
+    /// What became of a batch decoded as a whole.
+    enum BatchOutcome {
+      /// Every line decoded and was taken.
+      case accepted
+      /// A line decoded but does not follow: reading stops there.
+      case stopped(DebuggerError)
+      /// The batch does not decode as one array: some line is bad.
+      case undecodable
+    }
 
     init(header: Header, path: String?) {
       self.header = header
@@ -344,9 +352,8 @@ public enum JSONLines {
       return nil
     }
 
-    /// Decodes `batch` as one JSON array and takes its lines; the error that stops reading,
-    /// if any. Sets ``batchDecoded``.
-    mutating func acceptBatch(_ batch: [(number: Int, line: Data)]) -> DebuggerError? {
+    /// Decodes `batch` as one JSON array and takes its lines.
+    mutating func acceptBatch(_ batch: [(number: Int, line: Data)]) -> BatchOutcome {
       var joined = Data("[".utf8)
       for (index, entry) in batch.enumerated() {
         if index > 0 { joined.append(0x2C) }
@@ -355,15 +362,11 @@ public enum JSONLines {
       joined.append(0x5D)
       guard let decoded = try? decoder.decode([ActionLine<D.Action>].self, from: joined),
         decoded.count == batch.count
-      else {
-        batchDecoded = false
-        return nil
-      }
-      batchDecoded = true
+      else { return .undecodable }
       for (entry, line) in zip(batch, decoded) {
-        if let error = accept(line, number: entry.number) { return error }
+        if let error = accept(line, number: entry.number) { return .stopped(error) }
       }
-      return nil
+      return .accepted
     }
 
     /// Takes `batch`'s lines one by one up to the first that does not decode or does not
