@@ -213,7 +213,8 @@ struct StateDiffWriter {
 
   /// Writes one change in a collection's window: an element removed (`old.value` alone), one
   /// inserted (`new.value` alone), both at once, or one changed in place (`pair`). Returns
-  /// the side or sides it used up.
+  /// the side or sides it used up. A side's element is passed only when the change uses it:
+  /// the other side may have no element left to read.
   private mutating func writeChange(
     old: (value: Any?, position: Int, count: Int), new: (value: Any?, position: Int, count: Int),
     pair: (old: Any, new: Any)?, indent: Int
