@@ -10,8 +10,6 @@ let package = Package(
     .library(name: "RetraceTesting", targets: ["RetraceTesting"]),
     .library(name: "RetraceLog", targets: ["RetraceLog"]),
     .library(name: "RetraceCoordinator", targets: ["RetraceCoordinator"]),
-    // Not for apps: the benchmark package, a package of its own, can only use products.
-    .library(name: "RetraceExamples", targets: ["RetraceExamples"]),
     .library(name: "RetraceDebugger", targets: ["RetraceDebugger"]),
     .library(name: "RetraceCLI", targets: ["RetraceCLI"]),
     .executable(name: "retrace", targets: ["retrace"]),

@@ -11,12 +11,25 @@ let package = Package(
   platforms: [.macOS(.v15)],
   dependencies: [
     .package(name: "Retrace", path: ".."),
+    .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
     // The default traits need a package this machine's mirror does not have; the malloc
     // interposer alone gives the malloc counts.
     .package(
       url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
   ],
   targets: [
+    // The example domains, compiled from the library's own sources (`Sources/ExampleDomains`
+    // links to `../Sources/RetraceExamples`): they are a target of the Retrace package, not
+    // a product, and a package can use only another package's products.
+    .target(
+      name: "ExampleDomains",
+      dependencies: [
+        .product(name: "Retrace", package: "Retrace"),
+        .product(name: "RetraceCoordinator", package: "Retrace"),
+        .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+      ],
+      path: "Sources/ExampleDomains"
+    ),
     // What the benchmarks share: seeded workloads, the 1,000,000-action trace, the table's
     // figures. A plain library so that every benchmark executable measures the same things.
     .target(
@@ -25,7 +38,7 @@ let package = Package(
         .product(name: "Retrace", package: "Retrace"),
         .product(name: "RetraceLog", package: "Retrace"),
         .product(name: "RetraceCoordinator", package: "Retrace"),
-        .product(name: "RetraceExamples", package: "Retrace"),
+        "ExampleDomains",
         .product(name: "Benchmark", package: "benchmark"),
       ],
       path: "Sources/RetraceBenchmarkSupport"
@@ -48,7 +61,7 @@ func benchmark(_ name: String) -> Target {
       .product(name: "Retrace", package: "Retrace"),
       .product(name: "RetraceLog", package: "Retrace"),
       .product(name: "RetraceCoordinator", package: "Retrace"),
-      .product(name: "RetraceExamples", package: "Retrace"),
+      "ExampleDomains",
       .product(name: "RetraceDebugger", package: "Retrace"),
       .product(name: "Benchmark", package: "benchmark"),
     ],

@@ -52,7 +52,8 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
   public let path: String
   @usableFromInline let core: RecorderCore<State, Action>
 
-  /// Creates a recorder that writes a new trace at `path` (replacing any file there).
+  /// Creates a recorder that writes a new trace of `domain`'s store at `path` (replacing any
+  /// file there).
   ///
   /// Nothing is written until the recorder is attached to a store (or
   /// ``attached(sequence:state:)`` is called), which writes the header and the starting
@@ -60,8 +61,7 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
   ///
   /// - Parameters:
   ///   - path: The trace file to create. Its journal is `path + ".journal"`.
-  ///   - domain: The domain's name, written into the header.
-  ///   - actionSchemaVersion: The version of the action encoding.
+  ///   - domain: The domain; its name and action schema version go into the header.
   ///   - sessionID: The session's identifier; a random UUID by default.
   ///   - startTime: The time action offsets count from, in seconds since 1970; the system
   ///     clock at attach time by default.
@@ -71,8 +71,7 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
   /// - Throws: ``TraceError`` when the files cannot be created.
   public convenience init(
     path: String,
-    domain: String,
-    actionSchemaVersion: Int = 1,
+    domain: some Domain<State, Action>,
     sessionID: String? = nil,
     startTime: Double? = nil,
     app: [String: String] = [:],
@@ -80,12 +79,14 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
     onError: (@Sendable (TraceError) -> Void)? = nil
   ) throws(TraceError) {
     try self.init(
-      path: path, domain: domain, actionSchemaVersion: actionSchemaVersion, sessionID: sessionID,
-      startTime: startTime, app: app, configuration: configuration, storage: FileStorage(),
+      path: path, domain: domain.name, actionSchemaVersion: domain.actionSchemaVersion,
+      sessionID: sessionID, startTime: startTime, app: app, configuration: configuration,
       onError: onError)
   }
 
-  /// Creates a recorder that writes through `storage` (tests inject failing or lossy storage).
+  /// Creates a recorder from the header's facts rather than a domain, writing through
+  /// `storage`: what tools that write another schema's actions (`retrace generate
+  /// --action-schema`) and tests that inject failing or lossy storage use.
   package init(
     path: String,
     domain: String,
@@ -94,7 +95,7 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
     startTime: Double? = nil,
     app: [String: String] = [:],
     configuration: TraceRecorderConfiguration = TraceRecorderConfiguration(),
-    storage: any TraceStorage,
+    storage: any TraceStorage = FileStorage(),
     onError: (@Sendable (TraceError) -> Void)? = nil
   ) throws(TraceError) {
     let configuration = try configuration.validated()
@@ -111,22 +112,6 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
       path: path, configuration: configuration, storage: storage)
     core = RecorderCore(
       writer: writer, header: header, configuration: configuration, onError: onError)
-  }
-
-  /// Creates a recorder for a domain's store; see ``init(path:domain:actionSchemaVersion:sessionID:startTime:app:configuration:onError:)``.
-  public convenience init<D: Domain>(
-    path: String,
-    domain: D,
-    sessionID: String? = nil,
-    startTime: Double? = nil,
-    app: [String: String] = [:],
-    configuration: TraceRecorderConfiguration = TraceRecorderConfiguration(),
-    onError: (@Sendable (TraceError) -> Void)? = nil
-  ) throws(TraceError) where D.State == State, D.Action == Action {
-    try self.init(
-      path: path, domain: domain.name, actionSchemaVersion: domain.actionSchemaVersion,
-      sessionID: sessionID,
-      startTime: startTime, app: app, configuration: configuration, onError: onError)
   }
 
   deinit {

@@ -2,10 +2,10 @@
 // example's tab bar, every one checked against its flow rules; one in a hundred is refused.
 // W0 navigation is the same actions applied by the reducer directly, the floor for W7.
 import Benchmark
+import ExampleDomains
 import Retrace
 import RetraceBenchmarkSupport
 import RetraceCoordinator
-import RetraceExamples
 
 let benchmarks: @Sendable () -> Void = {
   let count = BenchmarkSettings.actions

@@ -10,9 +10,9 @@
 // closing ends the writer thread, and a thread that ends while package-benchmark counts
 // mallocs can crash the process (see `BenchmarkSettings.configuration`).
 import Benchmark
+import ExampleDomains
 import Retrace
 import RetraceBenchmarkSupport
-import RetraceExamples
 import RetraceLog
 import Synchronization
 
