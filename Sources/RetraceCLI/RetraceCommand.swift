@@ -53,7 +53,8 @@ public struct RetraceCommand: AsyncParsableCommand {
       version: CommandContext.version,
       subcommands: [
         Domains.self, Generate.self, Info.self, Verify.self, Log.self, State.self, Diff.self,
-        Replay.self, Bisect.self, Shrink.self, Bench.self, Export.self, Import.self, Flows.self,
+        Replay.self, MergeResults.self, Bisect.self, Shrink.self, Bench.self, Export.self,
+        Import.self, Flows.self,
         Debug.self,
       ]
     )

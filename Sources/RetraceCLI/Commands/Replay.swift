@@ -22,11 +22,30 @@ struct Replay: AsyncParsableCommand {
       by side over the window, when the domain its header names is registered too. Give \
       many traces, or directories (searched for .trace and .jsonl files), to verify a corpus \
       in parallel: one line per trace, a summary, exit 1 if any is not verified (3 if every \
-      other one is verified but some could not be read).
+      other one is verified but some could not be read). Beyond one machine, --shard K/N \
+      replays the traces of shard K of N, so that N workers given the same paths replay each \
+      trace exactly once; `merge-results` combines their --json outputs (docs/SCALE.md).
       """)
 
   @Argument(help: "The traces to replay, or directories that hold them.")
-  var traces: [String]
+  var traces: [String] = []
+
+  @Option(
+    name: .customLong("from-list"),
+    help: ArgumentHelp(
+      "Also replay the traces (or directories) this file names, one per line; - reads stdin.",
+      valueName: "file"))
+  var fromList: String?
+
+  @Option(
+    name: .long, parsing: .unconditional,
+    help: ArgumentHelp(
+      "Replay only shard K (0 to N-1) of N: the traces whose path hashes to K.",
+      discussion:
+        "Each of N workers given the same paths replays its shard; together they replay each trace exactly once.",
+      valueName: "K/N"),
+    transform: Shard.parse)
+  var shard: Shard?
 
   @Option(
     name: .long, parsing: .unconditional,
@@ -55,18 +74,32 @@ struct Replay: AsyncParsableCommand {
   @OptionGroup var colorOptions: ColorOptions
 
   func validate() throws {
-    guard !traces.isEmpty else { throw ValidationError("Give at least one trace.") }
+    guard !traces.isEmpty || fromList != nil else {
+      throw ValidationError("Give at least one trace, or --from-list.")
+    }
     if to != nil && verify {
       throw ValidationError("--to replays part of a trace; --verify checks all of it. Choose one.")
     }
-    if to != nil && traces.count > 1 { throw ValidationError("--to applies to one trace.") }
+    if to != nil && (traces.count > 1 || fromList != nil || shard != nil) {
+      throw ValidationError("--to applies to one trace.")
+    }
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs).") }
   }
 
   mutating func run() async throws {
     Terminal.configureColor(colorOptions)
-    let paths = try Self.expand(traces)
-    if paths.count == 1 && !isDirectoryArgument {
+    var arguments = traces
+    if let fromList {
+      let listed = try pathsListed(in: fromList)
+      // An empty list is a fetch that failed rather than a corpus that passed.
+      guard !listed.isEmpty else {
+        throw DebuggerError(.notFound, "the list names no traces", path: fromList)
+      }
+      arguments += listed
+    }
+    var paths = try Self.expand(arguments)
+    if let shard { paths = paths.filter(shard.contains) }
+    if paths.count == 1 && !isDirectoryArgument && fromList == nil && shard == nil {
       try await replaySingle(paths[0])
     } else {
       try await replayMany(paths)
@@ -105,6 +138,7 @@ struct Replay: AsyncParsableCommand {
     var nextToPrint = 0
     var results: [Result<Outcome, DebuggerError>] = []
     let width = paths.map(\.count).max() ?? 0
+    let shard = self.shard
 
     func printReady() {
       while let result = outcomes.removeValue(forKey: nextToPrint) {
@@ -177,10 +211,17 @@ struct Replay: AsyncParsableCommand {
           ("unverified", .int(Int64(unverified))),
           ("damaged", .int(Int64(damaged))),
           ("errors", .int(Int64(failed))),
+          (
+            "shard",
+            .optional(shard) {
+              .object([("index", .int(Int64($0.index))), ("count", .int(Int64($0.count)))])
+            }
+          ),
         ]).text)
     } else {
       var summary =
-        "\(results.count) trace\(results.count == 1 ? "" : "s"): \(passed) \(verify ? "verified" : "replayed"), \(diverged) diverged"
+        (shard.map { "shard \($0.description): " } ?? "")
+        + "\(results.count) trace\(results.count == 1 ? "" : "s"): \(passed) \(verify ? "verified" : "replayed"), \(diverged) diverged"
       if verify { summary += ", \(unverified) unverified, \(damaged) damaged" }
       summary += ", \(failed) unreadable"
       print(negative + failed == 0 ? summary.green : summary.red)
