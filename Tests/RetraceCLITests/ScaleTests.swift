@@ -133,6 +133,23 @@ import Testing
     #expect(fromStdin == byDirectory)
   }
 
+  @Test func aDryRunNamesTheShardsTracesWithoutReadingThem() throws {
+    let workspace = try Workspace()
+    // Keys of an object store: nothing is fetched yet.
+    let keys = (1...200).map { "2026-11-25/session-\($0).trace" }
+    try workspace.write(keys.joined(separator: "\n") + "\n", to: "keys.txt")
+    var all: [String] = []
+    for shard in 0..<5 {
+      let result = try workspace.run("replay --from-list keys.txt --shard \(shard)/5 --dry-run")
+      #expect(result.exitCode == 0, "\(result)")
+      #expect(result.stderr.isEmpty)
+      let paths = result.stdout.split(separator: "\n").map(String.init)
+      #expect(!paths.isEmpty && paths.count < 100, "shard \(shard): \(paths.count) of 200")
+      all += paths
+    }
+    #expect(all.sorted() == keys.sorted())
+  }
+
   @Test func aShardWithNoTracesAnswersForNone() throws {
     let workspace = try Workspace()
     try workspace.write("", to: "empty.txt")

@@ -92,10 +92,13 @@ struct ReplayResults {
     let data = try SessionFile.readData(path)
     let root: JSONValue
     do {
-      _ = try JSONSerialization.jsonObject(with: data)
       root = try JSONDecoder().decode(DecodedJSON.self, from: data).value
     } catch {
-      let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+      // JSONSerialization says where the text stops being JSON.
+      var reason: String?
+      do { _ = try JSONSerialization.jsonObject(with: data) } catch let syntax {
+        reason = (syntax as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+      }
       throw DebuggerError(
         .damaged, "not valid JSON" + (reason.map { ": \($0)" } ?? ""), path: path, cause: error)
     }

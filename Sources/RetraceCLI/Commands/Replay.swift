@@ -47,6 +47,15 @@ struct Replay: AsyncParsableCommand {
     transform: Shard.parse)
   var shard: Shard?
 
+  @Flag(
+    name: .customLong("dry-run"),
+    help: ArgumentHelp(
+      "Print the paths this run would replay, one per line, and replay nothing.",
+      discussion:
+        "With --shard and --from-list, a worker learns which traces of a list to fetch: the paths need not exist yet."
+    ))
+  var dryRun = false
+
   @Option(
     name: .long, parsing: .unconditional,
     help: "Replay up to this sequence number (one trace, without --verify).",
@@ -99,6 +108,10 @@ struct Replay: AsyncParsableCommand {
     }
     var paths = try Self.expand(arguments)
     if let shard { paths = paths.filter(shard.contains) }
+    if dryRun {
+      for path in paths { print(path) }
+      return
+    }
     if paths.count == 1 && !isDirectoryArgument && fromList == nil && shard == nil {
       try await replaySingle(paths[0])
     } else {
