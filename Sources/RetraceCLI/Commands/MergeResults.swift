@@ -12,8 +12,9 @@ struct MergeResults: ParsableCommand {
     discussion: """
       Each FILE is what `replay ... --json` printed for several traces (one object per \
       trace, and the counts), typically one shard of a corpus (`replay --shard K/N`). The \
-      merge lists every trace that did not verify (a divergence with its first diverging \
-      sequence number), then the summary, and exits as one unsharded run would have: 0 when \
+      merge lists every trace that did not verify (a divergence with the recorded hash that \
+      did not match and the actions among which it happened, as `replay` says it), then \
+      the summary, and exits as one unsharded run would have: 0 when \
       every trace verified, 1 when any diverged, was unverified or damaged, 3 when the rest \
       verified but some trace could not be read. A file that cannot be read, a trace found \
       in two files, or a missing shard (the files say which shards they are) is an error \
@@ -39,8 +40,10 @@ struct MergeResults: ParsableCommand {
     if output.json {
       print(merged.json.text)
     } else {
+      // Names padded to one width, as one unsharded run pads them.
+      let width = merged.traces.map(\.file.count).max() ?? 0
       for trace in merged.traces where trace.status != "verified" && trace.status != "replayed" {
-        print(trace.line)
+        print(trace.line(width: width))
       }
       print(merged.summary)
     }
@@ -56,20 +59,24 @@ struct ReplayResults {
   struct Trace {
     var file: String
     var status: String
-    var divergence: UInt64?
+    /// Where the trace diverged, as `replay` says it: the hash that did not match, the
+    /// actions among which the divergence happened, and the exact action when `--as`
+    /// found it.
+    var divergence: String?
     var error: String?
     var object: JSONValue
 
-    /// The line `merge-results` prints for a trace that did not verify.
-    var line: String {
+    /// The line `merge-results` prints for a trace that did not verify, its path padded to
+    /// `width`.
+    func line(width: Int) -> String {
       func label(_ text: String) -> String {
         text.padding(toLength: 10, withPad: " ", startingAt: 0)
       }
-      let name = Terminal.oneLine(file)
+      let name = Terminal.oneLine(file).padding(toLength: width, withPad: " ", startingAt: 0)
       switch status {
       case "diverged":
         return label("DIVERGED").red
-          + "  \(name)  first diverging at \(divergence.map(String.init) ?? "?")"
+          + "  \(name)  " + (divergence ?? "diverged")
       case "error":
         return label("ERROR").red + "  \(name)  " + Terminal.oneLine(error ?? "unreadable")
       default:
@@ -116,12 +123,7 @@ struct ReplayResults {
         case .string(let status)? = traceFields.first(where: { $0.0 == "status" })?.1
       else { throw invalid("trace \(index + 1) has no \"file\" and \"status\"") }
       var trace = Trace(file: file, status: status, object: item)
-      if case .object(let divergence)? = traceFields.first(where: { $0.0 == "divergence" })?.1,
-        let sequence = divergence.first(where: { $0.0 == "sequence" })?.1
-      {
-        if case .uint(let value) = sequence { trace.divergence = value }
-        if case .int(let value) = sequence, value >= 0 { trace.divergence = UInt64(value) }
-      }
+      trace.divergence = divergenceText(traceFields)
       if case .string(let error)? = traceFields.first(where: { $0.0 == "error" })?.1 {
         trace.error = error
       }
@@ -146,6 +148,36 @@ struct ReplayResults {
       throw invalid("no \"verified\" or \"replayed\" count")
     }
     return ReplayResults(file: path, traces: traces, verified: verified, shard: shard)
+  }
+
+  /// A divergence as `replay`'s line for several traces says it, from its JSON: `at
+  /// checkpoint 1100, among actions 1069...1100`, and `, first different after action 1069
+  /// (addTransaction)` when `--as` named the action.
+  private static func divergenceText(_ fields: [(String, JSONValue)]) -> String? {
+    func field(_ object: [(String, JSONValue)], _ name: String) -> JSONValue? {
+      object.first { $0.0 == name }?.1
+    }
+    func number(_ value: JSONValue?) -> String? {
+      switch value {
+      case .uint(let number)?: String(number)
+      case .int(let number)?: String(number)
+      default: nil
+      }
+    }
+    guard case .object(let divergence)? = field(fields, "divergence"),
+      case .string(let kind)? = field(divergence, "kind"),
+      let sequence = number(field(divergence, "sequence")),
+      let start = number(field(divergence, "windowStart")),
+      let end = number(field(divergence, "windowEnd"))
+    else { return nil }
+    var text = "at \(kind) \(sequence), among actions \(start)...\(end)"
+    if case .object(let lockstep)? = field(fields, "lockstep"),
+      let action = number(field(lockstep, "sequence")),
+      case .string(let actionCase)? = field(lockstep, "actionCase")
+    {
+      text += ", first different after action \(action) (\(actionCase))"
+    }
+    return text
   }
 
   /// Several results as one: every trace once, sorted by path.
