@@ -1,6 +1,7 @@
 import Retrace
 import RetraceCoordinator
 import RetraceDebugger
+import RetraceLog
 
 /// How `retrace flows` finds a domain's navigation: where its state keeps the
 /// `NavigationState`, and the flow rules that say which screen may lead to which.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Retrace
 import RetraceDebugger
+import RetraceLog
 
 #if canImport(Glibc)
   import Glibc
@@ -135,6 +136,9 @@ public struct RetraceCommand: AsyncParsableCommand {
         }
       }
       return succeeded()
+    } catch let error as TraceError {
+      Terminal.writeError(error)
+      return RetraceExitCode.forError(error).rawValue
     } catch let error as DebuggerError {
       Terminal.writeError(error)
       return RetraceExitCode.forError(error).rawValue

@@ -1,4 +1,5 @@
 import RetraceDebugger
+import RetraceLog
 
 /// The exit codes of `retrace`, the same for every command.
 ///
@@ -21,15 +22,28 @@ public enum RetraceExitCode: Int32, Sendable, CaseIterable {
   /// An unknown name or an out-of-range number.
   case unknown = 4
 
-  /// The exit code for an engine error.
+  /// The exit code for an engine error: ``unknown``, for a name or number it does not know.
   ///
   /// - Parameter error: The error.
-  /// - Returns: ``file`` for file problems, ``unknown`` for names and numbers.
+  /// - Returns: ``unknown``.
   public static func forError(_ error: DebuggerError) -> RetraceExitCode {
     switch error.code {
-    case .notFound, .io, .notATrace, .damaged, .undecodable, .unsupportedVersion: .file
     case .unknownDomain, .unknownInvariant, .unknownActionCase, .outOfRange, .domainMismatch:
       .unknown
+    }
+  }
+
+  /// The exit code for an error reading or writing a session file.
+  ///
+  /// - Parameter error: The error.
+  /// - Returns: ``file`` for file problems; ``unknown`` for a sequence number outside the
+  ///   session and a session of another domain.
+  public static func forError(_ error: TraceError) -> RetraceExitCode {
+    switch error.code {
+    case .notFound, .io, .notATrace, .unsupportedVersion, .truncated, .corrupted, .tooLarge,
+      .undecodable, .closed:
+      .file
+    case .outOfRange, .wrongDomain: .unknown
     }
   }
 

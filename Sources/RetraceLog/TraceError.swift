@@ -1,8 +1,9 @@
-/// An error reading or writing a trace: what went wrong, in which file, and where.
+/// An error reading or writing a session file (a trace, or JSON Lines): what went wrong, in
+/// which file, and where.
 ///
 /// Modelled on swift-nio's `FileSystemError`: a ``code`` to switch on, a human ``message``,
-/// the position (``offset`` in bytes, ``chunk``, ``sequence``), and the underlying
-/// ``cause`` when there is one. Its ``description`` is one line, ready for a command-line
+/// the position (``line`` of a JSON Lines file, ``offset`` in bytes, ``chunk``,
+/// ``sequence``), and the underlying ``cause`` when there is one. Its ``description`` is one line, ready for a command-line
 /// tool's stderr:
 ///
 /// ```
@@ -41,6 +42,8 @@ public struct TraceError: Error, Sendable, CustomStringConvertible {
   public var message: String
   /// The file concerned.
   public var path: String?
+  /// The line (1 for the first) of a text file where the problem is, when known.
+  public var line: Int?
   /// The byte offset in the file where the problem is, when known.
   public var offset: Int?
   /// The index of the chunk concerned, when known.
@@ -51,13 +54,24 @@ public struct TraceError: Error, Sendable, CustomStringConvertible {
   public var cause: (any Error & Sendable)?
 
   /// Creates an error.
+  ///
+  /// - Parameters:
+  ///   - code: What kind of failure this is.
+  ///   - message: A sentence that says what went wrong.
+  ///   - path: The file concerned.
+  ///   - line: The line of a text file where the problem is.
+  ///   - offset: The byte offset where the problem is.
+  ///   - chunk: The index of the chunk concerned.
+  ///   - sequence: The sequence number concerned.
+  ///   - cause: The underlying error.
   public init(
-    _ code: Code, _ message: String, path: String? = nil, offset: Int? = nil, chunk: Int? = nil,
-    sequence: UInt64? = nil, cause: (any Error & Sendable)? = nil
+    _ code: Code, _ message: String, path: String? = nil, line: Int? = nil, offset: Int? = nil,
+    chunk: Int? = nil, sequence: UInt64? = nil, cause: (any Error & Sendable)? = nil
   ) {
     self.code = code
     self.message = message
     self.path = path
+    self.line = line
     self.offset = offset
     self.chunk = chunk
     self.sequence = sequence
@@ -67,22 +81,29 @@ public struct TraceError: Error, Sendable, CustomStringConvertible {
   /// One line: the file, the position and the problem.
   public var description: String {
     var position: [String] = []
+    if let line { position.append("line \(line)") }
     if let offset { position.append("offset \(offset)") }
     var detail: [String] = []
     if let chunk { detail.append("chunk \(chunk)") }
     if let sequence { detail.append("sequence \(sequence)") }
-    var line = path.map { "\($0): " } ?? ""
+    var text = path.map { "\($0): " } ?? ""
     if !position.isEmpty || !detail.isEmpty {
-      line += position.joined()
+      // The chunk and sequence number in parentheses after a position, on their own without.
+      text += position.joined(separator: ", ")
       if !detail.isEmpty {
-        line += (position.isEmpty ? "" : " ") + "(" + detail.joined(separator: ", ") + ")"
+        let details = detail.joined(separator: ", ")
+        text += position.isEmpty ? details : " (\(details))"
       }
-      line += ": "
+      text += ": "
     }
-    return line + message
+    return text + message
   }
 
-  func at(path: String) -> TraceError {
+  /// The same error, naming `path` as the file if it names none yet.
+  ///
+  /// - Parameter path: The file concerned.
+  /// - Returns: The error with ``path`` set.
+  public func at(path: String) -> TraceError {
     var copy = self
     if copy.path == nil { copy.path = path }
     return copy

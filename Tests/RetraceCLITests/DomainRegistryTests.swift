@@ -85,7 +85,7 @@ import Testing
     #expect(result.exitCode == 3)
     #expect(
       result.stderr
-        == "retrace: other.trace: sequence 1: action 'addAccount' does not decode as CounterAction of domain 'counter' (the trace names domain 'counter', action schema 1): Invalid number of keys found, expected one. (chunk 1)\n",
+        == "retrace: other.trace: chunk 1, sequence 1: action 'addAccount' does not decode as CounterAction of domain 'counter' (the trace names domain 'counter', action schema 1): Invalid number of keys found, expected one.\n",
       "\(result)")
   }
 }

@@ -142,7 +142,7 @@ import Testing
         middle.sequence == 7_654 && middle.last == 10_000 && middle.state == expected, "\(name)")
       let last = try file.state(as: counterDomain, at: nil)
       #expect(last.sequence == 10_000 && last.state == final, "\(name)")
-      #expect(throws: DebuggerError.self) { try file.state(as: counterDomain, at: 10_001) }
+      #expect(throws: TraceError.self) { try file.state(as: counterDomain, at: 10_001) }
       do {
         _ = try file.state(as: counterDomain, at: 10_001)
       } catch {

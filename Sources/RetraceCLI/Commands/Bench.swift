@@ -3,6 +3,7 @@ import Foundation
 @preconcurrency import Rainbow
 import Retrace
 import RetraceDebugger
+import RetraceLog
 
 /// `retrace bench`: how fast the domain's reducer replays a trace.
 struct Bench: AsyncParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 @preconcurrency import Rainbow
 import Retrace
 import RetraceDebugger
+import RetraceLog
 
 /// `retrace bisect`: the first action after which an invariant fails.
 struct Bisect: AsyncParsableCommand {

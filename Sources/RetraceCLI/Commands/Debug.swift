@@ -2,6 +2,7 @@ import ArgumentParser
 @preconcurrency import Rainbow
 import Retrace
 import RetraceDebugger
+import RetraceLog
 
 #if canImport(Glibc)
   import Glibc

@@ -2,6 +2,7 @@ import ArgumentParser
 @preconcurrency import Rainbow
 import Retrace
 import RetraceDebugger
+import RetraceLog
 
 /// `retrace diff`: what changed between two points of a trace, or where two traces part.
 struct Diff: AsyncParsableCommand {

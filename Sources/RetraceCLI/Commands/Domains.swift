@@ -2,6 +2,7 @@ import ArgumentParser
 @preconcurrency import Rainbow
 import Retrace
 import RetraceDebugger
+import RetraceLog
 
 /// `retrace domains`: the registered domains with their action cases and invariants.
 struct Domains: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Retrace
 import RetraceDebugger
+import RetraceLog
 
 /// `retrace export`: a trace as JSON Lines.
 struct Export: AsyncParsableCommand {

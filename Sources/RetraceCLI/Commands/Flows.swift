@@ -2,6 +2,7 @@ import ArgumentParser
 import Retrace
 import RetraceCoordinator
 import RetraceDebugger
+import RetraceLog
 
 /// `retrace flows`: the navigation graph observed in traces, or allowed by the flow rules.
 struct Flows: AsyncParsableCommand {

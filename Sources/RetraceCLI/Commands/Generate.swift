@@ -1,6 +1,7 @@
 import ArgumentParser
 import Retrace
 import RetraceDebugger
+import RetraceLog
 
 /// `retrace generate`: a realistic session from a domain's workload generator.
 struct Generate: AsyncParsableCommand {

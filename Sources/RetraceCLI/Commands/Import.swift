@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Retrace
 import RetraceDebugger
+import RetraceLog
 
 /// `retrace import`: a JSON Lines file as a trace.
 struct Import: AsyncParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 @preconcurrency import Rainbow
 import Retrace
 import RetraceDebugger
+import RetraceLog
 
 /// `retrace info`: what a trace holds, and whether it is intact.
 struct Info: AsyncParsableCommand {
@@ -118,5 +119,110 @@ extension String {
   /// The string with spaces in front, to at least `width` characters.
   func leftPadded(to width: Int) -> String {
     count >= width ? self : String(repeating: " ", count: width - count) + self
+  }
+}
+
+// MARK: - What `info` and `verify` read
+
+extension SessionFile {
+  /// What `info` and `verify` report about a file, read without decoding actions or states.
+  struct Summary {
+    var info: SessionInfo
+    var format: String
+    var bytes: Int
+    var blocks: Int?
+    var firstSequence: UInt64
+    var lastSequence: UInt64
+    var actionCount: Int
+    var caseCounts: [(name: String, count: Int)]
+    var firstTime: Double?
+    var lastTime: Double?
+    var snapshots: Int
+    var checkpoints: Int
+    var integrity: IntegrityReport
+
+    var duration: Double {
+      guard let firstTime, let lastTime else { return 0 }
+      return lastTime - firstTime
+    }
+  }
+
+  /// Describes the file. A trace needs no domain (its case names are read from the encoded
+  /// actions); JSON Lines is decoded with its registered domain.
+  ///
+  /// - Throws: `TraceError` when the file cannot be read at all; `DebuggerError` when JSON
+  ///   Lines name a domain that is not registered.
+  func summary() throws -> Summary {
+    switch content {
+    case .trace(let reader):
+      do {
+        return try Self.summarize(reader.intactPart(), order: (try? domain())?.actionCases ?? [])
+      } catch {
+        throw error.at(path: path)
+      }
+    case .jsonLines(let data, _):
+      return try summarizeJSONLines(data, domain: try domain())
+    }
+  }
+
+  /// The integrity of the file by every check (``checked()``), for `verify`.
+  func integrity() throws -> IntegrityReport {
+    switch content {
+    case .trace(let reader): reader.intactPart().integrityReport
+    case .jsonLines: try summary().integrity
+    }
+  }
+
+  private static func summarize(_ reader: TraceReader, order: [String]) throws(TraceError)
+    -> Summary
+  {
+    var counts: [String: Int] = [:]
+    var appearance: [String] = []
+    var firstTime: Double?
+    var lastTime: Double?
+    var snapshots = 0
+    try reader.forEachRecord { record throws(TraceError) in
+      switch record.kind {
+      case .action:
+        let name = record.actionCase ?? "?"
+        if counts[name] == nil { appearance.append(name) }
+        counts[name, default: 0] += 1
+        if firstTime == nil { firstTime = record.time }
+        lastTime = record.time
+      case .snapshot:
+        snapshots += 1
+      case .checkpoint, .end:
+        break
+      }
+      return true
+    }
+    let names = order.filter { counts[$0] != nil } + appearance.filter { !order.contains($0) }
+    let header = reader.header
+    return Summary(
+      info: SessionInfo(
+        domain: header.domain, actionSchemaVersion: header.actionSchemaVersion,
+        sessionID: header.sessionID,
+        startTime: header.startTime, producer: header.producer),
+      format: "trace", bytes: reader.fileSize, blocks: reader.chunks.count,
+      firstSequence: reader.firstSequence,
+      lastSequence: reader.lastSequence, actionCount: reader.actionCount,
+      caseCounts: names.map { ($0, counts[$0]!) }, firstTime: firstTime, lastTime: lastTime,
+      snapshots: snapshots,
+      checkpoints: reader.checkpointCount, integrity: reader.integrityReport)
+  }
+
+  private func summarizeJSONLines<D: Domain>(_ data: Data, domain: D) throws(TraceError)
+    -> Summary
+  {
+    let source = try JSONLinesSession(data: data, domain: domain, path: path)
+    let session = source.intact
+    let integrity = source.integrity
+    return Summary(
+      info: session.info, format: "jsonl", bytes: data.count, blocks: nil,
+      firstSequence: session.startSequence + 1, lastSequence: session.endSequence,
+      actionCount: session.actions.count,
+      caseCounts: session.actionCaseCounts(order: domain.actionCases),
+      firstTime: session.actions.first?.time,
+      lastTime: session.actions.last?.time, snapshots: 0, checkpoints: 0, integrity: integrity)
   }
 }

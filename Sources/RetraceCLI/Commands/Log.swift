@@ -2,6 +2,7 @@ import ArgumentParser
 @preconcurrency import Rainbow
 import Retrace
 import RetraceDebugger
+import RetraceLog
 
 /// `retrace log`: one line per action.
 struct Log: AsyncParsableCommand {
@@ -58,7 +59,7 @@ struct Log: AsyncParsableCommand {
     var text = ""
     // What is buffered is printed also when reading stops at damage: every action read is.
     defer { print(text, terminator: "") }
-    try actions.forEach { action throws(DebuggerError) in
+    try actions.forEach { action throws in
       // Named only where the name is used: it costs a pass of the action's encoding.
       let name = type != nil || !output.json ? actionCaseName(of: action.action) : ""
       if let type, name != type { return }
@@ -73,7 +74,7 @@ struct Log: AsyncParsableCommand {
             + name.cyan + (payload.isEmpty ? "" : " " + payload)
         }
       } catch {
-        throw DebuggerError(
+        throw TraceError(
           .undecodable, "action \(action.sequence) cannot be written as JSON: \(error)", path: trace
         )
       }

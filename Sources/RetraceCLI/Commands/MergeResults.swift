@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 @preconcurrency import Rainbow
 import RetraceDebugger
+import RetraceLog
 
 /// `retrace merge-results`: combines the `--json` outputs of `replay` run on the shards of a
 /// corpus into one summary and one exit code.
@@ -94,8 +95,8 @@ struct ReplayResults {
 
   /// Reads the results in `path`.
   ///
-  /// - Throws: ``DebuggerError`` naming the file and what is wrong with it.
-  static func read(_ path: String) throws(DebuggerError) -> ReplayResults {
+  /// - Throws: `TraceError` naming the file and what is wrong with it.
+  static func read(_ path: String) throws(TraceError) -> ReplayResults {
     let data = try SessionFile.readData(path)
     let root: JSONValue
     do {
@@ -106,12 +107,12 @@ struct ReplayResults {
       do { _ = try JSONSerialization.jsonObject(with: data) } catch let syntax {
         reason = (syntax as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
       }
-      throw DebuggerError(
-        .damaged, "not valid JSON" + (reason.map { ": \($0)" } ?? ""), path: path, cause: error)
+      throw TraceError(
+        .corrupted, "not valid JSON" + (reason.map { ": \($0)" } ?? ""), path: path, cause: error)
     }
-    func invalid(_ problem: String) -> DebuggerError {
-      DebuggerError(
-        .damaged, "not the --json results of `replay` on several traces: \(problem)", path: path)
+    func invalid(_ problem: String) -> TraceError {
+      TraceError(
+        .corrupted, "not the --json results of `replay` on several traces: \(problem)", path: path)
     }
     guard case .object(let fields) = root else { throw invalid("not an object") }
     let field = { (name: String) in fields.first { $0.0 == name }?.1 }
@@ -216,14 +217,14 @@ struct ReplayResults {
 
   /// Merges `results`.
   ///
-  /// - Throws: ``DebuggerError`` when a trace is in two files, when some files were made
+  /// - Throws: `TraceError` when a trace is in two files, when some files were made
   ///   with `--verify` and some without, or when the files name their shards and one is
   ///   missing, given twice, or of another count.
-  static func merge(_ results: [ReplayResults]) throws(DebuggerError) -> Merged {
+  static func merge(_ results: [ReplayResults]) throws(TraceError) -> Merged {
     let verified = results[0].verified
     if let other = results.first(where: { $0.verified != verified }) {
-      throw DebuggerError(
-        .damaged,
+      throw TraceError(
+        .corrupted,
         "these results are of `replay\(other.verified ? " --verify" : "")`, those of \(results[0].file) are not",
         path: other.file)
     }
@@ -233,8 +234,8 @@ struct ReplayResults {
     for result in results {
       for trace in result.traces {
         if let first = seen[trace.file] {
-          throw DebuggerError(
-            .damaged, "trace \(trace.file) is also in \(first): the shards overlap",
+          throw TraceError(
+            .corrupted, "trace \(trace.file) is also in \(first): the shards overlap",
             path: result.file)
         }
         seen[trace.file] = result.file
@@ -247,31 +248,31 @@ struct ReplayResults {
 
   /// The number of shards when every file names its shard, after checking that each of them
   /// is there once; `nil` when none does.
-  private static func checkShards(_ results: [ReplayResults]) throws(DebuggerError) -> Int? {
+  private static func checkShards(_ results: [ReplayResults]) throws(TraceError) -> Int? {
     let named = results.filter { $0.shard != nil }
     guard !named.isEmpty else { return nil }
     if let unnamed = results.first(where: { $0.shard == nil }) {
-      throw DebuggerError(
-        .damaged, "these results name no shard, but \(named[0].file)'s do", path: unnamed.file)
+      throw TraceError(
+        .corrupted, "these results name no shard, but \(named[0].file)'s do", path: unnamed.file)
     }
     let count = named[0].shard!.count
     var files = [String?](repeating: nil, count: count)
     for result in results {
       let shard = result.shard!
       guard shard.count == count else {
-        throw DebuggerError(
-          .damaged,
+        throw TraceError(
+          .corrupted,
           "shard \(shard.description) is not one of \(count), as \(named[0].file)'s is",
           path: result.file)
       }
       if let other = files[shard.index] {
-        throw DebuggerError(
-          .damaged, "shard \(shard.description) is also in \(other)", path: result.file)
+        throw TraceError(
+          .corrupted, "shard \(shard.description) is also in \(other)", path: result.file)
       }
       files[shard.index] = result.file
     }
     if let missing = files.firstIndex(where: { $0 == nil }) {
-      throw DebuggerError(
+      throw TraceError(
         .notFound,
         "shard \(missing)/\(count) is missing: its traces were not merged, so nothing can be said of them"
       )

@@ -3,6 +3,7 @@ import Foundation
 @preconcurrency import Rainbow
 import Retrace
 import RetraceDebugger
+import RetraceLog
 
 /// `retrace replay`: replays traces with the domain's reducer, and with `--verify` checks
 /// that it still produces the recorded states.
@@ -102,7 +103,7 @@ struct Replay: AsyncParsableCommand {
       let listed = try pathsListed(in: fromList)
       // An empty list is a fetch that failed rather than a corpus that passed.
       guard !listed.isEmpty else {
-        throw DebuggerError(.notFound, "the list names no traces", path: fromList)
+        throw TraceError(.notFound, "the list names no traces", path: fromList)
       }
       arguments += listed
     }
@@ -147,9 +148,9 @@ struct Replay: AsyncParsableCommand {
     let replacement = self.replacement
     let json = output.json
     let bar = ProgressBar(verify ? "verifying" : "replaying")
-    var outcomes = [Int: Result<Outcome, DebuggerError>]()
+    var outcomes = [Int: Result<Outcome, any Error>]()
     var nextToPrint = 0
-    var results: [Result<Outcome, DebuggerError>] = []
+    var results: [Result<Outcome, any Error>] = []
     let width = paths.map(\.count).max() ?? 0
     let shard = self.shard
 
@@ -161,7 +162,7 @@ struct Replay: AsyncParsableCommand {
       }
     }
 
-    await withTaskGroup(of: (Int, Result<Outcome, DebuggerError>).self) { group in
+    await withTaskGroup(of: (Int, Result<Outcome, any Error>).self) { group in
       var started = 0
       func startNext() {
         guard started < paths.count else { return }
@@ -175,10 +176,8 @@ struct Replay: AsyncParsableCommand {
                 try Self.replay(path, verify: verify, to: nil, as: replacement, showProgress: false)
               )
             )
-          } catch let error as DebuggerError {
-            return (index, .failure(error))
           } catch {
-            return (index, .failure(DebuggerError(.io, "\(error)", path: path)))
+            return (index, .failure(error))
           }
         }
         started += 1
@@ -214,7 +213,7 @@ struct Replay: AsyncParsableCommand {
                 case .failure(let error):
                   .object([
                     ("file", .string(path)), ("status", .string("error")),
-                    ("error", .string(error.description)),
+                    ("error", .string("\(error)")),
                   ])
                 }
               })
@@ -243,7 +242,7 @@ struct Replay: AsyncParsableCommand {
     if failed > 0 { throw ExitCode(RetraceExitCode.file.rawValue) }
   }
 
-  private static func line(for result: Result<Outcome, DebuggerError>, path: String, width: Int)
+  private static func line(for result: Result<Outcome, any Error>, path: String, width: Int)
     -> String
   {
     let name = Terminal.oneLine(path).padding(toLength: width, withPad: " ", startingAt: 0)
@@ -271,12 +270,12 @@ struct Replay: AsyncParsableCommand {
         return label("replayed").green + "  \(name)  " + outcome.countsText
       }
     case .failure(let error):
-      return label("ERROR").red + "  \(name)  " + Terminal.oneLine(error.description)
+      return label("ERROR").red + "  \(name)  " + Terminal.oneLine("\(error)")
     }
   }
 
   /// Expands directories into the traces they hold, sorted by path.
-  static func expand(_ arguments: [String]) throws(DebuggerError) -> [String] {
+  static func expand(_ arguments: [String]) throws(TraceError) -> [String] {
     var paths: [String] = []
     for argument in arguments {
       var isDirectory: ObjCBool = false
@@ -287,7 +286,7 @@ struct Replay: AsyncParsableCommand {
         continue
       }
       guard let enumerator = FileManager.default.enumerator(atPath: argument) else {
-        throw DebuggerError(.io, "cannot list the directory", path: argument)
+        throw TraceError(.io, "cannot list the directory", path: argument)
       }
       var found: [String] = []
       while let relative = enumerator.nextObject() as? String {
@@ -296,7 +295,7 @@ struct Replay: AsyncParsableCommand {
         }
       }
       if found.isEmpty {
-        throw DebuggerError(.notFound, "no .trace or .jsonl files in the directory", path: argument)
+        throw TraceError(.notFound, "no .trace or .jsonl files in the directory", path: argument)
       }
       paths += found.sorted()
     }
@@ -477,7 +476,7 @@ struct Replay: AsyncParsableCommand {
 
   static func replay(
     _ path: String, verify: Bool, to: UInt64?, as replacement: String?, showProgress: Bool
-  ) throws(DebuggerError) -> Outcome {
+  ) throws -> Outcome {
     // Verifying reads what every check finds intact, and says what that was.
     let opened = try SessionFile.open(path)
     let file = verify ? opened.checked() : opened
@@ -510,7 +509,7 @@ struct Replay: AsyncParsableCommand {
   private static func replay<D: Domain>(
     _ file: SessionFile, domain: D, verify: Bool, to: UInt64?, showProgress: Bool,
     lockstepPartner: (name: String, domain: any Domain)? = nil
-  ) throws(DebuggerError) -> Outcome {
+  ) throws -> Outcome {
     let path = file.path
     let debugger = try file.debugger(as: domain)
     let bar = ProgressBar("replaying \(path)", enabled: showProgress && Terminal.stderrIsTerminal)

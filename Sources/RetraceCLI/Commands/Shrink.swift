@@ -2,6 +2,7 @@ import ArgumentParser
 @preconcurrency import Rainbow
 import Retrace
 import RetraceDebugger
+import RetraceLog
 
 /// `retrace shrink`: a minimal trace that still breaks an invariant.
 struct Shrink: AsyncParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 @preconcurrency import Rainbow
 import Retrace
 import RetraceDebugger
+import RetraceLog
 
 /// `retrace state`: the state after an action.
 struct State: AsyncParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 @preconcurrency import Rainbow
 import Retrace
 import RetraceDebugger
+import RetraceLog
 
 /// `retrace verify`: whether a trace is intact, without replaying it.
 struct Verify: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import Retrace
 import RetraceDebugger
+import RetraceLog
 
 /// What every command can reach besides its arguments: the command's name and version,
 /// the registered domains and navigation flows.

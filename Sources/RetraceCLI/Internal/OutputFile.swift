@@ -1,5 +1,6 @@
 import Foundation
 import RetraceDebugger
+import RetraceLog
 import Synchronization
 
 #if canImport(Glibc)
@@ -28,13 +29,13 @@ enum OutputFile {
   /// - Parameters:
   ///   - path: The output as the user named it.
   ///   - write: Writes the whole trace to the path it is given.
-  /// - Throws: ``DebuggerError`` (``DebuggerError/Code/io`` or ``DebuggerError/Code/notFound``)
+  /// - Throws: `TraceError` (`io` or `notFound`)
   ///   naming `path`, or what `write` throws, with `path` in place of the temporary name.
-  static func replace(_ path: String, _ write: (String) throws(DebuggerError) -> Void)
-    throws(DebuggerError)
+  static func replace(_ path: String, _ write: (String) throws(TraceError) -> Void)
+    throws(TraceError)
   {
     if try isSpecialFile(path) {
-      throw DebuggerError(
+      throw TraceError(
         .io, "not a regular file; a trace is written to a regular file", path: path)
     }
     try replaceRegularFile(path, write)
@@ -43,9 +44,9 @@ enum OutputFile {
   /// Writes `bytes` as the whole of `path`: a regular file replaced as the type describes,
   /// or a device or pipe written into.
   ///
-  /// - Throws: ``DebuggerError`` (``DebuggerError/Code/io`` or ``DebuggerError/Code/notFound``)
+  /// - Throws: `TraceError` (`io` or `notFound`)
   ///   naming `path`, with the system's reason, such as "No space left on device".
-  static func writeText(_ bytes: [UInt8], to path: String) throws(DebuggerError) {
+  static func writeText(_ bytes: [UInt8], to path: String) throws(TraceError) {
     if let stream = standardStream(path) {
       // The stream the shell set up (appending, a pipe, a file), not the file it names.
       fflush(nil)
@@ -56,7 +57,7 @@ enum OutputFile {
       try writeAll(bytes, toFile: path, flags: O_WRONLY, path: path)
       return
     }
-    try replaceRegularFile(path) { temporary throws(DebuggerError) in
+    try replaceRegularFile(path) { temporary throws(TraceError) in
       try writeAll(bytes, toFile: temporary, flags: O_WRONLY | O_CREAT | O_EXCL, path: path)
     }
   }
@@ -79,13 +80,13 @@ enum OutputFile {
 
   /// Whether `path` names a device or a pipe; `false` for a regular file or none, and an
   /// error for a directory.
-  private static func isSpecialFile(_ path: String) throws(DebuggerError) -> Bool {
-    guard !path.isEmpty else { throw DebuggerError(.io, "an empty file name", path: path) }
+  private static func isSpecialFile(_ path: String) throws(TraceError) -> Bool {
+    guard !path.isEmpty else { throw TraceError(.io, "an empty file name", path: path) }
     var status = stat()
     guard stat(path, &status) == 0 else { return false }
     switch status.st_mode & S_IFMT {
     case S_IFREG: return false
-    case S_IFDIR: throw DebuggerError(.io, "is a directory", path: path)
+    case S_IFDIR: throw TraceError(.io, "is a directory", path: path)
     default: return true
     }
   }
@@ -93,15 +94,15 @@ enum OutputFile {
   /// Calls `write` with a new temporary path beside the file `path` names (links followed),
   /// then renames it over that file.
   private static func replaceRegularFile(
-    _ path: String, _ write: (String) throws(DebuggerError) -> Void
-  ) throws(DebuggerError) {
+    _ path: String, _ write: (String) throws(TraceError) -> Void
+  ) throws(TraceError) {
     let target = try resolvingLinks(path)
     let (directory, name) = split(target)
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory),
       isDirectory.boolValue
     else {
-      throw DebuggerError(.notFound, "no such directory: \(directory)", path: path)
+      throw TraceError(.notFound, "no such directory: \(directory)", path: path)
     }
     // A directory of its own, beside the target (a rename does not cross file systems),
     // that only this process can write in: nobody can plant a link among the files written
@@ -145,7 +146,7 @@ enum OutputFile {
 
   /// Opens `file` with `flags` and writes all of `bytes` to it.
   private static func writeAll(_ bytes: [UInt8], toFile file: String, flags: Int32, path: String)
-    throws(DebuggerError)
+    throws(TraceError)
   {
     let descriptor = open(file, flags | O_CLOEXEC, 0o666)
     guard descriptor >= 0 else { throw failure("cannot write the file", path) }
@@ -155,7 +156,7 @@ enum OutputFile {
 
   /// Writes all of `bytes` to `descriptor`.
   private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String)
-    throws(DebuggerError)
+    throws(TraceError)
   {
     guard bytes.withUnsafeBytes({ writeFully(descriptor, $0) }) else {
       throw failure("cannot write the file", path)
@@ -177,9 +178,9 @@ enum OutputFile {
 
   /// `path` with symbolic links followed to the file they name (which may not exist yet).
   ///
-  /// - Throws: ``DebuggerError`` for a cycle of links or a chain of more than 40, as the
+  /// - Throws: `TraceError` for a cycle of links or a chain of more than 40, as the
   ///   kernel counts (ELOOP).
-  private static func resolvingLinks(_ path: String) throws(DebuggerError) -> String {
+  private static func resolvingLinks(_ path: String) throws(TraceError) -> String {
     var current = path
     for _ in 0..<40 {
       guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current)
@@ -189,7 +190,7 @@ enum OutputFile {
       current =
         destination.hasPrefix("/") ? destination : join(split(current).directory, destination)
     }
-    throw DebuggerError(.io, "too many levels of symbolic links", path: path)
+    throw TraceError(.io, "too many levels of symbolic links", path: path)
   }
 
   /// The directory (`.` for none) and the name of `path`.
@@ -204,7 +205,7 @@ enum OutputFile {
   }
 
   /// Makes the file (or directory) at `file` durable.
-  private static func sync(_ file: String, path: String) throws(DebuggerError) {
+  private static func sync(_ file: String, path: String) throws(TraceError) {
     let descriptor = open(file, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw failure("cannot sync the file", path) }
     defer { close(descriptor) }
@@ -213,8 +214,8 @@ enum OutputFile {
     }
   }
 
-  private static func failure(_ what: String, _ path: String) -> DebuggerError {
-    DebuggerError(.io, "\(what): \(String(cString: strerror(errno)))", path: path)
+  private static func failure(_ what: String, _ path: String) -> TraceError {
+    TraceError(.io, "\(what): \(String(cString: strerror(errno)))", path: path)
   }
 
   // MARK: - Interruption

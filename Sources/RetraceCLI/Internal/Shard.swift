@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Retrace
 import RetraceDebugger
+import RetraceLog
 
 /// One of `count` parts of a corpus (`replay --shard K/N`), so that `count` workers together
 /// replay each trace exactly once.
@@ -54,8 +55,8 @@ struct Shard: Equatable, Sendable {
 /// The paths a `--from-list` file names: one per line, blank lines skipped; `-` reads
 /// standard input.
 ///
-/// - Throws: ``DebuggerError`` when the file cannot be read or is not UTF-8 text.
-func pathsListed(in list: String) throws(DebuggerError) -> [String] {
+/// - Throws: `TraceError` when the file cannot be read or is not UTF-8 text.
+func pathsListed(in list: String) throws(TraceError) -> [String] {
   let data: Data
   if list == "-" {
     data = FileHandle.standardInput.readDataToEndOfFile()
@@ -63,7 +64,7 @@ func pathsListed(in list: String) throws(DebuggerError) -> [String] {
     data = try SessionFile.readData(list)
   }
   guard let text = String(data: data, encoding: .utf8) else {
-    throw DebuggerError(.io, "the list of traces is not UTF-8 text", path: list)
+    throw TraceError(.io, "the list of traces is not UTF-8 text", path: list)
   }
   return text.split(whereSeparator: \.isNewline).compactMap { line in
     // A line's surrounding blanks are not part of a path (a list written by hand, or with

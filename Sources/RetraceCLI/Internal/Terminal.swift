@@ -10,6 +10,7 @@
 #endif
 import Foundation
 import RetraceDebugger
+import RetraceLog
 @preconcurrency import Rainbow
 
 /// stdout, stderr and colour: stdout carries data, stderr errors and progress.
@@ -32,7 +33,7 @@ enum Terminal {
   /// Writes one line to stderr.
   /// Writes out what stdout holds in its buffer, and returns the error if any of the
   /// command's output could not be written (a full disk, a device that refuses it).
-  static func flushStandardOutput() -> DebuggerError? {
+  static func flushStandardOutput() -> TraceError? {
     errno = 0
     let flushed = fflush(stdout) == 0
     let code = errno
@@ -41,14 +42,14 @@ enum Terminal {
       // the stream's error flag, and errno has changed since.
       let reason = !flushed && code != 0 ? String(cString: strerror(code)) : "a write to it failed"
       clearerr(stdout)
-      return DebuggerError(.io, "cannot write the output: \(reason)", path: "stdout")
+      return TraceError(.io, "cannot write the output: \(reason)", path: "stdout")
     }
     return nil
   }
 
   /// Writes `retrace: ` and the error on stderr, as one line: control characters from a
   /// file (a session ID or domain name with a newline or a terminal escape) are escaped.
-  static func writeError(_ error: DebuggerError) {
+  static func writeError(_ error: some Error & CustomStringConvertible) {
     writeError("\(CommandContext.name): " + oneLine(error.description))
   }
 

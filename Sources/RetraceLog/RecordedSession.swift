@@ -1,9 +1,5 @@
 import Retrace
 
-// The recorded-action type is the trace reader's own, so that actions pass between the two
-// modules as they are; it is re-exported so that users of the engine can name it.
-@_exported import struct RetraceLog.TimedAction
-
 /// What a recorded session says about itself: the facts a trace's header holds.
 public struct SessionInfo: Codable, Equatable, Sendable {
   /// The domain the actions belong to, such as `banking`.
@@ -84,8 +80,8 @@ extension Snapshot: Sendable where State: Sendable {}
 /// A recorded session of one domain, in memory: the starting state, the actions after it,
 /// and the hashes and snapshots the recorder took along the way.
 ///
-/// The engine (``Debugger``) works on this value and knows nothing of file formats; a loader
-/// reads it from a trace or a JSON Lines file. It may be a slice of a longer recording:
+/// The debugger's engine (`Debugger`) works on this value and knows nothing of file formats;
+/// a ``SessionSource`` reads it from a trace or a JSON Lines file. It may be a slice of a longer recording:
 /// ``startSequence`` is the sequence number of the last action before ``actions`` (0 for a
 /// whole session), and ``initialState`` is the state after it.
 ///
@@ -147,7 +143,7 @@ public struct RecordedSession<D: Domain>: Sendable {
   /// Creates a whole session of `domain` from plain actions, numbered from 1, one second
   /// apart, with no checkpoints or snapshots.
   ///
-  /// Use ``Debugger/recordingCheckpoints(every:snapshotEvery:)`` to add them.
+  /// Use `Debugger.recordingCheckpoints(every:snapshotEvery:)` (RetraceDebugger) to add them.
   ///
   /// - Parameters:
   ///   - domain: The domain the actions belong to.
@@ -187,7 +183,7 @@ public struct RecordedSession<D: Domain>: Sendable {
   }
 
   /// The index in ``actions`` of the action with sequence number `sequence`.
-  func index(of sequence: UInt64) -> Int {
+  package func index(of sequence: UInt64) -> Int {
     Int(sequence - startSequence - 1)
   }
 

@@ -1,6 +1,5 @@
 import Foundation
 import Retrace
-import RetraceLog
 
 /// Sessions as JSON Lines: the open, line-oriented form of a trace that `retrace export`
 /// writes and `retrace import` reads.
@@ -175,14 +174,14 @@ public enum JSONLines {
   ///   - data: The file's contents (only the first line is read).
   ///   - path: The file's name, for errors.
   /// - Returns: The header.
-  /// - Throws: ``DebuggerError``: ``DebuggerError/Code/notATrace`` when the first line is
-  ///   not a header, ``DebuggerError/Code/unsupportedVersion`` for a newer version.
-  public static func readHeader(from data: Data, path: String? = nil) throws(DebuggerError)
+  /// - Throws: ``TraceError``: ``TraceError/Code/notATrace`` when the first line is
+  ///   not a header, ``TraceError/Code/unsupportedVersion`` for a newer version.
+  public static func readHeader(from data: Data, path: String? = nil) throws(TraceError)
     -> Header
   {
     var lines = LineIterator(data)
     guard let (number, line) = lines.next() else {
-      throw DebuggerError(
+      throw TraceError(
         .notATrace, "empty file; expected a retrace JSON Lines header", path: path)
     }
     return try header(from: line, number: number, path: path)
@@ -204,13 +203,13 @@ public enum JSONLines {
   ///   - domain: The domain the header must name.
   ///   - path: The file's name, for errors.
   /// - Returns: The session, without checkpoints or snapshots.
-  /// - Throws: ``DebuggerError`` naming the line: ``DebuggerError/Code/damaged`` for a line
-  ///   that is not a valid record or is out of sequence, ``DebuggerError/Code/undecodable``
-  ///   for an action the domain's type cannot decode (such as an unknown case), ``DebuggerError/Code/domainMismatch`` when
-  ///   the header names another domain.
+  /// - Throws: ``TraceError`` naming the line: ``TraceError/Code/corrupted`` for a line
+  ///   that is not a valid record or is out of sequence, ``TraceError/Code/undecodable``
+  ///   for an action the domain's type cannot decode (such as an unknown case),
+  ///   ``TraceError/Code/wrongDomain`` when the header names another domain.
   public static func readSession<D: Domain>(
     from data: Data, domain: D, path: String? = nil
-  ) throws(DebuggerError) -> RecordedSession<D> {
+  ) throws(TraceError) -> RecordedSession<D> {
     let (session, damage) = try readIntactPrefix(from: data, domain: domain, path: path)
     if let damage { throw damage.error }
     return session
@@ -220,7 +219,7 @@ public enum JSONLines {
   /// reports besides the intact actions.
   public struct Damage: Sendable {
     /// The error for the first bad line.
-    public var error: DebuggerError
+    public var error: TraceError
     /// Whether the bad line is the file's last and has no newline: a write that stopped
     /// half-way, rather than damage in the middle.
     public var isTruncation: Bool
@@ -235,14 +234,14 @@ public enum JSONLines {
   ///   - path: The file's name, for errors.
   /// - Returns: The session with every action before the first bad line, and the damage,
   ///   or `nil` when every line is good.
-  /// - Throws: ``DebuggerError`` when the header itself is missing or bad, or names another
+  /// - Throws: ``TraceError`` when the header itself is missing or bad, or names another
   ///   domain.
   public static func readIntactPrefix<D: Domain>(
     from data: Data, domain: D, path: String? = nil
-  ) throws(DebuggerError) -> (session: RecordedSession<D>, damage: Damage?) {
+  ) throws(TraceError) -> (session: RecordedSession<D>, damage: Damage?) {
     var lines = LineIterator(data)
     guard let (headerNumber, headerLine) = lines.next() else {
-      throw DebuggerError(
+      throw TraceError(
         .notATrace, "empty file; expected a retrace JSON Lines header", path: path)
     }
     let header = try header(from: headerLine, number: headerNumber, path: path)
@@ -280,14 +279,14 @@ public enum JSONLines {
   /// Throws unless a session with `header` can be read as one of `domain`.
   private static func check<D: Domain>(
     _ header: Header, number: Int, readableAs domain: D, path: String?
-  ) throws(DebuggerError) {
+  ) throws(TraceError) {
     guard header.domain == domain.name else {
-      throw DebuggerError(
-        .domainMismatch, "the session is of domain '\(header.domain)', not '\(domain.name)'",
+      throw TraceError(
+        .wrongDomain, "the session is of domain '\(header.domain)', not '\(domain.name)'",
         path: path, line: number)
     }
     guard header.actionSchemaVersion <= domain.actionSchemaVersion else {
-      throw DebuggerError(
+      throw TraceError(
         .unsupportedVersion,
         "actionSchemaVersion \(header.actionSchemaVersion) is newer than domain \(domain.name)'s (\(domain.actionSchemaVersion))",
         path: path, line: number)
@@ -297,12 +296,12 @@ public enum JSONLines {
   /// The header's `initialState`, or the domain's when it has none.
   private static func initialState<D: Domain>(
     in headerLine: Data, number: Int, domain: D, path: String?
-  ) throws(DebuggerError) -> D.State {
+  ) throws(TraceError) -> D.State {
     do {
       return try JSONDecoder().decode(InitialStateOnly<D.State>.self, from: headerLine)
         .initialState ?? domain.initialState
     } catch {
-      throw DebuggerError(
+      throw TraceError(
         .undecodable,
         "the header's initialState is not a state of domain \(domain.name): \(Self.describe(error))",
         path: path, line: number, cause: error)
@@ -321,7 +320,7 @@ public enum JSONLines {
       /// Every line decoded and was taken.
       case accepted
       /// A line decoded but does not follow: reading stops there.
-      case stopped(DebuggerError)
+      case stopped(TraceError)
       /// The batch does not decode as one array: some line is bad.
       case undecodable
     }
@@ -333,17 +332,17 @@ public enum JSONLines {
     }
 
     /// Takes one decoded line; returns the error that stops reading, if any.
-    mutating func accept(_ decoded: ActionLine<D.Action>, number: Int) -> DebuggerError? {
+    mutating func accept(_ decoded: ActionLine<D.Action>, number: Int) -> TraceError? {
       guard decoded.seq == expected else {
-        return DebuggerError(
-          .damaged, "expected sequence number \(expected), found \(decoded.seq)", path: path,
+        return TraceError(
+          .corrupted, "expected sequence number \(expected), found \(decoded.seq)", path: path,
           line: number)
       }
       guard decoded.time.isFinite,
         abs(decoded.time - header.startTime) < JSONLines.maximumTimeSpan
       else {
-        return DebuggerError(
-          .damaged,
+        return TraceError(
+          .corrupted,
           "time \(decoded.time) is not within \(JSONLines.maximumTimeSpanText) seconds of the session's startTime",
           path: path, line: number)
       }
@@ -372,7 +371,7 @@ public enum JSONLines {
     /// Takes `batch`'s lines one by one up to the first that does not decode or does not
     /// follow: its index in the batch, and why.
     mutating func firstBadLine(in batch: [(number: Int, line: Data)], domain: D)
-      -> (Int, DebuggerError)?
+      -> (Int, TraceError)?
     {
       for (index, entry) in batch.enumerated() {
         do {
@@ -381,9 +380,9 @@ public enum JSONLines {
         } catch {
           return (
             index,
-            DebuggerError(
+            TraceError(
               JSONLines.isActionProblem(error, line: entry.line, domain: domain)
-                ? .undecodable : .damaged,
+                ? .undecodable : .corrupted,
               JSONLines.problem(with: entry.line, error: error, domain: domain), path: path,
               line: entry.number, cause: error)
           )
@@ -393,25 +392,25 @@ public enum JSONLines {
     }
   }
 
-  private static func header(from line: Data, number: Int, path: String?) throws(DebuggerError)
+  private static func header(from line: Data, number: Int, path: String?) throws(TraceError)
     -> Header
   {
     guard let header = try? JSONDecoder().decode(Header.self, from: line), header.format == format
     else {
-      throw DebuggerError(
+      throw TraceError(
         .notATrace,
         "not a retrace JSON Lines file: line \(number) is not a header with \"format\":\"\(format)\"",
         path: path)
     }
     guard header.version <= version else {
-      throw DebuggerError(
+      throw TraceError(
         .unsupportedVersion,
         "JSON Lines version \(header.version) is newer than this tool reads (\(version))",
         path: path, line: number)
     }
     guard header.version >= 1 else {
-      throw DebuggerError(
-        .damaged, "version \(header.version) is impossible: versions start at 1", path: path,
+      throw TraceError(
+        .corrupted, "version \(header.version) is impossible: versions start at 1", path: path,
         line: number)
     }
     // The values a trace can hold, so that an imported session reads back as it was written.
@@ -421,7 +420,7 @@ public enum JSONLines {
       startTime: header.startTime, producer: header.producer, firstSequence: header.firstSequence,
       checkpointInterval: 0, snapshotInterval: 0)
     if let impossibility = asTrace.impossibility {
-      throw DebuggerError(.damaged, impossibility, path: path, line: number)
+      throw TraceError(.corrupted, impossibility, path: path, line: number)
     }
     return header
   }

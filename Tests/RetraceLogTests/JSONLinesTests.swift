@@ -1,8 +1,7 @@
 import Foundation
 import Retrace
-import RetraceDebugger
 import RetraceExamples
-import RetraceTestSupport
+import RetraceLog
 import Testing
 
 @Suite struct JSONLinesTests {
@@ -18,16 +17,22 @@ import Testing
     try roundTrip(Examples.domain(named: domainName)!)
   }
 
+  private func finalState<D: Domain>(_ session: RecordedSession<D>, _ domain: D) -> D.State {
+    var state = session.initialState
+    for action in session.actions { _ = domain.reduce(into: &state, action: action.action) }
+    return state
+  }
+
   private func roundTrip<D: Domain>(_ domain: D) throws {
-    let session = Fixtures.session(domain, count: 700, seed: 4)
+    let session = RecordedSession(
+      domain: domain, actions: domain.generate(count: 700, seed: 4).actions,
+      sessionID: "\(domain.name)-4")
     let data = Data(try text(session, domain).utf8)
     let read = try JSONLines.readSession(from: data, domain: domain, path: "s.jsonl")
     #expect(read.info == session.info)
     #expect(read.actions.map(\.sequence) == session.actions.map(\.sequence))
     #expect(read.actions.map(\.time) == session.actions.map(\.time))
-    #expect(
-      Debugger(domain: domain, session: read).finalState
-        == Debugger(domain: domain, session: session).finalState)
+    #expect(finalState(read, domain) == finalState(session, domain))
     // Writing is deterministic: the same session gives the same bytes.
     #expect(try text(read, domain) == text(session, domain))
   }
@@ -56,7 +61,7 @@ import Testing
     #expect(read.actions.first?.time == 1.25)
   }
 
-  private func error(reading text: String, domain: some Domain = counterDomain) -> DebuggerError? {
+  private func error(reading text: String, domain: some Domain = counterDomain) -> TraceError? {
     do {
       _ = try JSONLines.readSession(from: Data(text.utf8), domain: domain, path: "bad.jsonl")
       return nil
@@ -69,14 +74,15 @@ import Testing
     #"{"format":"retrace-jsonl","version":1,"domain":"counter","actionSchemaVersion":1,"sessionID":"s","startTime":0,"producer":"t","firstSequence":0}"#
 
   @Test func aBadLineIsAnErrorNamingItsLineNumber() throws {
-    let cases: [(String, DebuggerError.Code, String)] = [
+    let cases: [(String, TraceError.Code, String)] = [
       (
-        header + "\n" + #"{"seq":1,"time":0,"action":{"increment":{}}}"# + "\nnot json\n", .damaged,
+        header + "\n" + #"{"seq":1,"time":0,"action":{"increment":{}}}"# + "\nnot json\n",
+        .corrupted,
         "not a JSON object"
       ),
       (
         header + "\n" + #"{"seq":1,"time":0,"action":{"increment":{}}}"# + "\n"
-          + #"{"seq":3,"time":0,"action":{"increment":{}}}"# + "\n", .damaged,
+          + #"{"seq":3,"time":0,"action":{"increment":{}}}"# + "\n", .corrupted,
         "expected sequence number 2, found 3"
       ),
       (
@@ -86,7 +92,7 @@ import Testing
       ),
       (
         header + "\n" + #"{"seq":1,"time":0,"action":{"increment":{}}}"# + "\n"
-          + #"{"seq":2,"action":{"increment":{}}}"# + "\n", .damaged, #"missing "time""#
+          + #"{"seq":2,"action":{"increment":{}}}"# + "\n", .corrupted, #"missing "time""#
       ),
       (
         header + "\n" + #"{"seq":1,"time":0,"action":{"increment":{}}}"# + "\n"
@@ -115,7 +121,7 @@ import Testing
     #expect(error(reading: "\u{28}\u{B5}\u{2F}\u{FD} binary")?.code == .notATrace)
     let newer = header.replacingOccurrences(of: #""version":1"#, with: #""version":9"#)
     #expect(error(reading: newer)?.code == .unsupportedVersion)
-    #expect(error(reading: header, domain: bankingDomain)?.code == .domainMismatch)
+    #expect(error(reading: header, domain: bankingDomain)?.code == .wrongDomain)
   }
 
   @Test func theIntactPrefixStopsAtTheDamageAndTellsTruncationApart() throws {
