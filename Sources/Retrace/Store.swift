@@ -31,8 +31,8 @@ import Observation
 /// few flag checks; it does not allocate and does not copy the state. A subscriber to the
 /// whole state (``subscribe(_:)``) receives the old and the new state, which keeps the old
 /// state alive across the reducer call, so the reducer's in-place change copies what it
-/// touches (copy-on-write: about 32 µs per action for the banking example's accounts of a
-/// thousand transactions). A subscriber to a value derived from the state
+/// touches (copy-on-write: for the banking example, the whole list of transactions of the
+/// account an action changes). A subscriber to a value derived from the state
 /// (``subscribe(to:_:)``) keeps only that value, and costs no copy.
 ///
 /// ## Observation
@@ -316,7 +316,7 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   /// ```
   ///
   /// Each field read this way costs every later `send` a read of its key path and a
-  /// comparison (about 30 ns; W3f in `Benchmarks/`).
+  /// comparison (see W3f in `Benchmarks/`).
   @inlinable
   public subscript<Value: Equatable>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
     let field: ObservedField

@@ -7,8 +7,8 @@ import Synchronization
 ///
 /// Attach it to a store; the sending thread only appends the action to a buffer (no I/O),
 /// and a background thread journals, compresses and writes. An action whose type has a
-/// hand-written encoding (`CBOREncodable`) is appended encoded (about 34 ns for a
-/// banking action, which spares the background thread the work); any other action is
+/// hand-written encoding (`CBOREncodable`) is appended encoded (cheap, and it spares the
+/// background thread the work; see W4 in `Benchmarks/`); any other action is
 /// handed over as it is, and the background thread encodes it. The store hands over its
 /// state only where a checkpoint or snapshot may be due (``wantsStateAfter(sequence:)``).
 ///

@@ -29,9 +29,9 @@ enum RecorderCommand<State: Sendable, Action: Sendable>: Sendable {
   case action(UInt64, Double, Action, HandedState<State>?)
   /// An action already encoded by the sending thread, with the state after it: its bytes
   /// run from the previous encoded action's end to this offset of the batch's bytes.
-  /// Encoding costs the sending thread about 34 ns, less than handing the value over cost
-  /// it (retaining its strings, copying an 80-byte entry); the writer is spared the
-  /// encoding and never touches the action's strings.
+  /// Encoding costs the sending thread less than handing the value over would (retaining
+  /// its strings, copying an 80-byte entry; see W4); the writer is spared the encoding and
+  /// never touches the action's strings.
   case encoded(UInt64, Double, end: Int, HandedState<State>)
   /// The state after action `sequence`, to be hashed unless a checkpoint or snapshot is
   /// there already: what covers the last actions when a recorder is flushed or closed.
