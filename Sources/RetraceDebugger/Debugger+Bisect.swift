@@ -5,7 +5,7 @@ public struct BisectResult<D: Domain>: Sendable {
   /// The invariant's name.
   public var invariant: String
   /// The sequence number of the first action after which the invariant fails; the
-  /// session's ``RecordedSession/startSequence`` when it fails already in the initial
+  /// session's `RecordedSession.startSequence` when it fails already in the initial
   /// state; `nil` when it never fails.
   public var firstViolation: UInt64?
   /// The first action after which the invariant fails; `nil` when it never fails or fails

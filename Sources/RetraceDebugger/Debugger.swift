@@ -3,7 +3,7 @@ import Retrace
 /// The debugger engine for one recorded session of one domain: replay, state at any point,
 /// diffs, verification, bisection, shrinking and benchmarks.
 ///
-/// A `Debugger` pairs the data (a ``RecordedSession``) with the code (the `Domain`, whose
+/// A `Debugger` pairs the data (a `RecordedSession`) with the code (the `Domain`, whose
 /// reducer and invariants it uses). It never runs effects: replaying the recorded actions
 /// through the reducer is enough to rebuild every state, because everything an effect
 /// produced was recorded as an action.
@@ -89,7 +89,7 @@ public struct Debugger<D: Domain>: Sendable {
   /// ```
   ///
   /// - Parameters:
-  ///   - sequence: A sequence number in ``RecordedSession/sequenceRange``.
+  ///   - sequence: A sequence number in `RecordedSession.sequenceRange`.
   ///   - usingSnapshots: Whether to start from the nearest recorded snapshot.
   /// - Returns: The state after action `sequence`.
   /// - Throws: ``DebuggerError`` (``DebuggerError/Code/outOfRange``) for a sequence number
