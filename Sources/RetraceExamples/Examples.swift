@@ -2,9 +2,9 @@ import Retrace
 
 /// The example domains, as the `retrace` CLI knows them.
 public enum Examples {
-  /// Every example domain: counter, banking, settings, posts and registration.
+  /// Every example domain: counter, banking, settings, posts, registration and dishes.
   public static let domains: [any Domain] = [
-    counterDomain, bankingDomain, settingsDomain, postsDomain, registrationDomain,
+    counterDomain, bankingDomain, settingsDomain, postsDomain, registrationDomain, dishesDomain,
   ]
 
   /// The example domain called `name`, if there is one.
