@@ -2,9 +2,10 @@ import Retrace
 
 /// The example domains, as the `retrace` CLI knows them.
 public enum Examples {
-  /// Every example domain: counter, banking, settings, posts, registration and dishes.
+  /// Every example domain: counter, banking, settings, posts, registration, dishes and movies.
   public static let domains: [any Domain] = [
     counterDomain, bankingDomain, settingsDomain, postsDomain, registrationDomain, dishesDomain,
+    moviesDomain,
   ]
 
   /// The example domain called `name`, if there is one.

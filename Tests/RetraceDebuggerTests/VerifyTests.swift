@@ -28,7 +28,9 @@ import Testing
     let changed =
       try registry.domain(named: "banking") as! DomainDefinition<BankingState, BankingAction>
     #expect(
-      registry.names == ["counter", "banking", "settings", "posts", "registration", "dishes"])
+      registry.names == [
+        "counter", "banking", "settings", "posts", "registration", "dishes", "movies",
+      ])
 
     // The first overdraft: the first action after which a penalty is booked.
     let original = Debugger(domain: bankingDomain, session: session)
