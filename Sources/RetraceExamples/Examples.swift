@@ -2,10 +2,11 @@ import Retrace
 
 /// The example domains, as the `retrace` CLI knows them.
 public enum Examples {
-  /// Every example domain: counter, banking, settings, posts, registration, dishes and movies.
+  /// Every example domain: counter, banking, settings, posts, registration, dishes, movies and
+  /// stocks.
   public static let domains: [any Domain] = [
     counterDomain, bankingDomain, settingsDomain, postsDomain, registrationDomain, dishesDomain,
-    moviesDomain,
+    moviesDomain, stocksDomain,
   ]
 
   /// The example domain called `name`, if there is one.

@@ -29,7 +29,7 @@ import Testing
       try registry.domain(named: "banking") as! DomainDefinition<BankingState, BankingAction>
     #expect(
       registry.names == [
-        "counter", "banking", "settings", "posts", "registration", "dishes", "movies",
+        "counter", "banking", "settings", "posts", "registration", "dishes", "movies", "stocks",
       ])
 
     // The first overdraft: the first action after which a penalty is booked.
