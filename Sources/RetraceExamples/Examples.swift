@@ -2,11 +2,11 @@ import Retrace
 
 /// The example domains, as the `retrace` CLI knows them.
 public enum Examples {
-  /// Every example domain: counter, banking, settings, posts, registration, dishes, movies and
-  /// stocks.
+  /// Every example domain: counter, banking, settings, posts, registration, dishes, movies,
+  /// stocks and package.
   public static let domains: [any Domain] = [
     counterDomain, bankingDomain, settingsDomain, postsDomain, registrationDomain, dishesDomain,
-    moviesDomain, stocksDomain,
+    moviesDomain, stocksDomain, packageDomain,
   ]
 
   /// The example domain called `name`, if there is one.
