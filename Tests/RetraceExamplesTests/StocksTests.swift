@@ -180,6 +180,15 @@ struct Offline: Error, CustomStringConvertible {
     #expect(cancels > 0)
   }
 
+  @Test func quotesShowPriceAndChangeWithTwoDecimals() {
+    let quote = Quote(symbol: "SHEL", price: 3_005, change: -125)
+    #expect(quote.priceText == "30.05")
+    #expect(quote.changeText == "-1.25%")
+    #expect(Quote(symbol: "X", price: 7, change: 5).changeText == "+0.05%")
+    #expect(Quote(symbol: "X", price: 7, change: 0).priceText == "0.07")
+    #expect(Quote(symbol: "X", price: 7, change: -9).changeText == "-0.09%")
+  }
+
   @Test func actionsEncodeAsTheDocumentedJSON() throws {
     let json = #"{"news":{"action":{"failed":{"load":2,"message":"offline"}}}}"#
     let action = StocksAction.news(action: .failed(load: 2, message: "offline"))

@@ -22,6 +22,21 @@ public struct Quote: Codable, Hashable, Sendable, Identifiable {
     self.change = change
   }
 
+  /// The price as the list shows it, such as `234.12`.
+  public var priceText: String { Self.hundredths(price, sign: false) }
+
+  /// The change as the list shows it, such as `+0.85%` or `-1.25%`.
+  public var changeText: String { Self.hundredths(change, sign: true) + "%" }
+
+  /// `value` hundredths as a decimal with two digits after the point.
+  private static func hundredths(_ value: Int, sign: Bool) -> String {
+    let magnitude = value.magnitude
+    let fraction = magnitude % 100
+    let digits = "\(magnitude / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    if value < 0 { return "-" + digits }
+    return sign ? "+" + digits : digits
+  }
+
   /// A few quotes, for the example domain's loader and for previews.
   public static let samples: [Quote] = [
     Quote(symbol: "AAPL", price: 23_412, change: 85),

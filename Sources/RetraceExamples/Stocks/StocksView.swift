@@ -23,9 +23,7 @@
         Section {
           ForEach(store.quotes.items) { quote in
             LabeledContent(quote.symbol) {
-              Text(
-                "\(Double(quote.price) / 100, specifier: "%.2f")  \(Double(quote.change) / 100, specifier: "%+.2f")%"
-              )
+              Text(verbatim: "\(quote.priceText)  \(quote.changeText)")
             }
           }
         } header: {
@@ -46,8 +44,8 @@
           }
         }
       }
-      .refreshable { store.send(.refreshAll) }
-      .task { store.send(.refreshAll) }
+      .refreshable { @MainActor in store.send(.refreshAll) }
+      .task { @MainActor in store.send(.refreshAll) }
     }
 
     /// A section's title with its list's status: a spinner and Cancel while loading, the
