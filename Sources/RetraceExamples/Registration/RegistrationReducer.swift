@@ -30,7 +30,7 @@ public struct RegistrationError: Error, Equatable, Sendable, CustomStringConvert
 /// ``RegistrationStatus/editing`` only after a failure. An edit after a successful
 /// registration leaves the status ``RegistrationStatus/registered(userID:)``, so clearing a
 /// field then leaves a registered user with a form that breaks a rule, which the
-/// `registered-only-when-valid` invariant catches. The fix is one line: every edit sets the
+/// `registered-only-when-valid` invariant catches. The fix: every edit sets the
 /// status to editing and cancels a registration in flight.
 public struct RegistrationReducer: Reducer, Sendable {
   /// Registers the user the form describes and returns the new user's identifier; a thrown
