@@ -1,10 +1,12 @@
 import Retrace
 
-/// The example domains from the seed material, as the `retrace` CLI knows them.
+/// The example domains, as the `retrace` CLI knows them.
 public enum Examples {
-  /// Every example domain: counter, banking, settings and posts.
+  /// Every example domain: counter, banking, settings, posts, registration, dishes, movies,
+  /// stocks and package.
   public static let domains: [any Domain] = [
-    counterDomain, bankingDomain, settingsDomain, postsDomain,
+    counterDomain, bankingDomain, settingsDomain, postsDomain, registrationDomain, dishesDomain,
+    moviesDomain, stocksDomain, packageDomain,
   ]
 
   /// The example domain called `name`, if there is one.

@@ -19,7 +19,8 @@ import Testing
     let domains = try #require(json["domains"] as? [[String: Any]])
     #expect(
       domains.map { $0["name"] as? String } == [
-        "counter", "banking", "settings", "posts", "banking-with-fees",
+        "counter", "banking", "settings", "posts", "registration", "dishes", "movies",
+        "stocks", "package", "banking-with-fees",
       ])
     let counter = domains[0]
     #expect(counter["actionCases"] as? [String] == ["increment", "decrement", "reset"])

@@ -65,7 +65,9 @@ import Testing
     let workspace = try Workspace()
     expectError(
       try workspace.run("generate bakery --actions 3 -o x.jsonl"), code: 4,
-      containing: "unknown domain 'bakery'; known: counter, banking, settings, posts")
+      containing:
+        "unknown domain 'bakery'; known: counter, banking, settings, posts, registration, dishes, movies, stocks, package, banking-with-fees"
+    )
     try workspace.write(
       #"{"format":"retrace-jsonl","version":1,"domain":"bakery","actionSchemaVersion":1,"sessionID":"s","startTime":0,"producer":"p","firstSequence":0}"#
         + "\n", to: "bakery.jsonl")

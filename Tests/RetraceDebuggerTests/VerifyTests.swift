@@ -27,7 +27,11 @@ import Testing
     let registry = DomainRegistry(Examples.domains).replacing(Fixtures.changedBanking)
     let changed =
       try registry.domain(named: "banking") as! DomainDefinition<BankingState, BankingAction>
-    #expect(registry.names == ["counter", "banking", "settings", "posts"])
+    #expect(
+      registry.names == [
+        "counter", "banking", "settings", "posts", "registration", "dishes", "movies", "stocks",
+        "package",
+      ])
 
     // The first overdraft: the first action after which a penalty is booked.
     let original = Debugger(domain: bankingDomain, session: session)
