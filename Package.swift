@@ -22,6 +22,8 @@ let package = Package(
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/onevcat/Rainbow", from: "4.2.2"),
+    // HMAC-SHA256 for keyed pseudonyms (CryptoKit on Apple platforms).
+    .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     // `swift package generate-documentation`: the DocC catalogs of Retrace, RetraceLog and
     // RetraceCoordinator. A command plugin, built only when that command runs.
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -59,6 +61,7 @@ let package = Package(
         "Retrace",
         "CZstd",
         "CRetraceCRC32C",
+        .product(name: "Crypto", package: "swift-crypto"),
       ]
     ),
     .executableTarget(

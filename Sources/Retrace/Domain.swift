@@ -35,6 +35,10 @@ public protocol Domain<State, Action>: Sendable {
   /// `nil` when the domain has none.
   var workload: Workload<State, Action>? { get }
 
+  /// Which action and state fields hold personal data, and what a recorder with a
+  /// redaction key writes of them; `nil` (the default) when the domain declares none.
+  var redaction: RedactionPolicy? { get }
+
   /// Applies an action with the domain's reducer.
   func reduce(into state: inout State, action: Action) -> Effect<Action>
 
@@ -77,6 +81,9 @@ public protocol Domain<State, Action>: Sendable {
 }
 
 extension Domain {
+  /// By default a domain declares no redaction.
+  public var redaction: RedactionPolicy? { nil }
+
   /// By default actions need no upcasting.
   public func upcast(_ action: CBORValue, fromVersion version: Int) throws -> CBORValue {
     action
@@ -132,6 +139,8 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
   public let invariants: [Invariant<State>]
   /// A generator of realistic action sequences, if the domain has one.
   public let workload: Workload<State, Action>?
+  /// Which action and state fields hold personal data; `nil` for none.
+  public let redaction: RedactionPolicy?
   @usableFromInline let reducer: Reduce<State, Action>
   @usableFromInline let upcaster: (@Sendable (CBORValue, Int) throws -> CBORValue)?
   @usableFromInline let legacyEncoder: (@Sendable (Action, Int) -> (any Encodable & Sendable)?)?
@@ -148,7 +157,7 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
   ///   - initialState: The state before the first action.
   ///   - reducer: The domain's reducer.
   ///   - actionCases: The names of the action cases, as they appear in encoded actions.
-  ///     Prefer ``init(name:summary:actionSchemaVersion:initialState:reducer:sampleActions:invariants:workload:upcaster:legacyEncoder:)``,
+  ///     Prefer ``init(name:summary:actionSchemaVersion:initialState:reducer:sampleActions:invariants:workload:upcaster:legacyEncoder:redaction:)``,
   ///     which derives them from actions, so that the compiler checks them.
   ///   - invariants: The rules the state must obey.
   ///   - workload: A generator of realistic action sequences, for `retrace generate` and
@@ -158,6 +167,7 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
   ///   - legacyEncoder: The action as an older schema version (the second argument) encoded
   ///     it, or `nil` for a version it cannot write: the inverse of `upcaster`, for tools
   ///     that write sessions as older releases did.
+  ///   - redaction: Which action and state fields hold personal data; `nil` for none.
   @inlinable
   public init<R: Reducer & Sendable>(
     name: String,
@@ -169,8 +179,10 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
     invariants: [Invariant<State>] = [],
     workload: Workload<State, Action>? = nil,
     upcaster: (@Sendable (CBORValue, Int) throws -> CBORValue)? = nil,
-    legacyEncoder: (@Sendable (Action, Int) -> (any Encodable & Sendable)?)? = nil
+    legacyEncoder: (@Sendable (Action, Int) -> (any Encodable & Sendable)?)? = nil,
+    redaction: RedactionPolicy? = nil
   ) where R.State == State, R.Action == Action {
+    self.redaction = redaction
     self.name = name
     self.summary = summary
     self.actionSchemaVersion = actionSchemaVersion
@@ -207,6 +219,7 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
   ///   - workload: A generator of realistic action sequences; `nil` for none.
   ///   - upcaster: Rewrites an action recorded with an older schema version.
   ///   - legacyEncoder: The action as an older schema version encoded it.
+  ///   - redaction: Which action and state fields hold personal data; `nil` for none.
   @inlinable
   public init<R: Reducer & Sendable>(
     name: String,
@@ -218,7 +231,8 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
     invariants: [Invariant<State>] = [],
     workload: Workload<State, Action>? = nil,
     upcaster: (@Sendable (CBORValue, Int) throws -> CBORValue)? = nil,
-    legacyEncoder: (@Sendable (Action, Int) -> (any Encodable & Sendable)?)? = nil
+    legacyEncoder: (@Sendable (Action, Int) -> (any Encodable & Sendable)?)? = nil,
+    redaction: RedactionPolicy? = nil
   ) where R.State == State, R.Action == Action {
     var names: [String] = []
     for action in sampleActions {
@@ -230,7 +244,7 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
       initialState: initialState,
       reducer: reducer, actionCases: names, invariants: invariants, workload: workload,
       upcaster: upcaster,
-      legacyEncoder: legacyEncoder)
+      legacyEncoder: legacyEncoder, redaction: redaction)
   }
 
   /// Applies an action with the domain's reducer.

@@ -81,12 +81,12 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
     try self.init(
       path: path, domain: domain.name, actionSchemaVersion: domain.actionSchemaVersion,
       sessionID: sessionID, startTime: startTime, app: app, configuration: configuration,
-      onError: onError)
+      redaction: domain.redaction, onError: onError)
   }
 
-  /// Creates a recorder from the header's facts rather than a domain, writing through
-  /// `storage`: what tools that write another schema's actions (`retrace generate
-  /// --action-schema`) and tests that inject failing or lossy storage use.
+  /// Creates a recorder from the header's facts (and the redaction policy) rather than a
+  /// domain, writing through `storage`: what tools that write another schema's actions
+  /// (`retrace generate --action-schema`) and tests that inject failing or lossy storage use.
   package init(
     path: String,
     domain: String,
@@ -95,11 +95,15 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
     startTime: Double? = nil,
     app: [String: String] = [:],
     configuration: TraceRecorderConfiguration = TraceRecorderConfiguration(),
+    redaction: RedactionPolicy? = nil,
     storage: any TraceStorage = FileStorage(),
     onError: (@Sendable (TraceError) -> Void)? = nil
   ) throws(TraceError) {
     let configuration = try configuration.validated()
     self.path = path
+    var app = app
+    // What a reader sees in the clear: that the values are pseudonyms, never the key.
+    if configuration.redactionKey != nil { app["redaction"] = "keyed pseudonyms" }
     let header = TraceHeader(
       domain: domain, actionSchemaVersion: actionSchemaVersion,
       sessionID: sessionID ?? UUID().uuidString.lowercased(), startTime: startTime ?? .nan,
@@ -109,7 +113,7 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
     // A header the reader would refuse is refused here, before any file is created.
     try header.checkWritable(path: path)
     let writer = try TraceWriter<State, Action>(
-      path: path, configuration: configuration, storage: storage)
+      path: path, configuration: configuration, storage: storage, redaction: redaction)
     core = RecorderCore(
       writer: writer, header: header, configuration: configuration, onError: onError)
   }

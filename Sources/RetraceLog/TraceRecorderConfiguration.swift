@@ -55,6 +55,18 @@ public struct TraceRecorderConfiguration: Sendable, Equatable {
   /// ``TraceRecorder/flush(isolation:)`` and ``TraceRecorder/close(isolation:)`` is written either way.
   public var reproducibleCheckpoints: Bool = false
 
+  /// The key of the pseudonyms that redact personal data before it is written, by the
+  /// domain's `RedactionPolicy`; `nil` (the default) writes actions and states
+  /// as they are.
+  ///
+  /// With a key, the recorder writes each action with its personal fields pseudonymized or
+  /// dropped, the starting state by the policy's state rules, and hashes of the states as
+  /// the redacted actions leave them, so that the trace replays and verifies without the
+  /// key; it writes no snapshot but the starting one (`docs/PRIVACY.md`). A domain without
+  /// a policy cannot be recorded with a key: the recorder refuses to start rather than
+  /// write in clear what the app meant to redact.
+  public var redactionKey: RedactionKey?
+
   /// The default configuration.
   public init() {}
 

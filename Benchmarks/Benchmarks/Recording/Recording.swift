@@ -6,6 +6,9 @@
 // - "until flushed": from the first `send` until `flush()` returns with every action in the
 //   file or the journal, synced: the background writer's sustained throughput.
 //
+// W4r is the same with a redaction key (the banking domain's policy): the sending thread's
+// work is W4's, and the writer pseudonymizes each action and state before writing it.
+//
 // The recorders are closed after the benchmark, in its teardown, not after each iteration:
 // closing ends the writer thread, and a thread that ends while package-benchmark counts
 // mallocs can crash the process (see `BenchmarkSettings.configuration`).
@@ -19,35 +22,38 @@ import Synchronization
 let benchmarks: @Sendable () -> Void = {
   let count = BenchmarkSettings.actions
 
-  for untilFlushed in [false, true] {
-    let name = untilFlushed ? "W4_banking_recording_until_flushed" : "W4_banking_recording_send"
-    let configuration = BenchmarkSettings.configuration(
-      mallocs: .relative(10), maxIterations: 5, maxSeconds: 10)
-    let open = OpenRecorders()
-    Benchmark(name, configuration: configuration) { benchmark, actions in
-      do {
-        try onMainActor(benchmark) { benchmark in
-          let store = Store(initialState: Workloads.bankingState(), reducer: BankingReducer())
-          let recorder = try open.recorder(named: "w4")
-          store.attach(recorder)
-          benchmark.startMeasurement()
-          for action in actions {
-            store.send(action)
+  for redacted in [false, true] {
+    for untilFlushed in [false, true] {
+      let prefix = redacted ? "W4r_banking_redacted_recording" : "W4_banking_recording"
+      let name = prefix + (untilFlushed ? "_until_flushed" : "_send")
+      let configuration = BenchmarkSettings.configuration(
+        mallocs: .relative(10), maxIterations: 5, maxSeconds: 10)
+      let open = OpenRecorders()
+      Benchmark(name, configuration: configuration) { benchmark, actions in
+        do {
+          try onMainActor(benchmark) { benchmark in
+            let store = Store(initialState: Workloads.bankingState(), reducer: BankingReducer())
+            let recorder = try open.recorder(named: redacted ? "w4r" : "w4", redacted: redacted)
+            store.attach(recorder)
+            benchmark.startMeasurement()
+            for action in actions {
+              store.send(action)
+            }
+            if !untilFlushed { benchmark.stopMeasurement() }
+            try recorder.flush()
+            if untilFlushed { benchmark.stopMeasurement() }
+            if recorder.droppedActionCount > 0 {
+              benchmark.error("the recorder dropped \(recorder.droppedActionCount) actions")
+            }
           }
-          if !untilFlushed { benchmark.stopMeasurement() }
-          try recorder.flush()
-          if untilFlushed { benchmark.stopMeasurement() }
-          if recorder.droppedActionCount > 0 {
-            benchmark.error("the recorder dropped \(recorder.droppedActionCount) actions")
-          }
+        } catch {
+          benchmark.error("recording failed: \(error)")
         }
-      } catch {
-        benchmark.error("recording failed: \(error)")
+      } setup: {
+        Workloads.transactionActions(count: count)
+      } teardown: {
+        try open.closeAll()
       }
-    } setup: {
-      Workloads.transactionActions(count: count)
-    } teardown: {
-      try open.closeAll()
     }
   }
 }
@@ -58,12 +64,17 @@ final class OpenRecorders: Sendable {
     [(path: String, recorder: TraceRecorder<BankingState, BankingAction>)]
   >([])
 
-  /// A recorder for a new trace in the run's scratch directory.
-  func recorder(named name: String) throws -> TraceRecorder<BankingState, BankingAction> {
+  /// A recorder for a new trace in the run's scratch directory; with `redacted`, with a
+  /// redaction key.
+  func recorder(named name: String, redacted: Bool = false) throws -> TraceRecorder<
+    BankingState, BankingAction
+  > {
     try recorders.withLock { recorders in
       let path = TraceFixture.scratchPath("\(name)-\(recorders.count)")
+      var configuration = TraceRecorderConfiguration()
+      if redacted { configuration.redactionKey = .random() }
       let recorder = try TraceRecorder<BankingState, BankingAction>(
-        path: path, domain: bankingDomain)
+        path: path, domain: bankingDomain, configuration: configuration)
       recorders.append((path, recorder))
       return recorder
     }

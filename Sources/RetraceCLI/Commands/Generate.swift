@@ -11,7 +11,10 @@ struct Generate: AsyncParsableCommand {
       The same domain, count and seed always give the same session. With --action-schema, \
       the trace's actions are written in an older version of the domain's action schema, as \
       an older release of the app recorded them; reading such a trace exercises the \
-      domain's upcaster.
+      domain's upcaster. With --redact, the trace's personal data is pseudonymized or \
+      dropped by the domain's redaction policy (docs/PRIVACY.md), with a key derived from the \
+      seed: sample traces stay the same every time, and the key protects nothing (an app \
+      keeps a secret one).
       """)
 
   @Argument(help: "The domain to generate a session of (see the `domains` command).")
@@ -38,6 +41,11 @@ struct Generate: AsyncParsableCommand {
   )
   var actionSchema: Int?
 
+  @Flag(
+    name: .long,
+    help: "Pseudonymize or drop personal data by the domain's redaction policy (traces only).")
+  var redact = false
+
   @OptionGroup var colorOptions: ColorOptions
 
   func validate() throws {
@@ -47,6 +55,13 @@ struct Generate: AsyncParsableCommand {
     // The session is built in memory before it is written.
     guard actions <= Self.maximumActions else {
       throw ValidationError("--actions must be at most \(Self.maximumActions), not \(actions).")
+    }
+    if redact {
+      guard !output.hasSuffix(".jsonl"), actionSchema == nil else {
+        throw ValidationError(
+          "--redact writes traces in the current action schema: not with .jsonl or --action-schema."
+        )
+      }
     }
     if let actionSchema {
       guard actionSchema >= 1 else {
@@ -71,12 +86,20 @@ struct Generate: AsyncParsableCommand {
         .unknownDomain, "domain \(domain.name) has no workload, so it cannot generate sessions",
         path: output)
     }
+    if redact && domain.redaction == nil {
+      throw DebuggerError(
+        .unknownDomain, "domain \(domain.name) declares no redaction policy", path: output)
+    }
     let (actions, _) = domain.generate(count: actions, seed: seed)
     let session = RecordedSession(
       domain: domain, actions: actions, sessionID: "\(domain.name)-seed-\(seed)")
-    try SessionFile.write(session, domain: domain, to: output, actionSchema: actionSchema)
+    try SessionFile.write(
+      session, domain: domain, to: output, actionSchema: actionSchema,
+      redactionKey: redact ? .demonstration(seed: seed) : nil)
     let schema = actionSchema.map { " in action schema \($0)" } ?? ""
+    let redacted = redact ? " redacted" : ""
     Terminal.writeError(
-      Terminal.oneLine("wrote \(actions.count) \(domain.name) actions\(schema) to \(output)"))
+      Terminal.oneLine(
+        "wrote \(actions.count)\(redacted) \(domain.name) actions\(schema) to \(output)"))
   }
 }

@@ -13,6 +13,7 @@ struct RenamedDomain<Base: Domain>: Domain {
   var actionCases: [String] { base.actionCases }
   var invariants: [Invariant<Base.State>] { base.invariants }
   var workload: Workload<Base.State, Base.Action>? { base.workload }
+  var redaction: RedactionPolicy? { base.redaction }
 
   func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     base.reduce(into: &state, action: action)

@@ -16,10 +16,13 @@ extension SessionFile {
   ///   - actionSchema: An older action schema version to write the trace's actions in (with
   ///     the domain's ``Domain/legacyEncoding(of:schemaVersion:)``), as an older release of
   ///     the app recorded them; `nil` for the current one. Traces only.
+  ///   - redactionKey: The key to redact the trace with, by the domain's redaction policy;
+  ///     `nil` to write it as it is. Traces in the current action schema only.
   /// - Throws: `TraceError`: `io` when the file cannot be written, `outOfRange` when the
   ///   domain cannot write `actionSchema`.
   static func write<D: Domain>(
-    _ session: RecordedSession<D>, domain: D, to path: String, actionSchema: Int? = nil
+    _ session: RecordedSession<D>, domain: D, to path: String, actionSchema: Int? = nil,
+    redactionKey: RedactionKey? = nil
   ) throws(TraceError) {
     if let version = actionSchema, version != domain.actionSchemaVersion {
       precondition(
@@ -48,7 +51,8 @@ extension SessionFile {
       try OutputFile.replace(path) { file throws(TraceError) in
         do throws(TraceError) {
           try writeTrace(
-            session, domain: domain, schemaVersion: domain.actionSchemaVersion, to: file
+            session, domain: domain, schemaVersion: domain.actionSchemaVersion, to: file,
+            redactionKey: redactionKey
           ) { $0 }
         } catch {
           throw error.at(path: path)
@@ -59,7 +63,7 @@ extension SessionFile {
 
   private static func writeTrace<D: Domain, Recorded: Codable & Sendable>(
     _ session: RecordedSession<D>, domain: D, schemaVersion: Int, to path: String,
-    recording: (D.Action) -> Recorded
+    redactionKey: RedactionKey? = nil, recording: (D.Action) -> Recorded
   ) throws(TraceError) {
     var configuration = TraceRecorderConfiguration()
     configuration.reproducibleCheckpoints = true
@@ -67,10 +71,12 @@ extension SessionFile {
     // the queue never holds more than that.
     let batch = 1 << 18
     configuration.maxPendingActions = max(configuration.maxPendingActions, batch * 2)
+    configuration.redactionKey = redactionKey
     let recorder = try TraceRecorder<D.State, Recorded>(
       path: path, domain: domain.name, actionSchemaVersion: schemaVersion,
       sessionID: session.info.sessionID,
-      startTime: session.info.startTime, configuration: configuration)
+      startTime: session.info.startTime, configuration: configuration,
+      redaction: domain.redaction)
     recorder.attached(sequence: session.startSequence, state: session.initialState)
     var state = session.initialState
     for (index, action) in session.actions.enumerated() {

@@ -1,7 +1,7 @@
 import Retrace
 import RetraceCoordinator
 
-/// The `banking` domain, after the seed's banking app.
+/// The `banking` domain: accounts, transactions, an overdraft penalty and navigation.
 public let bankingDomain = DomainDefinition(
   name: "banking",
   summary: "Accounts with an opening deposit, transactions and an overdraft penalty.",
@@ -12,8 +12,25 @@ public let bankingDomain = DomainDefinition(
   invariants: bankingInvariants,
   workload: BankingWorkload.workload,
   upcaster: BankingSchema.upcast,
-  legacyEncoder: BankingSchema.legacyEncoding
+  legacyEncoder: BankingSchema.legacyEncoding,
+  redaction: bankingRedaction
 )
+
+/// What a recording with a redaction key writes of a banking session: account names, IBANs
+/// and beneficiaries become keyed pseudonyms (an IBAN keeps its country code, so it still
+/// reads as one); amounts, dates and account kinds are kept, so balances, overdrafts and
+/// their invariants replay as recorded.
+public let bankingRedaction = RedactionPolicy(
+  actions: [
+    "**.iban": .pseudonymizeKeepingPrefix(2),
+    "addAccount.name": .pseudonymize,
+    "addTransaction.beneficiary": .pseudonymize,
+  ],
+  state: [
+    "accounts.*.iban": .pseudonymizeKeepingPrefix(2),
+    "accounts.*.name": .pseudonymize,
+    "accounts.*.transactions.*.beneficiary": .pseudonymize,
+  ])
 
 /// The `banking-with-fees` domain: the banking domain with a changed reducer, as a next
 /// release might ship it, that charges a 0.25 fee on every payment (``BankingWithFeesReducer``).

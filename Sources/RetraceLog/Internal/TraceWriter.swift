@@ -54,10 +54,22 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   @exclusivity(unchecked) private var scratch: [UInt8] = []
   private var stateBytes: [UInt8] = []
   private var frameBuffer: [UInt8] = []
+  /// Rewrites actions and states before they are written, when the recorder redacts.
+  private var redactor: Redactor?
+  /// Whether the state being hashed is the one the recording starts from.
+  private var hashingStartingState = false
 
-  init(path: String, configuration: TraceRecorderConfiguration, storage: any TraceStorage)
-    throws(TraceError)
-  {
+  init(
+    path: String, configuration: TraceRecorderConfiguration, storage: any TraceStorage,
+    redaction: RedactionPolicy? = nil
+  ) throws(TraceError) {
+    if let key = configuration.redactionKey {
+      guard let redaction else {
+        throw TraceError(
+          .io, "a redaction key is set, but the domain declares no redaction policy", path: path)
+      }
+      redactor = Redactor(policy: redaction, key: key)
+    }
     self.path = path
     self.journalPath = path + ".journal"
     self.configuration = configuration
@@ -109,6 +121,8 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     try writeToFile(frame)
     // The starting snapshot is a chunk of its own, written now: a session that crashes
     // before its first full chunk still has the state its journal's actions start from.
+    hashingStartingState = true
+    defer { hashingStartingState = false }
     try beginChunk(snapshot: state, sequence: header.firstSequence)
     try finishChunk()
   }
@@ -151,8 +165,26 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     if chunk.count >= configuration.chunkSize { try finishChunk() }
   }
 
-  /// Appends an encoded action's record to the chunk and to the journal.
+  /// Appends an encoded action's record to the chunk and to the journal, redacted first
+  /// when the recorder redacts.
   private func appendAction(_ encoded: UnsafeRawBufferPointer, sequence: UInt64, time: Double)
+    throws(TraceError)
+  {
+    guard redactor != nil else {
+      return try appendPlainAction(encoded, sequence: sequence, time: time)
+    }
+    let redacted: [UInt8]
+    do { redacted = try redactor!.redactAction(encoded) } catch {
+      throw TraceError(
+        .undecodable, "cannot redact the action: \(error.message)", path: path, sequence: sequence)
+    }
+    try redacted.withBytes { bytes throws(TraceError) in
+      try appendPlainAction(bytes, sequence: sequence, time: time)
+    }
+  }
+
+  /// Appends an encoded action's record, as it is, to the chunk and to the journal.
+  private func appendPlainAction(_ encoded: UnsafeRawBufferPointer, sequence: UInt64, time: Double)
     throws(TraceError)
   {
     let offset = timeOffset(time)
@@ -210,8 +242,10 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
 
   private func stateRecordIfDue(_ state: State, sequence: UInt64) throws(TraceError) {
     let budgetGap = UInt64(lastStateBytes / max(configuration.maxStateBytesPerAction, 1))
+    // A redacted trace holds no state but the starting one: a later state may hold values
+    // a reducer derived from personal data, which no rule names (docs/PRIVACY.md).
     let snapshotDue =
-      configuration.snapshotInterval > 0
+      configuration.snapshotInterval > 0 && redactor == nil
       && sequence - lastSnapshot >= max(UInt64(configuration.snapshotInterval), budgetGap)
     let checkpointDue =
       configuration.checkpointInterval > 0
@@ -244,6 +278,19 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     do { try stateEncoder.encode(state, appendingTo: &stateBytes) } catch {
       throw TraceError(
         .undecodable, "cannot encode the state: \(error)", path: path, sequence: sequence)
+    }
+    if redactor != nil {
+      // The starting state by the state rules; later ones with the pseudonyms made so far,
+      // as the redacted actions leave them.
+      do {
+        stateBytes =
+          hashingStartingState
+          ? try redactor!.redactInitialState(stateBytes) : try redactor!.redactState(stateBytes)
+      } catch {
+        throw TraceError(
+          .undecodable, "cannot redact the state: \(error.message)", path: path,
+          sequence: sequence)
+      }
     }
     lastStateBytes = stateBytes.count
     lastHashed = sequence

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+/// `retrace generate --redact`: sample traces with the domain's redaction policy applied.
+@Suite struct RedactionCLITests {
+  @Test func aRedactedBankingTraceVerifiesAndBisectsToTheSameAction() throws {
+    let workspace = try Workspace()
+    #expect(
+      try workspace.run("generate banking --actions 2000 --seed 33 -o plain.trace").exitCode == 0)
+    let made = try workspace.run("generate banking --actions 2000 --seed 33 --redact -o red.trace")
+    #expect(made.exitCode == 0, "\(made)")
+    #expect(made.stderr == "wrote 2000 redacted banking actions to red.trace\n")
+    let verified = try workspace.run("replay red.trace --verify")
+    #expect(verified.exitCode == 0, "\(verified)")
+    let plain = try workspace.run("bisect plain.trace --invariant non-negative-balance --json")
+    let redacted = try workspace.run("bisect red.trace --invariant non-negative-balance --json")
+    #expect(try plain.json()["firstViolation"] as? Int == 1069)
+    #expect(try redacted.json()["firstViolation"] as? Int == 1069)
+    // The same session, the same pseudonyms: the generated trace is the same every time.
+    #expect(
+      try workspace.run("generate banking --actions 2000 --seed 33 --redact -o again.trace")
+        .exitCode == 0)
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: workspace.path("red.trace")))
+        == Data(contentsOf: URL(fileURLWithPath: workspace.path("again.trace"))))
+    let log = try workspace.run("log red.trace --to 3").stdout
+    #expect(!log.contains("Daily Expenses") && log.contains("\"iban\":\"NL"))
+  }
+
+  @Test func aDomainWithoutAPolicyOrAJSONLinesFileIsRefused() throws {
+    let workspace = try Workspace()
+    let counter = try workspace.run("generate counter --actions 10 --redact -o c.trace")
+    #expect(counter.exitCode == 4)
+    #expect(counter.stderr == "retrace: c.trace: domain counter declares no redaction policy\n")
+    #expect(!FileManager.default.fileExists(atPath: workspace.path("c.trace")))
+    let jsonl = try workspace.run("generate banking --actions 10 --redact -o b.jsonl")
+    #expect(jsonl.exitCode == 2)
+    #expect(jsonl.stderr.split(separator: "\n").count == 1)
+  }
+}

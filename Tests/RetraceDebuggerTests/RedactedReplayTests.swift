@@ -1,0 +1,89 @@
+import Foundation
+import Retrace
+import RetraceDebugger
+import RetraceExamples
+import RetraceLog
+import RetraceTestSupport
+import Testing
+
+/// A redacted trace replays and verifies without the key when the reducer uses its
+/// redacted values only by equality, and reports a divergence, never a pass, when it reads
+/// them otherwise.
+@Suite struct RedactedReplayTests {
+  /// Records `actions` of `domain` through a store and a recorder with a redaction key, and
+  /// reads the trace back.
+  @MainActor
+  static func recordRedacted<D: Domain>(_ domain: D, _ actions: [D.Action], in directory: URL)
+    throws -> RecordedSession<D>
+  {
+    let path = directory.appendingPathComponent("redacted.trace").path
+    var configuration = TraceRecorderConfiguration()
+    configuration.redactionKey = .random()
+    configuration.checkpointInterval = 8
+    configuration.reproducibleCheckpoints = true
+    // A hash every 8 actions, however large the state: every one a redacted state to match.
+    configuration.maxStateBytesPerAction = 1 << 20
+    let recorder = try TraceRecorder(path: path, domain: domain, configuration: configuration)
+    let store = Store(
+      initialState: domain.initialState,
+      reducer: Reduce { domain.reduce(into: &$0, action: $1) })
+    store.attach(recorder)
+    for action in actions { store.send(action) }
+    try recorder.close()
+    return try DomainTrace(TraceReader(path: path), domain: domain).session()
+  }
+
+  @Test @MainActor func aBankingSessionRecordedRedactedVerifiesAndBisectsAsRecordedInTheClear()
+    throws
+  {
+    let (actions, _) = bankingDomain.generate(count: 2_000, seed: 33)
+    let session = try Self.recordRedacted(
+      bankingDomain, actions, in: Fixtures.temporaryDirectory())
+    let debugger = Debugger(domain: bankingDomain, session: session)
+    let report = debugger.verify()
+    #expect(report.isVerified, "\(String(describing: report.divergence))")
+    #expect(report.checkpointsChecked > 100)
+    let plain = Debugger(
+      domain: bankingDomain, session: RecordedSession(domain: bankingDomain, actions: actions))
+    let redactedViolation = try debugger.bisect(invariant: "non-negative-balance").firstViolation
+    #expect(redactedViolation != nil)
+    #expect(
+      redactedViolation == (try plain.bisect(invariant: "non-negative-balance").firstViolation))
+  }
+
+  struct Profile: Codable, Equatable, Sendable {
+    var name = ""
+    var initial = ""
+  }
+
+  enum ProfileAction: Codable, Equatable, Sendable {
+    case rename(name: String)
+  }
+
+  /// A reducer that keeps a name's first letter: it reads the value, not only compares it.
+  static let initials = DomainDefinition(
+    name: "initials", summary: "A name and its first letter.", initialState: Profile(),
+    reducer: Reduce<Profile, ProfileAction> { state, action in
+      guard case .rename(let name) = action else { return .none }
+      state.name = name
+      state.initial = String(name.prefix(1))
+      return .none
+    },
+    actionCases: ["rename"],
+    redaction: RedactionPolicy(actions: ["rename.name": .pseudonymize]))
+
+  @Test @MainActor func aReducerThatReadsARedactedValueIsReportedAsADivergence() throws {
+    let session = try Self.recordRedacted(
+      Self.initials, [.rename(name: "Alice"), .rename(name: "Bob")],
+      in: Fixtures.temporaryDirectory())
+    #expect(
+      session.actions.allSatisfy { action in
+        guard case .rename(let name) = action.action else { return false }
+        return name != "Alice" && name != "Bob"
+      })
+    let report = Debugger(domain: Self.initials, session: session).verify()
+    #expect(!report.isVerified)
+    // The first hash after the first rename does not match.
+    #expect(report.divergence?.window.contains(1) == true)
+  }
+}
