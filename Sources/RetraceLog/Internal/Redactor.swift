@@ -15,7 +15,8 @@ struct Redactor {
   /// A rule's path, split into components.
   private struct Pattern {
     enum Component: Equatable {
-      case key(String)
+      /// A key, as its UTF-8 bytes.
+      case key([UInt8])
       /// `*`: one key or array element.
       case any
       /// `**`: any number of components.
@@ -26,41 +27,45 @@ struct Redactor {
 
     init(_ path: String, _ rule: RedactionPolicy.Rule) {
       components = path.split(separator: ".").map {
-        $0 == "*" ? .any : $0 == "**" ? .anyDepth : .key(String($0))
+        $0 == "*" ? .any : $0 == "**" ? .anyDepth : .key(Array($0.utf8))
       }
       self.rule = rule
     }
 
-    /// Whether the pattern matches `path` whole.
-    func matches(_ path: ArraySlice<PathComponent>) -> Bool {
-      Self.match(components[...], path)
+    /// Whether the pattern matches `path` whole; its keys are ranges of `bytes`.
+    func matches(_ path: ArraySlice<PathComponent>, in bytes: UnsafeRawBufferPointer) -> Bool {
+      Self.match(components[...], path, bytes)
     }
 
-    private static func match(_ pattern: ArraySlice<Component>, _ path: ArraySlice<PathComponent>)
-      -> Bool
-    {
+    private static func match(
+      _ pattern: ArraySlice<Component>, _ path: ArraySlice<PathComponent>,
+      _ bytes: UnsafeRawBufferPointer
+    ) -> Bool {
       guard let first = pattern.first else { return path.isEmpty }
       switch first {
       case .anyDepth:
         // Zero or more components.
         var rest = path
         while true {
-          if match(pattern.dropFirst(), rest) { return true }
+          if match(pattern.dropFirst(), rest, bytes) { return true }
           guard !rest.isEmpty else { return false }
           rest = rest.dropFirst()
         }
       case .any:
-        return !path.isEmpty && match(pattern.dropFirst(), path.dropFirst())
+        return !path.isEmpty && match(pattern.dropFirst(), path.dropFirst(), bytes)
       case .key(let name):
-        guard case .key(let key)? = path.first, key == name else { return false }
-        return match(pattern.dropFirst(), path.dropFirst())
+        guard case .key(let range)? = path.first, bytes[range].elementsEqual(name) else {
+          return false
+        }
+        return match(pattern.dropFirst(), path.dropFirst(), bytes)
       }
     }
   }
 
-  /// A step into an encoded value: a map's key, or an array's element.
+  /// A step into an encoded value: a map's text key (its bytes' range in the value being
+  /// rewritten), or an array's element.
   enum PathComponent: Equatable {
-    case key(String)
+    case key(Range<Int>)
     case element
   }
 
@@ -83,6 +88,17 @@ struct Redactor {
   private let stateRules: [Pattern]
   /// Every original value pseudonymized so far, with its pseudonym.
   private var pseudonyms: [String: String] = [:]
+  /// Reused between calls, so that a rewrite allocates only its strings.
+  private var output: [UInt8] = []
+  private var path: [PathComponent] = []
+  /// The path being rewritten, as bytes (a key: 1 and its bytes; an element: 2), the key of
+  /// ``matchedRules``.
+  private var pathBytes: [UInt8] = []
+  /// Which rule's pattern matched each path seen, by mode: the same few paths recur in every
+  /// action and state, so each is matched against the patterns once. Bounded, since a
+  /// dictionary's keys are part of the path.
+  private var matchedRules: [[[UInt8]: RedactionPolicy.Rule?]] = [[:], [:]]
+  private static let matchedRulesLimit = 4_096
 
   /// Creates a redactor for `policy`, keyed with `key`.
   init(policy: RedactionPolicy, key: RedactionKey) {
@@ -93,6 +109,14 @@ struct Redactor {
     }
     actionRules = compile(policy.actions)
     stateRules = compile(policy.state)
+  }
+
+  /// Calls `body` with the action, redacted.
+  mutating func withRedactedAction<R, E: Error>(
+    _ encoded: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws(E) -> R
+  ) throws(Failure) -> Result<R, E> {
+    try rewriteIntoOutput(encoded, mode: .action)
+    return output.withUnsafeBytes { bytes in Result { () throws(E) in try body(bytes) } }
   }
 
   /// The action, redacted.
@@ -115,10 +139,25 @@ struct Redactor {
   private mutating func rewrite(_ bytes: UnsafeRawBufferPointer, mode: Mode) throws(Failure)
     -> [UInt8]
   {
+    try rewriteIntoOutput(bytes, mode: mode)
+    return output
+  }
+
+  /// Rewrites `bytes` into ``output``.
+  private mutating func rewriteIntoOutput(_ bytes: UnsafeRawBufferPointer, mode: Mode)
+    throws(Failure)
+  {
     var cursor = RecordCBOR.Cursor(bytes)
-    var output: [UInt8] = []
-    output.reserveCapacity(bytes.count)
-    var path: [PathComponent] = []
+    var output = self.output
+    var path = self.path
+    self.output = []
+    output.removeAll(keepingCapacity: true)
+    path.removeAll(keepingCapacity: true)
+    pathBytes.removeAll(keepingCapacity: true)
+    defer {
+      self.output = output
+      self.path = path
+    }
     do {
       try rewriteItem(&cursor, path: &path, mode: mode, rule: nil, into: &output)
     } catch let error as RecordCBOR.CursorError {
@@ -128,21 +167,50 @@ struct Redactor {
     } catch {
       throw Failure(message: "\(error)")
     }
-    return output
   }
 
   /// The rule for the value at `path`: the rule of the first pattern that matches it, or the
   /// rule the enclosing value inherited.
-  private func rule(at path: [PathComponent], mode: Mode, inherited: RedactionPolicy.Rule?)
-    -> RedactionPolicy.Rule?
-  {
+  private mutating func rule(
+    at path: [PathComponent], in bytes: UnsafeRawBufferPointer, mode: Mode,
+    inherited: RedactionPolicy.Rule?
+  ) -> RedactionPolicy.Rule? {
     let rules: [Pattern]
+    let cache: Int
     switch mode {
-    case .action: rules = actionRules
-    case .initialState: rules = stateRules
+    case .action: (rules, cache) = (actionRules, 0)
+    case .initialState: (rules, cache) = (stateRules, 1)
     case .state: return nil
     }
-    return rules.first { $0.matches(path[...]) }?.rule ?? inherited
+    if let matched = matchedRules[cache][pathBytes] { return matched ?? inherited }
+    let matched = rules.first { $0.matches(path[...], in: bytes) }?.rule
+    if matchedRules[cache].count < Self.matchedRulesLimit {
+      matchedRules[cache][pathBytes] = .some(matched)
+    }
+    return matched ?? inherited
+  }
+
+  /// Steps into `component` of the value being rewritten.
+  private mutating func push(
+    _ component: PathComponent, in bytes: UnsafeRawBufferPointer,
+    onto path: inout [PathComponent]
+  ) -> Int {
+    let mark = pathBytes.count
+    path.append(component)
+    switch component {
+    case .key(let range):
+      pathBytes.append(1)
+      pathBytes.append(contentsOf: bytes[range])
+    case .element:
+      pathBytes.append(2)
+    }
+    return mark
+  }
+
+  /// Steps back out of the component ``push(_:in:onto:)`` stepped into.
+  private mutating func pop(to mark: Int, from path: inout [PathComponent]) {
+    path.removeLast()
+    pathBytes.removeSubrange(mark...)
   }
 
   private mutating func rewriteItem(
@@ -154,7 +222,7 @@ struct Redactor {
     guard head.info != 31 else {
       throw Failure(message: "offset \(start): an indefinite length cannot be redacted")
     }
-    let rule = rule(at: path, mode: mode, inherited: inherited)
+    let rule = rule(at: path, in: cursor.bytes, mode: mode, inherited: inherited)
     switch head.major {
     case 3:
       let end = cursor.offset + Int(head.argument)
@@ -176,11 +244,11 @@ struct Redactor {
       output.append(contentsOf: written.utf8)
     case 4:
       output.append(contentsOf: cursor.bytes[start..<cursor.offset])
-      path.append(.element)
+      let mark = push(.element, in: cursor.bytes, onto: &path)
       for _ in 0..<head.argument {
         try rewriteItem(&cursor, path: &path, mode: mode, rule: rule, into: &output)
       }
-      path.removeLast()
+      pop(to: mark, from: &path)
     case 5:
       output.append(contentsOf: cursor.bytes[start..<cursor.offset])
       for _ in 0..<head.argument {
@@ -189,15 +257,11 @@ struct Redactor {
         output.append(contentsOf: cursor.bytes[keyRange])
         var key = RecordCBOR.Cursor(cursor.bytes, offset: keyRange.lowerBound)
         let keyHead = try key.readHead()
-        let name =
-          keyHead.major == 3
-          ? String(
-            decoding: UnsafeRawBufferPointer(
-              rebasing: cursor.bytes[key.offset..<keyRange.upperBound]), as: UTF8.self)
-          : ""
-        path.append(.key(name))
+        let mark = push(
+          keyHead.major == 3 ? .key(key.offset..<keyRange.upperBound) : .element, in: cursor.bytes,
+          onto: &path)
         try rewriteItem(&cursor, path: &path, mode: mode, rule: rule, into: &output)
-        path.removeLast()
+        pop(to: mark, from: &path)
       }
     case 6:
       output.append(contentsOf: cursor.bytes[start..<cursor.offset])

@@ -173,14 +173,16 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     guard redactor != nil else {
       return try appendPlainAction(encoded, sequence: sequence, time: time)
     }
-    let redacted: [UInt8]
-    do { redacted = try redactor!.redactAction(encoded) } catch {
+    let appended: Result<Void, TraceError>
+    do {
+      appended = try redactor!.withRedactedAction(encoded) { bytes throws(TraceError) in
+        try appendPlainAction(bytes, sequence: sequence, time: time)
+      }
+    } catch {
       throw TraceError(
         .undecodable, "cannot redact the action: \(error.message)", path: path, sequence: sequence)
     }
-    try redacted.withBytes { bytes throws(TraceError) in
-      try appendPlainAction(bytes, sequence: sequence, time: time)
-    }
+    try appended.get()
   }
 
   /// Appends an encoded action's record, as it is, to the chunk and to the journal.
