@@ -129,12 +129,17 @@ enum CLI {
   }
 }
 
-/// A temporary directory for one test, with a `retrace` runner that works in it.
-struct Workspace {
+/// A temporary directory for one test, with a `retrace` runner that works in it; removed
+/// with everything in it when the test lets go of it.
+final class Workspace: Sendable {
   let directory: URL
 
   init() throws {
     directory = try Fixtures.temporaryDirectory()
+  }
+
+  deinit {
+    try? FileManager.default.removeItem(at: directory)
   }
 
   /// Runs `retrace` with the words of `command` (split on spaces) in this directory.

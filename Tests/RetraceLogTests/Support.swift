@@ -1,15 +1,34 @@
 import Foundation
 import Retrace
 import RetraceExamples
+import Synchronization
 
 @testable import RetraceLog
 
-/// A fresh temporary directory for one test.
+/// A fresh temporary directory for one test, removed when the test process exits.
 func temporaryDirectory(_ name: String = #function) -> String {
   let safe = name.filter { $0.isLetter || $0.isNumber }
   let path = NSTemporaryDirectory() + "retrace-tests-\(safe)-\(UUID().uuidString.prefix(8))"
   try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  removeAtExit(path)
   return path
+}
+
+/// The temporary directories of this target's tests, removed when the process exits.
+private let temporaryPaths = Mutex<[String]?>(nil)
+
+private func removeAtExit(_ path: String) {
+  let first = temporaryPaths.withLock { paths in
+    defer { paths = (paths ?? []) + [path] }
+    return paths == nil
+  }
+  if first {
+    atexit {
+      for path in temporaryPaths.withLock({ $0 ?? [] }) {
+        try? FileManager.default.removeItem(atPath: path)
+      }
+    }
+  }
 }
 
 /// A configuration with tiny chunks, so that a few thousand actions cross many chunk

@@ -3,6 +3,7 @@ import Retrace
 import RetraceDebugger
 import RetraceExamples
 import RetraceLog
+import Synchronization
 
 /// Sessions, domains and files the test targets share (a target of its own, so that the
 /// debugger's and the CLI's tests use one copy).
@@ -62,11 +63,12 @@ public enum Fixtures {
     upcaster: BankingSchema.upcast
   )
 
-  /// A fresh, empty temporary directory.
+  /// A fresh, empty temporary directory, removed when the test process exits.
   public static func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory
       .appendingPathComponent("retrace-tests-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    TemporaryDirectories.remove(atExit: url.path)
     return url
   }
 
@@ -104,5 +106,25 @@ public enum Fixtures {
     let url = directory.appendingPathComponent(name)
     try Data(text.utf8).write(to: url)
     return url.path
+  }
+}
+
+/// The temporary directories the tests made, removed when the test process exits normally.
+public enum TemporaryDirectories {
+  private static let paths = Mutex<[String]>([])
+  private static let registered = Mutex(false)
+
+  /// Removes `path`, and everything in it, when the process exits.
+  public static func remove(atExit path: String) {
+    paths.withLock { $0.append(path) }
+    let first = registered.withLock { registered in
+      defer { registered = true }
+      return !registered
+    }
+    if first { atexit { TemporaryDirectories.removeAll() } }
+  }
+
+  private static func removeAll() {
+    for path in paths.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
   }
 }
