@@ -87,4 +87,35 @@ import Testing
     // A hash after the renames does not match: the replayed initials are the pseudonyms'.
     #expect(report.divergence != nil)
   }
+
+  struct Signups: Codable, Equatable, Sendable {
+    var ages: [String: Int] = [:]
+    var order: [String] = []
+  }
+
+  enum SignupAction: Codable, Equatable, Sendable {
+    case signUp(email: String, age: Int)
+  }
+
+  /// A dictionary keyed by a pseudonymized value: its keys are pseudonyms in the replay, and
+  /// its entries in their order.
+  static let signups = DomainDefinition(
+    name: "signups", summary: "Sign-ups by email.", initialState: Signups(),
+    reducer: Reduce<Signups, SignupAction> { state, action in
+      guard case .signUp(let email, let age) = action else { return .none }
+      state.ages[email] = age
+      state.order.append(email)
+      return .none
+    },
+    actionCases: ["signUp"],
+    redaction: RedactionPolicy(actions: ["signUp.email": .pseudonymize]))
+
+  @Test @MainActor func aDictionaryKeyedByPseudonymizedValuesVerifies() throws {
+    let actions = (1...40).map { SignupAction.signUp(email: "user\($0)@example.com", age: 20 + $0) }
+    let session = try Self.recordRedacted(
+      Self.signups, actions, in: Fixtures.temporaryDirectory())
+    let report = Debugger(domain: Self.signups, session: session).verify()
+    #expect(report.isVerified, "\(String(describing: report.divergence))")
+    #expect(report.checkpointsChecked >= 5)
+  }
 }

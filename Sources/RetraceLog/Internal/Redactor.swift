@@ -250,9 +250,16 @@ struct Redactor {
       }
       pop(to: mark, from: &path)
     case 5:
+      if mode != .action, try keysChange(in: cursor, count: head.argument) {
+        try rewriteMapWithNewKeys(
+          &cursor, head: start..<cursor.offset, count: head.argument, path: &path, mode: mode,
+          rule: rule, into: &output)
+        break
+      }
       output.append(contentsOf: cursor.bytes[start..<cursor.offset])
       for _ in 0..<head.argument {
-        // Keys are names, never personal data: copied as they are.
+        // An action's keys are names, never personal data: copied as they are. So are a
+        // state's, unless they are personal data too (see `keysChange`).
         let keyRange = try cursor.skipItem()
         output.append(contentsOf: cursor.bytes[keyRange])
         var key = RecordCBOR.Cursor(cursor.bytes, offset: keyRange.lowerBound)
@@ -275,6 +282,72 @@ struct Redactor {
       } else {
         output.append(contentsOf: cursor.bytes[range])
       }
+    }
+  }
+
+  /// The text of the key at `range`, if it is a text string.
+  private static func keyText(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) throws
+    -> (text: String, range: Range<Int>)?
+  {
+    var key = RecordCBOR.Cursor(bytes, offset: range.lowerBound)
+    let head = try key.readHead()
+    guard head.major == 3, head.info != 31 else { return nil }
+    let text = String(
+      decoding: UnsafeRawBufferPointer(rebasing: bytes[key.offset..<range.upperBound]),
+      as: UTF8.self)
+    return (text, key.offset..<range.upperBound)
+  }
+
+  /// Whether any text key of the map whose `count` entries start at `cursor` is a value
+  /// pseudonymized before (a dictionary keyed by personal data, such as accounts by IBAN):
+  /// a look ahead that leaves `cursor` where it is. Rules never name keys: a struct's keys
+  /// are its field names, which a pseudonym would make undecodable.
+  private func keysChange(in cursor: RecordCBOR.Cursor, count: UInt64) throws -> Bool {
+    guard !pseudonyms.isEmpty else { return false }
+    var ahead = cursor
+    for _ in 0..<count {
+      let keyRange = try ahead.skipItem()
+      if let key = try Self.keyText(ahead.bytes, keyRange), pseudonyms[key.text] != nil {
+        return true
+      }
+      _ = try ahead.skipItem()
+    }
+    return false
+  }
+
+  /// Rewrites a state's map whose keys change, and sorts its entries by their encoded keys
+  /// again, as the deterministic encoding of the state the redacted actions leave does
+  /// (RFC 8949 §4.2.1).
+  private mutating func rewriteMapWithNewKeys(
+    _ cursor: inout RecordCBOR.Cursor, head: Range<Int>, count: UInt64,
+    path: inout [PathComponent], mode: Mode, rule: RedactionPolicy.Rule?,
+    into output: inout [UInt8]
+  ) throws {
+    var entries: [(key: [UInt8], value: [UInt8])] = []
+    for _ in 0..<count {
+      let keyRange = try cursor.skipItem()
+      var key = Array(cursor.bytes[keyRange])
+      var component = PathComponent.element
+      if let original = try Self.keyText(cursor.bytes, keyRange) {
+        component = .key(original.range)
+        let replaced = pseudonyms[original.text] ?? original.text
+        if replaced != original.text {
+          key.removeAll()
+          RecordCBOR.appendHead(major: 3, UInt64(replaced.utf8.count), to: &key)
+          key.append(contentsOf: replaced.utf8)
+        }
+      }
+      var value: [UInt8] = []
+      let mark = push(component, in: cursor.bytes, onto: &path)
+      try rewriteItem(&cursor, path: &path, mode: mode, rule: rule, into: &value)
+      pop(to: mark, from: &path)
+      entries.append((key, value))
+    }
+    entries.sort { $0.key.lexicographicallyPrecedes($1.key) }
+    output.append(contentsOf: cursor.bytes[head])
+    for entry in entries {
+      output.append(contentsOf: entry.key)
+      output.append(contentsOf: entry.value)
     }
   }
 
