@@ -11,7 +11,9 @@ OUT_DIR/record: the encoded actions and states, in the `record` target's layout
 import io, os, struct, subprocess, sys
 import cbor2
 
-DOMAINS = ["counter", "banking", "settings", "posts"]
+# The order of Examples.domains; a layout byte holds a domain's number in bits 0-1 and 4-7.
+DOMAINS = ["counter", "banking", "settings", "posts", "registration", "dishes", "movies", "stocks",
+           "package"]
 CHUNK_MAGIC, HEADER_MAGIC = 0x184D2A51, 0x184D2A50
 
 
@@ -63,7 +65,8 @@ def main(traces, out):
         header = all_frames[0]
         header_end = 8 + len(header[2])
         domain = cbor2.loads(header[2][12:-4])["domain"]
-        d = DOMAINS.index(domain)
+        number = DOMAINS.index(domain)
+        d = (number & 3) | (number >> 2) << 4
         # Whole traces, and the header with the first chunk (a small, complete file).
         write(f"{out}/trace", stem, data)
         chunks = [f for f in all_frames if f[0] == CHUNK_MAGIC]

@@ -1,5 +1,5 @@
 import Retrace
-import RetraceExamples
+import ExampleDomains
 import RetraceLog
 
 /// The fuzz targets. Each takes the fuzzer's bytes, reads them through Retrace's public
@@ -26,14 +26,23 @@ enum Targets {
     if repaired != file || repairedJournal != journal { read(repaired, journal: repairedJournal) }
   }
 
+  /// The example domain a layout byte names: bits 0–1 are the low bits of its number, bits
+  /// 4–7 the high ones (so that the first four keep the numbers they had with two bits),
+  /// modulo the number of example domains.
+  static func exampleDomain(_ byte: UInt8) -> any Domain {
+    let number = Int(byte & 3) | Int(byte >> 4) << 2
+    return Examples.domains[number % Examples.domains.count]
+  }
+
   /// One chunk of records, wrapped in a valid header and chunk frame.
   ///
-  /// Byte 0: bits 0–1 the example domain, bit 2 a snapshot first, bit 3 an index after.
+  /// Byte 0: bits 0–1 and 4–7 the example domain (``exampleDomain(_:)``), bit 2 a snapshot
+  /// first, bit 3 an index after.
   /// Bytes 1 and 2: the action and record counts the chunk header claims. Then, with a
   /// snapshot, a 2-byte length and the state's bytes; the rest is the chunk's records.
   static func chunk(_ data: [UInt8]) {
     guard data.count >= 3 else { return }
-    let domain = Examples.domains[Int(data[0] & 3)]
+    let domain = exampleDomain(data[0])
     let hasSnapshot = data[0] & 4 != 0
     var rest = data[3...]
     var records: [UInt8] = []
@@ -70,12 +79,12 @@ enum Targets {
     read(file, journal: nil)
   }
 
-  /// One encoded action or state. Byte 0: bits 0–1 the example domain, bit 2 a state rather
+  /// One encoded action or state. Byte 0: bits 0–1 and 4–7 the example domain, bit 2 a state rather
   /// than an action. The rest is CBOR, decoded as a generic value, as the domain's type
   /// (and reduced), and inside a one-action trace through ``DomainTrace``.
   static func record(_ data: [UInt8]) {
     guard let first = data.first else { return }
-    let domain = Examples.domains[Int(first & 3)]
+    let domain = exampleDomain(first)
     let payload = Array(data.dropFirst())
     if let value = try? CBORValue(decoding: payload) {
       _ = value.description
