@@ -136,8 +136,10 @@ public struct JSONLinesSession<D: Domain>: SessionSource {
   /// The same session: its lines were all checked when it was read.
   public func intactPart() -> Self { self }
 
-  /// Throws unless `sequence` is within the session.
+  /// Throws unless `sequence` is within the session: the first bad line first, when the file
+  /// has one (a text file is refused whole).
   public func checkInRange(_ sequence: UInt64) throws(TraceError) {
+    if let damage { throw damage.error }
     try intact.checkInRange(sequence, path: path)
   }
 

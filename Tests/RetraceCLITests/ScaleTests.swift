@@ -164,6 +164,19 @@ import Testing
       total += result.stdout.contains("shard \(shard)/8: 1 trace: 1 verified") ? 1 : 0
     }
     #expect(total == 1)
+    // As the manifests run it: the whole list, every shard's JSON, merged.
+    try workspace.write("one.trace\n", to: "list.txt")
+    var files: [String] = []
+    for shard in 0..<8 {
+      let result = try workspace.run(
+        "replay --from-list list.txt --verify --json --shard \(shard)/8")
+      #expect(result.exitCode == 0, "\(result)")
+      try workspace.write(result.stdout, to: "r\(shard).json")
+      files.append("r\(shard).json")
+    }
+    let merged = try workspace.run("merge-results " + files.joined(separator: " ") + " --json")
+    #expect(merged.exitCode == 0, "\(merged)")
+    #expect(try merged.json()["verified"] as? Int == 1)
     // An empty list is a fetch that failed, not a corpus that passed.
     let empty = try workspace.run("replay --from-list empty.txt --verify")
     #expect(empty.exitCode == 3)
@@ -198,6 +211,21 @@ import Testing
       overlap.stderr
         == "retrace: plain.json: trace corpus/counter-1.trace is also in plain.json: the shards overlap\n"
     )
+
+    // A status `replay` never writes is not counted as passed; nor is a trace of another
+    // shard.
+    try workspace.write(
+      #"{"traces":[{"file":"corpus/counter-1.trace","status":"fine"}],"verified":1}"#,
+      to: "odd.json")
+    let odd = try workspace.run("merge-results odd.json")
+    #expect(odd.exitCode == 3)
+    #expect(odd.stderr.contains(#"has status "fine""#))
+    let shard0 = try String(contentsOfFile: workspace.path("shard-0.json"), encoding: .utf8)
+    try workspace.write(
+      shard0.replacingOccurrences(of: #""index":0"#, with: #""index":1"#), to: "moved.json")
+    let moved = try workspace.run("merge-results moved.json shard-2.json shard-0.json")
+    #expect(moved.exitCode == 3)
+    #expect(moved.stderr.contains("is not in shard 1/3"), "\(moved)")
 
     try workspace.write("{\"traces\": [", to: "cut.json")
     let cut = try workspace.run("merge-results cut.json")

@@ -128,6 +128,41 @@ import Testing
         == .addTransaction(iban: "NL91ABNA0417164300", amount: 0, beneficiary: "", date: 5))
   }
 
+  @Test func aNumberUnderPseudonymizeIsDroppedNotKept() throws {
+    let policy = RedactionPolicy(actions: ["addTransaction.amount": .pseudonymize])
+    var redactor = Redactor(policy: policy, key: .random())
+    let action = BankingAction.addTransaction(
+      iban: "NL91ABNA0417164300", amount: -1_199, beneficiary: "Spotify", date: 5)
+    let bytes = try CBOREncoder().encode(action)
+    let redacted = try bytes.withBytes { try redactor.redactAction($0) }
+    #expect(
+      try CBORDecoder().decode(BankingAction.self, from: redacted)
+        == .addTransaction(iban: "NL91ABNA0417164300", amount: 0, beneficiary: "Spotify", date: 5))
+  }
+
+  @Test func anActionFieldNoRuleNamesStaysAsItIsEvenWhenItEqualsAPseudonymizedValue() throws {
+    var redactor = Redactor(policy: bankingRedaction, key: .random())
+    // An account named like its kind: the name is pseudonymized, the kind must stay
+    // decodable.
+    for action in [
+      BankingAction.addAccount(
+        name: "savings", kind: .savings, iban: "NL91ABNA0417164300", date: 1),
+      BankingAction.addAccount(
+        name: "Holiday", kind: .savings, iban: "NL02RABO0123456789", date: 2),
+    ] {
+      let bytes = try CBOREncoder().encode(action)
+      let redacted = try bytes.withBytes { try redactor.redactAction($0) }
+      guard
+        case .addAccount(let name, let kind, _, _) = try CBORDecoder().decode(
+          BankingAction.self, from: redacted)
+      else {
+        Issue.record("not an addAccount")
+        continue
+      }
+      #expect(kind == .savings && name != "savings" && name != "Holiday")
+    }
+  }
+
   @Test func aKeyForADomainWithoutAPolicyIsRefusedBeforeAnythingIsWritten() throws {
     let path = temporaryDirectory() + "/counter.trace"
     var configuration = TraceRecorderConfiguration()

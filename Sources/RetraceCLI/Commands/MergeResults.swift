@@ -148,6 +148,18 @@ struct ReplayResults {
     guard verified || field("replayed") != nil else {
       throw invalid("no \"verified\" or \"replayed\" count")
     }
+    // The statuses `replay` writes: anything else (a newer tool's, a typo) is not counted as
+    // passed.
+    let statuses: Set<String> =
+      verified
+      ? ["verified", "diverged", "unverified", "damaged", "error"]
+      : ["replayed", "diverged", "error"]
+    if let unknown = traces.first(where: { !statuses.contains($0.status) }) {
+      throw invalid("trace \(unknown.file) has status \"\(unknown.status)\"")
+    }
+    if let shard, let stray = traces.first(where: { !shard.contains($0.file) }) {
+      throw invalid("trace \(stray.file) is not in shard \(shard.description)")
+    }
     return ReplayResults(file: path, traces: traces, verified: verified, shard: shard)
   }
 
@@ -256,7 +268,7 @@ struct ReplayResults {
         .corrupted, "these results name no shard, but \(named[0].file)'s do", path: unnamed.file)
     }
     let count = named[0].shard!.count
-    var files = [String?](repeating: nil, count: count)
+    var files: [Int: String] = [:]
     for result in results {
       let shard = result.shard!
       guard shard.count == count else {
@@ -271,7 +283,8 @@ struct ReplayResults {
       }
       files[shard.index] = result.file
     }
-    if let missing = files.firstIndex(where: { $0 == nil }) {
+    // Fewer files than shards: the first shard without one.
+    if files.count < count, let missing = (0..<count).first(where: { files[$0] == nil }) {
       throw TraceError(
         .notFound,
         "shard \(missing)/\(count) is missing: its traces were not merged, so nothing can be said of them"

@@ -274,7 +274,8 @@ struct Replay: AsyncParsableCommand {
     }
   }
 
-  /// Expands directories into the traces they hold, sorted by path.
+  /// Expands directories into the traces they hold, sorted by path; a path given twice is
+  /// kept once.
   static func expand(_ arguments: [String]) throws(TraceError) -> [String] {
     var paths: [String] = []
     for argument in arguments {
@@ -299,7 +300,9 @@ struct Replay: AsyncParsableCommand {
       }
       paths += found.sorted()
     }
-    return paths
+    // A path given twice (a list with a repeated line) is replayed once.
+    var seen = Set<String>()
+    return paths.filter { seen.insert($0).inserted }
   }
 
   // MARK: - Replaying one trace

@@ -31,15 +31,22 @@ extension SessionFile {
         .outOfRange,
         "domain \(domain.name) cannot write action schema version \(version) (its current version is \(domain.actionSchemaVersion))",
         path: path)
-      guard version < domain.actionSchemaVersion,
-        session.actions.first.map({
-          domain.legacyEncoding(of: $0.action, schemaVersion: version) != nil
-        }) ?? true
-      else { throw unwritable }
+      // Every action, before a byte is written: one the old schema cannot hold is refused.
+      var legacy: [LegacyAction] = []
+      legacy.reserveCapacity(session.actions.count)
+      for action in session.actions {
+        guard version < domain.actionSchemaVersion,
+          let encoded = domain.legacyEncoding(of: action.action, schemaVersion: version)
+        else { throw unwritable }
+        legacy.append(LegacyAction(encoded))
+      }
+      guard version < domain.actionSchemaVersion else { throw unwritable }
       try OutputFile.replace(path) { file throws(TraceError) in
         do throws(TraceError) {
-          try writeTrace(session, domain: domain, schemaVersion: version, to: file) { action in
-            LegacyAction(domain.legacyEncoding(of: action, schemaVersion: version)!)
+          var next = 0
+          try writeTrace(session, domain: domain, schemaVersion: version, to: file) { _ in
+            defer { next += 1 }
+            return legacy[next]
           }
         } catch {
           throw error.at(path: path)

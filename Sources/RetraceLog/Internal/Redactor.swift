@@ -91,7 +91,7 @@ struct Redactor {
   /// Reused between calls, so that a rewrite allocates only its strings.
   private var output: [UInt8] = []
   private var path: [PathComponent] = []
-  /// The path being rewritten, as bytes (a key: 1 and its bytes; an element: 2), the key of
+  /// The path being rewritten, as bytes (a key: 1, its length and its bytes; an element: 2), the key of
   /// ``matchedRules``.
   private var pathBytes: [UInt8] = []
   /// Which rule's pattern matched each path seen, by mode: the same few paths recur in every
@@ -126,7 +126,12 @@ struct Redactor {
 
   /// The state the recording starts from, redacted by the state rules.
   mutating func redactInitialState(_ encoded: [UInt8]) throws(Failure) -> [UInt8] {
-    try encoded.withBytes { bytes throws(Failure) in try rewrite(bytes, mode: .initialState) }
+    try encoded.withBytes { bytes throws(Failure) in
+      // Twice: the first pass makes the pseudonyms of every value a rule names, so that the
+      // second also replaces a copy of one that comes before it, in a field no rule names.
+      _ = try rewrite(bytes, mode: .initialState)
+      return try rewrite(bytes, mode: .initialState)
+    }
   }
 
   /// A later state, with every value pseudonymized so far replaced by its pseudonym.
@@ -199,7 +204,9 @@ struct Redactor {
     path.append(component)
     switch component {
     case .key(let range):
+      // 1, the key's length, and its bytes: no two paths give the same bytes.
       pathBytes.append(1)
+      withUnsafeBytes(of: UInt32(range.count).littleEndian) { pathBytes.append(contentsOf: $0) }
       pathBytes.append(contentsOf: bytes[range])
     case .element:
       pathBytes.append(2)
@@ -225,10 +232,10 @@ struct Redactor {
     let rule = rule(at: path, in: cursor.bytes, mode: mode, inherited: inherited)
     switch head.major {
     case 3:
-      let end = cursor.offset + Int(head.argument)
       guard head.argument <= UInt64(cursor.bytes.count - cursor.offset) else {
         throw Failure(message: "offset \(start): a string runs past the end")
       }
+      let end = cursor.offset + Int(head.argument)
       let text = String(
         decoding: UnsafeRawBufferPointer(rebasing: cursor.bytes[cursor.offset..<end]), as: UTF8.self
       )
@@ -238,7 +245,13 @@ struct Redactor {
       case .pseudonymize?: written = pseudonym(of: text, keeping: 0)
       case .pseudonymizeKeepingPrefix(let count)?: written = pseudonym(of: text, keeping: count)
       case .drop?: written = ""
-      case .keep?, nil: written = pseudonyms[text] ?? text
+      case .keep?: written = text
+      case nil:
+        // In a state, a value the actions brought in, moved by a reducer to a field no rule
+        // names, is replaced as the replay will have it. In an action, only the rules decide:
+        // a field no rule names is written as it is, so that an enum's name, an identifier
+        // or a field name equal to someone's pseudonymized value stays what it is.
+        written = mode == .action ? text : (pseudonyms[text] ?? text)
       }
       RecordCBOR.appendHead(major: 3, UInt64(written.utf8.count), to: &output)
       output.append(contentsOf: written.utf8)
@@ -274,12 +287,15 @@ struct Redactor {
       output.append(contentsOf: cursor.bytes[start..<cursor.offset])
       try rewriteItem(&cursor, path: &path, mode: mode, rule: rule, into: &output)
     default:
-      // Numbers, bytes, booleans, null: kept, or replaced by a placeholder of their type.
+      // Numbers, bytes, booleans, null: kept, or replaced by a placeholder of their type,
+      // under `drop` and under `pseudonymize` too, since they have no pseudonym that keeps
+      // their shape: a rule never lets a value through as it is.
       cursor.offset = start
       let range = try cursor.skipItem()
-      if case .drop? = rule {
+      switch rule {
+      case .drop?, .pseudonymize?, .pseudonymizeKeepingPrefix?:
         output.append(contentsOf: Self.placeholder(for: head.major, info: head.info))
-      } else {
+      case .keep?, nil:
         output.append(contentsOf: cursor.bytes[range])
       }
     }
