@@ -88,17 +88,28 @@ struct Redactor {
   private let stateRules: [Pattern]
   /// Every original value pseudonymized so far, with its pseudonym.
   private var pseudonyms: [String: String] = [:]
+  /// The hashes of ``pseudonyms``' originals, which tell cheaply that a string is not one.
+  private var originalHashes: Set<UInt64> = []
   /// Reused between calls, so that a rewrite allocates only its strings.
   private var output: [UInt8] = []
   private var path: [PathComponent] = []
-  /// The path being rewritten, as bytes (a key: 1, its length and its bytes; an element: 2), the key of
-  /// ``matchedRules``.
+  /// The path being rewritten, as bytes (a key: 1, its length and its bytes; an element:
+  /// 2), the key of ``matchedRules``.
   private var pathBytes: [UInt8] = []
   /// Which rule's pattern matched each path seen, by mode: the same few paths recur in every
   /// action and state, so each is matched against the patterns once. Bounded, since a
   /// dictionary's keys are part of the path.
-  private var matchedRules: [[[UInt8]: RedactionPolicy.Rule?]] = [[:], [:]]
+  private var matchedRules: [[PathKey: RedactionPolicy.Rule?]] = [[:], [:]]
   private static let matchedRulesLimit = 4_096
+
+  /// A path's bytes as a dictionary key, hashed in one call rather than byte by byte.
+  private struct PathKey: Hashable {
+    let bytes: [UInt8]
+
+    func hash(into hasher: inout Hasher) {
+      bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+  }
 
   /// Creates a redactor for `policy`, keyed with `key`.
   init(policy: RedactionPolicy, key: RedactionKey) {
@@ -187,10 +198,11 @@ struct Redactor {
     case .initialState: (rules, cache) = (stateRules, 1)
     case .state: return nil
     }
-    if let matched = matchedRules[cache][pathBytes] { return matched ?? inherited }
+    let key = PathKey(bytes: pathBytes)
+    if let matched = matchedRules[cache][key] { return matched ?? inherited }
     let matched = rules.first { $0.matches(path[...], in: bytes) }?.rule
     if matchedRules[cache].count < Self.matchedRulesLimit {
-      matchedRules[cache][pathBytes] = .some(matched)
+      matchedRules[cache][key] = .some(matched)
     }
     return matched ?? inherited
   }
@@ -236,10 +248,15 @@ struct Redactor {
         throw Failure(message: "offset \(start): a string runs past the end")
       }
       let end = cursor.offset + Int(head.argument)
-      let text = String(
-        decoding: UnsafeRawBufferPointer(rebasing: cursor.bytes[cursor.offset..<end]), as: UTF8.self
-      )
+      let raw = UnsafeRawBufferPointer(rebasing: cursor.bytes[cursor.offset..<end])
       cursor.offset = end
+      // No rule, and (in an action, or for a value never pseudonymized) nothing to replace:
+      // the bytes as they are, without making a string of them.
+      if rule == nil && (mode == .action || !mayBePseudonymized(raw)) {
+        output.append(contentsOf: cursor.bytes[start..<end])
+        break
+      }
+      let text = String(decoding: raw, as: UTF8.self)
       let written: String
       switch rule {
       case .pseudonymize?: written = pseudonym(of: text, keeping: 0)
@@ -248,10 +265,10 @@ struct Redactor {
       case .keep?: written = text
       case nil:
         // In a state, a value the actions brought in, moved by a reducer to a field no rule
-        // names, is replaced as the replay will have it. In an action, only the rules decide:
-        // a field no rule names is written as it is, so that an enum's name, an identifier
-        // or a field name equal to someone's pseudonymized value stays what it is.
-        written = mode == .action ? text : (pseudonyms[text] ?? text)
+        // names, is replaced as the replay will have it. In an action, only the rules decide
+        // (above): a field no rule names is written as it is, so that an enum's name, an
+        // identifier or a field name equal to someone's pseudonymized value stays what it is.
+        written = pseudonyms[text] ?? text
       }
       RecordCBOR.appendHead(major: 3, UInt64(written.utf8.count), to: &output)
       output.append(contentsOf: written.utf8)
@@ -323,12 +340,30 @@ struct Redactor {
     var ahead = cursor
     for _ in 0..<count {
       let keyRange = try ahead.skipItem()
-      if let key = try Self.keyText(ahead.bytes, keyRange), pseudonyms[key.text] != nil {
+      if let key = try Self.keyText(ahead.bytes, keyRange),
+        mayBePseudonymized(UnsafeRawBufferPointer(rebasing: ahead.bytes[key.range])),
+        pseudonyms[key.text] != nil
+      {
         return true
       }
       _ = try ahead.skipItem()
     }
     return false
+  }
+
+  /// Whether `text` (UTF-8) may be a value pseudonymized before: `false` for nearly every
+  /// string that is not, from a set of hashes of the originals, without making a string.
+  private func mayBePseudonymized(_ text: UnsafeRawBufferPointer) -> Bool {
+    !pseudonyms.isEmpty && originalHashes.contains(Self.hash(text))
+  }
+
+  /// FNV-1a of `bytes`: the prefilter's hash, not a checksum.
+  private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes {
+      hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+    }
+    return hash
   }
 
   /// Rewrites a state's map whose keys change, and sorts its entries by their encoded keys
@@ -418,6 +453,8 @@ struct Redactor {
     }
     let pseudonym = String(result)
     pseudonyms[text] = pseudonym
+    var utf8 = text
+    utf8.withUTF8 { originalHashes.insert(Self.hash(UnsafeRawBufferPointer($0))) }
     return pseudonym
   }
 }
