@@ -354,16 +354,7 @@ struct Redactor {
   /// Whether `text` (UTF-8) may be a value pseudonymized before: `false` for nearly every
   /// string that is not, from a set of hashes of the originals, without making a string.
   private func mayBePseudonymized(_ text: UnsafeRawBufferPointer) -> Bool {
-    !pseudonyms.isEmpty && originalHashes.contains(Self.hash(text))
-  }
-
-  /// FNV-1a of `bytes`: the prefilter's hash, not a checksum.
-  private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes {
-      hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-    }
-    return hash
+    !pseudonyms.isEmpty && originalHashes.contains(XXH64.hash(text))
   }
 
   /// Rewrites a state's map whose keys change, and sorts its entries by their encoded keys
@@ -454,7 +445,7 @@ struct Redactor {
     let pseudonym = String(result)
     pseudonyms[text] = pseudonym
     var utf8 = text
-    utf8.withUTF8 { originalHashes.insert(Self.hash(UnsafeRawBufferPointer($0))) }
+    utf8.withUTF8 { originalHashes.insert(XXH64.hash(UnsafeRawBufferPointer($0))) }
     return pseudonym
   }
 }
