@@ -27,6 +27,33 @@ import Testing
     #expect(!log.contains("Daily Expenses") && log.contains("\"iban\":\"NL"))
   }
 
+  @Test func aRedactedRegistrationTraceHidesWhatWasTypedAndStillFindsThePlantedBug() throws {
+    let workspace = try Workspace()
+    let made = try workspace.run(
+      "generate registration --actions 800 --seed 13 --redact -o reg.trace")
+    #expect(made.exitCode == 0, "\(made)")
+    #expect(try workspace.run("replay reg.trace --verify").exitCode == 0)
+    let bisect = try workspace.run(
+      "bisect reg.trace --invariant registered-only-when-valid --json")
+    #expect(try bisect.json()["firstViolation"] as? Int == 385)
+    // What the user typed, and the usernames in the service's answers, are pseudonyms.
+    #expect(
+      try workspace.run("generate registration --actions 800 --seed 13 -o plain.trace").exitCode
+        == 0)
+    let plain = try workspace.run("log plain.trace --json").stdout
+    let redacted = try workspace.run("log reg.trace --json").stdout
+    #expect(plain.contains("is taken") && !redacted.contains("is taken"))
+    var checked = 0
+    for line in plain.split(separator: "\n") where line.contains("\"edit\"") {
+      let value = try #require(line.components(separatedBy: "\"value\":\"").last)
+        .prefix { $0 != "\"" }
+      guard value.count >= 5 else { continue }
+      #expect(!redacted.contains("\"\(value)\""), "\(value)")
+      checked += 1
+    }
+    #expect(checked > 50)
+  }
+
   @Test func aDomainWithoutAPolicyOrAJSONLinesFileIsRefused() throws {
     let workspace = try Workspace()
     let counter = try workspace.run("generate counter --actions 10 --redact -o c.trace")

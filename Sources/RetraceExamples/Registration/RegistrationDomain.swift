@@ -14,8 +14,27 @@ public let registrationDomain = DomainDefinition(
   reducer: RegistrationReducer(registrar: { form in "U-\(form.username)" }),
   sampleActions: RegistrationAction.samples,
   invariants: registrationInvariants,
-  workload: RegistrationWorkload.workload
+  workload: RegistrationWorkload.workload,
+  redaction: registrationRedaction
 )
+
+/// What a recording with a redaction key writes of a registration session: every value typed
+/// into the form (names, username, password), the messages that repeat a username, and the
+/// user IDs made from one, as keyed pseudonyms. A pseudonym keeps a value's length and
+/// which characters are letters or digits, so the validation rules (not empty, at least 3
+/// or 8 characters) judge the redacted session as they judged the real one.
+public let registrationRedaction = RedactionPolicy(
+  actions: [
+    "edit.value": .pseudonymize,
+    "registrationFailed.message": .pseudonymize,
+    "registrationSucceeded.userID": .pseudonymizeKeepingPrefix(2),
+  ],
+  state: [
+    "form.firstName": .pseudonymize,
+    "form.lastName": .pseudonymize,
+    "form.username": .pseudonymize,
+    "form.password": .pseudonymize,
+  ])
 
 /// The registration domain's invariants.
 public let registrationInvariants: [Invariant<RegistrationState>] = [
