@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import RetraceLog
 
 /// The `--json` flag, for commands that can print JSON.
 public struct JSONOptions: ParsableArguments {
@@ -39,4 +41,39 @@ public struct ColorOptions: ParsableArguments {
 
   /// Creates the options with their defaults.
   public init() {}
+}
+
+/// The `--key` option every command that reads a trace takes: the private key of encrypted
+/// traces, from a file, or from the `RETRACE_KEY` environment variable (a key file's path,
+/// or the key's text itself).
+public struct KeyOptions: ParsableArguments {
+  /// The key file given with `--key`.
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "The private key (NAME.key, from `keygen`) of encrypted traces; RETRACE_KEY by default.",
+      valueName: "file"))
+  public var key: String?
+
+  /// Creates the options with their defaults.
+  public init() {}
+
+  /// The private key given, or `nil` when none is.
+  ///
+  /// - Throws: `TraceError` naming the key file when it cannot be read or holds no private
+  ///   key; never the key's text.
+  func load() throws(TraceError) -> TracePrivateKey? {
+    if let key { return try TracePrivateKey(contentsOfFile: key) }
+    guard let value = ProcessInfo.processInfo.environment["RETRACE_KEY"], !value.isEmpty else {
+      return nil
+    }
+    if value.hasPrefix("RETRACE-") {
+      do {
+        return try TracePrivateKey(text: value)
+      } catch {
+        throw error.at(path: "RETRACE_KEY")
+      }
+    }
+    return try TracePrivateKey(contentsOfFile: value)
+  }
 }

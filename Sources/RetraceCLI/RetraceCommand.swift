@@ -55,7 +55,7 @@ public struct RetraceCommand: AsyncParsableCommand {
       subcommands: [
         Domains.self, Generate.self, Info.self, Verify.self, Log.self, State.self, Diff.self,
         Replay.self, MergeResults.self, Bisect.self, Shrink.self, Bench.self, Export.self,
-        Import.self, Flows.self,
+        Import.self, Flows.self, Keygen.self,
         Debug.self,
       ]
     )
@@ -136,7 +136,10 @@ public struct RetraceCommand: AsyncParsableCommand {
         }
       }
       return succeeded()
-    } catch let error as TraceError {
+    } catch var error as TraceError {
+      if error.code == .encrypted, error.message.hasSuffix("no key was given to read it") {
+        error.message += " (--key FILE or RETRACE_KEY)"
+      }
       Terminal.writeError(error)
       return RetraceExitCode.forError(error).rawValue
     } catch let error as DebuggerError {

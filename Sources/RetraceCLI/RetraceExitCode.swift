@@ -8,7 +8,7 @@ import RetraceLog
 /// | 0 | success: the command did what was asked, and the answer is positive |
 /// | 1 | a negative answer: a replay diverged, two traces differ, an invariant fails, a trace is not intact, nothing to shrink |
 /// | 2 | usage: a bad option or argument, or options that do not go together |
-/// | 3 | a file: no such file, unreadable or unwritable, not a trace, damaged or truncated input, an action this tool cannot decode |
+/// | 3 | a file: no such file, unreadable or unwritable, not a trace, damaged or truncated input, an action this tool cannot decode, an encrypted trace without its key |
 /// | 4 | a name or number that does not exist: an unknown domain, invariant or action case, a sequence number out of range, traces of different domains |
 public enum RetraceExitCode: Int32, Sendable, CaseIterable {
   /// The command did what was asked, and the answer is positive.
@@ -41,7 +41,7 @@ public enum RetraceExitCode: Int32, Sendable, CaseIterable {
   public static func forError(_ error: TraceError) -> RetraceExitCode {
     switch error.code {
     case .notFound, .io, .notATrace, .unsupportedVersion, .truncated, .corrupted, .tooLarge,
-      .undecodable, .closed:
+      .undecodable, .closed, .encrypted:
       .file
     case .outOfRange, .wrongDomain: .unknown
     }
@@ -55,7 +55,8 @@ public enum RetraceExitCode: Int32, Sendable, CaseIterable {
          fails, a trace is not intact, or there is nothing to shrink
       2  usage: a bad option or argument
       3  a file: missing, unreadable, unwritable, not a trace, damaged,
-         truncated, or holding an action this tool cannot decode
+         truncated, holding an action this tool cannot decode, or
+         encrypted to a key not given
       4  an unknown domain, invariant or action case, a sequence number
          out of range, or traces of different domains
     """

@@ -29,7 +29,8 @@ extension DomainTrace: SessionSource {
   ///
   /// - Throws: ``TraceError`` when the file cannot be read again.
   public func intactPart() throws(TraceError) -> DomainTrace<D> {
-    let whole = try reader.checkedEveryChunk ? reader : TraceReader(path: reader.path)
+    let whole =
+      try reader.checkedEveryChunk ? reader : TraceReader(path: reader.path, key: reader.key)
     return try DomainTrace(whole.intactPart(), domain: domain, cachedSnapshots: cache.capacity)
   }
 

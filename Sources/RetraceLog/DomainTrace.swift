@@ -52,8 +52,12 @@ public struct DomainTrace<D: Domain>: Sendable {
   ///     cache too. 0 keeps none.
   /// - Throws: ``TraceError`` with code ``TraceError/Code/wrongDomain`` when the trace was
   ///   recorded for another domain, or ``TraceError/Code/unsupportedVersion`` when its
-  ///   action schema is newer than the domain's.
+  ///   action schema is newer than the domain's, or ``TraceError/Code/encrypted`` when it
+  ///   is encrypted and was opened without its key.
   public init(_ reader: TraceReader, domain: D, cachedSnapshots: Int = 16) throws(TraceError) {
+    if let encryption = reader.header.encryption, !reader.canReadRecords {
+      throw .keyNeeded(encryption, path: reader.path)
+    }
     guard reader.header.domain == domain.name else {
       throw TraceError(
         .wrongDomain, "the trace is of domain '\(reader.header.domain)', not '\(domain.name)'",

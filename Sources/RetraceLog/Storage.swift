@@ -161,7 +161,7 @@ final class MappedFile: StorageFile {
 
 extension TraceError {
   /// An I/O error from the last POSIX call, with `errno`'s text.
-  static func posix(_ what: String, path: String, offset: Int? = nil) -> TraceError {
+  package static func posix(_ what: String, path: String, offset: Int? = nil) -> TraceError {
     let code = errno
     let text = String(cString: strerror(code))
     return TraceError(

@@ -34,6 +34,8 @@ public struct TraceError: Error, Sendable, CustomStringConvertible {
     case outOfRange
     /// The recorder was closed, or has failed before.
     case closed
+    /// The trace is encrypted, and no key was given, or not the key it was encrypted to.
+    case encrypted
   }
 
   /// What kind of failure this is.

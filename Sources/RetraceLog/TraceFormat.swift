@@ -7,6 +7,9 @@ public enum TraceFormat {
   static let headerMagic: UInt32 = 0x184D_2A50
   /// The skippable-frame magic of a chunk header (just before each chunk's zstd frame).
   static let chunkMagic: UInt32 = 0x184D_2A51
+  /// The skippable-frame magic of an encrypted chunk's sealed frame (in place of its zstd
+  /// frame).
+  static let sealedMagic: UInt32 = 0x184D_2A52
   /// The skippable-frame magic of the index frame (last in a cleanly closed file).
   static let indexMagic: UInt32 = 0x184D_2A5E
   /// The magic of an ordinary zstd frame.

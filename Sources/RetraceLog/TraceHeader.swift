@@ -23,12 +23,15 @@ public struct TraceHeader: Codable, Equatable, Sendable {
   public var checkpointInterval: Int
   /// The recorder's snapshot interval, in actions.
   public var snapshotInterval: Int
+  /// How the trace is encrypted; `nil` for a trace in clear.
+  public var encryption: TraceEncryption?
 
   /// Creates a header.
   public init(
     domain: String, actionSchemaVersion: Int, sessionID: String, startTime: Double,
     producer: String = "Retrace \(RetraceVersion.string)", app: [String: String] = [:],
-    firstSequence: UInt64 = 0, checkpointInterval: Int, snapshotInterval: Int
+    firstSequence: UInt64 = 0, checkpointInterval: Int, snapshotInterval: Int,
+    encryption: TraceEncryption? = nil
   ) {
     self.domain = domain
     self.actionSchemaVersion = actionSchemaVersion
@@ -39,6 +42,7 @@ public struct TraceHeader: Codable, Equatable, Sendable {
     self.firstSequence = firstSequence
     self.checkpointInterval = checkpointInterval
     self.snapshotInterval = snapshotInterval
+    self.encryption = encryption
   }
 }
 

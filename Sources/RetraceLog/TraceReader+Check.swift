@@ -12,7 +12,11 @@ extension TraceReader {
   /// - Returns: This reader when everything checks; otherwise a reader of the chunks before
   ///   the first that fails, whose ``integrity`` says where and why (a damaged trace's
   ///   journal is not read: nothing after damage is).
+  ///
+  /// An encrypted trace opened without its key is returned as it is: its framing and
+  /// checksums were checked on opening, and nothing more can be without the key.
   public func intactPart() -> TraceReader {
+    guard canReadRecords else { return self }
     var endRecord: (chunk: Int, sequence: UInt64, time: Double?)?
     var current = 0
     do throws(TraceError) {

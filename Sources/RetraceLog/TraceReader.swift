@@ -1,3 +1,4 @@
+import Crypto
 import Retrace
 
 #if canImport(Glibc)
@@ -43,6 +44,16 @@ public final class TraceReader: Sendable {
   public let fileSize: Int
   /// The index trailer's end time (µs after the start), when the trace has an index.
   let indexEndTime: Int64?
+  /// The key the trace was opened with, when it is encrypted and one was given.
+  let key: TracePrivateKey?
+  /// What opens the chunks and journal records of an encrypted trace, given its key.
+  private let cipher: TraceCipher?
+
+  /// Whether the trace is encrypted (its header's ``TraceHeader/encryption``).
+  public var isEncrypted: Bool { header.encryption != nil }
+
+  /// Whether the trace's records can be read: it is in clear, or it was opened with its key.
+  public var canReadRecords: Bool { !isEncrypted || cipher != nil }
 
   /// Whether opening checked every chunk's checksum; `false` when the trace was opened
   /// `usingIndex` and had one, in which case each chunk's checksum is checked when the chunk
@@ -83,24 +94,30 @@ public final class TraceReader: Sendable {
   ///   - path: The trace file.
   ///   - readJournal: Whether to fold in `path + ".journal"` when the trace is unfinished.
   ///   - usingIndex: Whether to open a cleanly closed trace from its index.
+  ///   - key: The private key of an encrypted trace. Without it, an encrypted trace opens
+  ///     with its header, chunk headers and index (what it keeps in clear), and reading its
+  ///     records throws (`encrypted`). A trace in clear ignores it.
   /// - Throws: ``TraceError`` when the file cannot be read or is not a trace at all (no
-  ///   intact header). Damage after the header is not thrown: it is reported in
-  ///   ``integrity``.
-  public convenience init(path: String, readJournal: Bool = true, usingIndex: Bool = false)
-    throws(TraceError)
-  {
+  ///   intact header), or `key` is not the key the trace was encrypted to (`encrypted`).
+  ///   Damage after the header is not thrown: it is reported in ``integrity``.
+  public convenience init(
+    path: String, readJournal: Bool = true, usingIndex: Bool = false,
+    key: TracePrivateKey? = nil
+  ) throws(TraceError) {
     let file = try TraceFile(path: path)
     if usingIndex, let scan = Scan(indexOf: file) {
-      self.init(scan: scan, file: file)
+      try self.init(scan: scan, file: file, key: key)
       return
     }
     let bytes = try file.read(at: 0, count: file.size)
     let journalBytes = readJournal ? try? readFile(path + ".journal") : nil
-    try self.init(bytes: bytes, journal: journalBytes, path: path)
+    try self.init(bytes: bytes, journal: journalBytes, path: path, key: key)
   }
 
   /// A cleanly closed trace opened from its index.
-  private init(scan: Scan, file: TraceFile) {
+  private init(scan: Scan, file: TraceFile, key: TracePrivateKey?) throws(TraceError) {
+    self.key = key
+    cipher = try Self.cipher(scan, key: key, path: file.path)
     path = file.path
     source = .file(file)
     fileSize = file.size
@@ -117,6 +134,8 @@ public final class TraceReader: Sendable {
   /// The part of `reader` before its chunk `end`, damaged at that chunk by `damage`: what
   /// ``intactPart()`` returns when a chunk that passed its checksum does not decode.
   init(_ reader: TraceReader, endingBefore end: Int, damage: TraceError) {
+    key = reader.key
+    cipher = reader.cipher
     path = reader.path
     source = reader.source
     fileSize = reader.fileSize
@@ -137,9 +156,11 @@ public final class TraceReader: Sendable {
   ///   - bytes: The trace file's bytes.
   ///   - journalBytes: The journal's bytes.
   ///   - path: The name to use in errors.
-  public init(bytes: [UInt8], journal journalBytes: [UInt8]? = nil, path: String = "<memory>")
-    throws(TraceError)
-  {
+  ///   - key: The private key of an encrypted trace (see ``init(path:readJournal:usingIndex:key:)``).
+  public init(
+    bytes: [UInt8], journal journalBytes: [UInt8]? = nil, path: String = "<memory>",
+    key: TracePrivateKey? = nil
+  ) throws(TraceError) {
     self.path = path
     source = .memory(bytes)
     fileSize = bytes.count
@@ -149,15 +170,18 @@ public final class TraceReader: Sendable {
     } catch {
       throw error.at(path: path)
     }
+    self.key = key
+    cipher = try Self.cipher(scan, key: key, path: path)
     header = scan.header
     formatVersion = scan.version
     chunks = scan.chunks
     hasIndex = scan.hasIndex
     indexEndTime = scan.endTime
     var journal: [JournalRecord] = []
-    if !scan.hasIndex, let journalBytes {
+    // An encrypted journal is read only with the key.
+    if !scan.hasIndex, let journalBytes, scan.header.encryption == nil || cipher != nil {
       let next = (scan.chunks.last.map(\.endSequence) ?? scan.header.firstSequence + 1)
-      journal = JournalRecord.read(journalBytes, nextSequence: next)
+      journal = JournalRecord.read(journalBytes, nextSequence: next, cipher: cipher)
     }
     self.journal = journal
     journalPayloads = journal.flatMap(\.payload)
@@ -170,6 +194,21 @@ public final class TraceReader: Sendable {
       integrity = TraceIntegrity(status: .clean)
     } else {
       integrity = TraceIntegrity(status: .unfinished, recoveredActions: recovered)
+    }
+  }
+
+  /// The cipher of an encrypted trace opened with `key`; `nil` for a trace in clear or
+  /// without a key.
+  private static func cipher(_ scan: Scan, key: TracePrivateKey?, path: String)
+    throws(TraceError) -> TraceCipher?
+  {
+    guard let field = scan.header.encryption, let key else { return nil }
+    do {
+      var cipher = try TraceCipher.opening(field, with: key)
+      cipher.headerDigest = Array(SHA256.hash(data: scan.headerContent))
+      return cipher
+    } catch {
+      throw error.at(path: path)
     }
   }
 
@@ -315,16 +354,18 @@ public final class TraceReader: Sendable {
         code, message, path: path, offset: offset ?? chunk.frameOffset, chunk: chunk.index,
         sequence: chunk.firstSequence)
     }
+    if let encryption = header.encryption, cipher == nil {
+      throw .keyNeeded(encryption, path: path)
+    }
     switch source {
     case .memory(let bytes):
-      do {
-        try bytes.withBytes { file throws(ZstdError) in
-          let frame = UnsafeRawBufferPointer(
-            rebasing: file[chunk.frameOffset..<(chunk.frameOffset + chunk.frameSize)])
-          try decompressor.decompressFrame(frame, expectedSize: chunk.rawSize, into: &raw)
-        }
-      } catch {
-        throw damaged(error.message)
+      try bytes.withBytes { file throws(TraceError) in
+        try decompress(
+          chunk,
+          frame: UnsafeRawBufferPointer(
+            rebasing: file[chunk.frameOffset..<(chunk.frameOffset + chunk.frameSize)]),
+          header: UnsafeRawBufferPointer(rebasing: file[(chunk.offset + 8)..<chunk.frameOffset]),
+          with: decompressor, into: &raw)
       }
     case .file(let file):
       let bytes = try file.read(at: chunk.offset, count: chunk.byteCount)
@@ -341,13 +382,40 @@ public final class TraceReader: Sendable {
             chunk.checksum, header: UnsafeRawBufferPointer(rebasing: bytes[..<headerSize]),
             frame: frame)
         else { throw damaged("chunk checksum mismatch", at: chunk.offset) }
-        do throws(ZstdError) {
-          try decompressor.decompressFrame(frame, expectedSize: chunk.rawSize, into: &raw)
-        } catch {
-          throw damaged(error.message)
-        }
+        try decompress(
+          chunk, frame: frame, header: UnsafeRawBufferPointer(rebasing: bytes[8..<headerSize]),
+          with: decompressor, into: &raw)
       }
     }
+  }
+
+  /// Decompresses `chunk`'s `frame` (its zstd frame, or in an encrypted trace its sealed
+  /// frame, opened first) into `raw`. `header` is the chunk header's 48 bytes of content.
+  private func decompress(
+    _ chunk: TraceChunk, frame: UnsafeRawBufferPointer, header: UnsafeRawBufferPointer,
+    with decompressor: ZstdDecompressor, into raw: inout [UInt8]
+  ) throws(TraceError) {
+    func damaged(_ message: String) -> TraceError {
+      TraceError(
+        .corrupted, message, path: path, offset: chunk.frameOffset, chunk: chunk.index,
+        sequence: chunk.firstSequence)
+    }
+    guard let cipher else {
+      do throws(ZstdError) {
+        return try decompressor.decompressFrame(frame, expectedSize: chunk.rawSize, into: &raw)
+      } catch {
+        throw damaged(error.message)
+      }
+    }
+    guard let opened = cipher.openChunk(frame, ordinal: chunk.index, header: header) else {
+      throw damaged("the chunk does not decrypt: its bytes were changed")
+    }
+    let decompressed = opened.withUnsafeBytes { frame in
+      Result { () throws(ZstdError) in
+        try decompressor.decompressFrame(frame, expectedSize: chunk.rawSize, into: &raw)
+      }
+    }
+    if case .failure(let error) = decompressed { throw damaged(error.message) }
   }
 
   /// Appends the records of a decompressed chunk to `records`; on malformed input, throws

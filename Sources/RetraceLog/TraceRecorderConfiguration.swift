@@ -66,6 +66,16 @@ public struct TraceRecorderConfiguration: Sendable, Equatable {
   /// a policy cannot be recorded with a key: the recorder refuses to start rather than
   /// write in clear what the app meant to redact.
   public var redactionKey: RedactionKey?
+  /// The developer's public key to encrypt the trace to; `nil` (the default) writes it in
+  /// clear.
+  ///
+  /// With a key, every chunk and every journal record is sealed (HPKE, RFC 9180, with
+  /// X25519, HKDF-SHA256 and ChaCha20-Poly1305) before it is written, so that neither a lost
+  /// phone nor a leaked file shows an action or a state; only the header stays in clear
+  /// (`docs/TRACE_FORMAT.md` §10). A trace torn by a crash still opens up to the tear with the
+  /// private key (`retrace keygen` makes the pair). Redaction and encryption go together:
+  /// redaction decides what the developers may see, encryption who may see it.
+  public var encryptionKey: TracePublicKey?
 
   /// The default configuration.
   public init() {}

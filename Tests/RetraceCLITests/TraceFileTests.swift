@@ -105,7 +105,7 @@ import Testing
 
     // The engine, on the same file: the divergence is at the first snapshot after the first
     // overdraft, and the recorded state, read back from the file, gives the diff.
-    let file = try SessionFile.open(path)
+    let file = try SessionFile.open(path, key: nil)
     let session = try file.load(as: Fixtures.changedBanking)
     #expect(session.snapshots.allSatisfy { $0.state == nil })
     let divergence = try #require(
@@ -136,7 +136,7 @@ import Testing
       let path = try Fixtures.write(
         session, domain: counterDomain, named: name, in: workspace.directory,
         configuration: configuration)
-      let file = try SessionFile.open(path)
+      let file = try SessionFile.open(path, key: nil)
       let middle = try file.state(as: counterDomain, at: 7_654)
       #expect(
         middle.sequence == 7_654 && middle.last == 10_000 && middle.state == expected, "\(name)")

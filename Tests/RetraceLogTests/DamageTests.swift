@@ -29,11 +29,14 @@ import Testing
       )
     }()
 
-  /// Reads what a damaged copy yields; `nil` when the reader refuses the file outright.
-  func actions(_ bytes: [UInt8], journal: [UInt8]? = nil) -> (
+  /// Reads what a damaged copy yields (with `key`, of an encrypted trace); `nil` when the
+  /// reader refuses the file outright.
+  func actions(_ bytes: [UInt8], journal: [UInt8]? = nil, key: TracePrivateKey? = nil) -> (
     actions: [BankingAction], integrity: TraceIntegrity
   )? {
-    guard let reader = try? TraceReader(bytes: bytes, journal: journal) else { return nil }
+    guard let reader = try? TraceReader(bytes: bytes, journal: journal, key: key) else {
+      return nil
+    }
     var actions: [BankingAction] = []
     let trace = try! DomainTrace(reader, domain: bankingDomain)
     do {
@@ -52,7 +55,8 @@ import Testing
   /// detected per chunk (or per journal record), so the records read depend only on how
   /// many actions the reader counts; each distinct count is decoded once.
   func checkEveryTruncation(
-    _ bytes: [UInt8], original: [BankingAction], headerEnd: Int, journal: [UInt8]? = nil
+    _ bytes: [UInt8], original: [BankingAction], headerEnd: Int, journal: [UInt8]? = nil,
+    key: TracePrivateKey? = nil
   ) {
     var previous = 0
     var checked: Set<Int> = []
@@ -60,7 +64,7 @@ import Testing
     for length in 0...total {
       let trace = journal == nil ? Array(bytes[0..<length]) : bytes
       let journalPrefix = journal.map { Array($0[0..<length]) }
-      guard let reader = try? TraceReader(bytes: trace, journal: journalPrefix) else {
+      guard let reader = try? TraceReader(bytes: trace, journal: journalPrefix, key: key) else {
         #expect(
           journal == nil && length < headerEnd,
           "refused a truncation at \(length), after the header")
@@ -70,7 +74,7 @@ import Testing
       #expect(count >= previous, "fewer records at \(length)")
       if length < total, journal == nil { #expect(reader.integrity.status != .clean) }
       if checked.insert(count).inserted {
-        let read = actions(trace, journal: journalPrefix)!.actions
+        let read = actions(trace, journal: journalPrefix, key: key)!.actions
         #expect(read.count == count)
         #expect(Array(original.prefix(read.count)) == read, "different records at \(length)")
       }

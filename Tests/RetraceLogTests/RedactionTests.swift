@@ -40,11 +40,7 @@ import Testing
   }
 
   static func contains(_ haystack: [UInt8], _ needle: String) -> Bool {
-    let bytes = Array(needle.utf8)
-    guard bytes.count <= haystack.count else { return false }
-    return (0...(haystack.count - bytes.count)).contains { start in
-      haystack[start..<(start + bytes.count)].elementsEqual(bytes)
-    }
+    Data(haystack).range(of: Data(needle.utf8)) != nil
   }
 
   @Test func aRedactedTraceHoldsNoneOfTheSessionsPersonalStrings() throws {

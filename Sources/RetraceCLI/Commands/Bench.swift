@@ -25,6 +25,7 @@ struct Bench: AsyncParsableCommand {
 
   @OptionGroup var output: JSONOptions
   @OptionGroup var colorOptions: ColorOptions
+  @OptionGroup var keyOptions: KeyOptions
 
   func validate() throws {
     guard repetitions >= 1 else {
@@ -33,17 +34,19 @@ struct Bench: AsyncParsableCommand {
   }
 
   mutating func run() async throws {
+    let key = try keyOptions.load()
     Terminal.configureColor(colorOptions)
-    let file = try SessionFile.open(trace)
-    try bench(try file.domain(), file)
+    let file = try SessionFile.open(trace, key: key)
+    try bench(try file.domain(), file, key: key)
   }
 
-  private func bench<D: Domain>(_ domain: D, _ file: SessionFile) throws {
+  private func bench<D: Domain>(_ domain: D, _ file: SessionFile, key: TracePrivateKey?) throws {
     let debugger = try file.debugger(as: domain)
     let path = trace
     let bar = ProgressBar("benchmarking")
     let report = try debugger.bench(
-      repetitions: repetitions, decode: { _ = try SessionFile.open(path).load(as: domain) },
+      repetitions: repetitions,
+      decode: { _ = try SessionFile.open(path, key: key).load(as: domain) },
       progress: bar.callback)
     bar.finish()
     if output.json {

@@ -22,10 +22,12 @@ struct Bisect: AsyncParsableCommand {
 
   @OptionGroup var output: JSONOptions
   @OptionGroup var colorOptions: ColorOptions
+  @OptionGroup var keyOptions: KeyOptions
 
   mutating func run() async throws {
+    let key = try keyOptions.load()
     Terminal.configureColor(colorOptions)
-    let file = try SessionFile.open(trace)
+    let file = try SessionFile.open(trace, key: key)
     try bisect(try file.domain(), file)
   }
 

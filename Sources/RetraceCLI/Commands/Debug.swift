@@ -36,10 +36,12 @@ struct Debug: AsyncParsableCommand {
   var at: UInt64?
 
   @OptionGroup var colorOptions: ColorOptions
+  @OptionGroup var keyOptions: KeyOptions
 
   mutating func run() async throws {
+    let key = try keyOptions.load()
     Terminal.configureColor(colorOptions)
-    let file = try SessionFile.open(trace)
+    let file = try SessionFile.open(trace, key: key)
     try explore(try file.domain(), file)
   }
 

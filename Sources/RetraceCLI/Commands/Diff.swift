@@ -38,6 +38,7 @@ struct Diff: AsyncParsableCommand {
 
   @OptionGroup var output: JSONOptions
   @OptionGroup var colorOptions: ColorOptions
+  @OptionGroup var keyOptions: KeyOptions
 
   func validate() throws {
     guard (1...2).contains(traces.count) else {
@@ -54,14 +55,15 @@ struct Diff: AsyncParsableCommand {
   }
 
   mutating func run() async throws {
+    let key = try keyOptions.load()
     Terminal.configureColor(colorOptions)
     // Two points of one trace need only the chunks from their snapshots on.
-    let file = try SessionFile.open(traces[0], usingIndex: traces.count == 1)
+    let file = try SessionFile.open(traces[0], usingIndex: traces.count == 1, key: key)
     let domain = try file.domain()
     if traces.count == 1 {
       try diffPoints(domain, file)
     } else {
-      let otherFile = try SessionFile.open(traces[1])
+      let otherFile = try SessionFile.open(traces[1], key: key)
       let other = try otherFile.domain()
       guard other.name == domain.name else {
         throw DebuggerError(

@@ -25,10 +25,12 @@ struct Export: AsyncParsableCommand {
   var output: String?
 
   @OptionGroup var colorOptions: ColorOptions
+  @OptionGroup var keyOptions: KeyOptions
 
   mutating func run() async throws {
+    let key = try keyOptions.load()
     Terminal.configureColor(colorOptions)
-    let file = try SessionFile.open(trace)
+    let file = try SessionFile.open(trace, key: key)
     try export(try file.domain(), file)
   }
 

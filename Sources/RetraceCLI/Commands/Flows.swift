@@ -31,6 +31,7 @@ struct Flows: AsyncParsableCommand {
   var format: Format = .dot
 
   @OptionGroup var colorOptions: ColorOptions
+  @OptionGroup var keyOptions: KeyOptions
 
   func validate() throws {
     if traces.isEmpty && rules == nil { throw ValidationError("Give traces, or --rules DOMAIN.") }
@@ -40,6 +41,7 @@ struct Flows: AsyncParsableCommand {
   }
 
   mutating func run() async throws {
+    let key = try keyOptions.load()
     Terminal.configureColor(colorOptions)
     let graph: FlowGraph
     let title: String
@@ -51,7 +53,7 @@ struct Flows: AsyncParsableCommand {
       var merged = FlowGraph()
       var domainName: String?
       for path in traces {
-        let file = try SessionFile.open(path)
+        let file = try SessionFile.open(path, key: key)
         let domain = try file.domain()
         if let domainName, domainName != domain.name {
           throw DebuggerError(

@@ -14,7 +14,8 @@ struct Generate: AsyncParsableCommand {
       domain's upcaster. With --redact, the trace's personal data is pseudonymized or \
       dropped by the domain's redaction policy (docs/PRIVACY.md), with a key derived from the \
       seed: sample traces stay the same every time, and the key protects nothing (an app \
-      keeps a secret one).
+      keeps a secret one). With --encrypt-to, the trace is encrypted to a public key made by \
+      `keygen`, and only its private key reads it.
       """)
 
   @Argument(help: "The domain to generate a session of (see the `domains` command).")
@@ -46,6 +47,13 @@ struct Generate: AsyncParsableCommand {
     help: "Pseudonymize or drop personal data by the domain's redaction policy (traces only).")
   var redact = false
 
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Encrypt the trace to this public key (NAME.pub, from `keygen`; traces only).",
+      valueName: "file"))
+  var encryptTo: String?
+
   @OptionGroup var colorOptions: ColorOptions
 
   func validate() throws {
@@ -62,6 +70,9 @@ struct Generate: AsyncParsableCommand {
           "--redact writes traces in the current action schema: not with .jsonl or --action-schema."
         )
       }
+    }
+    if encryptTo != nil, output.hasSuffix(".jsonl") {
+      throw ValidationError("--encrypt-to writes traces, not JSON Lines.")
     }
     if let actionSchema {
       guard actionSchema >= 1 else {
@@ -90,14 +101,17 @@ struct Generate: AsyncParsableCommand {
       throw DebuggerError(
         .unknownDomain, "domain \(domain.name) declares no redaction policy", path: output)
     }
+    let encryptionKey = try encryptTo.map { path throws(TraceError) in
+      try TracePublicKey(contentsOfFile: path)
+    }
     let (actions, _) = domain.generate(count: actions, seed: seed)
     let session = RecordedSession(
       domain: domain, actions: actions, sessionID: "\(domain.name)-seed-\(seed)")
     try SessionFile.write(
       session, domain: domain, to: output, actionSchema: actionSchema,
-      redactionKey: redact ? .demonstration(seed: seed) : nil)
+      redactionKey: redact ? .demonstration(seed: seed) : nil, encryptionKey: encryptionKey)
     let schema = actionSchema.map { " in action schema \($0)" } ?? ""
-    let redacted = redact ? " redacted" : ""
+    let redacted = (redact ? " redacted" : "") + (encryptionKey != nil ? " encrypted" : "")
     Terminal.writeError(
       Terminal.oneLine(
         "wrote \(actions.count)\(redacted) \(domain.name) actions\(schema) to \(output)"))

@@ -16,13 +16,24 @@ struct Info: AsyncParsableCommand {
 
   @OptionGroup var output: JSONOptions
   @OptionGroup var colorOptions: ColorOptions
+  @OptionGroup var keyOptions: KeyOptions
 
   mutating func run() async throws {
+    let key = try keyOptions.load()
     Terminal.configureColor(colorOptions)
-    let summary = try SessionFile.open(trace).summary()
+    let summary = try SessionFile.open(trace, key: key).summary()
     let count = summary.actionCount
     let bytesPerAction = count == 0 ? nil : Double(summary.bytes) / Double(count)
     let integrity = summary.integrity
+    // Without the key, only the framing and the checksums were checked: never "clean".
+    let integrityJSON =
+      summary.contentsRead
+      ? integrity.json
+      : JSONValue.object([
+        ("status", .string("encrypted")),
+        ("intactActions", .int(Int64(integrity.intactActions))),
+        ("problem", .string(Self.unreadable)),
+      ])
 
     if output.json {
       print(
@@ -44,7 +55,11 @@ struct Info: AsyncParsableCommand {
           ("checkpoints", .int(Int64(summary.checkpoints))),
           ("bytes", .int(Int64(summary.bytes))),
           ("bytesPerAction", .optional(bytesPerAction) { .double(($0 * 100).rounded() / 100) }),
-          ("integrity", integrity.json),
+          (
+            "encryption",
+            .optional(summary.encryption) { Self.json($0, opened: summary.contentsRead) }
+          ),
+          ("integrity", integrityJSON),
         ]).text)
       return
     }
@@ -61,10 +76,18 @@ struct Info: AsyncParsableCommand {
     row("producer", summary.info.producer)
     row("session", summary.info.sessionID)
     row("start", formatTime(summary.info.startTime))
+    if let encryption = summary.encryption {
+      row(
+        "encrypted",
+        "to key \(encryption.keyID) (HPKE: X25519, HKDF-SHA256, ChaCha20-Poly1305)"
+          + (summary.contentsRead ? ", opened with it" : ""))
+    }
     row(
       "duration",
-      formatDuration(summary.duration)
-        + (summary.firstTime.map { " (first action at \(formatTime($0)))" } ?? ""))
+      summary.contentsRead
+        ? formatDuration(summary.duration)
+          + (summary.firstTime.map { " (first action at \(formatTime($0)))" } ?? "")
+        : "-")
     row(
       "actions",
       count == 0 ? "0" : "\(count) (sequence \(summary.firstSequence)...\(summary.lastSequence))")
@@ -81,7 +104,26 @@ struct Info: AsyncParsableCommand {
     row(
       "bytes",
       "\(summary.bytes)" + (bytesPerAction.map { String(format: " (%.1f per action)", $0) } ?? ""))
+    guard summary.contentsRead else {
+      row("integrity", Self.unreadable.yellow)
+      return
+    }
     row("integrity", integrity.isIntact ? integrity.summary.green : integrity.summary.red)
+  }
+
+  /// What `info` says of an encrypted trace's contents without its key.
+  static let unreadable =
+    "encrypted: the framing and checksums were checked; actions, states and the journal need the private key (--key FILE or RETRACE_KEY)"
+
+  /// The `encryption` object of `info --json`.
+  static func json(_ encryption: TraceEncryption, opened: Bool) -> JSONValue {
+    .object([
+      ("keyID", .string(encryption.keyID)),
+      ("kem", .int(Int64(encryption.kem))),
+      ("kdf", .int(Int64(encryption.kdf))),
+      ("aead", .int(Int64(encryption.aead))),
+      ("opened", .bool(opened)),
+    ])
   }
 }
 
@@ -140,6 +182,11 @@ extension SessionFile {
     var snapshots: Int
     var checkpoints: Int
     var integrity: IntegrityReport
+    /// How the trace is encrypted, if it is.
+    var encryption: TraceEncryption? = nil
+    /// Whether the actions were read: `false` for an encrypted trace without its key, of
+    /// which only what the trace keeps in clear is known.
+    var contentsRead = true
 
     var duration: Double {
       guard let firstTime, let lastTime else { return 0 }
@@ -156,6 +203,7 @@ extension SessionFile {
     switch content {
     case .trace(let reader):
       do {
+        guard reader.canReadRecords else { return Self.summarizeClearPart(reader) }
         return try Self.summarize(reader.intactPart(), order: (try? domain())?.actionCases ?? [])
       } catch {
         throw error.at(path: path)
@@ -168,8 +216,12 @@ extension SessionFile {
   /// The integrity of the file by every check (``checked()``), for `verify`.
   func integrity() throws -> IntegrityReport {
     switch content {
-    case .trace(let reader): reader.intactPart().integrityReport
-    case .jsonLines: try summary().integrity
+    case .trace(let reader):
+      if let encryption = reader.header.encryption, !reader.canReadRecords {
+        throw TraceError.keyNeeded(encryption, path: path)
+      }
+      return reader.intactPart().integrityReport
+    case .jsonLines: return try summary().integrity
     }
   }
 
@@ -208,7 +260,23 @@ extension SessionFile {
       lastSequence: reader.lastSequence, actionCount: reader.actionCount,
       caseCounts: names.map { ($0, counts[$0]!) }, firstTime: firstTime, lastTime: lastTime,
       snapshots: snapshots,
-      checkpoints: reader.checkpointCount, integrity: reader.integrityReport)
+      checkpoints: reader.checkpointCount, integrity: reader.integrityReport,
+      encryption: header.encryption)
+  }
+
+  /// What an encrypted trace keeps in clear: its header, its chunk headers and index.
+  private static func summarizeClearPart(_ reader: TraceReader) -> Summary {
+    let header = reader.header
+    return Summary(
+      info: SessionInfo(
+        domain: header.domain, actionSchemaVersion: header.actionSchemaVersion,
+        sessionID: header.sessionID,
+        startTime: header.startTime, producer: header.producer),
+      format: "trace", bytes: reader.fileSize, blocks: reader.chunks.count,
+      firstSequence: reader.firstSequence, lastSequence: reader.lastSequence,
+      actionCount: reader.actionCount, caseCounts: [], firstTime: nil, lastTime: nil,
+      snapshots: reader.snapshotSequences.count, checkpoints: reader.checkpointCount,
+      integrity: reader.integrityReport, encryption: header.encryption, contentsRead: false)
   }
 
   private func summarizeJSONLines<D: Domain>(_ data: Data, domain: D) throws(TraceError)

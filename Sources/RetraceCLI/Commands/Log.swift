@@ -31,6 +31,7 @@ struct Log: AsyncParsableCommand {
 
   @OptionGroup var output: JSONOptions
   @OptionGroup var colorOptions: ColorOptions
+  @OptionGroup var keyOptions: KeyOptions
 
   func validate() throws {
     if let from, let to, from > to {
@@ -39,9 +40,10 @@ struct Log: AsyncParsableCommand {
   }
 
   mutating func run() async throws {
+    let key = try keyOptions.load()
     Terminal.configureColor(colorOptions)
     // A range of actions needs only the chunks that hold them.
-    let file = try SessionFile.open(trace, usingIndex: true)
+    let file = try SessionFile.open(trace, usingIndex: true, key: key)
     try printLog(try file.domain(), file)
   }
 

@@ -82,6 +82,7 @@ struct Replay: AsyncParsableCommand {
 
   @OptionGroup var output: JSONOptions
   @OptionGroup var colorOptions: ColorOptions
+  @OptionGroup var keyOptions: KeyOptions
 
   func validate() throws {
     guard !traces.isEmpty || fromList != nil else {
@@ -98,6 +99,7 @@ struct Replay: AsyncParsableCommand {
 
   mutating func run() async throws {
     Terminal.configureColor(colorOptions)
+    let key = try keyOptions.load()
     var arguments = traces
     if let fromList {
       let listed = try pathsListed(in: fromList)
@@ -114,9 +116,9 @@ struct Replay: AsyncParsableCommand {
       return
     }
     if paths.count == 1 && !isDirectoryArgument && fromList == nil && shard == nil {
-      try await replaySingle(paths[0])
+      try await replaySingle(paths[0], key: key)
     } else {
-      try await replayMany(paths)
+      try await replayMany(paths, key: key)
     }
   }
 
@@ -130,8 +132,9 @@ struct Replay: AsyncParsableCommand {
 
   // MARK: - One trace
 
-  private func replaySingle(_ path: String) async throws {
-    let outcome = try Self.replay(path, verify: verify, to: to, as: replacement, showProgress: true)
+  private func replaySingle(_ path: String, key: TracePrivateKey?) async throws {
+    let outcome = try Self.replay(
+      path, verify: verify, to: to, as: replacement, key: key, showProgress: true)
     if output.json {
       print(outcome.json.text)
     } else {
@@ -142,7 +145,7 @@ struct Replay: AsyncParsableCommand {
 
   // MARK: - Many traces
 
-  private func replayMany(_ paths: [String]) async throws {
+  private func replayMany(_ paths: [String], key: TracePrivateKey?) async throws {
     let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
     let verify = self.verify
     let replacement = self.replacement
@@ -173,7 +176,8 @@ struct Replay: AsyncParsableCommand {
             return (
               index,
               .success(
-                try Self.replay(path, verify: verify, to: nil, as: replacement, showProgress: false)
+                try Self.replay(
+                  path, verify: verify, to: nil, as: replacement, key: key, showProgress: false)
               )
             )
           } catch {
@@ -478,10 +482,11 @@ struct Replay: AsyncParsableCommand {
   }
 
   static func replay(
-    _ path: String, verify: Bool, to: UInt64?, as replacement: String?, showProgress: Bool
+    _ path: String, verify: Bool, to: UInt64?, as replacement: String?, key: TracePrivateKey?,
+    showProgress: Bool
   ) throws -> Outcome {
     // Verifying reads what every check finds intact, and says what that was.
-    let opened = try SessionFile.open(path)
+    let opened = try SessionFile.open(path, key: key)
     let file = verify ? opened.checked() : opened
     guard let replacement else {
       return try replay(

@@ -38,10 +38,12 @@ struct Shrink: AsyncParsableCommand {
   var domainExpression: String?
 
   @OptionGroup var colorOptions: ColorOptions
+  @OptionGroup var keyOptions: KeyOptions
 
   mutating func run() async throws {
+    let key = try keyOptions.load()
     Terminal.configureColor(colorOptions)
-    let file = try SessionFile.open(trace)
+    let file = try SessionFile.open(trace, key: key)
     try shrink(try file.domain(), file)
   }
 

@@ -26,11 +26,13 @@ struct State: AsyncParsableCommand {
 
   @OptionGroup var output: JSONOptions
   @OptionGroup var colorOptions: ColorOptions
+  @OptionGroup var keyOptions: KeyOptions
 
   mutating func run() async throws {
+    let key = try keyOptions.load()
     Terminal.configureColor(colorOptions)
     // One state needs a few of the trace's chunks: they are read when needed, not all.
-    let file = try SessionFile.open(trace, usingIndex: true)
+    let file = try SessionFile.open(trace, usingIndex: true, key: key)
     try show(try file.domain(), file)
   }
 

@@ -20,10 +20,12 @@ struct Verify: AsyncParsableCommand {
 
   @OptionGroup var output: JSONOptions
   @OptionGroup var colorOptions: ColorOptions
+  @OptionGroup var keyOptions: KeyOptions
 
   mutating func run() async throws {
+    let key = try keyOptions.load()
     Terminal.configureColor(colorOptions)
-    let integrity = try SessionFile.open(trace).integrity()
+    let integrity = try SessionFile.open(trace, key: key).integrity()
     if output.json {
       print(JSONValue.object([("file", .string(trace)), ("integrity", integrity.json)]).text)
     } else {

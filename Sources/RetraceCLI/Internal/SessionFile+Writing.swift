@@ -18,11 +18,13 @@ extension SessionFile {
   ///     the app recorded them; `nil` for the current one. Traces only.
   ///   - redactionKey: The key to redact the trace with, by the domain's redaction policy;
   ///     `nil` to write it as it is. Traces in the current action schema only.
+  ///   - encryptionKey: The public key to encrypt the trace to; `nil` to write it in clear.
+  ///     Traces only.
   /// - Throws: `TraceError`: `io` when the file cannot be written, `outOfRange` when the
   ///   domain cannot write `actionSchema`.
   static func write<D: Domain>(
     _ session: RecordedSession<D>, domain: D, to path: String, actionSchema: Int? = nil,
-    redactionKey: RedactionKey? = nil
+    redactionKey: RedactionKey? = nil, encryptionKey: TracePublicKey? = nil
   ) throws(TraceError) {
     if let version = actionSchema, version != domain.actionSchemaVersion {
       precondition(
@@ -44,7 +46,10 @@ extension SessionFile {
       try OutputFile.replace(path) { file throws(TraceError) in
         do throws(TraceError) {
           var next = 0
-          try writeTrace(session, domain: domain, schemaVersion: version, to: file) { _ in
+          try writeTrace(
+            session, domain: domain, schemaVersion: version, to: file,
+            encryptionKey: encryptionKey
+          ) { _ in
             defer { next += 1 }
             return legacy[next]
           }
@@ -59,7 +64,7 @@ extension SessionFile {
         do throws(TraceError) {
           try writeTrace(
             session, domain: domain, schemaVersion: domain.actionSchemaVersion, to: file,
-            redactionKey: redactionKey
+            redactionKey: redactionKey, encryptionKey: encryptionKey
           ) { $0 }
         } catch {
           throw error.at(path: path)
@@ -70,7 +75,8 @@ extension SessionFile {
 
   private static func writeTrace<D: Domain, Recorded: Codable & Sendable>(
     _ session: RecordedSession<D>, domain: D, schemaVersion: Int, to path: String,
-    redactionKey: RedactionKey? = nil, recording: (D.Action) -> Recorded
+    redactionKey: RedactionKey? = nil, encryptionKey: TracePublicKey? = nil,
+    recording: (D.Action) -> Recorded
   ) throws(TraceError) {
     var configuration = TraceRecorderConfiguration()
     configuration.reproducibleCheckpoints = true
@@ -79,6 +85,7 @@ extension SessionFile {
     let batch = 1 << 18
     configuration.maxPendingActions = max(configuration.maxPendingActions, batch * 2)
     configuration.redactionKey = redactionKey
+    configuration.encryptionKey = encryptionKey
     let recorder = try TraceRecorder<D.State, Recorded>(
       path: path, domain: domain.name, actionSchemaVersion: schemaVersion,
       sessionID: session.info.sessionID,

@@ -29,8 +29,13 @@ struct SessionFile {
   /// (and their checksums checked) only when needed, which is what reading one state wants
   /// (`TraceReader.init(path:readJournal:usingIndex:)`).
   ///
-  /// - Throws: `TraceError`: `notFound`, `io`, `notATrace`.
-  static func open(_ path: String, usingIndex: Bool = false) throws(TraceError) -> SessionFile {
+  /// `key` is the private key of an encrypted trace (`--key`); a trace in clear and JSON
+  /// Lines ignore it.
+  ///
+  /// - Throws: `TraceError`: `notFound`, `io`, `notATrace`, `encrypted` (another key).
+  static func open(_ path: String, usingIndex: Bool = false, key: TracePrivateKey?)
+    throws(TraceError) -> SessionFile
+  {
     if try startsWithJSON(path) {
       let data = try readData(path)
       return SessionFile(
@@ -38,7 +43,7 @@ struct SessionFile {
     }
     // By path: the reader also folds in an unfinished session's journal.
     return SessionFile(
-      path: path, content: .trace(try TraceReader(path: path, usingIndex: usingIndex)))
+      path: path, content: .trace(try TraceReader(path: path, usingIndex: usingIndex, key: key)))
   }
 
   /// The file as far as it is intact by every check any reader makes

@@ -5,6 +5,8 @@ import Retrace
 struct Scan {
   var header: TraceHeader
   var version: UInt16
+  /// The header frame's content: what an encrypted trace's sealed frames authenticate.
+  var headerContent: [UInt8]
   var chunks: [TraceChunk] = []
   var hasIndex = false
   /// The index trailer's time offset of the end, in µs, when the trace has an index.
@@ -14,6 +16,7 @@ struct Scan {
   init(_ file: UnsafeRawBufferPointer) throws(TraceError) {
     let end: Int
     (header, version, end) = try Self.readHeader(file)
+    headerContent = Array(file[8..<end])
     // The chunks, then the index.
     var offset = end
     var nextSequence = header.firstSequence + 1
@@ -87,6 +90,7 @@ struct Scan {
     else { return nil }
     self.header = header
     self.version = version
+    headerContent = Array(headerFrame[8..<end])
     // The chunks' header frames, one after another up to the index.
     var offset = end
     var nextSequence = header.firstSequence + 1
@@ -97,7 +101,7 @@ struct Scan {
         case .success(let chunk) = bytes.withUnsafeBytes({
           Self.readChunkHeader(
             $0, at: offset, fileSize: indexOffset, index: chunks.count, nextSequence: nextSequence,
-            frame: nil)
+            sealed: header.encryption != nil, frame: nil)
         })
       else { return nil }
       chunks.append(chunk)
@@ -185,7 +189,8 @@ struct Scan {
     let header = UnsafeRawBufferPointer(
       rebasing: file[offset..<min(file.count, offset + 8 + TraceFormat.chunkHeaderSize)])
     return Self.readChunkHeader(
-      header, at: offset, fileSize: file.count, index: chunks.count, nextSequence: nextSequence
+      header, at: offset, fileSize: file.count, index: chunks.count, nextSequence: nextSequence,
+      sealed: self.header.encryption != nil
     ) { frameStart, frameSize in
       UnsafeRawBufferPointer(rebasing: file[frameStart..<(frameStart + frameSize)])
     }
@@ -195,12 +200,15 @@ struct Scan {
   /// (its 8-byte frame header and 48 bytes of content, or fewer where the file ends), or
   /// the damage found.
   ///
-  /// - Parameter frame: The chunk's zstd frame, given where it starts and its size, to check
-  ///   the chunk's checksum against; `nil` leaves that check to whoever reads the frame
-  ///   (``checksumMatches(_:header:frame:)``).
+  /// - Parameters:
+  ///   - sealed: Whether the trace is encrypted, so that its chunks must be of format 2
+  ///     (a sealed frame in place of the zstd frame); format 1 otherwise.
+  ///   - frame: The chunk's zstd frame, given where it starts and its size, to check
+  ///     the chunk's checksum against; `nil` leaves that check to whoever reads the frame
+  ///     (``checksumMatches(_:header:frame:)``).
   static func readChunkHeader(
     _ header: UnsafeRawBufferPointer, at offset: Int, fileSize: Int, index: Int,
-    nextSequence: UInt64,
+    nextSequence: UInt64, sealed: Bool,
     frame: ((_ start: Int, _ size: Int) -> UnsafeRawBufferPointer)?
   ) -> Result<TraceChunk, TraceError> {
     func failure(_ code: TraceError.Code, _ message: String, _ at: Int) -> Result<
@@ -218,6 +226,13 @@ struct Scan {
     let h = 8
     guard header.readLittleEndian(UInt32.self, at: h) == TraceFormat.chunkTag else {
       return failure(.corrupted, "chunk header tag is wrong", offset + h)
+    }
+    let format = header.readLittleEndian(UInt16.self, at: h + 4)
+    guard format == (sealed ? 2 : 1) else {
+      return failure(
+        .corrupted,
+        "chunk format \(format) in \(sealed ? "an encrypted" : "a clear") trace (it must be \(sealed ? 2 : 1))",
+        offset + h + 4)
     }
     let rawSize = Int(header.readLittleEndian(UInt32.self, at: h + 32))
     let frameSize = Int(header.readLittleEndian(UInt32.self, at: h + 36))
@@ -341,12 +356,18 @@ struct JournalRecord: Sendable {
   /// The intact records of a journal that continue at `nextSequence`: it stops at the first
   /// record whose length or checksum (salted with this journal's salt) is wrong, so stale
   /// records from before the journal's last reset are never read.
-  static func read(_ bytes: [UInt8], nextSequence: UInt64) -> [JournalRecord] {
+  ///
+  /// A sealed journal (format 2, of an encrypted trace) is read only with the trace's
+  /// `cipher`; its records end at the first that does not authenticate.
+  static func read(_ bytes: [UInt8], nextSequence: UInt64, cipher: TraceCipher?)
+    -> [JournalRecord]
+  {
     bytes.withUnsafeBytes { file -> [JournalRecord] in
       let h = TraceFormat.journalHeaderSize
       guard file.count >= h, file.readLittleEndian(UInt32.self, at: 0) == TraceFormat.journalTag,
         CRC32C.checksum(UnsafeRawBufferPointer(rebasing: file[0..<28]))
-          == file.readLittleEndian(UInt32.self, at: 28)
+          == file.readLittleEndian(UInt32.self, at: 28),
+        file.readLittleEndian(UInt16.self, at: 4) == (cipher == nil ? 1 : 2)
       else { return [] }
       let salt = file.readLittleEndian(UInt32.self, at: 8)
       var saltBytes: [UInt8] = []
@@ -359,39 +380,60 @@ struct JournalRecord: Sendable {
         let length = Int(file.readLittleEndian(UInt32.self, at: offset))
         let crc = file.readLittleEndian(UInt32.self, at: offset + 4)
         guard length > 0, file.count - offset - 8 >= length else { break }
-        let payload = UnsafeRawBufferPointer(rebasing: file[(offset + 8)..<(offset + 8 + length)])
-        guard CRC32C.update(saltCRC, payload) == crc else { break }
+        let stored = UnsafeRawBufferPointer(rebasing: file[(offset + 8)..<(offset + 8 + length)])
+        guard CRC32C.update(saltCRC, stored) == crc else { break }
         offset += 8 + length
-        var cursor = RecordCBOR.Cursor(payload)
-        guard let count = try? cursor.readArrayCount(), let kind = try? cursor.readUInt() else {
-          break
+        let parsed: Bool?
+        if let cipher {
+          guard let record = cipher.openJournalRecord(stored) else { break }
+          parsed = record.withUnsafeBytes { payload in
+            Self.parse(payload, expected: &expected, nextSequence: nextSequence, into: &records)
+          }
+        } else {
+          parsed = Self.parse(
+            stored, expected: &expected, nextSequence: nextSequence, into: &records)
         }
-        switch (TraceFormat.RecordKind(rawValue: kind), count) {
-        case (.action, 4):
-          guard let sequence = try? cursor.readUInt(), let time = try? cursor.readInt(),
-            let range = try? cursor.skipItem(), cursor.isAtEnd
-          else { return records }
-          if sequence < expected { continue }  // already in a chunk
-          guard sequence == expected else { return records }
-          records.append(
-            JournalRecord(
-              kind: .action, sequence: sequence, time: time, hash: 0, payload: Array(payload[range])
-            ))
-          expected += 1
-        case (.checkpoint, 3):
-          guard let sequence = try? cursor.readUInt(), let hash = try? cursor.readUInt(),
-            cursor.isAtEnd
-          else { return records }
-          // Only checkpoints after a recovered action; earlier ones are already in a chunk.
-          if sequence < expected - 1 || expected == nextSequence { continue }
-          guard sequence == expected - 1 else { return records }
-          records.append(
-            JournalRecord(kind: .checkpoint, sequence: sequence, time: 0, hash: hash, payload: []))
-        default:
-          return records
-        }
+        if parsed == nil { break }
       }
       return records
+    }
+  }
+
+  /// Parses one journal record's `payload` and appends it to `records` when it continues
+  /// them: `true` when it did, `false` when it is to be skipped (already in a chunk), `nil`
+  /// when the journal's intact records end before it.
+  private static func parse(
+    _ payload: UnsafeRawBufferPointer, expected: inout UInt64, nextSequence: UInt64,
+    into records: inout [JournalRecord]
+  ) -> Bool? {
+    var cursor = RecordCBOR.Cursor(payload)
+    guard let count = try? cursor.readArrayCount(), let kind = try? cursor.readUInt() else {
+      return nil
+    }
+    switch (TraceFormat.RecordKind(rawValue: kind), count) {
+    case (.action, 4):
+      guard let sequence = try? cursor.readUInt(), let time = try? cursor.readInt(),
+        let range = try? cursor.skipItem(), cursor.isAtEnd
+      else { return nil }
+      if sequence < expected { return false }  // already in a chunk
+      guard sequence == expected else { return nil }
+      records.append(
+        JournalRecord(
+          kind: .action, sequence: sequence, time: time, hash: 0, payload: Array(payload[range])))
+      expected += 1
+      return true
+    case (.checkpoint, 3):
+      guard let sequence = try? cursor.readUInt(), let hash = try? cursor.readUInt(),
+        cursor.isAtEnd
+      else { return nil }
+      // Only checkpoints after a recovered action; earlier ones are already in a chunk.
+      if sequence < expected - 1 || expected == nextSequence { return false }
+      guard sequence == expected - 1 else { return nil }
+      records.append(
+        JournalRecord(kind: .checkpoint, sequence: sequence, time: 0, hash: hash, payload: []))
+      return true
+    default:
+      return nil
     }
   }
 }

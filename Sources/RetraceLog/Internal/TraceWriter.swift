@@ -1,3 +1,4 @@
+import Crypto
 import Retrace
 
 /// Writes one trace file: the header, chunks of records (through the journal first), and on
@@ -58,6 +59,12 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   private var redactor: Redactor?
   /// Whether the state being hashed is the one the recording starts from.
   private var hashingStartingState = false
+  /// Seals chunks and journal records, when the recorder encrypts.
+  private var cipher: TraceCipher?
+  /// The header field that says how, when it does.
+  private var encryption: TraceEncryption?
+  /// The number of the next sealed journal record: its nonce, never used twice in a trace.
+  private var journalCounter: UInt64 = 0
 
   init(
     path: String, configuration: TraceRecorderConfiguration, storage: any TraceStorage,
@@ -69,6 +76,13 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
           .io, "a redaction key is set, but the domain declares no redaction policy", path: path)
       }
       redactor = Redactor(policy: redaction, key: key)
+    }
+    if let key = configuration.encryptionKey {
+      do {
+        (cipher, encryption) = try TraceCipher.sealing(to: key)
+      } catch {
+        throw error.at(path: path)
+      }
     }
     self.path = path
     self.journalPath = path + ".journal"
@@ -94,6 +108,8 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
 
   /// Writes the header frame and the starting snapshot.
   func start(header: TraceHeader, state: State) throws(TraceError) {
+    var header = header
+    header.encryption = encryption
     // What a reader refuses is not written (the first sequence number is known only now;
     // the rest was checked when the recorder was created).
     if let impossibility = header.impossibility {
@@ -114,6 +130,7 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     content.appendLittleEndian(UInt32(cbor.count))
     content.append(contentsOf: cbor)
     content.appendLittleEndian(CRC32C.checksum(content))
+    cipher?.headerDigest = Array(SHA256.hash(data: content))
     var frame: [UInt8] = []
     frame.appendLittleEndian(TraceFormat.headerMagic)
     frame.appendLittleEndian(UInt32(content.count))
@@ -331,12 +348,14 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     } catch {
       throw TraceError(.io, error.message, path: path, chunk: index.count)
     }
-    let frameSize = frameBuffer.count - 8 - TraceFormat.chunkHeaderSize
+    let headerEnd = 8 + TraceFormat.chunkHeaderSize
+    let zstdSize = frameBuffer.count - headerEnd
+    let frameSize = cipher == nil ? zstdSize : TraceCipher.sealedSize(zstdSize)
     frameBuffer.setLittleEndian(TraceFormat.chunkMagic, at: 0)
     frameBuffer.setLittleEndian(UInt32(TraceFormat.chunkHeaderSize), at: 4)
     let h = 8
     frameBuffer.setLittleEndian(TraceFormat.chunkTag, at: h)
-    frameBuffer.setLittleEndian(UInt16(1), at: h + 4)
+    frameBuffer.setLittleEndian(UInt16(cipher == nil ? 1 : 2), at: h + 4)
     frameBuffer.setLittleEndian(UInt16(chunkStartsWithSnapshot ? 1 : 0), at: h + 6)
     frameBuffer.setLittleEndian(chunkFirstSequence, at: h + 8)
     frameBuffer.setLittleEndian(chunkActions, at: h + 16)
@@ -345,6 +364,17 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     frameBuffer.setLittleEndian(UInt32(chunk.count), at: h + 32)
     frameBuffer.setLittleEndian(UInt32(frameSize), at: h + 36)
     frameBuffer.setLittleEndian(chunkCheckpoints, at: h + 44)
+    if let cipher {
+      // The zstd frame gives way to its sealed frame, which authenticates the header too.
+      var sealed: [UInt8] = []
+      sealed.reserveCapacity(frameSize)
+      try frameBuffer.withBytes { bytes throws(TraceError) in
+        try cipher.sealChunk(
+          UnsafeRawBufferPointer(rebasing: bytes[headerEnd...]), ordinal: index.count,
+          header: UnsafeRawBufferPointer(rebasing: bytes[h..<headerEnd]), appendingTo: &sealed)
+      }
+      frameBuffer.replaceSubrange(headerEnd..., with: sealed)
+    }
     let crc = frameBuffer.withUnsafeBytes { bytes in
       let head = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[h..<(h + 40)]))
       let withTail = CRC32C.update(
@@ -386,7 +416,7 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     if salt == 0 { salt = 1 }
     var header: [UInt8] = []
     header.appendLittleEndian(TraceFormat.journalTag)
-    header.appendLittleEndian(UInt16(1))
+    header.appendLittleEndian(UInt16(cipher == nil ? 1 : 2))
     header.appendLittleEndian(UInt16(0))
     header.appendLittleEndian(salt)
     header.appendLittleEndian(lastSequence + 1)
@@ -401,6 +431,18 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   /// record), record), followed by an empty record that marks the end. Finishes the chunk
   /// first when the journal is full.
   private func journalAppend(_ head: [UInt8], _ tail: UnsafeRawBufferPointer) throws(TraceError) {
+    if let cipher {
+      let sealed = try cipher.sealJournalRecord(head + Array(tail), counter: journalCounter)
+      journalCounter += 1
+      return try journalAppendFramed(sealed, UnsafeRawBufferPointer(start: nil, count: 0))
+    }
+    try journalAppendFramed(head, tail)
+  }
+
+  /// Appends a record, `head` followed by `tail`, as it is; see ``journalAppend(_:_:)``.
+  private func journalAppendFramed(_ head: [UInt8], _ tail: UnsafeRawBufferPointer)
+    throws(TraceError)
+  {
     let length = head.count + tail.count
     if journalOffset + 8 + length + 8 > journalCapacity {
       // The chunk holds everything the journal holds: compress it, then the journal is empty.
