@@ -8,6 +8,7 @@
 //
 // W4r is the same with a redaction key (the banking domain's policy): the sending thread's
 // work is W4's, and the writer pseudonymizes each action and state before writing it.
+// W4re adds encryption to a public key: the writer also seals each journal record and chunk.
 //
 // The recorders are closed after the benchmark, in its teardown, not after each iteration:
 // closing ends the writer thread, and a thread that ends while package-benchmark counts
@@ -22,9 +23,12 @@ import Synchronization
 let benchmarks: @Sendable () -> Void = {
   let count = BenchmarkSettings.actions
 
-  for redacted in [false, true] {
+  let variants: [(prefix: String, privacy: OpenRecorders.Privacy)] = [
+    ("W4_banking_recording", .none), ("W4r_banking_redacted_recording", .redacted),
+    ("W4re_banking_redacted_encrypted_recording", .redactedAndEncrypted),
+  ]
+  for (prefix, privacy) in variants {
     for untilFlushed in [false, true] {
-      let prefix = redacted ? "W4r_banking_redacted_recording" : "W4_banking_recording"
       let name = prefix + (untilFlushed ? "_until_flushed" : "_send")
       let configuration = BenchmarkSettings.configuration(
         mallocs: .relative(10), maxIterations: 5, maxSeconds: 10)
@@ -33,7 +37,7 @@ let benchmarks: @Sendable () -> Void = {
         do {
           try onMainActor(benchmark) { benchmark in
             let store = Store(initialState: Workloads.bankingState(), reducer: BankingReducer())
-            let recorder = try open.recorder(named: redacted ? "w4r" : "w4", redacted: redacted)
+            let recorder = try open.recorder(named: prefix, privacy: privacy)
             store.attach(recorder)
             benchmark.startMeasurement()
             for action in actions {
@@ -64,15 +68,26 @@ final class OpenRecorders: Sendable {
     [(path: String, recorder: TraceRecorder<BankingState, BankingAction>)]
   >([])
 
-  /// A recorder for a new trace in the run's scratch directory; with `redacted`, with a
-  /// redaction key.
-  func recorder(named name: String, redacted: Bool = false) throws -> TraceRecorder<
+  /// What a recorder keeps private: nothing, personal data (a redaction key), or that and
+  /// everything (a redaction key and a public key to encrypt to).
+  enum Privacy {
+    case none
+    case redacted
+    case redactedAndEncrypted
+  }
+
+  /// A recorder for a new trace in the run's scratch directory, with the keys `privacy`
+  /// calls for.
+  func recorder(named name: String, privacy: Privacy = .none) throws -> TraceRecorder<
     BankingState, BankingAction
   > {
     try recorders.withLock { recorders in
       let path = TraceFixture.scratchPath("\(name)-\(recorders.count)")
       var configuration = TraceRecorderConfiguration()
-      if redacted { configuration.redactionKey = .random() }
+      if privacy != .none { configuration.redactionKey = .random() }
+      if privacy == .redactedAndEncrypted {
+        configuration.encryptionKey = TracePrivateKey.generate().publicKey
+      }
       let recorder = try TraceRecorder<BankingState, BankingAction>(
         path: path, domain: bankingDomain, configuration: configuration)
       recorders.append((path, recorder))

@@ -30,12 +30,15 @@ struct SessionFile {
   /// (`TraceReader.init(path:readJournal:usingIndex:)`).
   ///
   /// `key` is the private key of an encrypted trace (`--key`); a trace in clear and JSON
-  /// Lines ignore it.
+  /// Lines ignore it. `REPORT#N` opens the N-th session of a bug report.
   ///
   /// - Throws: `TraceError`: `notFound`, `io`, `notATrace`, `encrypted` (another key).
   static func open(_ path: String, usingIndex: Bool = false, key: TracePrivateKey?)
     throws(TraceError) -> SessionFile
   {
+    if let (report, number) = reportReference(path) {
+      return try openInReport(report, number: number, as: path, key: key)
+    }
     if try startsWithJSON(path) {
       let data = try readData(path)
       return SessionFile(

@@ -1,0 +1,250 @@
+import ArgumentParser
+import Foundation
+import RetraceDebugger
+import RetraceLog
+
+/// `retrace report`: bug reports, the last sessions of an app in one file.
+struct Report: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Make, list and unpack bug reports (an app's last sessions in one file).",
+    discussion: """
+      An app makes a report with SessionDirectory.makeReport and sends it with its own \
+      transport; `report create` makes the same file from a session directory. Every \
+      command reads a trace inside a report as REPORT#N, N from 1 (the newest session).
+      """,
+    subcommands: [List.self, Extract.self, Create.self])
+
+  /// `retrace report list`.
+  struct List: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "List a report's sessions, the app's facts and the note.")
+
+    @Argument(help: "The report file.")
+    var report: String
+
+    @OptionGroup var output: JSONOptions
+    @OptionGroup var keyOptions: KeyOptions
+
+    mutating func run() async throws {
+      let key = try keyOptions.load()
+      let report = try Report.open(self.report)
+      let note = try Report.note(of: report, key: key, path: self.report)
+      let traces = report.entries.indices.map { index in
+        let (trace, journal) = report.trace(at: index)
+        return try? TraceReader(bytes: trace, journal: journal, key: key)
+      }
+      if output.json {
+        let entries = report.entries.enumerated().map { index, entry in
+          JSONValue.object([
+            ("number", .int(Int64(index + 1))),
+            ("reference", .string("\(self.report)#\(index + 1)")),
+            ("name", .string(entry.name)),
+            ("sessionID", .string(entry.sessionID)),
+            ("domain", .string(entry.domain)),
+            ("keyID", .optional(entry.keyID) { .string($0) }),
+            ("actions", .optional(traces[index]) { .int(Int64($0.actionCount)) }),
+            ("traceBytes", .int(Int64(entry.traceBytes))),
+            ("journalBytes", .int(Int64(entry.journalBytes))),
+          ])
+        }
+        print(
+          JSONValue.object([
+            ("file", .string(self.report)),
+            ("createdAt", .double(report.createdAt)),
+            (
+              "app",
+              .object(report.app.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
+            ),
+            ("note", .optional(note.text) { .string($0) }),
+            ("noteKeyID", .optional(report.noteKeyID) { .string($0) }),
+            ("complete", .bool(report.isComplete)),
+            ("entries", .array(entries)),
+            (
+              "omitted",
+              .array(
+                report.omitted.map {
+                  .object([("name", .string($0.name)), ("reason", .string($0.reason))])
+                })
+            ),
+          ]).text)
+        return
+      }
+      print(
+        Terminal.oneLine(
+          "\(self.report): made \(formatTime(report.createdAt)), \(report.entries.count) sessions, \(report.bytes.count) bytes"
+            + (report.isComplete ? "" : " (cut short: some sessions are incomplete)")))
+      for (name, value) in report.app.sorted(by: { $0.key < $1.key }) {
+        print(Terminal.oneLine("app   \(name): \(value)"))
+      }
+      print(Terminal.oneLine("note  " + note.description))
+      for (index, entry) in report.entries.enumerated() {
+        let actions = traces[index].map { "\($0.actionCount) actions" } ?? "unreadable"
+        let encryption = entry.keyID.map { ", encrypted to key \($0)" } ?? ""
+        print(
+          Terminal.oneLine(
+            "#\(index + 1)  \(entry.name)  \(entry.domain), \(actions), \(entry.traceBytes + entry.journalBytes) bytes\(encryption)"
+          ))
+      }
+      for omission in report.omitted {
+        print(Terminal.oneLine("left out  \(omission.name): \(omission.reason)"))
+      }
+    }
+  }
+
+  /// `retrace report extract`.
+  struct Extract: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Write a report's traces (and journals, and note) into a directory.",
+      discussion: """
+        The traces are written as they are in the report (an encrypted one stays encrypted); \
+        the note is written to note.txt, opened with --key when it is encrypted. Existing \
+        files are never overwritten.
+        """)
+
+    @Argument(help: "The report file.")
+    var report: String
+
+    @Option(name: .shortAndLong, help: "The directory to write into (made if missing).")
+    var output: String = "."
+
+    @OptionGroup var keyOptions: KeyOptions
+
+    mutating func run() async throws {
+      let key = try keyOptions.load()
+      let report = try Report.open(self.report)
+      var files: [(name: String, bytes: [UInt8])] = []
+      for index in report.entries.indices {
+        let name = report.entries[index].name
+        // The names come from the file: only plain names, never a path.
+        guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
+          throw TraceError(
+            .corrupted, "entry \(index + 1) has the impossible name '\(name)'", path: self.report)
+        }
+        let (trace, journal) = report.trace(at: index)
+        files.append((name, trace))
+        if let journal { files.append((name + ".journal", journal)) }
+      }
+      if let note = try Report.note(of: report, key: key, path: self.report).text {
+        files.append(("note.txt", Array((note + "\n").utf8)))
+      }
+      do {
+        try FileManager.default.createDirectory(
+          atPath: output, withIntermediateDirectories: true)
+      } catch {
+        throw TraceError(
+          .io, "cannot create the directory: \(error.localizedDescription)", path: output)
+      }
+      for file in files where FileManager.default.fileExists(atPath: output + "/" + file.name) {
+        throw TraceError(
+          .io, "already exists; extract never overwrites", path: output + "/" + file.name)
+      }
+      for file in files {
+        try OutputFile.writeText(file.bytes, to: output + "/" + file.name)
+      }
+      Terminal.writeError(
+        Terminal.oneLine(
+          "wrote \(report.entries.count) sessions\(files.contains { $0.name == "note.txt" } ? " and the note" : "") to \(output)"
+        ))
+    }
+  }
+
+  /// `retrace report create`.
+  struct Create: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Make a report of a session directory's last sessions, as an app does.")
+
+    @Argument(help: "The session directory (an app's SessionDirectory).")
+    var directory: String
+
+    @Option(name: .shortAndLong, help: "The report file to write.", transform: outputName)
+    var output: String
+
+    @Option(name: .long, help: "How many sessions, the newest first.")
+    var sessions: Int = 1
+
+    @Option(name: .long, help: "The user's note.")
+    var note: String?
+
+    @Option(name: .long, help: "The most bytes the report may take.")
+    var maxBytes: Int = 10 << 20
+
+    @Option(
+      name: .long,
+      help: ArgumentHelp(
+        "Take only traces encrypted to this public key, and encrypt the note to it.",
+        valueName: "file"))
+    var encryptTo: String?
+
+    func validate() throws {
+      guard sessions >= 1 else { throw ValidationError("--sessions must be at least 1.") }
+      guard maxBytes >= 1 else { throw ValidationError("--max-bytes must be at least 1.") }
+    }
+
+    mutating func run() async throws {
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory),
+        isDirectory.boolValue
+      else { throw TraceError(.notFound, "no such directory", path: directory) }
+      let key = try encryptTo.map { path throws(TraceError) in
+        try TracePublicKey(contentsOfFile: path)
+      }
+      let report = try SessionDirectory(path: directory).makeReport(
+        BugReport.Options(lastSessions: sessions, note: note, maxBytes: maxBytes, encryptTo: key))
+      try OutputFile.writeText(report.bytes, to: output)
+      Terminal.writeError(
+        Terminal.oneLine(
+          "wrote \(report.entries.count) sessions (\(report.omitted.count) left out) to \(output)"))
+    }
+  }
+
+  /// Reads the report at `path`.
+  static func open(_ path: String) throws(TraceError) -> BugReport {
+    try BugReport(bytes: Array(try SessionFile.readData(path)), path: path)
+  }
+
+  /// The note as `list` shows it, and its text when it can be read.
+  static func note(of report: BugReport, key: TracePrivateKey?, path: String) throws(TraceError)
+    -> (text: String?, description: String)
+  {
+    let text: String?
+    do {
+      text = try report.note(key: key)
+    } catch {
+      throw error.at(path: path)
+    }
+    if let text { return (text, text) }
+    if let keyID = report.noteKeyID {
+      return (nil, "(encrypted to key \(keyID): give its private key with --key to read it)")
+    }
+    return (nil, "(none)")
+  }
+}
+
+extension SessionFile {
+  /// `REPORT#N`: the report's path and the number, when `path` names a session inside a
+  /// report (no file has that name, and one has the name before `#`).
+  static func reportReference(_ path: String) -> (report: String, number: Int)? {
+    guard let hash = path.lastIndex(of: "#"), let number = Int(path[path.index(after: hash)...]),
+      !FileManager.default.fileExists(atPath: path)
+    else { return nil }
+    let report = String(path[..<hash])
+    return FileManager.default.fileExists(atPath: report) ? (report, number) : nil
+  }
+
+  /// The session `number` (from 1) of the report at `report`, as a trace read from memory.
+  static func openInReport(_ report: String, number: Int, as path: String, key: TracePrivateKey?)
+    throws(TraceError) -> SessionFile
+  {
+    let opened = try Report.open(report)
+    guard number >= 1, number <= opened.entries.count else {
+      throw TraceError(
+        .outOfRange,
+        "the report holds \(opened.entries.count) sessions; #\(number) is not one of them",
+        path: report)
+    }
+    let (trace, journal) = opened.trace(at: number - 1)
+    return SessionFile(
+      path: path,
+      content: .trace(try TraceReader(bytes: trace, journal: journal, path: path, key: key)))
+  }
+}
