@@ -63,17 +63,38 @@ public struct KeyOptions: ParsableArguments {
   /// - Throws: `TraceError` naming the key file when it cannot be read or holds no private
   ///   key; never the key's text.
   func load() throws(TraceError) -> TracePrivateKey? {
-    if let key { return try TracePrivateKey(contentsOfFile: key) }
-    guard let value = ProcessInfo.processInfo.environment["RETRACE_KEY"], !value.isEmpty else {
-      return nil
-    }
-    if value.hasPrefix("RETRACE-") {
-      do {
-        return try TracePrivateKey(text: value)
-      } catch {
-        throw error.at(path: "RETRACE_KEY")
+    if let key {
+      // A key's text given as the path would be echoed in "no such key file": refuse it by
+      // the option's name instead.
+      guard !Self.looksLikeAKey(key) else {
+        throw TraceError(
+          .io, "takes a key file's path, not the key itself (use RETRACE_KEY for that)",
+          path: "--key")
       }
+      return try TracePrivateKey(contentsOfFile: key)
     }
-    return try TracePrivateKey(contentsOfFile: value)
+    guard let value = ProcessInfo.processInfo.environment["RETRACE_KEY"],
+      !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+    else { return nil }
+    do throws(TraceError) {
+      if Self.looksLikeAKey(value) { return try TracePrivateKey(text: value) }
+      guard FileManager.default.fileExists(atPath: value) else {
+        throw TraceError(.notFound, "is neither a key nor the path of a key file")
+      }
+      return try TracePrivateKey(contentsOfFile: value)
+    } catch {
+      // Named as the variable, never by its value, which may be a key pasted wrongly.
+      var error = error
+      error.path = "RETRACE_KEY"
+      throw error
+    }
+  }
+
+  /// Whether `text` is (or holds) a key's text rather than a path: a path is echoed in
+  /// errors, a key must never be.
+  private static func looksLikeAKey(_ text: String) -> Bool {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    return trimmed.hasPrefix("RETRACE-") || trimmed.contains("\n")
+      || (trimmed.count == 44 && Data(base64Encoded: trimmed) != nil)
   }
 }

@@ -154,15 +154,26 @@ public struct BugReport: Sendable {
     } catch {
       throw fail(.corrupted, "report manifest: \(error)", 20)
     }
-    guard manifest.entries.allSatisfy({ $0.traceBytes >= 0 && $0.journalBytes >= 0 }) else {
-      throw fail(.corrupted, "report manifest: a negative size", 20)
-    }
+    // Sizes a file can have: their sums cannot overflow however many entries there are.
+    let possible = 0...(1 << 40)
+    guard
+      manifest.entries.allSatisfy({
+        possible.contains($0.traceBytes) && possible.contains($0.journalBytes)
+      })
+    else { throw fail(.corrupted, "report manifest: an entry's size is impossible", 20) }
     self.bytes = bytes
     dataStart = 8 + size
   }
 
   /// A report of `manifest` and the files it lists, in order.
   init(manifest: Manifest, files: [[UInt8]]) throws(TraceError) {
+    var bytes = try Self.frame(manifest)
+    for file in files { bytes.append(contentsOf: file) }
+    try self.init(bytes: bytes)
+  }
+
+  /// The report frame of `manifest`.
+  static func frame(_ manifest: Manifest) throws(TraceError) -> [UInt8] {
     var cbor: [UInt8] = []
     do { try CBOREncoder(deterministic: true).encode(manifest, appendingTo: &cbor) } catch {
       throw TraceError(.io, "cannot encode the report manifest: \(error)")
@@ -174,12 +185,17 @@ public struct BugReport: Sendable {
     content.appendLittleEndian(UInt32(cbor.count))
     content.append(contentsOf: cbor)
     content.appendLittleEndian(CRC32C.checksum(content))
+    guard content.count <= TraceFormat.maxHeaderSize else {
+      throw TraceError(
+        .tooLarge,
+        "the report's manifest takes \(content.count) bytes, more than the \(TraceFormat.maxHeaderSize) a reader accepts (a note, app facts or session IDs too long)"
+      )
+    }
     var bytes: [UInt8] = []
     bytes.appendLittleEndian(Self.magic)
     bytes.appendLittleEndian(UInt32(content.count))
     bytes.append(contentsOf: content)
-    for file in files { bytes.append(contentsOf: file) }
-    try self.init(bytes: bytes)
+    return bytes
   }
 
   /// The trace of entry `index` (0 for the first, the newest) and its journal, as they are
@@ -249,14 +265,35 @@ extension SessionDirectory {
   /// Makes a bug report of the directory's last sessions (see ``BugReport``).
   ///
   /// - Parameter options: What goes in.
-  /// - Throws: ``TraceError`` when the directory cannot be read or the note not encrypted.
+  /// - Throws: ``TraceError`` when the directory cannot be read, the note not encrypted, or
+  ///   the note and app facts alone take more than ``BugReport/Options/maxBytes`` (or 1 MiB).
   public func makeReport(_ options: BugReport.Options) throws(TraceError) -> BugReport {
     var entries: [BugReport.Entry] = []
     var omitted: [BugReport.Omission] = []
     var files: [[UInt8]] = []
-    var total = 4_096  // the manifest's share, roughly
+    var manifest = BugReport.Manifest(
+      createdAt: StoreClock.system.now(0), producer: "Retrace \(RetraceVersion.string)",
+      app: options.app, note: nil, sealedNote: nil, entries: [], omitted: [])
+    if let note = options.note {
+      if let key = options.encryptTo {
+        manifest.sealedNote = try Self.seal(note, to: key)
+      } else {
+        manifest.note = note
+      }
+    }
+    // The report frame without sessions, and a generous share of it per entry or omission.
+    let base = try BugReport.frame(manifest).count
+    let perEntry = 512
+    guard base + perEntry <= min(options.maxBytes, TraceFormat.maxHeaderSize) else {
+      throw TraceError(
+        .tooLarge,
+        "the note and app facts take \(base) bytes, more than the report may (\(min(options.maxBytes, TraceFormat.maxHeaderSize)) bytes)",
+        path: path)
+    }
+    var total = base
     for session in try sessions().reversed().prefix(max(options.lastSessions, 0)) {
       let name = String(session.path.split(separator: "/").last ?? "")
+      total += perEntry
       // The journal first, then the trace: a chunk written in between is then in the trace,
       // and the journal's records before it are skipped as already there.
       let journal = (try? readFile(session.path + ".journal")).map(Self.usedJournal) ?? []
@@ -288,26 +325,31 @@ extension SessionDirectory {
           keyID: keyID, traceBytes: trace.count, journalBytes: journal.count))
       files.append(trace + journal)
     }
-    var manifest = BugReport.Manifest(
-      createdAt: StoreClock.system.now(0), producer: "Retrace \(RetraceVersion.string)",
-      app: options.app, note: nil, sealedNote: nil, entries: entries, omitted: omitted)
-    if let note = options.note {
-      if let key = options.encryptTo {
-        do {
-          var sender = try HPKE.Sender(
-            recipientKey: key.agreementKey, ciphersuite: .Curve25519_SHA256_ChachaPoly,
-            info: BugReport.noteInfo)
-          let ciphertext = try sender.seal(Data(note.utf8))
-          manifest.sealedNote = .init(
-            keyID: key.id, encapsulatedKey: sender.encapsulatedKey, ciphertext: ciphertext)
-        } catch {
-          throw TraceError(.io, "cannot encrypt the note: \(error)")
-        }
-      } else {
-        manifest.note = note
-      }
+    manifest.entries = entries
+    manifest.omitted = omitted
+    var report = try BugReport(manifest: manifest, files: files)
+    // The share per entry is an estimate (a session ID may be long): the budget is the file's.
+    while report.bytes.count > options.maxBytes, let last = manifest.entries.popLast() {
+      files.removeLast()
+      manifest.omitted.append(.init(name: last.name, reason: "over the size budget"))
+      report = try BugReport(manifest: manifest, files: files)
     }
-    return try BugReport(manifest: manifest, files: files)
+    return report
+  }
+
+  /// `note` sealed with HPKE (single shot) to `key`.
+  private static func seal(_ note: String, to key: TracePublicKey) throws(TraceError)
+    -> BugReport.SealedNote
+  {
+    do {
+      var sender = try HPKE.Sender(
+        recipientKey: key.agreementKey, ciphersuite: .Curve25519_SHA256_ChachaPoly,
+        info: BugReport.noteInfo)
+      let ciphertext = try sender.seal(Data(note.utf8))
+      return .init(keyID: key.id, encapsulatedKey: sender.encapsulatedKey, ciphertext: ciphertext)
+    } catch {
+      throw TraceError(.io, "cannot encrypt the note: \(error)")
+    }
   }
 
   /// Makes a bug report (``makeReport(_:)``) and sends it with `transport`.

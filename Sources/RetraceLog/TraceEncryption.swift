@@ -171,25 +171,26 @@ struct TraceCipher: Sendable {
     return try? ChaChaPoly.open(box, using: chunkKey, authenticating: chunkAAD(header))
   }
 
-  /// Seals journal record number `counter` (its CBOR `record`) into the payload a sealed
-  /// journal holds: the counter (8 bytes, little-endian), the ciphertext and its tag.
-  func sealJournalRecord(_ record: [UInt8], counter: UInt64) throws(TraceError) -> [UInt8] {
+  /// Seals journal record number `counter` (`records`: one or more CBOR records, one after
+  /// another) into the payload a sealed journal holds: the counter (8 bytes, little-endian),
+  /// the ciphertext and its tag.
+  func sealJournalRecord(_ records: [UInt8], counter: UInt64) throws(TraceError) -> [UInt8] {
     let box: ChaChaPoly.SealedBox
     do {
       box = try ChaChaPoly.seal(
-        record, using: journalKey, nonce: Self.nonce(counter), authenticating: headerDigest)
+        records, using: journalKey, nonce: Self.nonce(counter), authenticating: headerDigest)
     } catch {
       throw TraceError(.io, "cannot encrypt a journal record: \(error)")
     }
     var payload: [UInt8] = []
-    payload.reserveCapacity(8 + record.count + 16)
+    payload.reserveCapacity(8 + records.count + 16)
     payload.appendLittleEndian(counter)
     payload.append(contentsOf: box.ciphertext)
     payload.append(contentsOf: box.tag)
     return payload
   }
 
-  /// Opens a sealed journal record's payload into its CBOR record; `nil` when it does not
+  /// Opens a sealed journal record's payload into its CBOR records; `nil` when it does not
   /// authenticate.
   func openJournalRecord(_ payload: UnsafeRawBufferPointer) -> [UInt8]? {
     guard payload.count >= 24,

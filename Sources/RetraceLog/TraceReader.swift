@@ -38,7 +38,9 @@ public final class TraceReader: Sendable {
   public let chunks: [TraceChunk]
   /// Whether the file ends with a valid index (it was closed cleanly).
   public let hasIndex: Bool
-  /// How intact the trace is.
+  /// How intact the trace is, as far as opening it checked (the framing and the checksums).
+  /// Of an encrypted trace opened without its key, nothing more can be checked
+  /// (``canReadRecords`` is `false`): its contents may still fail authentication.
   public let integrity: TraceIntegrity
   /// The file's size in bytes.
   public let fileSize: Int

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import RetraceLog
+
 /// `keygen`, `--key`, `generate --encrypt-to` and `report`: encrypted traces and bug reports
 /// as a developer meets them on the command line.
 @Suite struct PrivacyCLITests {
@@ -183,5 +185,70 @@ import Testing
     let junk = try workspace.run("report list enc.trace")
     #expect(junk.exitCode == 3)
     #expect(junk.stderr == "retrace: enc.trace: offset 0: not a Retrace bug report\n")
+  }
+
+  @Test func aKeyGivenWhereAPathGoesIsNeverEchoed() throws {
+    let workspace = try Self.encryptedWorkspace()
+    let key = try workspace.read("dev.key").trimmingCharacters(in: .whitespacesAndNewlines)
+    let secret = String(key.dropFirst(22))
+    // A secret pasted with a newline around it still works.
+    let pasted = try workspace.run(
+      "replay enc.trace --verify", environment: ["RETRACE_KEY": "\n" + key + "\n"])
+    #expect(pasted.exitCode == 0, "\(pasted)")
+    // The bare base64, or a path that is not there: named as the variable, never echoed.
+    for value in [secret, "no/such/dev.key"] {
+      let result = try workspace.run("replay enc.trace", environment: ["RETRACE_KEY": value])
+      #expect(result.exitCode == 3, "\(result)")
+      #expect(result.stderr.hasPrefix("retrace: RETRACE_KEY: "), "\(result)")
+      #expect(!result.stderr.contains(secret.prefix(20)))
+    }
+    // The key's text where --key takes a path.
+    let inline = try CLI.run(
+      ["replay", "enc.trace", "--key", key], in: workspace.directory)
+    #expect(inline.exitCode == 3)
+    #expect(
+      inline.stderr
+        == "retrace: --key: takes a key file's path, not the key itself (use RETRACE_KEY for that)\n"
+    )
+  }
+
+  /// A report made by hand, as anyone with the public key could make one.
+  static func forgedReport(_ entries: [BugReport.Entry], files: [[UInt8]]) throws -> Data {
+    let manifest = BugReport.Manifest(
+      createdAt: 0, producer: "forger", app: [:], note: nil, sealedNote: nil, entries: entries,
+      omitted: [])
+    return Data(try BugReport(manifest: manifest, files: files).bytes)
+  }
+
+  @Test func aHostileReportNeverTrapsAndNeverWritesOutsideItsNames() throws {
+    let workspace = try Self.encryptedWorkspace()
+    let trace = Array(try Data(contentsOf: URL(fileURLWithPath: workspace.path("enc.trace"))))
+    func entry(_ name: String, _ bytes: Int) -> BugReport.Entry {
+      BugReport.Entry(
+        name: name, sessionID: "s", domain: "banking", keyID: nil, traceBytes: bytes,
+        journalBytes: 0)
+    }
+    // Sizes no file has: refused, not an overflow.
+    var manifest = BugReport.Manifest(
+      createdAt: 0, producer: "forger", app: [:], note: nil, sealedNote: nil,
+      entries: [entry("a.trace", Int.max)], omitted: [])
+    let huge = try BugReport.frame(manifest)
+    try Data(huge).write(to: URL(fileURLWithPath: workspace.path("huge.rtrp")))
+    for command in ["report list huge.rtrp", "info huge.rtrp#1", "report extract huge.rtrp -o x"] {
+      let result = try workspace.run(command)
+      #expect(result.exitCode == 3 && !result.signaled, "\(command): \(result)")
+      #expect(result.stderr.contains("an entry's size is impossible"), "\(command)")
+    }
+    manifest.entries = []
+    // Names that are not plain trace names, or repeat: nothing is written.
+    for names in [[".envrc"], ["Makefile"], ["../up.trace"], ["a.trace", "a.trace"]] {
+      let report = try Self.forgedReport(
+        names.map { entry($0, trace.count) }, files: names.map { _ in trace })
+      try report.write(to: URL(fileURLWithPath: workspace.path("forged.rtrp")))
+      let result = try workspace.run("report extract forged.rtrp -o out")
+      #expect(result.exitCode == 3, "\(names): \(result)")
+      #expect(result.stderr.contains("an impossible or repeated name"), "\(names)")
+      #expect(!FileManager.default.fileExists(atPath: workspace.path("out")))
+    }
   }
 }

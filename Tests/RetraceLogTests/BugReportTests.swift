@@ -117,6 +117,14 @@ import Testing
     damaged[20] ^= 0x10
     #expect(throws: TraceError.self) { try BugReport(bytes: damaged) }
     #expect(throws: TraceError.self) { try BugReport(bytes: Array("not a report".utf8)) }
+    // A note too large for any report is refused by what it is.
+    do {
+      _ = try directory.makeReport(
+        BugReport.Options(note: String(repeating: "x", count: 2 << 20)))
+      Issue.record("a 2 MiB note was accepted")
+    } catch {
+      #expect(error.code == .tooLarge && error.message.contains("more than"))
+    }
     // Cut at every offset: refused while the manifest is incomplete, then a trace prefix.
     let manifestEnd = report.bytes.count - report.entries[0].traceBytes
     var previous = 0

@@ -35,28 +35,14 @@ struct Keygen: AsyncParsableCommand {
     for path in [privatePath, publicPath] where FileManager.default.fileExists(atPath: path) {
       throw TraceError(.io, "already exists; a key file is never overwritten", path: path)
     }
-    try Self.create(privatePath, key.text + "\n", mode: 0o600)
+    try OutputFile.createNew(privatePath, Array((key.text + "\n").utf8), mode: 0o600)
     do {
-      try Self.create(publicPath, key.publicKey.text + "\n", mode: 0o644)
+      try OutputFile.createNew(publicPath, Array((key.publicKey.text + "\n").utf8), mode: 0o644)
     } catch {
       unlink(privatePath)
       throw error
     }
     print(
       "wrote \(privatePath) (private: keep it secret) and \(publicPath) (key \(key.publicKey.id))")
-  }
-
-  /// Creates `path` with `text`, failing if it exists.
-  private static func create(_ path: String, _ text: String, mode: mode_t) throws(TraceError) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-    guard fd >= 0 else { throw TraceError.posix("cannot create", path: path) }
-    let bytes = Array(text.utf8)
-    let written = bytes.withUnsafeBytes { OutputFile.writeFully(fd, $0) }
-    let synced = fsync(fd) == 0
-    close(fd)
-    guard written, synced else {
-      unlink(path)
-      throw TraceError(.io, "cannot write the key file", path: path)
-    }
   }
 }

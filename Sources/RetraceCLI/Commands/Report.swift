@@ -28,7 +28,12 @@ struct Report: AsyncParsableCommand {
     mutating func run() async throws {
       let key = try keyOptions.load()
       let report = try Report.open(self.report)
-      let note = try Report.note(of: report, key: key, path: self.report)
+      let note =
+        (try? Report.note(of: report, key: key, path: self.report))
+        ?? (
+          text: nil,
+          description: "(encrypted to key \(report.noteKeyID ?? "?"), not to the key given)"
+        )
       let traces = report.entries.indices.map { index in
         let (trace, journal) = report.trace(at: index)
         return try? TraceReader(bytes: trace, journal: journal, key: key)
@@ -112,20 +117,27 @@ struct Report: AsyncParsableCommand {
     mutating func run() async throws {
       let key = try keyOptions.load()
       let report = try Report.open(self.report)
-      var files: [(name: String, bytes: [UInt8])] = []
+      var files: [(name: String, bytes: [UInt8], mode: mode_t)] = []
+      var names: Set<String> = []
       for index in report.entries.indices {
         let name = report.entries[index].name
-        // The names come from the file: only plain names, never a path.
-        guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
+        // The names come from the file, which anyone with the public key can make: only a
+        // plain, visible, unique `*.trace` name, never a path or a dotfile.
+        guard name.hasSuffix(".trace"), !name.hasPrefix("."), !name.contains("/"),
+          !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }),
+          names.insert(name).inserted
+        else {
           throw TraceError(
-            .corrupted, "entry \(index + 1) has the impossible name '\(name)'", path: self.report)
+            .corrupted, "entry \(index + 1) has an impossible or repeated name",
+            path: self.report)
         }
         let (trace, journal) = report.trace(at: index)
-        files.append((name, trace))
-        if let journal { files.append((name + ".journal", journal)) }
+        files.append((name, trace, 0o644))
+        if let journal { files.append((name + ".journal", journal, 0o644)) }
       }
       if let note = try Report.note(of: report, key: key, path: self.report).text {
-        files.append(("note.txt", Array((note + "\n").utf8)))
+        // What the user wrote may be personal: readable by its owner only.
+        files.append(("note.txt", Array((note + "\n").utf8), 0o600))
       }
       do {
         try FileManager.default.createDirectory(
@@ -139,7 +151,7 @@ struct Report: AsyncParsableCommand {
           .io, "already exists; extract never overwrites", path: output + "/" + file.name)
       }
       for file in files {
-        try OutputFile.writeText(file.bytes, to: output + "/" + file.name)
+        try OutputFile.createNew(output + "/" + file.name, file.bytes, mode: file.mode)
       }
       Terminal.writeError(
         Terminal.oneLine(

@@ -154,6 +154,29 @@ enum OutputFile {
     try writeAll(bytes, to: descriptor, path: path)
   }
 
+  /// Creates `path` holding `bytes`, readable by others only if `mode` says so; never over an
+  /// existing file, and never through a symbolic link (what `keygen` and `report extract`
+  /// write: a key, or files named by a report that may be hostile). A file left half-written
+  /// by a failure is removed.
+  ///
+  /// - Throws: `TraceError` (`io`) naming `path`: it exists, or cannot be written.
+  static func createNew(_ path: String, _ bytes: [UInt8], mode: mode_t) throws(TraceError) {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+    guard descriptor >= 0 else {
+      if errno == EEXIST || errno == ELOOP {
+        throw TraceError(.io, "already exists; it is never overwritten", path: path)
+      }
+      throw failure("cannot create the file", path)
+    }
+    let written = bytes.withUnsafeBytes { writeFully(descriptor, $0) }
+    let synced = fsync(descriptor) == 0
+    close(descriptor)
+    guard written, synced else {
+      unlink(path)
+      throw TraceError(.io, "cannot write the file", path: path)
+    }
+  }
+
   /// Writes all of `bytes` to `descriptor`.
   private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String)
     throws(TraceError)

@@ -319,6 +319,10 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
             if execute(batch.commands[index], &w, bytes: bytes, start: &start) { return true }
           }
         }
+        // An encrypted trace's journal takes the batch's records sealed together.
+        if let writer = w.writer, w.started {
+          attempt(&w) { () throws(TraceError) in try writer.endBatch() }
+        }
         // Once a batch, not once an action: the sending thread reads the atomics beside this
         // one on every action, and a store per action made it miss its cache.
         writtenSequence.store(w.lastSequence, ordering: .relaxed)

@@ -358,7 +358,8 @@ struct JournalRecord: Sendable {
   /// records from before the journal's last reset are never read.
   ///
   /// A sealed journal (format 2, of an encrypted trace) is read only with the trace's
-  /// `cipher`; its records end at the first that does not authenticate.
+  /// `cipher`; each of its records holds one or more records, and they end at the first
+  /// that does not authenticate.
   static func read(_ bytes: [UInt8], nextSequence: UInt64, cipher: TraceCipher?)
     -> [JournalRecord]
   {
@@ -383,17 +384,27 @@ struct JournalRecord: Sendable {
         let stored = UnsafeRawBufferPointer(rebasing: file[(offset + 8)..<(offset + 8 + length)])
         guard CRC32C.update(saltCRC, stored) == crc else { break }
         offset += 8 + length
-        let parsed: Bool?
-        if let cipher {
-          guard let record = cipher.openJournalRecord(stored) else { break }
-          parsed = record.withUnsafeBytes { payload in
-            Self.parse(payload, expected: &expected, nextSequence: nextSequence, into: &records)
-          }
-        } else {
-          parsed = Self.parse(
-            stored, expected: &expected, nextSequence: nextSequence, into: &records)
+        guard let cipher else {
+          guard
+            Self.parse(stored, expected: &expected, nextSequence: nextSequence, into: &records)
+              != nil
+          else { break }
+          continue
         }
-        if parsed == nil { break }
+        // A sealed record holds the records of one batch, one CBOR array after another.
+        guard let batch = cipher.openJournalRecord(stored) else { break }
+        let intact = batch.withUnsafeBytes { batch -> Bool in
+          var cursor = RecordCBOR.Cursor(batch)
+          while !cursor.isAtEnd {
+            guard let range = try? cursor.skipItem(),
+              Self.parse(
+                UnsafeRawBufferPointer(rebasing: batch[range]), expected: &expected,
+                nextSequence: nextSequence, into: &records) != nil
+            else { return false }
+          }
+          return true
+        }
+        if !intact { break }
       }
       return records
     }
