@@ -14,7 +14,7 @@ import Retrace
 /// Opening a trace reads the file, verifies every chunk's checksum, and folds in the
 /// records of the journal beside it if the session never closed; or, with `usingIndex`,
 /// reads only the index and the chunk headers of a cleanly closed trace and each chunk when
-/// it is needed (``init(path:readJournal:usingIndex:)``). Damaged input never traps:
+/// it is needed (``init(path:readJournal:usingIndex:key:)``). Damaged input never traps:
 /// the reader keeps every intact record before the damage and says in ``integrity`` where
 /// and why it stopped.
 ///

@@ -112,10 +112,10 @@ import Testing
     #expect(wrong.stderr.split(separator: "\n").count == 1)
     let secret = String(try workspace.read("other.key").dropFirst(22).prefix(43))
     #expect(!wrong.stderr.contains(secret))
-    let public_ = try workspace.run("replay enc.trace --key dev.pub")
-    #expect(public_.exitCode == 3)
+    let publicKey = try workspace.run("replay enc.trace --key dev.pub")
+    #expect(publicKey.exitCode == 3)
     #expect(
-      public_.stderr == "retrace: dev.pub: a Retrace public key, where a private key is needed\n")
+      publicKey.stderr == "retrace: dev.pub: a Retrace public key, where a private key is needed\n")
     let missing = try workspace.run("replay enc.trace --key nowhere.key")
     #expect(missing.exitCode == 3)
     #expect(missing.stderr == "retrace: nowhere.key: no such key file\n")

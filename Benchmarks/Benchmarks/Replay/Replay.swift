@@ -3,7 +3,8 @@
 // starts (see `TraceFixture.bankingTrace()`).
 //
 // - W5 replay: open the file, decode every action and reduce it, from the starting
-//   snapshot; then decoding alone, and reducing alone (actions decoded beforehand).
+//   snapshot; then decoding alone, and reducing alone (actions decoded beforehand). W5e:
+//   the same session encrypted, read with its key.
 // - W6 seek: the state at 100 random sequence numbers with `DomainTrace.state(at:)`, which
 //   replays from the nearest snapshot before each one; the reader is opened once. Opening
 //   it (reading the file and checking every chunk) is measured on its own.
@@ -43,6 +44,32 @@ let benchmarks: @Sendable () -> Void = {
     }
   } setup: {
     try TraceFixture.bankingTrace()
+  }
+
+  Benchmark(
+    "W5e_replay_encrypted_decode_and_reduce",
+    configuration: BenchmarkSettings.configuration(
+      mallocs: .relative(10), maxIterations: 5, maxSeconds: 10)
+  ) { benchmark, path in
+    do {
+      benchmark.startMeasurement()
+      let trace = try DomainTrace(
+        TraceReader(path: path, key: TraceFixture.encryptionKey), domain: bankingDomain)
+      var state = try trace.initialState()
+      var actions = 0
+      try trace.forEachAction { action in
+        _ = bankingDomain.reduce(into: &state, action: action.action)
+        actions += 1
+        return true
+      }
+      benchmark.stopMeasurement()
+      blackHole(state)
+      if actions != count { benchmark.error("replayed \(actions) actions, expected \(count)") }
+    } catch {
+      benchmark.error("replay failed: \(error)")
+    }
+  } setup: {
+    try TraceFixture.encryptedBankingTrace()
   }
 
   Benchmark(

@@ -65,6 +65,23 @@ public enum TraceFixture {
     return path
   }
 
+  /// The key of ``encryptedBankingTrace()``: made once per process; the benchmark only
+  /// needs to read what it wrote.
+  public static let encryptionKey = TracePrivateKey.generate()
+
+  /// ``bankingTrace()``'s session, encrypted to ``encryptionKey`` (W5e), recorded once per
+  /// process of the suite.
+  public static func encryptedBankingTrace() throws -> String {
+    let path = "\(runDirectory())/banking-encrypted-\(BenchmarkSettings.actions)-\(getpid()).trace"
+    if FileManager.default.fileExists(atPath: path) { return path }
+    let actions = bankingDomain.generate(count: BenchmarkSettings.actions, seed: bankingSeed).actions
+    var configuration = TraceRecorderConfiguration()
+    configuration.encryptionKey = encryptionKey.publicKey
+    try record(actions, of: bankingDomain, to: path, configuration: configuration)
+    try? FileManager.default.removeItem(atPath: path + ".journal")
+    return path
+  }
+
   /// A scratch directory for this run of the suite: named after the benchmark tool's process,
   /// which starts every benchmark's process. Directories of earlier runs are removed.
   public static func runDirectory() -> String {

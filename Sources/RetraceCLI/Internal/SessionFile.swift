@@ -27,7 +27,7 @@ struct SessionFile {
   ///
   /// With `usingIndex`, a cleanly closed trace is opened from its index: its chunks are read
   /// (and their checksums checked) only when needed, which is what reading one state wants
-  /// (`TraceReader.init(path:readJournal:usingIndex:)`).
+  /// (`TraceReader.init(path:readJournal:usingIndex:key:)`).
   ///
   /// `key` is the private key of an encrypted trace (`--key`); a trace in clear and JSON
   /// Lines ignore it. `REPORT#N` opens the N-th session of a bug report.
