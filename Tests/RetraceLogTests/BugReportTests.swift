@@ -22,22 +22,9 @@ import Testing
     configuration.encryptionKey = key
     let recorder = try directory.startSession(
       domain: bankingDomain, startTime: start, configuration: configuration)
-    var state = bankingDomain.initialState
-    recorder.attached(sequence: 0, state: state)
-    var random = SeededRandom(seed: seed)
-    var actions: [BankingAction] = []
-    for step in 0..<count {
-      let action = bankingDomain.workload!.next(state, step, &random)
-      _ = bankingDomain.reduce(into: &state, action: action)
-      actions.append(action)
-      recorder.record(
-        Transition(
-          sequence: UInt64(step + 1), time: start + Double(step + 1) * 0.25, action: action,
-          stateBefore: nil, stateAfter: state))
-    }
-    recorder.checkpoint(state: state, after: UInt64(count))
-    if close { try recorder.close() } else { try recorder.flush() }
-    return (actions, recorder)
+    let fed = try feed(
+      recorder, bankingDomain, count: count, seed: seed, start: start, close: close)
+    return (fed.actions, recorder)
   }
 
   @Test func aReportHoldsTheLiveSessionUpToNowNewestFirst() throws {

@@ -81,6 +81,16 @@ func recordWithoutStore<D: Domain>(
   let recorder = try TraceRecorder(
     path: path, domain: domain, sessionID: "test-session", startTime: 1_763_771_000,
     configuration: configuration)
+  return try feed(recorder, domain, count: count, seed: seed, close: close)
+}
+
+/// Feeds `recorder` `count` workload actions of `domain` from `start` on, a quarter second
+/// apart, without a store; then checkpoints, and closes it unless `close` is false (then it
+/// is flushed).
+func feed<D: Domain>(
+  _ recorder: TraceRecorder<D.State, D.Action>, _ domain: D, count: Int, seed: UInt64,
+  start: Double = 1_763_771_000, close: Bool
+) throws -> (actions: [D.Action], state: D.State, recorder: TraceRecorder<D.State, D.Action>) {
   var state = domain.initialState
   recorder.attached(sequence: 0, state: state)
   var random = SeededRandom(seed: seed)
@@ -91,7 +101,7 @@ func recordWithoutStore<D: Domain>(
     actions.append(action)
     recorder.record(
       Transition(
-        sequence: UInt64(step + 1), time: 1_763_771_000 + Double(step + 1) * 0.25, action: action,
+        sequence: UInt64(step + 1), time: start + Double(step + 1) * 0.25, action: action,
         stateBefore: nil, stateAfter: state))
   }
   recorder.checkpoint(state: state, after: UInt64(count))

@@ -249,22 +249,17 @@ extension SessionFile {
       return true
     }
     let names = order.filter { counts[$0] != nil } + appearance.filter { !order.contains($0) }
-    let header = reader.header
-    return Summary(
-      info: SessionInfo(
-        domain: header.domain, actionSchemaVersion: header.actionSchemaVersion,
-        sessionID: header.sessionID,
-        startTime: header.startTime, producer: header.producer),
-      format: "trace", bytes: reader.fileSize, blocks: reader.chunks.count,
-      firstSequence: reader.firstSequence,
-      lastSequence: reader.lastSequence, actionCount: reader.actionCount,
-      caseCounts: names.map { ($0, counts[$0]!) }, firstTime: firstTime, lastTime: lastTime,
-      snapshots: snapshots,
-      checkpoints: reader.checkpointCount, integrity: reader.integrityReport,
-      encryption: header.encryption)
+    var summary = summarizeClearPart(reader)
+    summary.caseCounts = names.map { ($0, counts[$0]!) }
+    summary.firstTime = firstTime
+    summary.lastTime = lastTime
+    summary.snapshots = snapshots
+    summary.contentsRead = true
+    return summary
   }
 
-  /// What an encrypted trace keeps in clear: its header, its chunk headers and index.
+  /// What a trace's header, chunk headers and index say, which is all an encrypted trace
+  /// keeps in clear: no action cases or times (`contentsRead` is `false`).
   private static func summarizeClearPart(_ reader: TraceReader) -> Summary {
     let header = reader.header
     return Summary(
