@@ -1,0 +1,355 @@
+import Foundation
+import Retrace
+import RetraceCLI
+import RetraceCoordinator
+import RetraceDebugger
+import RetraceLog
+
+/// A session of the file, as `domain`'s, that the catalog holds without knowing its type.
+func makeFileSession(_ domain: any Domain, file: SessionFile, id: String, flows: [NavigationFlow])
+  -> any StudioSession
+{
+  func open<E: Domain>(_ domain: E) -> any StudioSession {
+    FileSession<E>(
+      id: id, domain: domain, file: file, flow: flows.first { $0.domain == domain.name })
+  }
+  return open(domain)
+}
+
+/// A session read from a trace or JSON Lines file, answered by the debugger's engine.
+///
+/// A state, a diff or a page of actions comes from the file through its index (a few
+/// chunks, from the nearest snapshot), so the page shows a million-action session at once;
+/// what needs every action (bisect, bench, shrink, flows, swimlanes) loads the whole session
+/// once, in the background, and keeps it.
+final class FileSession<D: Domain>: StudioSession {
+  let id: String
+  let domain: D
+  let file: SessionFile
+  let flow: NavigationFlow?
+  private let source: Once<any SessionSource<D>>
+  private let summaryValue: Once<SessionFile.Summary>
+  private let debugger: Once<Debugger<D>>
+  private let laneCounts: Once<Lanes>
+
+  init(id: String, domain: D, file: SessionFile, flow: NavigationFlow?) {
+    self.id = id
+    self.domain = domain
+    self.file = file
+    self.flow = flow
+    source = Once(offloading: { try file.source(as: domain, cachedSnapshots: 16) })
+    summaryValue = Once(offloading: { try file.summary() })
+    let debugger = Once(offloading: { try file.debugger(as: domain) })
+    self.debugger = debugger
+    laneCounts = Once {
+      let session = try await debugger.value.session
+      return try await offload { Lanes(session: session) }
+    }
+    summaryValue.start()
+  }
+
+  // MARK: - Sessions
+
+  func summary() async throws -> JSONValue {
+    let summary = try await summaryValue.value
+    return .object(summaryFields(summary))
+  }
+
+  private func summaryFields(_ summary: SessionFile.Summary) -> [(String, JSONValue)] {
+    [
+      ("id", .string(id)),
+      ("file", .string(file.path)),
+      ("format", .string(summary.format)),
+      ("domain", .string(summary.info.domain)),
+      ("actions", .int(Int64(summary.actionCount))),
+      ("firstSequence", .uint(summary.firstSequence)),
+      ("lastSequence", .uint(summary.lastSequence)),
+      ("startTime", .double(summary.info.startTime)),
+      ("duration", .double(summary.duration)),
+      ("integrity", summary.integrity.json),
+      ("live", .bool(false)),
+    ]
+  }
+
+  func detail() async throws -> JSONValue {
+    let summary = try await summaryValue.value
+    let source = try await source.value
+    return .object(
+      summaryFields(summary) + [
+        ("startSequence", .uint(source.startSequence)),
+        ("producer", .string(summary.info.producer)),
+        ("sessionID", .string(summary.info.sessionID)),
+        ("bytes", .int(Int64(summary.bytes))),
+        ("snapshots", .int(Int64(summary.snapshots))),
+        ("checkpoints", .int(Int64(summary.checkpoints))),
+        ("domainSummary", .string(domain.summary)),
+        (
+          "actionCases",
+          .array(
+            summary.caseCounts.map {
+              .object([("name", .string($0.name)), ("count", .int(Int64($0.count)))])
+            })
+        ),
+        (
+          "invariants",
+          .array(
+            domain.invariants.map {
+              .object([("name", .string($0.name)), ("summary", .string($0.summary))])
+            })
+        ),
+        ("navigation", .bool(flow != nil)),
+      ])
+  }
+
+  // MARK: - Actions, states, diffs
+
+  func actions(from: UInt64?, to: UInt64?, type: String?, limit: Int) async throws -> JSONValue {
+    if let type, !domain.actionCases.contains(type) {
+      throw APIError(
+        404,
+        "unknown action case '\(type)' for domain \(domain.name); known: "
+          + domain.actionCases.joined(separator: ", "))
+    }
+    let file = self.file
+    let domain = self.domain
+    return try await offload {
+      let actions = try file.actions(as: domain, from: from, through: to)
+      let writer = JSONLines.ActionWriter<D.Action>()
+      var items: [JSONValue] = []
+      var next: UInt64?
+      do {
+        try actions.forEach { action in
+          let name = actionCaseName(of: action.action)
+          if let type, name != type { return }
+          if items.count == limit {
+            next = action.sequence
+            throw EnoughActions()
+          }
+          items.append(Self.json(action, name: name, writer: writer))
+        }
+      } catch is EnoughActions {}
+      return .object([
+        ("from", .optional(actions.range) { .uint($0.lowerBound) }),
+        ("to", .optional(actions.range) { .uint($0.upperBound) }),
+        ("last", .uint(actions.last)),
+        ("next", .optional(next) { .uint($0) }),
+        ("actions", .array(items)),
+      ])
+    }
+  }
+
+  /// An action as `log --json` prints it, with its case's name.
+  private static func json(
+    _ action: TimedAction<D.Action>, name: String, writer: JSONLines.ActionWriter<D.Action>
+  ) -> JSONValue {
+    .object([
+      ("seq", .uint(action.sequence)),
+      ("time", .double(action.time)),
+      ("action", (try? writer.json(for: action.action)).map { .raw($0) } ?? .null),
+      ("case", .string(name)),
+    ])
+  }
+
+  func state(at sequence: UInt64?) async throws -> JSONValue {
+    let source = try await source.value
+    let flow = self.flow
+    let domain = self.domain
+    return try await offload {
+      let target = sequence ?? source.lastSequence
+      try source.checkInRange(target)
+      let state = try source.state(at: target)
+      var action: TimedAction<D.Action>?
+      var before: D.State?
+      if target > source.startSequence {
+        try source.forEachAction(from: target, through: target) {
+          action = $0
+          return false
+        }
+        before = try source.state(at: target - 1)
+      }
+      let stateJSON = try StateJSON(state)
+      let changes = try before.map { try StateJSON($0).changes(to: stateJSON) } ?? []
+      let writer = JSONLines.ActionWriter<D.Action>()
+      let screens = flow?.screenPath(of: state)
+      _ = domain
+      return .object([
+        ("seq", .uint(target)),
+        ("last", .uint(source.lastSequence)),
+        (
+          "action",
+          .optional(action) { Self.json($0, name: actionCaseName(of: $0.action), writer: writer) }
+        ),
+        ("state", .raw(stateJSON.text)),
+        ("changed", .array(changes.map(\.json))),
+        (
+          "screens",
+          .optional(screens) { path in
+            .object([
+              ("tab", .optional(path.tab) { .string($0) }),
+              ("screens", .array(path.screens.map { .string($0) })),
+              ("visible", .string(path.visible)),
+            ])
+          }
+        ),
+      ])
+    }
+  }
+
+  func diff(from: UInt64?, to: UInt64?) async throws -> JSONValue {
+    let source = try await source.value
+    return try await offload {
+      let (from, to) = (from ?? source.startSequence, to ?? source.lastSequence)
+      let (old, new) = try source.states(from: from, to: to)
+      let text = stateDiff(old, new, maxNodes: .max)
+      let changes = try StateJSON(old).changes(to: StateJSON(new))
+      return .object([
+        ("from", .uint(from)), ("to", .uint(to)), ("changed", .bool(text != nil)),
+        ("diff", .optional(text?.text) { .string($0) }),
+        ("changes", .array(changes.map(\.json))),
+      ])
+    }
+  }
+
+  // MARK: - What needs the whole session
+
+  func bisect(invariant: String) async throws -> JSONValue {
+    _ = try invariantNamed(invariant)
+    let debugger = try await debugger.value
+    return try await offload {
+      let result = try debugger.bisect(invariant: invariant)
+      let writer = JSONLines.ActionWriter<D.Action>()
+      return .object([
+        ("invariant", .string(invariant)),
+        ("firstViolation", .optional(result.firstViolation) { .uint($0) }),
+        (
+          "action",
+          .optional(result.action.flatMap { try? writer.json(for: $0.action) }) { .raw($0) }
+        ),
+        ("healedAt", .optional(result.healedAt) { .uint($0) }),
+        ("actions", .int(Int64(debugger.session.actions.count))),
+      ])
+    }
+  }
+
+  func bench(repetitions: Int) async throws -> JSONValue {
+    let debugger = try await debugger.value
+    let (path, domain) = (file.path, self.domain)
+    return try await offload {
+      let report = try debugger.bench(
+        repetitions: repetitions,
+        decode: { _ = try SessionFile.open(path).load(as: domain) })
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys]
+      return .raw(String(decoding: try encoder.encode(report), as: UTF8.self))
+    }
+  }
+
+  func flows() async throws -> JSONValue {
+    guard let flow else {
+      throw APIError(404, "domain \(domain.name) has no navigation flow")
+    }
+    let debugger = try await debugger.value
+    return try await offload {
+      .object([
+        ("allowed", flow.allowed.json),
+        ("observed", (flow.observed(in: debugger.session) ?? FlowGraph()).json),
+      ])
+    }
+  }
+
+  func lanes(buckets: Int) async throws -> JSONValue {
+    try await laneCounts.value.json(buckets: buckets)
+  }
+
+  func export(from: UInt64?, to: UInt64?) async throws -> String {
+    let debugger = try await debugger.value
+    let domain = self.domain
+    return try await offload {
+      let session = debugger.session
+      let first = from ?? session.startSequence + 1
+      let last = to ?? session.endSequence
+      if session.actions.isEmpty {
+        return try JSONLines.headerLine(for: session, domain: domain) + "\n"
+      }
+      for bound in [first, last]
+      where !(session.startSequence + 1...session.endSequence).contains(bound) {
+        throw APIError(
+          404,
+          "sequence \(bound) out of range \(session.startSequence + 1)...\(session.endSequence)")
+      }
+      guard first <= last else { throw APIError(400, "from (\(first)) is after to (\(last))") }
+      let slice = Array(session.actions[session.index(of: first)...session.index(of: last)])
+      let range = RecordedSession<D>(
+        info: session.info, startSequence: first - 1,
+        initialState: try debugger.state(at: first - 1), actions: slice)
+      var text = try JSONLines.headerLine(for: range, domain: domain) + "\n"
+      let writer = JSONLines.ActionWriter<D.Action>()
+      for action in slice {
+        text += try writer.line(for: action)
+        text += "\n"
+      }
+      return text
+    }
+  }
+
+  func shrink(invariant: String) async throws -> JSONValue {
+    _ = try invariantNamed(invariant)
+    let debugger = try await debugger.value
+    let domain = self.domain
+    return try await offload {
+      guard let shrunk = try debugger.shrink(invariant: invariant) else {
+        return .object([("invariant", .string(invariant)), ("fails", .bool(false))])
+      }
+      var text = try JSONLines.headerLine(for: shrunk.session, domain: domain) + "\n"
+      let writer = JSONLines.ActionWriter<D.Action>()
+      for action in shrunk.actions {
+        text += try writer.line(for: action)
+        text += "\n"
+      }
+      return .object([
+        ("invariant", .string(invariant)),
+        ("fails", .bool(true)),
+        ("originalCount", .int(Int64(shrunk.originalCount))),
+        ("actions", .int(Int64(shrunk.actions.count))),
+        ("replays", .int(Int64(shrunk.replays))),
+        ("jsonl", .string(text)),
+        ("swiftTest", .string(shrunk.swiftTest())),
+      ])
+    }
+  }
+
+  private func invariantNamed(_ name: String) throws -> Invariant<D.State> {
+    guard let invariant = domain.invariant(named: name) else {
+      throw APIError(
+        404,
+        "unknown invariant '\(name)' for domain \(domain.name); known: "
+          + domain.invariants.map(\.name).joined(separator: ", "))
+    }
+    return invariant
+  }
+}
+
+extension FlowGraph {
+  /// The graph as the page draws it.
+  var json: JSONValue {
+    .object([
+      ("nodes", .array(nodes.map { .string($0) })),
+      ("roots", .array(roots.map { .string($0) })),
+      ("tabs", .object(tabs.map { ($0.key, .string($0.value)) })),
+      (
+        "edges",
+        .array(
+          edges.map { edge, count in
+            .object([
+              ("from", .string(edge.from)), ("to", .string(edge.to)),
+              ("kind", .string(edge.kind.rawValue)), ("refused", .bool(edge.refused)),
+              ("count", .int(Int64(count))),
+            ])
+          })
+      ),
+    ])
+  }
+}
+
+/// Stops reading actions once a page is full.
+private struct EnoughActions: Error {}
