@@ -24,9 +24,12 @@ struct StateJSON {
     var path: [JSONValue]
     /// `changed`, `added` (only in the new state) or `removed` (only in the old).
     var kind: String
+    /// For a changed value that is not an object or array: the old value, as JSON.
+    var old: String?
 
     var json: JSONValue {
-      .object([("path", .array(path)), ("kind", .string(kind))])
+      .object(
+        [("path", .array(path)), ("kind", .string(kind))] + (old.map { [("old", .raw($0))] } ?? []))
     }
   }
 
@@ -61,11 +64,19 @@ struct StateJSON {
           path.removeLast()
         }
       } else if !Self.equal(old, new) {
-        changes.append(Change(path: path, kind: "changed"))
+        changes.append(Change(path: path, kind: "changed", old: Self.scalarText(old)))
       }
     }
     compare(value, other.value)
     return changes
+  }
+
+  /// A string, number, boolean or null as JSON text; `nil` for an object or array.
+  private static func scalarText(_ value: Any) -> String? {
+    if value is [String: Any] || value is [Any] { return nil }
+    guard let data = try? JSONSerialization.data(withJSONObject: [value]) else { return nil }
+    let text = String(decoding: data, as: UTF8.self)
+    return String(text.dropFirst().dropLast())
   }
 
   private static func equal(_ a: Any, _ b: Any) -> Bool {
