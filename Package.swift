@@ -216,6 +216,8 @@ let package = Package(
         "RetraceDebugger",
         "RetraceExamples",
         "retrace",
+        .product(name: "FlyingFox", package: "FlyingFox"),
+        .product(name: "FlyingSocks", package: "FlyingFox"),
       ]
     ),
     .testTarget(

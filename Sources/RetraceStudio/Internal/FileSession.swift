@@ -300,9 +300,11 @@ final class FileSession<D: Domain>: StudioSession {
       guard let shrunk = try debugger.shrink(invariant: invariant) else {
         return .object([("invariant", .string(invariant)), ("fails", .bool(false))])
       }
-      var text = try JSONLines.headerLine(for: shrunk.session, domain: domain) + "\n"
+      // The shrunk session, numbered from 1, as `shrink -o` writes it.
+      let session = shrunk.session
+      var text = try JSONLines.headerLine(for: session, domain: domain) + "\n"
       let writer = JSONLines.ActionWriter<D.Action>()
-      for action in shrunk.actions {
+      for action in session.actions {
         text += try writer.line(for: action)
         text += "\n"
       }
