@@ -313,6 +313,7 @@ async function select(sequence, { scroll = false } = {}) {
 
 function renderState(state, diff) {
   app.lastState = state;
+  window.studio.lastState = state;
   app.lastDiff = diff;
   const action = state.action;
   $('state-title').textContent = `State after ${state.seq.toLocaleString('en')}` + (action ? ` · ${action.case}` : ' · initial state');
