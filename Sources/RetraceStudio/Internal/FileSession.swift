@@ -150,28 +150,51 @@ final class FileSession<D: Domain>: StudioSession {
     ])
   }
 
-  func state(at sequence: UInt64?) async throws -> JSONValue {
+  func state(at sequence: UInt64?, window: StateWindow?, full: Bool) async throws -> JSONValue {
     let source = try await source.value
     let flow = self.flow
     let domain = self.domain
     return try await offload {
       let target = sequence ?? source.lastSequence
       try source.checkInRange(target)
-      let state = try source.state(at: target)
       var action: TimedAction<D.Action>?
       var before: D.State?
+      let state: D.State
       if target > source.startSequence {
         try source.forEachAction(from: target, through: target) {
           action = $0
           return false
         }
-        before = try source.state(at: target - 1)
+        guard let action else { throw APIError(500, "action \(target) cannot be read") }
+        // The state before, and the action applied to it: one seek instead of two.
+        var after = try source.state(at: target - 1)
+        before = after
+        _ = domain.reduce(into: &after, action: action.action)
+        state = after
+      } else {
+        state = try source.state(at: target)
       }
-      let stateJSON = try StateJSON(state)
-      let changes = try before.map { try StateJSON($0).changes(to: stateJSON) } ?? []
+      if let window {
+        let preview = try StatePreview(state, window: (window.path, window.range))
+        guard let node = preview.node(at: window.path) else {
+          throw APIError(404, "the state after \(target) has nothing at that path")
+        }
+        return .object([
+          ("seq", .uint(target)), ("path", .array(window.path.map(\.json))), ("value", node.json),
+        ])
+      }
+      let preview = try StatePreview(state)
+      let changes = try before.map { try StatePreview($0).changes(to: preview) } ?? []
+      let stateJSON: JSONValue
+      if full {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        stateJSON = .raw(String(decoding: try encoder.encode(state), as: UTF8.self))
+      } else {
+        stateJSON = preview.json
+      }
       let writer = JSONLines.ActionWriter<D.Action>()
       let screens = flow?.screenPath(of: state)
-      _ = domain
       return .object([
         ("seq", .uint(target)),
         ("last", .uint(source.lastSequence)),
@@ -179,7 +202,7 @@ final class FileSession<D: Domain>: StudioSession {
           "action",
           .optional(action) { Self.json($0, name: actionCaseName(of: $0.action), writer: writer) }
         ),
-        ("state", .raw(stateJSON.text)),
+        ("state", stateJSON),
         ("changed", .array(changes.map(\.json))),
         (
           "screens",
@@ -200,11 +223,14 @@ final class FileSession<D: Domain>: StudioSession {
     return try await offload {
       let (from, to) = (from ?? source.startSequence, to ?? source.lastSequence)
       let (old, new) = try source.states(from: from, to: to)
-      let text = stateDiff(old, new, maxNodes: .max)
-      let changes = try StateJSON(old).changes(to: StateJSON(new))
+      // As `diff --json`, but cut where it stops being readable (`complete` says so): the
+      // page shows it as text.
+      let text = stateDiff(old, new, maxNodes: readableNodeCount)
+      let changes = try StatePreview(old).changes(to: StatePreview(new))
       return .object([
         ("from", .uint(from)), ("to", .uint(to)), ("changed", .bool(text != nil)),
         ("diff", .optional(text?.text) { .string($0) }),
+        ("complete", .bool(text?.isComplete ?? true)),
         ("changes", .array(changes.map(\.json))),
       ])
     }

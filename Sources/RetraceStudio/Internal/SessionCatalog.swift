@@ -15,8 +15,9 @@ protocol StudioSession: Sendable {
   func detail() async throws -> JSONValue
   /// `GET …/actions`.
   func actions(from: UInt64?, to: UInt64?, type: String?, limit: Int) async throws -> JSONValue
-  /// `GET …/state`.
-  func state(at: UInt64?) async throws -> JSONValue
+  /// `GET …/state`: the state's preview, or the part of it at a path, with an array's
+  /// window there; or the whole state when `full`.
+  func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> JSONValue
   /// `GET …/diff`.
   func diff(from: UInt64?, to: UInt64?) async throws -> JSONValue
   /// `GET …/bisect`.
@@ -102,4 +103,10 @@ struct SessionCatalog: Sendable {
     let slug = String(name.map { allowed.contains($0) ? $0 : "-" })
     return slug.isEmpty ? "session" : slug
   }
+}
+
+/// The items of the array at `path` that a request for part of a state asks for.
+struct StateWindow: Sendable {
+  var path: [PathStep]
+  var range: Range<Int>
 }

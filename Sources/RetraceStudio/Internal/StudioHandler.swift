@@ -116,7 +116,10 @@ final class StudioHandler: HTTPHandler, Sendable {
         from: parameters.sequence("from"), to: parameters.sequence("to"),
         type: parameters.string("type"),
         limit: try parameters.integer("limit", in: 1...10_000) ?? 1_000)
-    case "state": return try await session.state(at: parameters.sequence("at"))
+    case "state":
+      return try await session.state(
+        at: parameters.sequence("at"), window: try parameters.window(),
+        full: parameters.string("full") == "1" || parameters.string("full") == "true")
     case "diff":
       return try await session.diff(
         from: parameters.sequence("from"), to: parameters.sequence("to"))
@@ -197,6 +200,32 @@ struct Parameters {
         400, "'\(name)' must be a sequence number (a whole number from 0), not '\(text)'")
     }
     return value
+  }
+
+  /// `path` (a JSON array of keys and indexes), `offset` and `limit` (1 to 1,000; 100 by
+  /// default): the items of the array at `path` to keep.
+  func window() throws -> StateWindow? {
+    guard let text = string("path") else { return nil }
+    guard let steps = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [Any] else {
+      throw APIError(
+        400, "'path' must be a JSON array of keys and indexes, such as [\"accounts\",0]")
+    }
+    var path: [PathStep] = []
+    for step in steps {
+      if let key = step as? String {
+        path.append(.key(key))
+      } else if let number = step as? NSNumber, let index = Int(exactly: number.doubleValue),
+        index >= 0
+      {
+        path.append(.index(index))
+      } else {
+        throw APIError(
+          400, "'path' must hold only keys (strings) and indexes (whole numbers from 0)")
+      }
+    }
+    let offset = try integer("offset", in: 0...Int(Int32.max)) ?? 0
+    let limit = try integer("limit", in: 1...1_000) ?? 100
+    return StateWindow(path: path, range: offset..<(offset + limit))
   }
 
   func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {

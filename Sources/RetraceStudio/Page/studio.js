@@ -18,7 +18,11 @@ const app = {
 // What the browser tests and the benchmark read.
 window.studio = { firstLoadMs: null, lastMoveMs: null, moves: [], ready: false, select: (n) => select(n) };
 
-const tree = new StateTree($('tree'));
+const tree = new StateTree($('tree'), async (path, offset) => {
+  const part = await api(`sessions/${encodeURIComponent(app.session.id)}/state`,
+    { at: app.sel, path: JSON.stringify(path), offset, limit: 100 });
+  return part.value;
+});
 
 function status(text, error = false) {
   $('status').textContent = text;

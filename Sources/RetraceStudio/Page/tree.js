@@ -5,9 +5,39 @@ const PAGE = 100;
 
 const pathKey = (path) => JSON.stringify(path);
 
+// A long array arrives as {"$window": {"count", "ranges": [{"start", "items"}]}}: its first
+// and last items, and any window loaded since.
+const isWindow = (value) => value !== null && typeof value === 'object' && !Array.isArray(value) &&
+  Object.keys(value).length === 1 && value.$window && Array.isArray(value.$window.ranges);
+
+function entriesOf(value) {
+  if (Array.isArray(value)) return { array: true, count: value.length, entries: value.map((v, i) => [i, v]) };
+  if (isWindow(value)) {
+    const entries = [];
+    for (const range of value.$window.ranges) range.items.forEach((item, i) => entries.push([range.start + i, item]));
+    return { array: true, count: value.$window.count, entries };
+  }
+  return { array: false, count: Object.keys(value).length, entries: Object.entries(value) };
+}
+
+// Adds the items of `loaded` (an array or a window) to the window `value`.
+function mergeWindow(value, loaded) {
+  const items = new Map(entriesOf(value).entries);
+  for (const [index, item] of entriesOf(loaded).entries) items.set(index, item);
+  const ranges = [];
+  for (const index of [...items.keys()].sort((a, b) => a - b)) {
+    const last = ranges[ranges.length - 1];
+    if (last && last.start + last.items.length === index) last.items.push(items.get(index));
+    else ranges.push({ start: index, items: [items.get(index)] });
+  }
+  value.$window.ranges = ranges;
+}
+
 export class StateTree {
-  constructor(element) {
+  constructor(element, loadWindow) {
     this.element = element;
+    // Fetches the items from `offset` of the array at `path`: (path, offset) => Promise.
+    this.loadWindow = loadWindow;
     this.open = new Set([pathKey([])]);
     this.shown = new Map();
     this.matches = [];
@@ -43,7 +73,7 @@ export class StateTree {
   search(value, path) {
     let hit = false;
     if (value && typeof value === 'object') {
-      const entries = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+      const { entries, array } = entriesOf(value);
       let lastHit = -1;
       for (const [key, child] of entries) {
         const childPath = [...path, key];
@@ -55,7 +85,7 @@ export class StateTree {
       if (hit) {
         this.open.add(pathKey(path));
         // Show a long array far enough to reach its last match.
-        if (Array.isArray(value) && lastHit >= PAGE) this.shown.set(pathKey(path), lastHit + 1);
+        if (array && !isWindow(value) && lastHit >= PAGE) this.shown.set(pathKey(path), lastHit + 1);
       }
     }
     return hit;
@@ -110,13 +140,39 @@ export class StateTree {
       }
       return node;
     }
-    const entries = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+    const { entries, array, count } = entriesOf(value);
     const meta = document.createElement('span');
     meta.className = 'meta';
-    meta.textContent = Array.isArray(value) ? `[${value.length}]` : `{${entries.length}}`;
+    meta.textContent = array ? `[${count.toLocaleString('en')}]` : `{${count}}`;
     label.append(meta);
     if (!this.open.has(id)) {
       meta.addEventListener('click', () => { this.open.add(id); node.replaceWith(this.node(key, value, path)); });
+      return node;
+    }
+    if (isWindow(value)) {
+      // Every item the window holds, and a link to load each gap.
+      let expected = 0;
+      const gap = (from, to) => {
+        const more = document.createElement('div');
+        more.className = 'more';
+        more.textContent = `… ${(to - from).toLocaleString('en')} more (items ${from}–${to - 1}): show ${Math.min(PAGE, to - from)}`;
+        more.addEventListener('click', async () => {
+          more.textContent = 'loading…';
+          try {
+            mergeWindow(value, await this.loadWindow(path, from));
+            node.replaceWith(this.node(key, value, path));
+          } catch (error) {
+            more.textContent = error.message;
+          }
+        });
+        node.append(more);
+      };
+      for (const [index, child] of entries) {
+        if (index > expected) gap(expected, index);
+        node.append(this.node(index, child, [...path, index]));
+        expected = index + 1;
+      }
+      if (expected < count) gap(expected, count);
       return node;
     }
     const limit = this.shown.get(id) || PAGE;
