@@ -4,6 +4,7 @@ import RetraceCLI
 import RetraceCoordinator
 import RetraceDebugger
 import RetraceLog
+import Synchronization
 
 /// A session of the file, as `domain`'s, that the catalog holds without knowing its type.
 func makeFileSession(_ domain: any Domain, file: SessionFile, id: String, flows: [NavigationFlow])
@@ -31,6 +32,8 @@ final class FileSession<D: Domain>: StudioSession {
   private let summaryValue: Once<SessionFile.Summary>
   private let debugger: Once<Debugger<D>>
   private let laneCounts: Once<Lanes>
+  /// The previews of the last states shown: a step forward finds the state before it here.
+  private let previews = Mutex<[(sequence: UInt64, preview: StatePreview)]>([])
 
   init(id: String, domain: D, file: SessionFile, flow: NavigationFlow?) {
     self.id = id
@@ -154,7 +157,7 @@ final class FileSession<D: Domain>: StudioSession {
     let source = try await source.value
     let flow = self.flow
     let domain = self.domain
-    return try await offload {
+    return try await offload { [self] in
       let target = sequence ?? source.lastSequence
       try source.checkInRange(target)
       var action: TimedAction<D.Action>?
@@ -183,8 +186,9 @@ final class FileSession<D: Domain>: StudioSession {
           ("seq", .uint(target)), ("path", .array(window.path.map(\.json))), ("value", node.json),
         ])
       }
-      let preview = try StatePreview(state)
-      let changes = try before.map { try StatePreview($0).changes(to: preview) } ?? []
+      let preview = try self.preview(of: state, at: target)
+      let changes =
+        try before.map { try self.preview(of: $0, at: target - 1).changes(to: preview) } ?? []
       let stateJSON: JSONValue
       if full {
         let encoder = JSONEncoder()
@@ -216,6 +220,19 @@ final class FileSession<D: Domain>: StudioSession {
         ),
       ])
     }
+  }
+
+  /// The preview of `state`, the state after `sequence`: from the cache, or made and kept.
+  private func preview(of state: D.State, at sequence: UInt64) throws -> StatePreview {
+    if let cached = previews.withLock({ $0.first { $0.sequence == sequence }?.preview }) {
+      return cached
+    }
+    let preview = try StatePreview(state)
+    previews.withLock {
+      $0.append((sequence, preview))
+      if $0.count > 4 { $0.removeFirst() }
+    }
+    return preview
   }
 
   func diff(from: UInt64?, to: UInt64?) async throws -> JSONValue {

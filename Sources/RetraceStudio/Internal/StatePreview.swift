@@ -20,47 +20,43 @@ enum PathStep: Hashable, Sendable {
 ///
 /// A banking state after a million actions holds a million transactions: 115 MB of JSON that
 /// no page can show and that takes seconds to write. The preview is written by an `Encoder`
-/// that counts the items of a long array without encoding them, so it costs about as much
-/// as the items it keeps. It is written twice: once to count the arrays, then to keep the
-/// tail of each.
+/// that only counts the items of a long array between its ends, and holds the last 50 it has
+/// seen to encode them once the array ends: one pass, which costs little more than the items
+/// it keeps.
 ///
 /// A long array is written as `{"$window": {"count": N, "ranges": [{"start": I, "items":
 /// [...]}, ...]}}`.
-struct StatePreview {
+struct StatePreview: Sendable {
   /// How many items of a long array are kept from its start, and from its end.
   static let head = 50
   static let tail = 50
 
-  let root: PreviewNode
+  let root: PreviewValue
 
   /// Previews `state`, keeping the items `window` names of the array at `path`.
   init<State: Encodable>(
     _ state: State, window: (path: [PathStep], range: Range<Int>)? = nil
   ) throws {
-    let counting = PreviewContext(counts: nil, window: window)
-    var root = PreviewNode()
-    try counting.encode(state, into: root, path: [])
-    if counting.truncated {
-      let keeping = PreviewContext(counts: counting.counted, window: window)
-      root = PreviewNode()
-      try keeping.encode(state, into: root, path: [])
-    }
-    self.root = root
+    let context = PreviewContext(window: window)
+    let root = PreviewNode()
+    try context.encode(state, into: root, path: [])
+    try context.encodeTails()
+    self.root = root.value
   }
 
   /// The preview as JSON.
   var json: JSONValue { root.json }
 
-  /// The node at `path`, if the preview holds it.
-  func node(at path: [PathStep]) -> PreviewNode? {
+  /// The value at `path`, if the preview holds it.
+  func node(at path: [PathStep]) -> PreviewValue? {
     var node = root
     for step in path {
-      switch (node.kind, step) {
-      case (.object(let object), .key(let key)):
-        guard let child = object.fields[key] else { return nil }
+      switch (node, step) {
+      case (.object(let fields), .key(let key)):
+        guard let child = fields.first(where: { $0.key == key })?.value else { return nil }
         node = child
-      case (.array(let array), .index(let index)):
-        guard let child = array.items.first(where: { $0.index == index })?.node else { return nil }
+      case (.array(_, let items), .index(let index)):
+        guard let child = items.first(where: { $0.index == index })?.value else { return nil }
         node = child
       default: return nil
       }
@@ -73,13 +69,13 @@ struct StatePreview {
     var path: [PathStep]
     /// `changed`, `added` or `removed`.
     var kind: String
-    /// For a changed value that is not an object or an array: its old value.
-    var old: JSONValue?
+    /// For a changed value that is not an object or an array: its old value, as JSON.
+    var old: String?
 
     var json: JSONValue {
       .object(
         [("path", .array(path.map(\.json))), ("kind", .string(kind))]
-          + (old.map { [("old", $0)] } ?? []))
+          + (old.map { [("old", .raw($0))] } ?? []))
     }
   }
 
@@ -88,13 +84,15 @@ struct StatePreview {
   func changes(to new: StatePreview, limit: Int = 2_000) -> [Change] {
     var changes: [Change] = []
     var path: [PathStep] = []
-    func compare(_ old: PreviewNode, _ new: PreviewNode) {
+    func compare(_ old: PreviewValue, _ new: PreviewValue) {
       guard changes.count < limit else { return }
-      switch (old.kind, new.kind) {
+      switch (old, new) {
       case (.object(let a), .object(let b)):
-        for key in Set(a.fields.keys).union(b.fields.keys).sorted() {
+        let oldFields = Dictionary(a, uniquingKeysWith: { x, _ in x })
+        let newFields = Dictionary(b, uniquingKeysWith: { x, _ in x })
+        for key in Set(oldFields.keys).union(newFields.keys).sorted() {
           path.append(.key(key))
-          switch (a.fields[key], b.fields[key]) {
+          switch (oldFields[key], newFields[key]) {
           case (let x?, let y?): compare(x, y)
           case (nil, _?): changes.append(Change(path: path, kind: "added"))
           case (_?, nil): changes.append(Change(path: path, kind: "removed"))
@@ -102,27 +100,26 @@ struct StatePreview {
           }
           path.removeLast()
         }
-      case (.array(let a), .array(let b)):
-        let oldItems = Dictionary(
-          a.items.map { ($0.index, $0.node) }, uniquingKeysWith: { x, _ in x })
-        for (index, node) in b.items {
+      case (.array(let oldCount, let a), .array(let newCount, let b)):
+        let oldItems = Dictionary(a, uniquingKeysWith: { x, _ in x })
+        for (index, node) in b {
           path.append(.index(index))
-          if index >= a.count {
+          if index >= oldCount {
             changes.append(Change(path: path, kind: "added"))
           } else if let before = oldItems[index] {
             compare(before, node)
           }
           path.removeLast()
         }
-        for (index, _) in a.items where index >= b.count {
+        for (index, _) in a where index >= newCount {
           path.append(.index(index))
           changes.append(Change(path: path, kind: "removed"))
           path.removeLast()
         }
       case (.leaf(let a), .leaf(let b)):
-        if a.text != b.text { changes.append(Change(path: path, kind: "changed", old: a)) }
+        if a != b { changes.append(Change(path: path, kind: "changed", old: a)) }
       default:
-        if case .leaf(let a) = old.kind {
+        if case .leaf(let a) = old {
           changes.append(Change(path: path, kind: "changed", old: a))
         } else {
           changes.append(Change(path: path, kind: "changed"))
@@ -144,26 +141,47 @@ final class PreviewNode {
 
   var kind: Kind = .leaf(.null)
 
-  var json: JSONValue {
+  /// The finished value.
+  var value: PreviewValue {
     switch kind {
-    case .leaf(let value): return value
+    case .leaf(let value): .leaf(value.text)
     case .object(let object):
-      return .object(object.fields.keys.sorted().map { ($0, object.fields[$0]!.json) })
+      .object(object.fields.keys.sorted().map { ($0, object.fields[$0]!.value) })
     case .array(let array):
-      if array.items.count == array.count { return .array(array.items.map(\.node.json)) }
+      .array(count: array.count, items: array.items.map { ($0.index, $0.node.value) })
+    }
+  }
+}
+
+/// A finished preview: JSON whose long arrays hold some of their items.
+indirect enum PreviewValue: Sendable {
+  /// A string, number, boolean or null, as JSON text.
+  case leaf(String)
+  /// An object's fields, by key.
+  case object([(key: String, value: PreviewValue)])
+  /// An array's count and the items kept, by index.
+  case array(count: Int, items: [(index: Int, value: PreviewValue)])
+
+  /// As JSON: a long array as `{"$window": {"count", "ranges": [{"start", "items"}]}}`.
+  var json: JSONValue {
+    switch self {
+    case .leaf(let text): return .raw(text)
+    case .object(let fields): return .object(fields.map { ($0.key, $0.value.json) })
+    case .array(let count, let items):
+      if items.count == count { return .array(items.map(\.value.json)) }
       var ranges: [(start: Int, items: [JSONValue])] = []
-      for (index, node) in array.items {
+      for (index, value) in items {
         if let last = ranges.last, last.start + last.items.count == index {
-          ranges[ranges.count - 1].items.append(node.json)
+          ranges[ranges.count - 1].items.append(value.json)
         } else {
-          ranges.append((index, [node.json]))
+          ranges.append((index, [value.json]))
         }
       }
       return .object([
         (
           "$window",
           .object([
-            ("count", .int(Int64(array.count))),
+            ("count", .int(Int64(count))),
             (
               "ranges",
               .array(
@@ -186,36 +204,46 @@ final class PreviewObject {
 final class PreviewArray {
   var items: [(index: Int, node: PreviewNode)] = []
   var count = 0
+  /// The last items seen past the head, not yet encoded: a ring of ``StatePreview/tail``.
+  var tail: [(index: Int, value: any Encodable)] = []
 }
 
-/// What one pass of the preview's encoder keeps, and what it counted.
+/// What the preview's encoder keeps, and the arrays it has written.
 final class PreviewContext {
-  /// The arrays' counts from the first pass; `nil` in the first pass.
-  let counts: [[PathStep]: Int]?
   /// The window asked for, at one path.
   let window: (path: [PathStep], range: Range<Int>)?
-  /// The arrays written in this pass, by path.
+  /// The arrays written, by path.
   var arrays: [(path: [PathStep], array: PreviewArray)] = []
-  /// The counts of the arrays written in this pass.
-  var counted: [[PathStep]: Int] {
-    Dictionary(arrays.map { ($0.path, $0.array.count) }, uniquingKeysWith: { a, _ in a })
-  }
-  /// Whether some array was longer than what the first pass keeps.
-  var truncated = false
 
-  init(counts: [[PathStep]: Int]?, window: (path: [PathStep], range: Range<Int>)?) {
-    self.counts = counts
+  init(window: (path: [PathStep], range: Range<Int>)?) {
     self.window = window
   }
 
+  /// Whether to encode item `index` of the array at `path` now: it is in the head or the
+  /// window. Others may still turn out to be in the tail.
   func keeps(_ index: Int, of path: [PathStep]) -> Bool {
-    if let window, window.path == path, window.range.contains(index) { return true }
     if index < StatePreview.head { return true }
-    guard let count = counts?[path] else {
-      truncated = true
-      return false
+    if let window, window.path == path, window.range.contains(index) { return true }
+    return false
+  }
+
+  /// Encodes the tail of every array, once all of them have been seen; a tail's items may
+  /// hold arrays of their own, which are done in turn.
+  func encodeTails() throws {
+    var done = 0
+    while done < arrays.count {
+      let (path, array) = arrays[done]
+      done += 1
+      let kept = Set(array.items.map(\.index))
+      for (index, value) in array.tail.sorted(by: { $0.index < $1.index })
+      where index >= array.count - StatePreview.tail && !kept.contains(index) {
+        let node = PreviewNode()
+        array.items.append((index, node))
+        try encode(value, into: node, path: path + [.index(index)])
+      }
+      array.tail = []
+      array.items.sort { $0.index < $1.index }
     }
-    return index >= count - StatePreview.tail
   }
 
   func encode<T: Encodable>(_ value: T, into node: PreviewNode, path: [PathStep]) throws {
@@ -329,34 +357,45 @@ private struct PreviewUnkeyedContainer: UnkeyedEncodingContainer {
 
   /// The next item's node, or `nil` when the preview does not keep it: it is then only
   /// counted, never encoded.
-  private func next() -> (PreviewNode, [PathStep])? {
+  private func next(_ value: (any Encodable)? = nil) -> (PreviewNode, [PathStep])? {
     let index = array.count
     array.count += 1
-    guard context.keeps(index, of: path) else { return nil }
+    guard context.keeps(index, of: path) else {
+      if let value {
+        if array.tail.count < StatePreview.tail {
+          array.tail.append((index, value))
+        } else {
+          array.tail[index % StatePreview.tail] = (index, value)
+        }
+      }
+      return nil
+    }
     let node = PreviewNode()
     array.items.append((index, node))
     return (node, path + [.index(index)])
   }
 
-  private func leaf(_ value: JSONValue) { next()?.0.kind = .leaf(value) }
+  private func leaf(_ value: JSONValue, _ original: any Encodable) {
+    next(original)?.0.kind = .leaf(value)
+  }
 
-  mutating func encodeNil() throws { leaf(.null) }
-  mutating func encode(_ value: Bool) throws { leaf(.bool(value)) }
-  mutating func encode(_ value: String) throws { leaf(.string(value)) }
-  mutating func encode(_ value: Double) throws { leaf(.double(value)) }
-  mutating func encode(_ value: Float) throws { leaf(.double(Double(value))) }
-  mutating func encode(_ value: Int) throws { leaf(.int(Int64(value))) }
-  mutating func encode(_ value: Int8) throws { leaf(.int(Int64(value))) }
-  mutating func encode(_ value: Int16) throws { leaf(.int(Int64(value))) }
-  mutating func encode(_ value: Int32) throws { leaf(.int(Int64(value))) }
-  mutating func encode(_ value: Int64) throws { leaf(.int(value)) }
-  mutating func encode(_ value: UInt) throws { leaf(.uint(UInt64(value))) }
-  mutating func encode(_ value: UInt8) throws { leaf(.uint(UInt64(value))) }
-  mutating func encode(_ value: UInt16) throws { leaf(.uint(UInt64(value))) }
-  mutating func encode(_ value: UInt32) throws { leaf(.uint(UInt64(value))) }
-  mutating func encode(_ value: UInt64) throws { leaf(.uint(value)) }
+  mutating func encodeNil() throws { leaf(.null, Optional<Int>.none) }
+  mutating func encode(_ value: Bool) throws { leaf(.bool(value), value) }
+  mutating func encode(_ value: String) throws { leaf(.string(value), value) }
+  mutating func encode(_ value: Double) throws { leaf(.double(value), value) }
+  mutating func encode(_ value: Float) throws { leaf(.double(Double(value)), value) }
+  mutating func encode(_ value: Int) throws { leaf(.int(Int64(value)), value) }
+  mutating func encode(_ value: Int8) throws { leaf(.int(Int64(value)), value) }
+  mutating func encode(_ value: Int16) throws { leaf(.int(Int64(value)), value) }
+  mutating func encode(_ value: Int32) throws { leaf(.int(Int64(value)), value) }
+  mutating func encode(_ value: Int64) throws { leaf(.int(value), value) }
+  mutating func encode(_ value: UInt) throws { leaf(.uint(UInt64(value)), value) }
+  mutating func encode(_ value: UInt8) throws { leaf(.uint(UInt64(value)), value) }
+  mutating func encode(_ value: UInt16) throws { leaf(.uint(UInt64(value)), value) }
+  mutating func encode(_ value: UInt32) throws { leaf(.uint(UInt64(value)), value) }
+  mutating func encode(_ value: UInt64) throws { leaf(.uint(value), value) }
   mutating func encode<T: Encodable>(_ value: T) throws {
-    guard let (node, itemPath) = next() else { return }
+    guard let (node, itemPath) = next(value) else { return }
     try context.encode(value, into: node, path: itemPath)
   }
 
