@@ -34,6 +34,10 @@ final class FileSession<D: Domain>: StudioSession {
   private let laneCounts: Once<Lanes>
   /// The previews of the last states shown: a step forward finds the state before it here.
   private let previews = Mutex<[(sequence: UInt64, preview: StatePreview)]>([])
+  /// The last state shown, taken (not copied) by a step forward from it.
+  private let lastState = Mutex<(sequence: UInt64, state: D.State)?>(nil)
+  /// A run of actions read ahead of the last one shown.
+  private let readAhead = Mutex<[TimedAction<D.Action>]>([])
 
   init(id: String, domain: D, file: SessionFile, flow: NavigationFlow?) {
     self.id = id
@@ -161,22 +165,27 @@ final class FileSession<D: Domain>: StudioSession {
       let target = sequence ?? source.lastSequence
       try source.checkInRange(target)
       var action: TimedAction<D.Action>?
-      var before: D.State?
+      var changes: [StatePreview.Change] = []
       let state: D.State
       if target > source.startSequence {
-        try source.forEachAction(from: target, through: target) {
-          action = $0
-          return false
-        }
-        guard let action else { throw APIError(500, "action \(target) cannot be read") }
-        // The state before, and the action applied to it: one seek instead of two.
-        var after = try source.state(at: target - 1)
-        before = after
-        _ = domain.reduce(into: &after, action: action.action)
+        let next = try self.action(at: target, in: source)
+        action = next
+        // The state before, and the action applied to it: a step forward takes the last
+        // state shown, and changes it in place.
+        var after =
+          try lastState.withLock { last -> D.State? in
+            guard let taken = last, taken.sequence == target - 1 else { return nil }
+            last = nil
+            return taken.state
+          } ?? source.state(at: target - 1)
+        let before = window == nil ? try self.preview(of: after, at: target - 1) : nil
+        _ = domain.reduce(into: &after, action: next.action)
         state = after
+        if let before { changes = before.changes(to: try self.preview(of: state, at: target)) }
       } else {
         state = try source.state(at: target)
       }
+      lastState.withLock { $0 = (target, state) }
       if let window {
         let preview = try StatePreview(state, window: (window.path, window.range))
         guard let node = preview.node(at: window.path) else {
@@ -187,8 +196,6 @@ final class FileSession<D: Domain>: StudioSession {
         ])
       }
       let preview = try self.preview(of: state, at: target)
-      let changes =
-        try before.map { try self.preview(of: $0, at: target - 1).changes(to: preview) } ?? []
       let stateJSON: JSONValue
       if full {
         let encoder = JSONEncoder()
@@ -220,6 +227,28 @@ final class FileSession<D: Domain>: StudioSession {
         ),
       ])
     }
+  }
+
+  /// Action `sequence`, from the run read ahead, or read with the 511 after it.
+  private func action(at sequence: UInt64, in source: any SessionSource<D>) throws
+    -> TimedAction<D.Action>
+  {
+    let cached = readAhead.withLock { run -> TimedAction<D.Action>? in
+      guard let first = run.first?.sequence, sequence >= first, sequence - first < run.count
+      else { return nil }
+      return run[Int(sequence - first)]
+    }
+    if let cached { return cached }
+    var run: [TimedAction<D.Action>] = []
+    try source.forEachAction(from: sequence, through: min(source.lastSequence, sequence + 511)) {
+      run.append($0)
+      return true
+    }
+    guard let first = run.first, first.sequence == sequence else {
+      throw APIError(500, "action \(sequence) cannot be read")
+    }
+    readAhead.withLock { $0 = run }
+    return first
   }
 
   /// The preview of `state`, the state after `sequence`: from the cache, or made and kept.

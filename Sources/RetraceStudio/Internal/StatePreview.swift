@@ -227,6 +227,76 @@ final class PreviewContext {
     return false
   }
 
+  /// Whether each type of collection encodes as the array of its elements, as found by
+  /// ``encodesAsItsElements(_:_:)``.
+  private var arrayLike: [ObjectIdentifier: Bool] = [:]
+
+  /// Encodes `collection` as an array read by index, if its type encodes as the array of its
+  /// elements; returns `false` (encoding nothing) if not.
+  private func encodeByIndex<C: RandomAccessCollection, T: Encodable>(
+    _ collection: C, as value: T, into node: PreviewNode, path: [PathStep]
+  ) throws -> Bool {
+    guard collection.count > StatePreview.head + StatePreview.tail else { return false }
+    let type = ObjectIdentifier(C.self)
+    let verdict: Bool
+    if let known = arrayLike[type] {
+      verdict = known
+    } else {
+      verdict = try encodesAsItsElements(collection, value)
+      arrayLike[type] = verdict
+    }
+    guard verdict else { return false }
+    var items: [any Encodable] = []
+    var indexes = Array(0..<StatePreview.head)
+    indexes += (collection.count - StatePreview.tail)..<collection.count
+    if let window, window.path == path {
+      indexes += window.range.clamped(to: 0..<collection.count)
+    }
+    indexes = Array(Set(indexes)).sorted()
+    for index in indexes {
+      guard
+        let item = collection[collection.index(collection.startIndex, offsetBy: index)]
+          as? any Encodable
+      else { return false }
+      items.append(item)
+    }
+    let array = PreviewArray()
+    array.count = collection.count
+    node.kind = .array(array)
+    for (index, item) in zip(indexes, items) {
+      let child = PreviewNode()
+      array.items.append((index, child))
+      try encode(item, into: child, path: path + [.index(index)])
+    }
+    return true
+  }
+
+  /// Whether `value` (which is `collection`) encodes as an unkeyed container whose first two
+  /// items are the collection's first two elements: its encoding is stopped there.
+  private func encodesAsItsElements<C: RandomAccessCollection, T: Encodable>(
+    _ collection: C, _ value: T
+  ) throws -> Bool {
+    let probe = ProbeEncoder()
+    do {
+      try value.encode(to: probe)
+    } catch is ProbeEncoder.Stop {
+    } catch {
+      return false
+    }
+    guard probe.unkeyed, probe.items.count == 2 else { return false }
+    for (offset, item) in probe.items.enumerated() {
+      guard
+        let element = collection[collection.index(collection.startIndex, offsetBy: offset)]
+          as? any Encodable
+      else { return false }
+      let (a, b) = (PreviewNode(), PreviewNode())
+      try PreviewContext(window: nil).encode(item, into: a, path: [])
+      try PreviewContext(window: nil).encode(element, into: b, path: [])
+      guard a.value.json.text == b.value.json.text else { return false }
+    }
+    return true
+  }
+
   /// Encodes the tail of every array, once all of them have been seen; a tail's items may
   /// hold arrays of their own, which are done in turn.
   func encodeTails() throws {
@@ -252,6 +322,14 @@ final class PreviewContext {
       node.kind = .leaf(.string(data.base64EncodedString()))
     } else if let url = value as? URL {
       node.kind = .leaf(.string(url.absoluteString))
+    } else if let array = value as? any PreviewableArray {
+      // An array is read by index: its items between the ends are not visited at all.
+      try array.encodePreview(into: node, path: path, context: self)
+    } else if let collection = value as? any RandomAccessCollection,
+      try encodeByIndex(collection, as: value, into: node, path: path)
+    {
+      // A collection that encodes as the array of its elements (a ledger of
+      // transactions), read by index as an array is.
     } else {
       try value.encode(to: PreviewEncoder(node: node, path: path, context: self))
     }
@@ -442,5 +520,94 @@ private struct PreviewSingleContainer: SingleValueEncodingContainer {
   mutating func encode(_ value: UInt64) throws { leaf(.uint(value)) }
   mutating func encode<T: Encodable>(_ value: T) throws {
     try context.encode(value, into: node, path: path)
+  }
+}
+
+/// An array whose preview is made by reading only the items it keeps.
+protocol PreviewableArray {
+  func encodePreview(into node: PreviewNode, path: [PathStep], context: PreviewContext) throws
+}
+
+extension Array: PreviewableArray where Element: Encodable {
+  /// Encodes the items the preview keeps, as an unkeyed container would have them: the
+  /// head, the tail and the window asked for.
+  func encodePreview(into node: PreviewNode, path: [PathStep], context: PreviewContext) throws {
+    let array = PreviewArray()
+    array.count = count
+    node.kind = .array(array)
+    var kept = Set(0..<Swift.min(count, StatePreview.head))
+    kept.formUnion(Swift.max(0, count - StatePreview.tail)..<count)
+    if let window = context.window, window.path == path {
+      kept.formUnion(window.range.clamped(to: 0..<count))
+    }
+    for index in kept.sorted() {
+      let child = PreviewNode()
+      array.items.append((index, child))
+      try context.encode(self[index], into: child, path: path + [.index(index)])
+    }
+  }
+}
+
+/// An encoder that notes whether a value encodes as an unkeyed container, and its first two
+/// items, then stops the encoding by throwing ``Stop``.
+private final class ProbeEncoder: Encoder {
+  struct Stop: Error {}
+  var unkeyed = false
+  var items: [any Encodable] = []
+  var codingPath: [any CodingKey] { [] }
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    KeyedEncodingContainer(Refusing())
+  }
+
+  func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    unkeyed = true
+    return Items(probe: self)
+  }
+
+  func singleValueContainer() -> any SingleValueEncodingContainer { Refusing<AnyKey>() }
+
+  struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { (stringValue, self.intValue) = ("\(intValue)", intValue) }
+  }
+
+  /// Every container but the unkeyed one stops at its first use.
+  struct Refusing<Key: CodingKey>: KeyedEncodingContainerProtocol, SingleValueEncodingContainer {
+    var codingPath: [any CodingKey] { [] }
+    mutating func encodeNil(forKey key: Key) throws { throw Stop() }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { throw Stop() }
+    mutating func nestedContainer<NestedKey: CodingKey>(
+      keyedBy keyType: NestedKey.Type, forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> { KeyedEncodingContainer(Refusing<NestedKey>()) }
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+      Items(probe: ProbeEncoder())
+    }
+    mutating func superEncoder() -> any Encoder { ProbeEncoder() }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { ProbeEncoder() }
+    mutating func encodeNil() throws { throw Stop() }
+    mutating func encode<T: Encodable>(_ value: T) throws { throw Stop() }
+  }
+
+  /// Takes two items, then stops.
+  struct Items: UnkeyedEncodingContainer {
+    let probe: ProbeEncoder
+    var codingPath: [any CodingKey] { [] }
+    var count: Int { probe.items.count }
+    mutating func encodeNil() throws { throw Stop() }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+      probe.items.append(value)
+      if probe.items.count == 2 { throw Stop() }
+    }
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+      -> KeyedEncodingContainer<NestedKey>
+    { KeyedEncodingContainer(Refusing<NestedKey>()) }
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+      Items(probe: ProbeEncoder())
+    }
+    mutating func superEncoder() -> any Encoder { ProbeEncoder() }
   }
 }

@@ -297,12 +297,15 @@ async function select(sequence, { scroll = false } = {}) {
       compare ? api(`sessions/${encodeURIComponent(id)}/diff`, { from: $('compare-at').value, to: sequence }, 'diff') : null,
     ]);
     if (app.sel !== sequence || app.session.id !== id) return;
+    const fetched = performance.now();
     renderState(state, diff);
+    const rendered = performance.now();
     await new Promise((resolve) => requestAnimationFrame(() => resolve()));
     performance.measure('move', 'move-start');
     const elapsed = performance.now() - started;
     window.studio.lastMoveMs = elapsed;
     window.studio.moves.push(elapsed);
+    window.studio.lastMoveParts = { fetch: fetched - started, render: rendered - fetched, frame: performance.now() - rendered };
     if (!app.firstLoadDone) {
       app.firstLoadDone = true;
       performance.measure('first-load', { start: 0, end: performance.now() });
