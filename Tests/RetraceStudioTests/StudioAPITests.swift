@@ -212,3 +212,27 @@ import Testing
     #expect(total == 300)
   }
 }
+
+@Suite struct HostHeaderTests {
+  @Test func aLoopbackAddressAcceptsOnlyItselfAndLocalhost() {
+    let address = ListenAddress("127.0.0.1")!
+    #expect(address.accepts(host: "127.0.0.1:7420", port: 7420))
+    #expect(address.accepts(host: "LOCALHOST:7420", port: 7420))
+    #expect(!address.accepts(host: "127.0.0.2:7420", port: 7420))
+    #expect(!address.accepts(host: "rebind.example:7420", port: 7420))
+    #expect(!address.accepts(host: "127.0.0.1:7421", port: 7420))
+    let six = ListenAddress("::1")!
+    #expect(six.accepts(host: "[::1]:7420", port: 7420))
+    #expect(!six.accepts(host: "::1:7420", port: 7420))
+  }
+
+  /// On every interface, any address the machine is reached by is accepted, never a name.
+  @Test func aWildcardAddressAcceptsAddressesButNoName() {
+    let any = ListenAddress("0.0.0.0")!
+    #expect(any.accepts(host: "192.168.1.20:7420", port: 7420))
+    #expect(any.accepts(host: "0.0.0.0:7420", port: 7420))
+    #expect(!any.accepts(host: "rebind.example:7420", port: 7420))
+    #expect(!any.accepts(host: "192.168.1.20:80", port: 7420))
+    #expect(ListenAddress("example.com") == nil)
+  }
+}

@@ -51,6 +51,25 @@ struct ListenAddress: Sendable, Equatable {
     isIPv6 ? "[\(ip)]" : (text.lowercased() == "localhost" ? "localhost" : ip)
   }
 
+  /// Whether it is every interface's address (`0.0.0.0`, `::`).
+  var isWildcard: Bool { ip == "0.0.0.0" || ip == "::" }
+
+  /// Whether `host` (a Host header) may reach a server listening here on `port`: one of
+  /// ``allowedHosts(port:)``; or, on every interface, any IP address with that port (a
+  /// rebinding page sends a host name, never an address).
+  func accepts(host: String, port: UInt16) -> Bool {
+    let host = host.lowercased()
+    if allowedHosts(port: port).contains(host) { return true }
+    guard isWildcard, host.hasSuffix(":\(port)") else { return false }
+    let name = String(host.dropLast(":\(port)".count))
+    let literal =
+      name.hasPrefix("[") && name.hasSuffix("]") ? String(name.dropFirst().dropLast()) : name
+    guard let address = ListenAddress(literal), address.text.lowercased() != "localhost" else {
+      return false
+    }
+    return address.isIPv6 == name.hasPrefix("[")
+  }
+
   /// The Host header values a request may carry: the address served, and `localhost` for a
   /// loopback address (what a browser sends for http://localhost:PORT).
   func allowedHosts(port: UInt16) -> Set<String> {

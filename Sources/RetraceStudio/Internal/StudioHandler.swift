@@ -10,7 +10,7 @@ final class StudioHandler: HTTPHandler, Sendable {
   let catalog: SessionCatalog
   let token: String
   let page: PageResources
-  private let hosts = Mutex<Set<String>>([])
+  private let served = Mutex<(address: ListenAddress, port: UInt16)?>(nil)
 
   init(catalog: SessionCatalog, token: String, page: PageResources) {
     self.catalog = catalog
@@ -18,9 +18,9 @@ final class StudioHandler: HTTPHandler, Sendable {
     self.page = page
   }
 
-  /// Sets the Host header values to accept, once the port is known.
-  func allow(hosts: Set<String>) {
-    self.hosts.withLock { $0 = hosts }
+  /// Sets the address served, whose Host header values to accept, once the port is known.
+  func serve(_ address: ListenAddress, port: UInt16) {
+    served.withLock { $0 = (address, port) }
   }
 
   func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -55,7 +55,7 @@ final class StudioHandler: HTTPHandler, Sendable {
     // DNS rebinding: a page of another site that resolves its name to this address sends
     // that name as Host; only the address served is answered.
     let host = request.headers[.host]?.lowercased() ?? ""
-    guard hosts.withLock({ $0.contains(host) }) else {
+    guard served.withLock({ $0?.address.accepts(host: host, port: $0!.port) ?? false }) else {
       throw APIError(403, "the Host header '\(host)' is not the address served")
     }
     guard request.method == .GET || request.method == .HEAD else {

@@ -55,7 +55,7 @@ final class StudioServer: Sendable {
     var bound = port
     if case .ip4(_, let actual)? = await server.listeningAddress { bound = actual }
     if case .ip6(_, let actual)? = await server.listeningAddress { bound = actual }
-    handler.allow(hosts: address.allowedHosts(port: bound))
+    handler.serve(address, port: bound)
     return "http://\(address.urlHost):\(bound)/?token=\(token)"
   }
 
