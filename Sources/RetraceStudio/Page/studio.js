@@ -7,6 +7,9 @@ import { drawFlows, drawBench } from './panels.js';
 
 const ROW = 22;
 const PAGE = 200;
+// Browsers place elements imprecisely millions of pixels down (a million rows are 22 million
+// pixels); past this height the list scrolls a scaled spacer and places its rows in view.
+const MAX_HEIGHT = 4_000_000;
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 
@@ -16,7 +19,10 @@ const app = {
   marks: [], lanes: null, stateTime: null, screens: null, flows: null, firstLoadDone: false,
 };
 // What the browser tests and the benchmark read.
-window.studio = { firstLoadMs: null, lastMoveMs: null, moves: [], ready: false, select: (n) => select(n) };
+window.studio = {
+  firstLoadMs: null, lastMoveMs: null, moves: [], ready: false, lanesReady: false,
+  select: (n) => select(n), rowCount: () => rowCount(),
+};
 
 const tree = new StateTree($('tree'), async (path, offset) => {
   const part = await api(`sessions/${encodeURIComponent(app.session.id)}/state`,
@@ -51,14 +57,14 @@ async function loadSessions() {
     const intact = session.integrity.status === 'clean';
     for (const [text, cls] of [
       [session.id, ''], [session.domain, ''], [session.actions.toLocaleString('en'), 'num'],
-      [duration(session.duration), 'num'], [session.integrity.status, intact ? 'ok' : 'bad'],
+      [duration(session.duration), 'num'], [intact ? '✓' : `✗ ${session.integrity.status}`, intact ? 'ok' : 'bad'],
     ]) {
       const cell = document.createElement('td');
       cell.textContent = text;
       if (cls) cell.className = cls;
       row.append(cell);
     }
-    row.title = session.file;
+    row.title = `${session.file}: ${session.integrity.status}`;
     row.addEventListener('click', () => openSession(session.id));
     return row;
   }));
@@ -78,6 +84,7 @@ async function openSession(id, at = null) {
   app.filter = '';
   app.filtered = null;
   app.lanes = null;
+  window.studio.lanesReady = false;
   app.flows = null;
   for (const row of $('sessions').tBodies[0].rows) row.classList.toggle('current', row.dataset.id === id);
   $('session-title').textContent = `${session.file} · ${session.domain} · ${session.actions.toLocaleString('en')} actions`;
@@ -113,14 +120,25 @@ function indexOf(sequence) {
 }
 
 function layoutRows() {
-  $('actions-spacer').style.height = rowCount() * ROW + 'px';
+  $('actions-spacer').style.height = Math.min(rowCount() * ROW, MAX_HEIGHT) + 'px';
   renderRows();
+}
+
+// How many pixels of the list one pixel of scrolling moves: 1 unless the list is taller
+// than MAX_HEIGHT.
+function scrollScale() {
+  const list = $('actions');
+  const height = rowCount() * ROW;
+  if (height <= MAX_HEIGHT) return 1;
+  return (height - list.clientHeight) / Math.max(1, MAX_HEIGHT - list.clientHeight);
 }
 
 function renderRows() {
   const list = $('actions');
-  const top = Math.max(0, Math.floor(list.scrollTop / ROW) - 5);
-  const bottom = Math.min(rowCount(), Math.ceil((list.scrollTop + list.clientHeight) / ROW) + 5);
+  const scale = scrollScale();
+  const virtualTop = list.scrollTop * scale;
+  const top = Math.max(0, Math.floor(virtualTop / ROW) - 5);
+  const bottom = Math.min(rowCount(), Math.ceil((virtualTop + list.clientHeight) / ROW) + 5);
   const spacer = $('actions-spacer');
   const rows = [];
   for (let index = top; index < bottom; index++) {
@@ -129,7 +147,7 @@ function renderRows() {
     if (!action && !app.filtered) fetchPage(sequence);
     const row = document.createElement('div');
     row.className = 'row';
-    row.style.top = index * ROW + 'px';
+    row.style.top = list.scrollTop + (index * ROW - virtualTop) + 'px';
     row.dataset.seq = sequence;
     if (sequence === app.sel) row.classList.add('selected');
     if (app.marks.some((m) => m.fail !== null && sequence >= m.fail && (m.heal === null || sequence < m.heal))) {
@@ -192,9 +210,11 @@ function scrollToSelection() {
   const index = indexOf(app.sel);
   if (index < 0) return;
   const list = $('actions');
+  const scale = scrollScale();
   const top = index * ROW;
-  if (top < list.scrollTop || top + ROW > list.scrollTop + list.clientHeight) {
-    list.scrollTop = top - list.clientHeight / 2;
+  const virtualTop = list.scrollTop * scale;
+  if (top < virtualTop || top + ROW > virtualTop + list.clientHeight) {
+    list.scrollTop = (top - list.clientHeight / 2) / scale;
   }
 }
 
@@ -225,6 +245,7 @@ async function loadLanes() {
     if (app.session.id !== id) return;
     app.lanes = lanes;
     drawLanes();
+    window.studio.lanesReady = true;
   } catch (error) {
     fail(error);
   }
