@@ -36,6 +36,11 @@ final class FileSession<D: Domain>: StudioSession {
   private let previews = Mutex<[(sequence: UInt64, preview: StatePreview)]>([])
   /// The last state shown, taken (not copied) by a step forward from it.
   private let lastState = Mutex<(sequence: UInt64, state: D.State)?>(nil)
+  /// The state at the last multiple of ``anchorSpacing`` sought to: a step back, or a jump
+  /// nearby, replays from it instead of from the trace's snapshot.
+  private let anchor = Mutex<(sequence: UInt64, state: D.State)?>(nil)
+  /// How far apart anchors are: a step back replays at most twice this many actions.
+  static var anchorSpacing: UInt64 { 2_048 }
   /// A run of actions read ahead of the last one shown.
   private let readAhead = Mutex<[TimedAction<D.Action>]>([])
 
@@ -177,7 +182,7 @@ final class FileSession<D: Domain>: StudioSession {
             guard let taken = last, taken.sequence == target - 1 else { return nil }
             last = nil
             return taken.state
-          } ?? source.state(at: target - 1)
+          } ?? self.state(at: target - 1, in: source)
         let before = window == nil ? try self.preview(of: after, at: target - 1) : nil
         _ = domain.reduce(into: &after, action: next.action)
         state = after
@@ -227,6 +232,36 @@ final class FileSession<D: Domain>: StudioSession {
         ),
       ])
     }
+  }
+
+  /// The state after `sequence`, replayed from the anchor when it lies at most two spacings
+  /// before; else sought in the trace, from the multiple of the spacing at or before it,
+  /// which becomes the anchor.
+  private func state(at sequence: UInt64, in source: any SessionSource<D>) throws -> D.State {
+    let spacing = Self.anchorSpacing
+    var start = anchor.withLock { anchor -> (sequence: UInt64, state: D.State)? in
+      guard let anchor, anchor.sequence <= sequence, sequence - anchor.sequence < 2 * spacing
+      else { return nil }
+      return anchor
+    }
+    if start == nil {
+      let base = max(source.startSequence, sequence - sequence % spacing)
+      let state = try source.state(at: base)
+      anchor.withLock { $0 = (base, state) }
+      start = (base, state)
+    }
+    guard var (reached, state) = start else { return try source.state(at: sequence) }
+    if reached < sequence {
+      try source.forEachAction(from: reached + 1, through: sequence) { action in
+        _ = domain.reduce(into: &state, action: action.action)
+        reached = action.sequence
+        return true
+      }
+    }
+    guard reached == sequence else {
+      throw APIError(500, "the actions up to \(sequence) cannot be read")
+    }
+    return state
   }
 
   /// Action `sequence`, from the run read ahead, or read with the 511 after it.

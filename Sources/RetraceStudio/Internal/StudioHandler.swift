@@ -250,6 +250,17 @@ struct PageResources: Sendable {
   let files: [String: File]
 
   static func load() -> PageResources {
+    // `Bundle.module` stops the process when the resource bundle is not where the build put
+    // it (beside the executable): look first, and serve the API without a page if it is gone.
+    let beside = ["Retrace_RetraceStudio.resources", "Retrace_RetraceStudio.bundle"].map {
+      Bundle.main.bundleURL.appendingPathComponent($0).path
+    }
+    guard beside.contains(where: { FileManager.default.fileExists(atPath: $0) }) else {
+      warn(
+        "warning: the page's files (Retrace_RetraceStudio.resources) are not beside the executable; only the API is served"
+      )
+      return PageResources(files: [:])
+    }
     guard let root = Bundle.module.url(forResource: "Page", withExtension: nil),
       let names = try? FileManager.default.contentsOfDirectory(atPath: root.path)
     else { return PageResources(files: [:]) }

@@ -37,20 +37,28 @@ final class StudioServer: Sendable {
   /// - Throws: `TraceError` (`io`) when the address cannot be listened on (a port in use).
   func start() async throws -> String {
     let server = self.server
-    let task = Task { try await server.run() }
-    running.withLock { $0 = task }
-    do {
-      try await server.waitUntilListening(timeout: 10)
-    } catch {
-      let reason: String
+    let failure = Mutex<(any Error)?>(nil)
+    let task = Task {
       do {
-        try await task.value
-        reason = "\(error)"
+        try await server.run()
       } catch {
-        reason = Self.describe(error)
+        failure.withLock { $0 = error }
+        throw error
       }
-      throw TraceError(
-        .io, "cannot listen on \(address.urlHost):\(port): \(reason)")
+    }
+    running.withLock { $0 = task }
+    // Listening, or failed to (a port in use): whichever comes first, within 10 s.
+    let deadline = ContinuousClock.now + .seconds(10)
+    while await !server.isListening {
+      if let error = failure.withLock({ $0 }) {
+        throw TraceError(
+          .io, "cannot listen on \(address.urlHost):\(port): \(Self.describe(error))")
+      }
+      guard ContinuousClock.now < deadline else {
+        task.cancel()
+        throw TraceError(.io, "cannot listen on \(address.urlHost):\(port): no answer in 10 s")
+      }
+      try await Task.sleep(for: .milliseconds(5))
     }
     var bound = port
     if case .ip4(_, let actual)? = await server.listeningAddress { bound = actual }
