@@ -74,6 +74,15 @@ import Testing
     #expect((body["healedAt"] as? NSNumber)?.uint64Value == expected.healedAt)
     #expect(body["firstViolation"] as? Int == 1069)
     #expect(body["actions"] as? Int == 2000)
+    let stretches = try #require(body["violations"] as? [[String: Any]])
+    let expectedStretches = try Debugger(domain: bankingDomain, session: session)
+      .violations(invariant: "non-negative-balance")
+    #expect(stretches.count == expectedStretches.count)
+    #expect(stretches.first?["fails"] as? Int == 1069)
+    #expect(stretches.first?["healedAt"] as? Int == 1128)
+    #expect(
+      stretches.map { ($0["fails"] as? NSNumber)?.uint64Value }
+        == expectedStretches.map(\.fails))
   }
 
   @Test func theStateAtTheFirstFailureShowsTheBalanceGoingNegative() async throws {

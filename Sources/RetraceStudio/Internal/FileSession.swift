@@ -324,6 +324,8 @@ final class FileSession<D: Domain>: StudioSession {
     let debugger = try await debugger.value
     return try await offload {
       let result = try debugger.bisect(invariant: invariant)
+      let stretches =
+        result.firstViolation == nil ? [] : try debugger.violations(invariant: invariant)
       let writer = JSONLines.ActionWriter<D.Action>()
       return .object([
         ("invariant", .string(invariant)),
@@ -334,6 +336,15 @@ final class FileSession<D: Domain>: StudioSession {
         ),
         ("healedAt", .optional(result.healedAt) { .uint($0) }),
         ("actions", .int(Int64(debugger.session.actions.count))),
+        (
+          "violations",
+          .array(
+            stretches.map {
+              .object([
+                ("fails", .uint($0.fails)), ("healedAt", .optional($0.healedAt) { .uint($0) }),
+              ])
+            })
+        ),
       ])
     }
   }

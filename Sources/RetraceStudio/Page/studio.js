@@ -446,11 +446,25 @@ async function runInvariant(name, result) {
     if (bisect.firstViolation === null) {
       result.replaceChildren(Object.assign(document.createElement('span'), { className: 'ok', textContent: `holds after all ${bisect.actions.toLocaleString('en')} actions` }));
     } else {
-      app.marks.push({ invariant: name, fail: bisect.firstViolation, heal: bisect.healedAt });
+      // Every stretch where it fails gets its marks; the first is spelled out with links.
+      for (const stretch of bisect.violations) {
+        app.marks.push({ invariant: name, fail: stretch.fails, heal: stretch.healedAt });
+      }
       const parts = [Object.assign(document.createElement('span'), { className: 'bad', textContent: 'fails after ' }),
         jumpButton(`action ${bisect.firstViolation}`, bisect.firstViolation, 'first-failure')];
       if (bisect.healedAt !== null) parts.push(' · holds again after ', jumpButton(`action ${bisect.healedAt}`, bisect.healedAt, 'healed'));
       else parts.push(' · stays broken to the end');
+      if (bisect.violations.length > 1) {
+        const more = document.createElement('div');
+        more.className = 'stretches';
+        more.append(`${bisect.violations.length} stretches where it fails:`);
+        for (const stretch of bisect.violations.slice(1, 20)) {
+          more.append(' ', jumpButton(`${stretch.fails}`, stretch.fails, 'failure'),
+            stretch.healedAt !== null ? '–' : '…', stretch.healedAt !== null ? jumpButton(`${stretch.healedAt}`, stretch.healedAt, 'healed') : '');
+        }
+        if (bisect.violations.length > 20) more.append(' …');
+        parts.push(more);
+      }
       result.replaceChildren(...parts);
     }
     renderMarks();
