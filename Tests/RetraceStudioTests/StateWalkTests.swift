@@ -21,7 +21,16 @@ import Testing
       1, 2, 3, 2, 1, 0, 2_047, 2_048, 2_049, 2_048, 2_047, 2_046, 4_095, 4_097, 3_000, 2_999,
       2_998, 2_999, 3_000, 100, 4_096, 1_500, 1_499,
     ].filter { $0 <= 3_000 }
-    for sequence in walk {
+    // The walk from the file; then again once bisect has loaded the whole session, from
+    // which the engine seeks instead.
+    var steps = walk
+    steps.append(contentsOf: walk.reversed())
+    for (number, sequence) in steps.enumerated() {
+      if number == walk.count {
+        let loaded = try await studio.get(
+          "/api/sessions/banking-session/bisect", ["invariant": "non-negative-balance"])
+        #expect(loaded.status == 200)
+      }
       let body = try #require(
         try await studio.get(
           "/api/sessions/banking-session/state", ["at": "\(sequence)", "full": "1"]

@@ -20,6 +20,7 @@ func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async thro
 final class Once<T: Sendable>: Sendable {
   private let make: @Sendable () async throws -> T
   private let task = Mutex<Task<T, any Error>?>(nil)
+  private let computed = Mutex<T?>(nil)
 
   /// A value that `make` computes off the concurrency pool (``offload(_:)``).
   init(offloading make: @escaping @Sendable () throws -> T) {
@@ -37,13 +38,20 @@ final class Once<T: Sendable>: Sendable {
       let make = self.make
       let task = self.task.withLock { task in
         if let task { return task }
-        let started = Task { try await make() }
+        let started = Task { [self] in
+          let value = try await make()
+          self.computed.withLock { $0 = value }
+          return value
+        }
         task = started
         return started
       }
       return try await task.value
     }
   }
+
+  /// The value if it has been computed, without waiting or starting it.
+  var ready: T? { computed.withLock { $0 } }
 
   /// Starts computing the value without waiting for it.
   func start() {
