@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "RetraceCoordinator", targets: ["RetraceCoordinator"]),
     .library(name: "RetraceDebugger", targets: ["RetraceDebugger"]),
     .library(name: "RetraceCLI", targets: ["RetraceCLI"]),
+    .library(name: "RetraceStudio", targets: ["RetraceStudio"]),
     .executable(name: "retrace", targets: ["retrace"]),
   ],
   dependencies: [
@@ -27,6 +28,9 @@ let package = Package(
     // `swift package generate-documentation`: the DocC catalogs of Retrace, RetraceLog and
     // RetraceCoordinator. A command plugin, built only when that command runs.
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+    // The HTTP server of Retrace Studio (`retrace serve`): sockets and async/await, no
+    // SwiftNIO; only RetraceStudio and the `retrace` executable depend on it.
+    .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
   ],
   targets: [
     // The CBOR codec (Codable, deterministic mode, hand-written conformances), XXH64 and
@@ -112,9 +116,24 @@ let package = Package(
         .product(name: "Rainbow", package: "Rainbow"),
       ]
     ),
+    // Retrace Studio: `retrace serve`, a web UI over RetraceDebugger. Its own target, so
+    // that an app that depends on the library or on RetraceCLI never builds the server.
+    .target(
+      name: "RetraceStudio",
+      dependencies: [
+        "RetraceCLI",
+        "RetraceDebugger",
+        "RetraceLog",
+        "RetraceCoordinator",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "FlyingFox", package: "FlyingFox"),
+        .product(name: "FlyingSocks", package: "FlyingFox"),
+      ],
+      resources: [.copy("Page")]
+    ),
     .executableTarget(
       name: "retrace",
-      dependencies: ["RetraceCLI", "RetraceExamples"]
+      dependencies: ["RetraceCLI", "RetraceStudio", "RetraceExamples"]
     ),
     .testTarget(
       name: "RetraceCBORTests",
@@ -187,6 +206,18 @@ let package = Package(
         "retrace",
         "retrace-crash-child",
         .product(name: "CustomDump", package: "swift-custom-dump"),
+      ]
+    ),
+    .testTarget(
+      name: "RetraceStudioTests",
+      dependencies: [
+        "RetraceStudio",
+        "RetraceCLI",
+        "RetraceDebugger",
+        "RetraceExamples",
+        "retrace",
+        .product(name: "FlyingFox", package: "FlyingFox"),
+        .product(name: "FlyingSocks", package: "FlyingFox"),
       ]
     ),
     .testTarget(

@@ -25,6 +25,18 @@ public struct NavigationFlow: Sendable {
   public let domain: String
   private let allowedGraph: @Sendable () -> FlowGraph
   private let observe: @Sendable (_ session: Any) -> FlowGraph?
+  private let screens: @Sendable (_ state: Any) -> ScreenPath?
+
+  /// The screens a navigation state shows, bottom to top: what Retrace Studio draws as the
+  /// current screen path.
+  package struct ScreenPath: Sendable, Equatable {
+    /// The selected tab, when the navigation has more than one.
+    package var tab: String?
+    /// The route names of the selected tab's stack, then of each presentation's stack.
+    package var screens: [String]
+    /// The screen on top.
+    package var visible: String
+  }
 
   /// Describes a domain's navigation.
   ///
@@ -55,6 +67,24 @@ public struct NavigationFlow: Sendable {
       }
       return graph
     }
+    self.screens = { state in
+      guard let state = state as? D.State else { return nil }
+      let navigation = navigation(state)
+      let stacks =
+        [navigation.tabs[navigation.selectedTabIndex].stack]
+        + navigation.presentations.map(\.stack)
+      return ScreenPath(
+        tab: navigation.tabs.count > 1 ? navigation.selectedTab : nil,
+        screens: stacks.flatMap { $0.map(\.name) }, visible: navigation.visibleRoute.name)
+    }
+  }
+
+  /// The screens `state` shows; `nil` when it is not a state of this flow's domain.
+  ///
+  /// - Parameter state: A state of the domain.
+  /// - Returns: The screen path.
+  package func screenPath<State>(of state: State) -> ScreenPath? {
+    screens(state)
   }
 
   /// The graph the flow rules allow.

@@ -62,7 +62,7 @@ public struct KeyOptions: ParsableArguments {
   ///
   /// - Throws: `TraceError` naming the key file when it cannot be read or holds no private
   ///   key; never the key's text.
-  func load() throws(TraceError) -> TracePrivateKey? {
+  package func load() throws(TraceError) -> TracePrivateKey? {
     if let key {
       // A key's text given as the path would be echoed in "no such key file": refuse it by
       // the option's name instead.

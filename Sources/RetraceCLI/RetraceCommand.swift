@@ -39,7 +39,7 @@ import RetraceLog
 /// The bundled `retrace` executable does exactly this with the example domains.
 public struct RetraceCommand: AsyncParsableCommand {
   /// The command's name, help and subcommands; the name and version are those given to
-  /// ``main(name:version:domains:flows:arguments:)``.
+  /// ``main(name:version:domains:flows:commands:arguments:)``.
   public static var configuration: CommandConfiguration {
     CommandConfiguration(
       commandName: CommandContext.name,
@@ -57,7 +57,7 @@ public struct RetraceCommand: AsyncParsableCommand {
         Replay.self, MergeResults.self, Bisect.self, Shrink.self, Bench.self, Export.self,
         Import.self, Flows.self, Keygen.self, Report.self,
         Debug.self,
-      ]
+      ] + CommandContext.commands
     )
   }
 
@@ -75,18 +75,21 @@ public struct RetraceCommand: AsyncParsableCommand {
   ///   - version: What `--version` prints; Retrace's version by default.
   ///   - domains: The domains the debugger knows; their names must be unique.
   ///   - flows: How `flows` finds the navigation of the domains that have one.
+  ///   - commands: More subcommands, after the built-in ones: `ServeCommand` of
+  ///     RetraceStudio, for one.
   ///   - arguments: The arguments, without the program name; the process's by default.
   public static func main(
     name: String = "retrace", version: String? = nil, domains: [any Domain],
-    flows: [NavigationFlow] = [],
+    flows: [NavigationFlow] = [], commands: [any ParsableCommand.Type] = [],
     arguments: [String]? = nil
   ) async -> Never {
     let code = await run(
-      name: name, version: version, domains: domains, flows: flows, arguments: arguments)
+      name: name, version: version, domains: domains, flows: flows, commands: commands,
+      arguments: arguments)
     exitProcess(code)
   }
 
-  /// Runs the debugger like ``main(name:version:domains:flows:arguments:)``, but returns
+  /// Runs the debugger like ``main(name:version:domains:flows:commands:arguments:)``, but returns
   /// the exit code instead of exiting.
   ///
   /// - Parameters:
@@ -94,16 +97,19 @@ public struct RetraceCommand: AsyncParsableCommand {
   ///   - version: What `--version` prints; Retrace's version by default.
   ///   - domains: The domains the debugger knows.
   ///   - flows: How `flows` finds the navigation of the domains that have one.
+  ///   - commands: More subcommands, after the built-in ones.
   ///   - arguments: The arguments, without the program name; the process's by default.
   /// - Returns: The exit code.
   public static func run(
     name: String = "retrace", version: String? = nil, domains: [any Domain],
-    flows: [NavigationFlow] = [],
+    flows: [NavigationFlow] = [], commands: [any ParsableCommand.Type] = [],
     arguments: [String]? = nil
   ) async -> Int32 {
     await CommandContext.$name.withValue(name) {
       await CommandContext.$version.withValue(version ?? RetraceVersion.string) {
-        await runNamed(domains: domains, flows: flows, arguments: arguments)
+        await CommandContext.$commands.withValue(commands) {
+          await runNamed(domains: domains, flows: flows, arguments: arguments)
+        }
       }
     }
   }

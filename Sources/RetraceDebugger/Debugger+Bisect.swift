@@ -89,6 +89,53 @@ extension Debugger {
     return result
   }
 
+  /// Every stretch of the session in which the invariant called `name` fails: where it
+  /// starts to fail and where it holds again, in order, at most `limit` of them.
+  ///
+  /// Like ``bisect(invariant:progress:)`` it checks the invariant after every action, in one
+  /// pass; ``bisect(invariant:progress:)``'s `firstViolation` and `healedAt` are the first
+  /// stretch's.
+  ///
+  /// ```swift
+  /// // increment, decrement, decrement (-1), increment (0), decrement (-1)
+  /// let stretches = try debugger.violations(invariant: "non-negative")
+  /// print(stretches.map { "\($0.fails)..\($0.healedAt.map(String.init) ?? "end")" })
+  /// ```
+  ///
+  /// ```
+  /// ["3..4", "5..end"]
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - name: The name of one of the domain's invariants.
+  ///   - limit: The most stretches to return.
+  /// - Returns: The stretches; empty when the invariant holds throughout.
+  /// - Throws: ``DebuggerError`` (``DebuggerError/Code/unknownInvariant``) listing the known
+  ///   invariants.
+  public func violations(invariant name: String, limit: Int = 1_000) throws(DebuggerError)
+    -> [Violation]
+  {
+    let holds = try invariant(named: name).holds
+    var stretches: [Violation] = []
+    var state = session.initialState
+    var failing = !holds(state)
+    if failing { stretches.append(Violation(fails: session.startSequence)) }
+    for action in session.actions {
+      _ = domain.reduce(into: &state, action: action.action)
+      let fails = !holds(state)
+      if fails != failing {
+        if fails {
+          guard stretches.count < limit else { break }
+          stretches.append(Violation(fails: action.sequence))
+        } else {
+          stretches[stretches.count - 1].healedAt = action.sequence
+        }
+        failing = fails
+      }
+    }
+    return stretches
+  }
+
   /// The first sequence number after `sequence` at which `holds` is true again.
   private func firstHealing(after sequence: UInt64, state: D.State, holds: (D.State) -> Bool)
     -> UInt64?
@@ -114,6 +161,27 @@ extension Debugger {
       if !holds(state) { return true }
     }
     return false
+  }
+}
+
+/// A stretch of a session in which an invariant fails, from
+/// ``Debugger/violations(invariant:limit:)``.
+public struct Violation: Sendable, Equatable {
+  /// The sequence number of the action after which the invariant starts to fail (the
+  /// session's start when it fails in the initial state).
+  public var fails: UInt64
+  /// The sequence number of the action after which it holds again; `nil` when it stays
+  /// broken to the end.
+  public var healedAt: UInt64?
+
+  /// Creates a stretch.
+  ///
+  /// - Parameters:
+  ///   - fails: Where the invariant starts to fail.
+  ///   - healedAt: Where it holds again, if it does.
+  public init(fails: UInt64, healedAt: UInt64? = nil) {
+    self.fails = fails
+    self.healedAt = healedAt
   }
 }
 

@@ -1,9 +1,11 @@
 import RetraceCLI
 import RetraceExamples
+import RetraceStudio
 
 /// The bundled `retrace` debugger: ``RetraceCommand`` with the example domains (and
 /// `banking-with-fees`, a changed banking reducer to replay old traces against), and the
-/// navigation of the two that have a coordinator (posts, banking) for `retrace flows`.
+/// navigation of the two that have a coordinator (posts, banking) for `retrace flows`; and
+/// `retrace serve`, Retrace Studio.
 @main
 enum Retrace {
   static func main() async {
@@ -13,6 +15,7 @@ enum Retrace {
         NavigationFlow(domain: postsDomain, navigation: { $0.navigation }, rules: PostsFlow.rules),
         NavigationFlow(
           domain: bankingDomain, navigation: { $0.navigation }, rules: BankingRoute.rules),
-      ])
+      ],
+      commands: [ServeCommand.self])
   }
 }

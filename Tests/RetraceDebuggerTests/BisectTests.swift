@@ -29,6 +29,25 @@ import Testing
     #expect(result.stateDiff?.contains("-1") == true)
   }
 
+  @Test func violationsAreEveryStretchWhereTheInvariantFails() throws {
+    // -1 after 3, 0 after 4, -1 after 5 to the end; and a session that starts broken.
+    let session = RecordedSession(
+      domain: counterDomain,
+      actions: [.increment, .decrement, .decrement, .increment, .decrement])
+    let debugger = Debugger(domain: counterDomain, session: session)
+    let stretches = try debugger.violations(invariant: "non-negative")
+    #expect(stretches == [Violation(fails: 3, healedAt: 4), Violation(fails: 5)])
+    let first = try debugger.bisect(invariant: "non-negative")
+    #expect(first.firstViolation == stretches[0].fails && first.healedAt == stretches[0].healedAt)
+    #expect(try debugger.violations(invariant: "non-negative", limit: 1).count == 1)
+
+    let safe = RecordedSession(
+      domain: counterDomain, actions: Fixtures.safeCounterActions(count: 1_000))
+    #expect(
+      try Debugger(domain: counterDomain, session: safe).violations(invariant: "non-negative")
+        .isEmpty)
+  }
+
   @Test func reportsNoViolationWhenTheInvariantAlwaysHolds() throws {
     let session = RecordedSession(
       domain: counterDomain, actions: Fixtures.safeCounterActions(count: 1_000))

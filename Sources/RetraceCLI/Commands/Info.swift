@@ -129,7 +129,7 @@ struct Info: AsyncParsableCommand {
 
 extension IntegrityReport {
   /// The report as `info --json` and `verify --json` print it.
-  var json: JSONValue {
+  package var json: JSONValue {
     .object([
       ("status", .string(status.rawValue)),
       ("intactActions", .int(Int64(intactActions))),
@@ -168,27 +168,27 @@ extension String {
 
 extension SessionFile {
   /// What `info` and `verify` report about a file, read without decoding actions or states.
-  struct Summary {
-    var info: SessionInfo
-    var format: String
-    var bytes: Int
-    var blocks: Int?
-    var firstSequence: UInt64
-    var lastSequence: UInt64
-    var actionCount: Int
-    var caseCounts: [(name: String, count: Int)]
-    var firstTime: Double?
-    var lastTime: Double?
-    var snapshots: Int
-    var checkpoints: Int
-    var integrity: IntegrityReport
+  package struct Summary: Sendable {
+    package var info: SessionInfo
+    package var format: String
+    package var bytes: Int
+    package var blocks: Int?
+    package var firstSequence: UInt64
+    package var lastSequence: UInt64
+    package var actionCount: Int
+    package var caseCounts: [(name: String, count: Int)]
+    package var firstTime: Double?
+    package var lastTime: Double?
+    package var snapshots: Int
+    package var checkpoints: Int
+    package var integrity: IntegrityReport
     /// How the trace is encrypted, if it is.
-    var encryption: TraceEncryption? = nil
+    package var encryption: TraceEncryption? = nil
     /// Whether the actions were read: `false` for an encrypted trace without its key, of
     /// which only what the trace keeps in clear is known.
-    var contentsRead = true
+    package var contentsRead = true
 
-    var duration: Double {
+    package var duration: Double {
       guard let firstTime, let lastTime else { return 0 }
       return lastTime - firstTime
     }
@@ -199,7 +199,7 @@ extension SessionFile {
   ///
   /// - Throws: `TraceError` when the file cannot be read at all; `DebuggerError` when JSON
   ///   Lines name a domain that is not registered.
-  func summary() throws -> Summary {
+  package func summary() throws -> Summary {
     switch content {
     case .trace(let reader):
       do {

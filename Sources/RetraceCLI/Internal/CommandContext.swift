@@ -1,3 +1,4 @@
+import ArgumentParser
 import Retrace
 import RetraceDebugger
 import RetraceLog
@@ -8,11 +9,13 @@ import RetraceLog
 /// `RetraceCommand.main(domains:)` binds the registry for the duration of the command, as a
 /// task-local value, so that the commands (which swift-argument-parser creates by parsing)
 /// need no global state, and tests can run commands with their own domains.
-enum CommandContext {
+package enum CommandContext {
   /// The command's name, in usage lines, help and every error line (`retrace: …`).
-  @TaskLocal static var name = "retrace"
+  @TaskLocal package static var name = "retrace"
   /// The version `--version` prints.
-  @TaskLocal static var version = RetraceVersion.string
-  @TaskLocal static var registry = DomainRegistry([])
-  @TaskLocal static var flows: [NavigationFlow] = []
+  @TaskLocal package static var version = RetraceVersion.string
+  @TaskLocal package static var registry = DomainRegistry([])
+  @TaskLocal package static var flows: [NavigationFlow] = []
+  /// Subcommands from outside this module (`serve`), after the built-in ones.
+  @TaskLocal package static var commands: [any ParsableCommand.Type] = []
 }

@@ -11,17 +11,17 @@ import Synchronization
 ///
 /// A trace that is truncated or damaged is read up to the damage, with a warning on stderr;
 /// a JSON Lines file with a bad line is refused, naming the line.
-struct SessionFile {
+package struct SessionFile: Sendable {
   /// What the file holds.
-  enum Content {
+  package enum Content: Sendable {
     case trace(TraceReader)
     case jsonLines(Data, JSONLines.Header)
   }
 
   /// The file's path, as given.
-  let path: String
+  package let path: String
   /// The opened file.
-  let content: Content
+  package let content: Content
 
   /// Opens the file at `path` and reads its header (a trace: also its index and checksums).
   ///
@@ -33,7 +33,7 @@ struct SessionFile {
   /// Lines ignore it. `REPORT#N` opens the N-th session of a bug report.
   ///
   /// - Throws: `TraceError`: `notFound`, `io`, `notATrace`, `encrypted` (another key).
-  static func open(_ path: String, usingIndex: Bool = false, key: TracePrivateKey?)
+  package static func open(_ path: String, usingIndex: Bool = false, key: TracePrivateKey?)
     throws(TraceError) -> SessionFile
   {
     if let (report, number) = reportReference(path) {
@@ -53,20 +53,20 @@ struct SessionFile {
   /// (`TraceReader.intactPart()`): what `verify`, `info` and `replay --verify` read, so
   /// that a chunk whose zstd frame or records are wrong counts as damage there, as a
   /// chunk whose checksum is wrong does. JSON Lines are checked line by line when read.
-  func checked() -> SessionFile {
+  package func checked() -> SessionFile {
     guard case .trace(let reader) = content else { return self }
     return SessionFile(path: path, content: .trace(reader.intactPart()))
   }
 
   /// The file's integrity as ``checked()`` finds it, in the form the commands print; `nil`
   /// for JSON Lines, which hold no checksums.
-  var traceIntegrity: IntegrityReport? {
+  package var traceIntegrity: IntegrityReport? {
     guard case .trace(let reader) = content else { return nil }
     return reader.integrityReport
   }
 
   /// `trace` or `jsonl`.
-  var format: String {
+  package var format: String {
     switch content {
     case .trace: "trace"
     case .jsonLines: "jsonl"
@@ -74,7 +74,7 @@ struct SessionFile {
   }
 
   /// The domain name in the header.
-  var domainName: String {
+  package var domainName: String {
     switch content {
     case .trace(let reader): reader.header.domain
     case .jsonLines(_, let header): header.domain
@@ -84,7 +84,7 @@ struct SessionFile {
   /// The registered domain the header names.
   ///
   /// - Throws: `DebuggerError` (`unknownDomain`) naming the file.
-  func domain() throws(DebuggerError) -> any Domain {
+  package func domain() throws(DebuggerError) -> any Domain {
     do {
       return try CommandContext.registry.domain(named: domainName)
     } catch {
@@ -97,7 +97,7 @@ struct SessionFile {
   /// - Parameter cachedSnapshots: For a trace, how many decoded snapshots to keep
   ///   (`DomainTrace.init(_:domain:cachedSnapshots:)`).
   /// - Throws: `TraceError` when the file is not a session of `domain`.
-  func source<D: Domain>(as domain: D, cachedSnapshots: Int = 16) throws(TraceError)
+  package func source<D: Domain>(as domain: D, cachedSnapshots: Int = 16) throws(TraceError)
     -> any SessionSource<D>
   {
     switch content {
@@ -163,12 +163,12 @@ struct SessionFile {
   /// Reads the whole session as `domain`'s actions (`SessionSource.session()`).
   ///
   /// - Throws: `TraceError` naming the file and the position of the problem.
-  func load<D: Domain>(as domain: D) throws(TraceError) -> RecordedSession<D> {
+  package func load<D: Domain>(as domain: D) throws(TraceError) -> RecordedSession<D> {
     try reading(as: domain) { source throws(TraceError) in try source.session() }
   }
 
   /// A debugger for the session, hashing states as the recorder did.
-  func debugger<D: Domain>(as domain: D) throws(TraceError) -> Debugger<D> {
+  package func debugger<D: Domain>(as domain: D) throws(TraceError) -> Debugger<D> {
     Debugger(domain: domain, session: try load(as: domain))
   }
 
@@ -181,7 +181,7 @@ struct SessionFile {
   ///
   /// - Throws: `TraceError` naming the file: `outOfRange` with the valid range, or the
   ///   position of a problem in the file.
-  func state<D: Domain>(as domain: D, at sequence: UInt64?) throws(TraceError)
+  package func state<D: Domain>(as domain: D, at sequence: UInt64?) throws(TraceError)
     -> (sequence: UInt64, last: UInt64, state: D.State)
   {
     try reading(as: domain, cachedSnapshots: 1) { source throws(TraceError) in
@@ -195,7 +195,7 @@ struct SessionFile {
   ///
   /// - Throws: `TraceError` naming the file: `outOfRange` with the valid range, or the
   ///   position of a problem in the file.
-  func states<D: Domain>(as domain: D, from: UInt64?, to: UInt64?) throws(TraceError)
+  package func states<D: Domain>(as domain: D, from: UInt64?, to: UInt64?) throws(TraceError)
     -> (from: UInt64, to: UInt64, old: D.State, new: D.State)
   {
     try reading(as: domain, cachedSnapshots: 1) { source throws(TraceError) in
@@ -213,7 +213,7 @@ struct SessionFile {
   ///
   /// - Throws: `TraceError` naming the file: `outOfRange` with the valid range, or the
   ///   problem in the file.
-  func actions<D: Domain>(as domain: D, from: UInt64?, through: UInt64?) throws(TraceError)
+  package func actions<D: Domain>(as domain: D, from: UInt64?, through: UInt64?) throws(TraceError)
     -> Actions<D>
   {
     let source = try reading(as: domain, cachedSnapshots: 0) { source throws(TraceError) in
@@ -235,11 +235,11 @@ struct SessionFile {
   }
 
   /// Actions of a session, from ``actions(as:from:through:)``.
-  struct Actions<D: Domain> {
+  package struct Actions<D: Domain> {
     /// The sequence numbers of the actions; `nil` when the session has none.
-    let range: ClosedRange<UInt64>?
+    package let range: ClosedRange<UInt64>?
     /// The sequence number of the session's last action.
-    let last: UInt64
+    package let last: UInt64
     fileprivate let file: SessionFile
     fileprivate let domain: D
 
@@ -247,7 +247,7 @@ struct SessionFile {
     ///
     /// - Throws: `TraceError` naming the file and the position of a problem in it, after
     ///   `body` has seen the actions before it; or what `body` throws.
-    func forEach(_ body: (TimedAction<D.Action>) throws -> Void) throws {
+    package func forEach(_ body: (TimedAction<D.Action>) throws -> Void) throws {
       guard let range else { return }
       // Where to go on from, should the file have to be read again (see `reading`).
       var next = range.lowerBound

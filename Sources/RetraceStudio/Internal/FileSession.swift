@@ -1,0 +1,482 @@
+import Foundation
+import Retrace
+import RetraceCLI
+import RetraceCoordinator
+import RetraceDebugger
+import RetraceLog
+import Synchronization
+
+/// A session of the file, as `domain`'s, that the catalog holds without knowing its type.
+func makeFileSession(
+  _ domain: any Domain, file: SessionFile, id: String, flows: [NavigationFlow],
+  key: TracePrivateKey?
+) -> any StudioSession {
+  func open<E: Domain>(_ domain: E) -> any StudioSession {
+    FileSession<E>(
+      id: id, domain: domain, file: file, flow: flows.first { $0.domain == domain.name },
+      key: key)
+  }
+  return open(domain)
+}
+
+/// A session read from a trace or JSON Lines file, answered by the debugger's engine.
+///
+/// A state, a diff or a page of actions comes from the file through its index (a few
+/// chunks, from the nearest snapshot), so the page shows a million-action session at once;
+/// what needs every action (bisect, bench, shrink, flows, swimlanes) loads the whole session
+/// once, in the background, and keeps it.
+final class FileSession<D: Domain>: StudioSession {
+  let id: String
+  let domain: D
+  let file: SessionFile
+  let flow: NavigationFlow?
+  /// The private key the file was opened with, when it is an encrypted trace.
+  let key: TracePrivateKey?
+  private let source: Once<any SessionSource<D>>
+  private let summaryValue: Once<SessionFile.Summary>
+  private let debugger: Once<Debugger<D>>
+  private let laneCounts: Once<Lanes>
+  /// The previews of the last states shown: a step forward finds the state before it here.
+  private let previews = Mutex<[(sequence: UInt64, preview: StatePreview)]>([])
+  /// The last state shown, taken (not copied) by a step forward from it.
+  private let lastState = Mutex<(sequence: UInt64, state: D.State)?>(nil)
+  /// The state at the last multiple of ``anchorSpacing`` sought to: a step back, or a jump
+  /// nearby, replays from it instead of from the trace's snapshot.
+  private let anchor = Mutex<(sequence: UInt64, state: D.State)?>(nil)
+  /// How far apart anchors are: a step back replays at most twice this many actions.
+  static var anchorSpacing: UInt64 { 2_048 }
+  /// A run of actions read ahead of the last one shown.
+  private let readAhead = Mutex<[TimedAction<D.Action>]>([])
+
+  init(id: String, domain: D, file: SessionFile, flow: NavigationFlow?, key: TracePrivateKey?) {
+    self.id = id
+    self.key = key
+    self.domain = domain
+    self.file = file
+    self.flow = flow
+    source = Once(offloading: { try file.source(as: domain, cachedSnapshots: 16) })
+    summaryValue = Once(offloading: { try file.summary() })
+    let debugger = Once(offloading: { try file.debugger(as: domain) })
+    self.debugger = debugger
+    laneCounts = Once {
+      let session = try await debugger.value.session
+      return try await offload { Lanes(session: session) }
+    }
+    summaryValue.start()
+  }
+
+  // MARK: - Sessions
+
+  func summary() async throws -> JSONValue {
+    let summary = try await summaryValue.value
+    return .object(summaryFields(summary))
+  }
+
+  private func summaryFields(_ summary: SessionFile.Summary) -> [(String, JSONValue)] {
+    [
+      ("id", .string(id)),
+      ("file", .string(file.path)),
+      ("format", .string(summary.format)),
+      ("domain", .string(summary.info.domain)),
+      ("actions", .int(Int64(summary.actionCount))),
+      ("firstSequence", .uint(summary.firstSequence)),
+      ("lastSequence", .uint(summary.lastSequence)),
+      ("startTime", .double(summary.info.startTime)),
+      ("duration", .double(summary.duration)),
+      ("integrity", summary.integrity.json),
+      ("live", .bool(false)),
+    ]
+  }
+
+  func detail() async throws -> JSONValue {
+    let summary = try await summaryValue.value
+    let source = try await source.value
+    return .object(
+      summaryFields(summary) + [
+        ("startSequence", .uint(source.startSequence)),
+        ("producer", .string(summary.info.producer)),
+        ("sessionID", .string(summary.info.sessionID)),
+        ("bytes", .int(Int64(summary.bytes))),
+        ("snapshots", .int(Int64(summary.snapshots))),
+        ("checkpoints", .int(Int64(summary.checkpoints))),
+        ("domainSummary", .string(domain.summary)),
+        (
+          "actionCases",
+          .array(
+            summary.caseCounts.map {
+              .object([("name", .string($0.name)), ("count", .int(Int64($0.count)))])
+            })
+        ),
+        (
+          "invariants",
+          .array(
+            domain.invariants.map {
+              .object([("name", .string($0.name)), ("summary", .string($0.summary))])
+            })
+        ),
+        ("navigation", .bool(flow != nil)),
+      ])
+  }
+
+  // MARK: - Actions, states, diffs
+
+  func actions(from: UInt64?, to: UInt64?, type: String?, limit: Int) async throws -> JSONValue {
+    if let type, !domain.actionCases.contains(type) {
+      throw APIError(
+        404,
+        "unknown action case '\(type)' for domain \(domain.name); known: "
+          + domain.actionCases.joined(separator: ", "))
+    }
+    let file = self.file
+    let domain = self.domain
+    return try await offload {
+      let actions = try file.actions(as: domain, from: from, through: to)
+      let writer = JSONLines.ActionWriter<D.Action>()
+      var items: [JSONValue] = []
+      var next: UInt64?
+      do {
+        try actions.forEach { action in
+          let name = actionCaseName(of: action.action)
+          if let type, name != type { return }
+          if items.count == limit {
+            next = action.sequence
+            throw EnoughActions()
+          }
+          items.append(Self.json(action, name: name, writer: writer))
+        }
+      } catch is EnoughActions {}
+      return .object([
+        ("from", .optional(actions.range) { .uint($0.lowerBound) }),
+        ("to", .optional(actions.range) { .uint($0.upperBound) }),
+        ("last", .uint(actions.last)),
+        ("next", .optional(next) { .uint($0) }),
+        ("actions", .array(items)),
+      ])
+    }
+  }
+
+  /// An action as `log --json` prints it, with its case's name.
+  private static func json(
+    _ action: TimedAction<D.Action>, name: String, writer: JSONLines.ActionWriter<D.Action>
+  ) -> JSONValue {
+    .object([
+      ("seq", .uint(action.sequence)),
+      ("time", .double(action.time)),
+      ("action", (try? writer.json(for: action.action)).map { .raw($0) } ?? .null),
+      ("case", .string(name)),
+    ])
+  }
+
+  func state(at sequence: UInt64?, window: StateWindow?, full: Bool) async throws -> JSONValue {
+    let source = try await source.value
+    let flow = self.flow
+    let domain = self.domain
+    return try await offload { [self] in
+      let target = sequence ?? source.lastSequence
+      try source.checkInRange(target)
+      var action: TimedAction<D.Action>?
+      var changes: [StatePreview.Change] = []
+      let state: D.State
+      if target > source.startSequence {
+        let next = try self.action(at: target, in: source)
+        action = next
+        // The state before, and the action applied to it: a step forward takes the last
+        // state shown, and changes it in place.
+        var after =
+          try lastState.withLock { last -> D.State? in
+            guard let taken = last, taken.sequence == target - 1 else { return nil }
+            last = nil
+            return taken.state
+          } ?? self.state(at: target - 1, in: source)
+        let before = window == nil ? try self.preview(of: after, at: target - 1) : nil
+        _ = domain.reduce(into: &after, action: next.action)
+        state = after
+        if let before { changes = before.changes(to: try self.preview(of: state, at: target)) }
+      } else {
+        state = try source.state(at: target)
+      }
+      lastState.withLock { $0 = (target, state) }
+      if let window {
+        let preview = try StatePreview(state, window: (window.path, window.range))
+        guard let node = preview.node(at: window.path) else {
+          throw APIError(404, "the state after \(target) has nothing at that path")
+        }
+        return .object([
+          ("seq", .uint(target)), ("path", .array(window.path.map(\.json))), ("value", node.json),
+        ])
+      }
+      let preview = try self.preview(of: state, at: target)
+      let stateJSON: JSONValue
+      if full {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        stateJSON = .raw(String(decoding: try encoder.encode(state), as: UTF8.self))
+      } else {
+        stateJSON = preview.json
+      }
+      let writer = JSONLines.ActionWriter<D.Action>()
+      let screens = flow?.screenPath(of: state)
+      return .object([
+        ("seq", .uint(target)),
+        ("last", .uint(source.lastSequence)),
+        (
+          "action",
+          .optional(action) { Self.json($0, name: actionCaseName(of: $0.action), writer: writer) }
+        ),
+        ("state", stateJSON),
+        ("changed", .array(changes.map(\.json))),
+        (
+          "screens",
+          .optional(screens) { path in
+            .object([
+              ("tab", .optional(path.tab) { .string($0) }),
+              ("screens", .array(path.screens.map { .string($0) })),
+              ("visible", .string(path.visible)),
+            ])
+          }
+        ),
+      ])
+    }
+  }
+
+  /// The state after `sequence`, replayed from the anchor when it lies at most two spacings
+  /// before; else sought in the trace, from the multiple of the spacing at or before it,
+  /// which becomes the anchor.
+  private func state(at sequence: UInt64, in source: any SessionSource<D>) throws -> D.State {
+    let spacing = Self.anchorSpacing
+    var start = anchor.withLock { anchor -> (sequence: UInt64, state: D.State)? in
+      guard let anchor, anchor.sequence <= sequence, sequence - anchor.sequence < 2 * spacing
+      else { return nil }
+      return anchor
+    }
+    if start == nil {
+      let base = max(source.startSequence, sequence - sequence % spacing)
+      // Once the whole session is in memory (loaded for bisect or the swimlanes), the
+      // engine replays from its snapshots without decoding: several times faster.
+      let state = try debugger.ready?.state(at: base) ?? source.state(at: base)
+      anchor.withLock { $0 = (base, state) }
+      start = (base, state)
+    }
+    guard var (reached, state) = start else { return try source.state(at: sequence) }
+    if reached < sequence {
+      try source.forEachAction(from: reached + 1, through: sequence) { action in
+        _ = domain.reduce(into: &state, action: action.action)
+        reached = action.sequence
+        return true
+      }
+    }
+    guard reached == sequence else {
+      throw APIError(500, "the actions up to \(sequence) cannot be read")
+    }
+    return state
+  }
+
+  /// Action `sequence`, from the run read ahead, or read with the 511 after it.
+  private func action(at sequence: UInt64, in source: any SessionSource<D>) throws
+    -> TimedAction<D.Action>
+  {
+    let cached = readAhead.withLock { run -> TimedAction<D.Action>? in
+      guard let first = run.first?.sequence, sequence >= first, sequence - first < run.count
+      else { return nil }
+      return run[Int(sequence - first)]
+    }
+    if let cached { return cached }
+    var run: [TimedAction<D.Action>] = []
+    try source.forEachAction(from: sequence, through: min(source.lastSequence, sequence + 511)) {
+      run.append($0)
+      return true
+    }
+    guard let first = run.first, first.sequence == sequence else {
+      throw APIError(500, "action \(sequence) cannot be read")
+    }
+    readAhead.withLock { $0 = run }
+    return first
+  }
+
+  /// The preview of `state`, the state after `sequence`: from the cache, or made and kept.
+  private func preview(of state: D.State, at sequence: UInt64) throws -> StatePreview {
+    if let cached = previews.withLock({ $0.first { $0.sequence == sequence }?.preview }) {
+      return cached
+    }
+    let preview = try StatePreview(state)
+    previews.withLock {
+      $0.append((sequence, preview))
+      if $0.count > 4 { $0.removeFirst() }
+    }
+    return preview
+  }
+
+  func diff(from: UInt64?, to: UInt64?) async throws -> JSONValue {
+    let source = try await source.value
+    return try await offload {
+      let (from, to) = (from ?? source.startSequence, to ?? source.lastSequence)
+      let (old, new) = try source.states(from: from, to: to)
+      // As `diff --json`, but cut where it stops being readable (`complete` says so): the
+      // page shows it as text.
+      let text = stateDiff(old, new, maxNodes: readableNodeCount)
+      let changes = try StatePreview(old).changes(to: StatePreview(new))
+      return .object([
+        ("from", .uint(from)), ("to", .uint(to)), ("changed", .bool(text != nil)),
+        ("diff", .optional(text?.text) { .string($0) }),
+        ("complete", .bool(text?.isComplete ?? true)),
+        ("changes", .array(changes.map(\.json))),
+      ])
+    }
+  }
+
+  // MARK: - What needs the whole session
+
+  func bisect(invariant: String) async throws -> JSONValue {
+    _ = try invariantNamed(invariant)
+    let debugger = try await debugger.value
+    return try await offload {
+      let result = try debugger.bisect(invariant: invariant)
+      let stretches =
+        result.firstViolation == nil ? [] : try debugger.violations(invariant: invariant)
+      let writer = JSONLines.ActionWriter<D.Action>()
+      return .object([
+        ("invariant", .string(invariant)),
+        ("firstViolation", .optional(result.firstViolation) { .uint($0) }),
+        (
+          "action",
+          .optional(result.action.flatMap { try? writer.json(for: $0.action) }) { .raw($0) }
+        ),
+        ("healedAt", .optional(result.healedAt) { .uint($0) }),
+        ("actions", .int(Int64(debugger.session.actions.count))),
+        (
+          "violations",
+          .array(
+            stretches.map {
+              .object([
+                ("fails", .uint($0.fails)), ("healedAt", .optional($0.healedAt) { .uint($0) }),
+              ])
+            })
+        ),
+      ])
+    }
+  }
+
+  func bench(repetitions: Int) async throws -> JSONValue {
+    let debugger = try await debugger.value
+    let (path, domain, key) = (file.path, self.domain, self.key)
+    return try await offload {
+      let report = try debugger.bench(
+        repetitions: repetitions,
+        decode: { _ = try SessionFile.open(path, key: key).load(as: domain) })
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys]
+      return .raw(String(decoding: try encoder.encode(report), as: UTF8.self))
+    }
+  }
+
+  func flows() async throws -> JSONValue {
+    guard let flow else {
+      throw APIError(404, "domain \(domain.name) has no navigation flow")
+    }
+    let debugger = try await debugger.value
+    return try await offload {
+      .object([
+        ("allowed", flow.allowed.json),
+        ("observed", (flow.observed(in: debugger.session) ?? FlowGraph()).json),
+      ])
+    }
+  }
+
+  func lanes(buckets: Int) async throws -> JSONValue {
+    try await laneCounts.value.json(buckets: buckets)
+  }
+
+  func export(from: UInt64?, to: UInt64?) async throws -> String {
+    let debugger = try await debugger.value
+    let domain = self.domain
+    return try await offload {
+      let session = debugger.session
+      let first = from ?? session.startSequence + 1
+      let last = to ?? session.endSequence
+      if session.actions.isEmpty {
+        return try JSONLines.headerLine(for: session, domain: domain) + "\n"
+      }
+      for bound in [first, last]
+      where !(session.startSequence + 1...session.endSequence).contains(bound) {
+        throw APIError(
+          404,
+          "sequence \(bound) out of range \(session.startSequence + 1)...\(session.endSequence)")
+      }
+      guard first <= last else { throw APIError(400, "from (\(first)) is after to (\(last))") }
+      let slice = Array(session.actions[session.index(of: first)...session.index(of: last)])
+      let range = RecordedSession<D>(
+        info: session.info, startSequence: first - 1,
+        initialState: try debugger.state(at: first - 1), actions: slice)
+      var text = try JSONLines.headerLine(for: range, domain: domain) + "\n"
+      let writer = JSONLines.ActionWriter<D.Action>()
+      for action in slice {
+        text += try writer.line(for: action)
+        text += "\n"
+      }
+      return text
+    }
+  }
+
+  func shrink(invariant: String) async throws -> JSONValue {
+    _ = try invariantNamed(invariant)
+    let debugger = try await debugger.value
+    let domain = self.domain
+    return try await offload {
+      guard let shrunk = try debugger.shrink(invariant: invariant) else {
+        return .object([("invariant", .string(invariant)), ("fails", .bool(false))])
+      }
+      // The shrunk session, numbered from 1, as `shrink -o` writes it.
+      let session = shrunk.session
+      var text = try JSONLines.headerLine(for: session, domain: domain) + "\n"
+      let writer = JSONLines.ActionWriter<D.Action>()
+      for action in session.actions {
+        text += try writer.line(for: action)
+        text += "\n"
+      }
+      return .object([
+        ("invariant", .string(invariant)),
+        ("fails", .bool(true)),
+        ("originalCount", .int(Int64(shrunk.originalCount))),
+        ("actions", .int(Int64(shrunk.actions.count))),
+        ("replays", .int(Int64(shrunk.replays))),
+        ("jsonl", .string(text)),
+        ("swiftTest", .string(shrunk.swiftTest())),
+      ])
+    }
+  }
+
+  private func invariantNamed(_ name: String) throws -> Invariant<D.State> {
+    guard let invariant = domain.invariant(named: name) else {
+      throw APIError(
+        404,
+        "unknown invariant '\(name)' for domain \(domain.name); known: "
+          + domain.invariants.map(\.name).joined(separator: ", "))
+    }
+    return invariant
+  }
+}
+
+extension FlowGraph {
+  /// The graph as the page draws it.
+  var json: JSONValue {
+    .object([
+      ("nodes", .array(nodes.map { .string($0) })),
+      ("roots", .array(roots.map { .string($0) })),
+      ("tabs", .object(tabs.map { ($0.key, .string($0.value)) })),
+      (
+        "edges",
+        .array(
+          edges.map { edge, count in
+            .object([
+              ("from", .string(edge.from)), ("to", .string(edge.to)),
+              ("kind", .string(edge.kind.rawValue)), ("refused", .bool(edge.refused)),
+              ("count", .int(Int64(count))),
+            ])
+          })
+      ),
+    ])
+  }
+}
+
+/// Stops reading actions once a page is full.
+private struct EnoughActions: Error {}

@@ -1,0 +1,120 @@
+import Foundation
+import RetraceCLI
+import RetraceDebugger
+import RetraceLog
+
+/// A session the Studio shows, whatever it comes from: a file now, a running app's session
+/// streamed to the Studio later. The page reads every session through these requests, so a
+/// session that is not a file needs only to answer them.
+protocol StudioSession: Sendable {
+  /// The session's id in the API's paths: its file's name, made unique.
+  var id: String { get }
+  /// What `GET /api/sessions` lists for it.
+  func summary() async throws -> JSONValue
+  /// `GET /api/sessions/{id}`: the summary with the domain's invariants and action cases.
+  func detail() async throws -> JSONValue
+  /// `GET …/actions`.
+  func actions(from: UInt64?, to: UInt64?, type: String?, limit: Int) async throws -> JSONValue
+  /// `GET …/state`: the state's preview, or the part of it at a path, with an array's
+  /// window there; or the whole state when `full`.
+  func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> JSONValue
+  /// `GET …/diff`.
+  func diff(from: UInt64?, to: UInt64?) async throws -> JSONValue
+  /// `GET …/bisect`.
+  func bisect(invariant: String) async throws -> JSONValue
+  /// `GET …/bench`.
+  func bench(repetitions: Int) async throws -> JSONValue
+  /// `GET …/flows`.
+  func flows() async throws -> JSONValue
+  /// `GET …/lanes`.
+  func lanes(buckets: Int) async throws -> JSONValue
+  /// `GET …/export`: JSON Lines text.
+  func export(from: UInt64?, to: UInt64?) async throws -> String
+  /// `GET …/shrink`.
+  func shrink(invariant: String) async throws -> JSONValue
+}
+
+/// The sessions a Studio serves, in the order they were found.
+struct SessionCatalog: Sendable {
+  /// The sessions.
+  let sessions: [any StudioSession]
+
+  /// The session called `id`.
+  func session(_ id: String) -> (any StudioSession)? {
+    sessions.first { $0.id == id }
+  }
+
+  /// Opens every session in `paths`: files as given, and the `.trace` and `.jsonl` files in
+  /// directories (not their subdirectories), sorted by name. A file given by name must open;
+  /// a file in a directory that does not is skipped with a warning.
+  ///
+  /// - Throws: `TraceError` or `DebuggerError` for a path that cannot be read, or when no
+  ///   session is found.
+  ///
+  /// `key` reads encrypted traces (`--key`); one without it cannot be served.
+  static func open(_ paths: [String], key: TracePrivateKey?) throws -> SessionCatalog {
+    var sessions: [any StudioSession] = []
+    var ids = Set<String>()
+    func add(_ path: String) throws {
+      let file = try SessionFile.open(path, usingIndex: true, key: key)
+      if case .trace(let reader) = file.content, let encryption = reader.header.encryption,
+        !reader.canReadRecords
+      {
+        throw TraceError.keyNeeded(encryption, path: path)
+      }
+      let domain = try file.domain()
+      var id = Self.slug(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
+      if ids.contains(id) {
+        var number = 2
+        while ids.contains("\(id)-\(number)") { number += 1 }
+        id = "\(id)-\(number)"
+      }
+      ids.insert(id)
+      sessions.append(
+        makeFileSession(domain, file: file, id: id, flows: CommandContext.flows, key: key))
+    }
+    for path in paths {
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        throw TraceError(.notFound, "no such file or directory", path: path)
+      }
+      guard isDirectory.boolValue else {
+        try add(path)
+        continue
+      }
+      let names: [String]
+      do {
+        names = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+      } catch {
+        throw TraceError(
+          .io, "cannot list the directory: \(error.localizedDescription)", path: path)
+      }
+      for name in names where name.hasSuffix(".trace") || name.hasSuffix(".jsonl") {
+        let file = (path as NSString).appendingPathComponent(name)
+        do {
+          try add(file)
+        } catch {
+          warn("warning: \(file): skipped: \(error)")
+        }
+      }
+    }
+    guard !sessions.isEmpty else {
+      throw TraceError(
+        .notFound, "no trace or JSON Lines file found in \(paths.joined(separator: ", "))")
+    }
+    return SessionCatalog(sessions: sessions)
+  }
+
+  /// `name` with every character but letters, digits, `-`, `_` and `.` replaced by `-`.
+  static func slug(_ name: String) -> String {
+    let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+    let slug = String(name.map { allowed.contains($0) ? $0 : "-" })
+    return slug.isEmpty ? "session" : slug
+  }
+}
+
+/// The items of the array at `path` that a request for part of a state asks for.
+struct StateWindow: Sendable {
+  var path: [PathStep]
+  var range: Range<Int>
+}

@@ -1,0 +1,613 @@
+import Foundation
+import RetraceLog
+
+/// One step of a path into a state: an object's key or an array's index.
+enum PathStep: Hashable, Sendable {
+  case key(String)
+  case index(Int)
+
+  var json: JSONValue {
+    switch self {
+    case .key(let key): .string(key)
+    case .index(let index): .int(Int64(index))
+    }
+  }
+}
+
+/// A state as the page shows it: its JSON (the shape of `retrace state --json`), except that
+/// an array longer than ``head`` + ``tail`` items keeps only its first and last items, and the
+/// window asked for.
+///
+/// A banking state after a million actions holds a million transactions: 115 MB of JSON that
+/// no page can show and that takes seconds to write. The preview is written by an `Encoder`
+/// that only counts the items of a long array between its ends, and holds the last 50 it has
+/// seen to encode them once the array ends: one pass, which costs little more than the items
+/// it keeps.
+///
+/// A long array is written as `{"$window": {"count": N, "ranges": [{"start": I, "items":
+/// [...]}, ...]}}`.
+struct StatePreview: Sendable {
+  /// How many items of a long array are kept from its start, and from its end.
+  static let head = 50
+  static let tail = 50
+
+  let root: PreviewValue
+
+  /// Previews `state`, keeping the items `window` names of the array at `path`.
+  init<State: Encodable>(
+    _ state: State, window: (path: [PathStep], range: Range<Int>)? = nil
+  ) throws {
+    let context = PreviewContext(window: window)
+    let root = PreviewNode()
+    try context.encode(state, into: root, path: [])
+    try context.encodeTails()
+    self.root = root.value
+  }
+
+  /// The preview as JSON.
+  var json: JSONValue { root.json }
+
+  /// The value at `path`, if the preview holds it.
+  func node(at path: [PathStep]) -> PreviewValue? {
+    var node = root
+    for step in path {
+      switch (node, step) {
+      case (.object(let fields), .key(let key)):
+        guard let child = fields.first(where: { $0.key == key })?.value else { return nil }
+        node = child
+      case (.array(_, let items), .index(let index)):
+        guard let child = items.first(where: { $0.index == index })?.value else { return nil }
+        node = child
+      default: return nil
+      }
+    }
+    return node
+  }
+
+  /// One place where two states differ.
+  struct Change {
+    var path: [PathStep]
+    /// `changed`, `added` or `removed`.
+    var kind: String
+    /// For a changed value that is not an object or an array: its old value, as JSON.
+    var old: String?
+
+    var json: JSONValue {
+      .object(
+        [("path", .array(path.map(\.json))), ("kind", .string(kind))]
+          + (old.map { [("old", .raw($0))] } ?? []))
+    }
+  }
+
+  /// Where `new` differs from this preview, at most `limit` places: every difference in the
+  /// items both keep, and the items added or removed at the end of an array.
+  func changes(to new: StatePreview, limit: Int = 2_000) -> [Change] {
+    var changes: [Change] = []
+    var path: [PathStep] = []
+    func compare(_ old: PreviewValue, _ new: PreviewValue) {
+      guard changes.count < limit else { return }
+      switch (old, new) {
+      case (.object(let a), .object(let b)):
+        let oldFields = Dictionary(a, uniquingKeysWith: { x, _ in x })
+        let newFields = Dictionary(b, uniquingKeysWith: { x, _ in x })
+        for key in Set(oldFields.keys).union(newFields.keys).sorted() {
+          path.append(.key(key))
+          switch (oldFields[key], newFields[key]) {
+          case (let x?, let y?): compare(x, y)
+          case (nil, _?): changes.append(Change(path: path, kind: "added"))
+          case (_?, nil): changes.append(Change(path: path, kind: "removed"))
+          case (nil, nil): break
+          }
+          path.removeLast()
+        }
+      case (.array(let oldCount, let a), .array(let newCount, let b)):
+        let oldItems = Dictionary(a, uniquingKeysWith: { x, _ in x })
+        for (index, node) in b {
+          path.append(.index(index))
+          if index >= oldCount {
+            changes.append(Change(path: path, kind: "added"))
+          } else if let before = oldItems[index] {
+            compare(before, node)
+          }
+          path.removeLast()
+        }
+        for (index, _) in a where index >= newCount {
+          path.append(.index(index))
+          changes.append(Change(path: path, kind: "removed"))
+          path.removeLast()
+        }
+      case (.leaf(let a), .leaf(let b)):
+        if a != b { changes.append(Change(path: path, kind: "changed", old: a)) }
+      default:
+        if case .leaf(let a) = old {
+          changes.append(Change(path: path, kind: "changed", old: a))
+        } else {
+          changes.append(Change(path: path, kind: "changed"))
+        }
+      }
+    }
+    compare(root, new.root)
+    return changes
+  }
+}
+
+/// A value of the preview: a leaf, an object or an array, filled in by the encoder.
+final class PreviewNode {
+  enum Kind {
+    case leaf(JSONValue)
+    case object(PreviewObject)
+    case array(PreviewArray)
+  }
+
+  var kind: Kind = .leaf(.null)
+
+  /// The finished value.
+  var value: PreviewValue {
+    switch kind {
+    case .leaf(let value): .leaf(value.text)
+    case .object(let object):
+      .object(object.fields.keys.sorted().map { ($0, object.fields[$0]!.value) })
+    case .array(let array):
+      .array(count: array.count, items: array.items.map { ($0.index, $0.node.value) })
+    }
+  }
+}
+
+/// A finished preview: JSON whose long arrays hold some of their items.
+indirect enum PreviewValue: Sendable {
+  /// A string, number, boolean or null, as JSON text.
+  case leaf(String)
+  /// An object's fields, by key.
+  case object([(key: String, value: PreviewValue)])
+  /// An array's count and the items kept, by index.
+  case array(count: Int, items: [(index: Int, value: PreviewValue)])
+
+  /// As JSON: a long array as `{"$window": {"count", "ranges": [{"start", "items"}]}}`.
+  var json: JSONValue {
+    switch self {
+    case .leaf(let text): return .raw(text)
+    case .object(let fields): return .object(fields.map { ($0.key, $0.value.json) })
+    case .array(let count, let items):
+      if items.count == count { return .array(items.map(\.value.json)) }
+      var ranges: [(start: Int, items: [JSONValue])] = []
+      for (index, value) in items {
+        if let last = ranges.last, last.start + last.items.count == index {
+          ranges[ranges.count - 1].items.append(value.json)
+        } else {
+          ranges.append((index, [value.json]))
+        }
+      }
+      return .object([
+        (
+          "$window",
+          .object([
+            ("count", .int(Int64(count))),
+            (
+              "ranges",
+              .array(
+                ranges.map {
+                  .object([("start", .int(Int64($0.start))), ("items", .array($0.items))])
+                }
+              )
+            ),
+          ])
+        )
+      ])
+    }
+  }
+}
+
+final class PreviewObject {
+  var fields: [String: PreviewNode] = [:]
+}
+
+final class PreviewArray {
+  var items: [(index: Int, node: PreviewNode)] = []
+  var count = 0
+  /// The last items seen past the head, not yet encoded: a ring of ``StatePreview/tail``.
+  var tail: [(index: Int, value: any Encodable)] = []
+}
+
+/// What the preview's encoder keeps, and the arrays it has written.
+final class PreviewContext {
+  /// The window asked for, at one path.
+  let window: (path: [PathStep], range: Range<Int>)?
+  /// The arrays written, by path.
+  var arrays: [(path: [PathStep], array: PreviewArray)] = []
+
+  init(window: (path: [PathStep], range: Range<Int>)?) {
+    self.window = window
+  }
+
+  /// Whether to encode item `index` of the array at `path` now: it is in the head or the
+  /// window. Others may still turn out to be in the tail.
+  func keeps(_ index: Int, of path: [PathStep]) -> Bool {
+    if index < StatePreview.head { return true }
+    if let window, window.path == path, window.range.contains(index) { return true }
+    return false
+  }
+
+  /// Whether each type of collection encodes as the array of its elements, as found by
+  /// ``encodesAsItsElements(_:_:)``.
+  private var arrayLike: [ObjectIdentifier: Bool] = [:]
+
+  /// Encodes `collection` as an array read by index, if its type encodes as the array of its
+  /// elements; returns `false` (encoding nothing) if not.
+  private func encodeByIndex<C: RandomAccessCollection, T: Encodable>(
+    _ collection: C, as value: T, into node: PreviewNode, path: [PathStep]
+  ) throws -> Bool {
+    guard collection.count > StatePreview.head + StatePreview.tail else { return false }
+    let type = ObjectIdentifier(C.self)
+    let verdict: Bool
+    if let known = arrayLike[type] {
+      verdict = known
+    } else {
+      verdict = try encodesAsItsElements(collection, value)
+      arrayLike[type] = verdict
+    }
+    guard verdict else { return false }
+    var items: [any Encodable] = []
+    var indexes = Array(0..<StatePreview.head)
+    indexes += (collection.count - StatePreview.tail)..<collection.count
+    if let window, window.path == path {
+      indexes += window.range.clamped(to: 0..<collection.count)
+    }
+    indexes = Array(Set(indexes)).sorted()
+    for index in indexes {
+      guard
+        let item = collection[collection.index(collection.startIndex, offsetBy: index)]
+          as? any Encodable
+      else { return false }
+      items.append(item)
+    }
+    let array = PreviewArray()
+    array.count = collection.count
+    node.kind = .array(array)
+    for (index, item) in zip(indexes, items) {
+      let child = PreviewNode()
+      array.items.append((index, child))
+      try encode(item, into: child, path: path + [.index(index)])
+    }
+    return true
+  }
+
+  /// Whether `value` (which is `collection`) encodes as an unkeyed container whose first two
+  /// items are the collection's first two elements: its encoding is stopped there.
+  private func encodesAsItsElements<C: RandomAccessCollection, T: Encodable>(
+    _ collection: C, _ value: T
+  ) throws -> Bool {
+    let probe = ProbeEncoder()
+    do {
+      try value.encode(to: probe)
+    } catch is ProbeEncoder.Stop {
+    } catch {
+      return false
+    }
+    guard probe.unkeyed, probe.items.count == 2 else { return false }
+    for (offset, item) in probe.items.enumerated() {
+      guard
+        let element = collection[collection.index(collection.startIndex, offsetBy: offset)]
+          as? any Encodable
+      else { return false }
+      let (a, b) = (PreviewNode(), PreviewNode())
+      try PreviewContext(window: nil).encode(item, into: a, path: [])
+      try PreviewContext(window: nil).encode(element, into: b, path: [])
+      guard a.value.json.text == b.value.json.text else { return false }
+    }
+    return true
+  }
+
+  /// Encodes the tail of every array, once all of them have been seen; a tail's items may
+  /// hold arrays of their own, which are done in turn.
+  func encodeTails() throws {
+    var done = 0
+    while done < arrays.count {
+      let (path, array) = arrays[done]
+      done += 1
+      let kept = Set(array.items.map(\.index))
+      for (index, value) in array.tail.sorted(by: { $0.index < $1.index })
+      where index >= array.count - StatePreview.tail && !kept.contains(index) {
+        let node = PreviewNode()
+        array.items.append((index, node))
+        try encode(value, into: node, path: path + [.index(index)])
+      }
+      array.tail = []
+      array.items.sort { $0.index < $1.index }
+    }
+  }
+
+  func encode<T: Encodable>(_ value: T, into node: PreviewNode, path: [PathStep]) throws {
+    // Foundation's types that JSONEncoder writes its own way.
+    if let data = value as? Data {
+      node.kind = .leaf(.string(data.base64EncodedString()))
+    } else if let url = value as? URL {
+      node.kind = .leaf(.string(url.absoluteString))
+    } else if let array = value as? any PreviewableArray {
+      // An array is read by index: its items between the ends are not visited at all.
+      try array.encodePreview(into: node, path: path, context: self)
+    } else if let collection = value as? any RandomAccessCollection,
+      try encodeByIndex(collection, as: value, into: node, path: path)
+    {
+      // A collection that encodes as the array of its elements (a ledger of
+      // transactions), read by index as an array is.
+    } else {
+      try value.encode(to: PreviewEncoder(node: node, path: path, context: self))
+    }
+  }
+}
+
+private struct PreviewEncoder: Encoder {
+  let node: PreviewNode
+  let path: [PathStep]
+  let context: PreviewContext
+  var codingPath: [any CodingKey] { [] }
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    let object: PreviewObject
+    if case .object(let existing) = node.kind {
+      object = existing
+    } else {
+      object = PreviewObject()
+      node.kind = .object(object)
+    }
+    return KeyedEncodingContainer(
+      PreviewKeyedContainer(object: object, path: path, context: context))
+  }
+
+  func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    let array: PreviewArray
+    if case .array(let existing) = node.kind {
+      array = existing
+    } else {
+      array = PreviewArray()
+      node.kind = .array(array)
+      context.arrays.append((path, array))
+    }
+    return PreviewUnkeyedContainer(array: array, path: path, context: context)
+  }
+
+  func singleValueContainer() -> any SingleValueEncodingContainer {
+    PreviewSingleContainer(node: node, path: path, context: context)
+  }
+}
+
+private struct PreviewKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+  let object: PreviewObject
+  let path: [PathStep]
+  let context: PreviewContext
+  var codingPath: [any CodingKey] { [] }
+
+  private func child(_ key: Key) -> PreviewNode {
+    let node = PreviewNode()
+    object.fields[key.stringValue] = node
+    return node
+  }
+
+  private func leaf(_ value: JSONValue, _ key: Key) { child(key).kind = .leaf(value) }
+
+  mutating func encodeNil(forKey key: Key) throws { leaf(.null, key) }
+  mutating func encode(_ value: Bool, forKey key: Key) throws { leaf(.bool(value), key) }
+  mutating func encode(_ value: String, forKey key: Key) throws { leaf(.string(value), key) }
+  mutating func encode(_ value: Double, forKey key: Key) throws { leaf(.double(value), key) }
+  mutating func encode(_ value: Float, forKey key: Key) throws { leaf(.double(Double(value)), key) }
+  mutating func encode(_ value: Int, forKey key: Key) throws { leaf(.int(Int64(value)), key) }
+  mutating func encode(_ value: Int8, forKey key: Key) throws { leaf(.int(Int64(value)), key) }
+  mutating func encode(_ value: Int16, forKey key: Key) throws { leaf(.int(Int64(value)), key) }
+  mutating func encode(_ value: Int32, forKey key: Key) throws { leaf(.int(Int64(value)), key) }
+  mutating func encode(_ value: Int64, forKey key: Key) throws { leaf(.int(value), key) }
+  mutating func encode(_ value: UInt, forKey key: Key) throws { leaf(.uint(UInt64(value)), key) }
+  mutating func encode(_ value: UInt8, forKey key: Key) throws { leaf(.uint(UInt64(value)), key) }
+  mutating func encode(_ value: UInt16, forKey key: Key) throws { leaf(.uint(UInt64(value)), key) }
+  mutating func encode(_ value: UInt32, forKey key: Key) throws { leaf(.uint(UInt64(value)), key) }
+  mutating func encode(_ value: UInt64, forKey key: Key) throws { leaf(.uint(value), key) }
+  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    try context.encode(value, into: child(key), path: path + [.key(key.stringValue)])
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(
+    keyedBy keyType: NestedKey.Type, forKey key: Key
+  ) -> KeyedEncodingContainer<NestedKey> {
+    PreviewEncoder(node: child(key), path: path + [.key(key.stringValue)], context: context)
+      .container(keyedBy: keyType)
+  }
+
+  mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+    PreviewEncoder(node: child(key), path: path + [.key(key.stringValue)], context: context)
+      .unkeyedContainer()
+  }
+
+  mutating func superEncoder() -> any Encoder {
+    PreviewEncoder(node: PreviewNode(), path: path, context: context)
+  }
+
+  mutating func superEncoder(forKey key: Key) -> any Encoder {
+    PreviewEncoder(node: child(key), path: path + [.key(key.stringValue)], context: context)
+  }
+}
+
+private struct PreviewUnkeyedContainer: UnkeyedEncodingContainer {
+  let array: PreviewArray
+  let path: [PathStep]
+  let context: PreviewContext
+  var codingPath: [any CodingKey] { [] }
+  var count: Int { array.count }
+
+  /// The next item's node, or `nil` when the preview does not keep it: it is then only
+  /// counted, never encoded.
+  private func next(_ value: (any Encodable)? = nil) -> (PreviewNode, [PathStep])? {
+    let index = array.count
+    array.count += 1
+    guard context.keeps(index, of: path) else {
+      if let value {
+        if array.tail.count < StatePreview.tail {
+          array.tail.append((index, value))
+        } else {
+          array.tail[index % StatePreview.tail] = (index, value)
+        }
+      }
+      return nil
+    }
+    let node = PreviewNode()
+    array.items.append((index, node))
+    return (node, path + [.index(index)])
+  }
+
+  private func leaf(_ value: JSONValue, _ original: any Encodable) {
+    next(original)?.0.kind = .leaf(value)
+  }
+
+  mutating func encodeNil() throws { leaf(.null, Optional<Int>.none) }
+  mutating func encode(_ value: Bool) throws { leaf(.bool(value), value) }
+  mutating func encode(_ value: String) throws { leaf(.string(value), value) }
+  mutating func encode(_ value: Double) throws { leaf(.double(value), value) }
+  mutating func encode(_ value: Float) throws { leaf(.double(Double(value)), value) }
+  mutating func encode(_ value: Int) throws { leaf(.int(Int64(value)), value) }
+  mutating func encode(_ value: Int8) throws { leaf(.int(Int64(value)), value) }
+  mutating func encode(_ value: Int16) throws { leaf(.int(Int64(value)), value) }
+  mutating func encode(_ value: Int32) throws { leaf(.int(Int64(value)), value) }
+  mutating func encode(_ value: Int64) throws { leaf(.int(value), value) }
+  mutating func encode(_ value: UInt) throws { leaf(.uint(UInt64(value)), value) }
+  mutating func encode(_ value: UInt8) throws { leaf(.uint(UInt64(value)), value) }
+  mutating func encode(_ value: UInt16) throws { leaf(.uint(UInt64(value)), value) }
+  mutating func encode(_ value: UInt32) throws { leaf(.uint(UInt64(value)), value) }
+  mutating func encode(_ value: UInt64) throws { leaf(.uint(value), value) }
+  mutating func encode<T: Encodable>(_ value: T) throws {
+    guard let (node, itemPath) = next(value) else { return }
+    try context.encode(value, into: node, path: itemPath)
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+    -> KeyedEncodingContainer<NestedKey>
+  {
+    let (node, itemPath) = next() ?? (PreviewNode(), path)
+    return PreviewEncoder(node: node, path: itemPath, context: context).container(keyedBy: keyType)
+  }
+
+  mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+    let (node, itemPath) = next() ?? (PreviewNode(), path + [.index(-1)])
+    return PreviewEncoder(node: node, path: itemPath, context: context).unkeyedContainer()
+  }
+
+  mutating func superEncoder() -> any Encoder {
+    let (node, itemPath) = next() ?? (PreviewNode(), path + [.index(-1)])
+    return PreviewEncoder(node: node, path: itemPath, context: context)
+  }
+}
+
+private struct PreviewSingleContainer: SingleValueEncodingContainer {
+  let node: PreviewNode
+  let path: [PathStep]
+  let context: PreviewContext
+  var codingPath: [any CodingKey] { [] }
+
+  private func leaf(_ value: JSONValue) { node.kind = .leaf(value) }
+
+  mutating func encodeNil() throws { leaf(.null) }
+  mutating func encode(_ value: Bool) throws { leaf(.bool(value)) }
+  mutating func encode(_ value: String) throws { leaf(.string(value)) }
+  mutating func encode(_ value: Double) throws { leaf(.double(value)) }
+  mutating func encode(_ value: Float) throws { leaf(.double(Double(value))) }
+  mutating func encode(_ value: Int) throws { leaf(.int(Int64(value))) }
+  mutating func encode(_ value: Int8) throws { leaf(.int(Int64(value))) }
+  mutating func encode(_ value: Int16) throws { leaf(.int(Int64(value))) }
+  mutating func encode(_ value: Int32) throws { leaf(.int(Int64(value))) }
+  mutating func encode(_ value: Int64) throws { leaf(.int(value)) }
+  mutating func encode(_ value: UInt) throws { leaf(.uint(UInt64(value))) }
+  mutating func encode(_ value: UInt8) throws { leaf(.uint(UInt64(value))) }
+  mutating func encode(_ value: UInt16) throws { leaf(.uint(UInt64(value))) }
+  mutating func encode(_ value: UInt32) throws { leaf(.uint(UInt64(value))) }
+  mutating func encode(_ value: UInt64) throws { leaf(.uint(value)) }
+  mutating func encode<T: Encodable>(_ value: T) throws {
+    try context.encode(value, into: node, path: path)
+  }
+}
+
+/// An array whose preview is made by reading only the items it keeps.
+protocol PreviewableArray {
+  func encodePreview(into node: PreviewNode, path: [PathStep], context: PreviewContext) throws
+}
+
+extension Array: PreviewableArray where Element: Encodable {
+  /// Encodes the items the preview keeps, as an unkeyed container would have them: the
+  /// head, the tail and the window asked for.
+  func encodePreview(into node: PreviewNode, path: [PathStep], context: PreviewContext) throws {
+    let array = PreviewArray()
+    array.count = count
+    node.kind = .array(array)
+    var kept = Set(0..<Swift.min(count, StatePreview.head))
+    kept.formUnion(Swift.max(0, count - StatePreview.tail)..<count)
+    if let window = context.window, window.path == path {
+      kept.formUnion(window.range.clamped(to: 0..<count))
+    }
+    for index in kept.sorted() {
+      let child = PreviewNode()
+      array.items.append((index, child))
+      try context.encode(self[index], into: child, path: path + [.index(index)])
+    }
+  }
+}
+
+/// An encoder that notes whether a value encodes as an unkeyed container, and its first two
+/// items, then stops the encoding by throwing ``Stop``.
+private final class ProbeEncoder: Encoder {
+  struct Stop: Error {}
+  var unkeyed = false
+  var items: [any Encodable] = []
+  var codingPath: [any CodingKey] { [] }
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    KeyedEncodingContainer(Refusing())
+  }
+
+  func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    unkeyed = true
+    return Items(probe: self)
+  }
+
+  func singleValueContainer() -> any SingleValueEncodingContainer { Refusing<AnyKey>() }
+
+  struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { (stringValue, self.intValue) = ("\(intValue)", intValue) }
+  }
+
+  /// Every container but the unkeyed one stops at its first use.
+  struct Refusing<Key: CodingKey>: KeyedEncodingContainerProtocol, SingleValueEncodingContainer {
+    var codingPath: [any CodingKey] { [] }
+    mutating func encodeNil(forKey key: Key) throws { throw Stop() }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { throw Stop() }
+    mutating func nestedContainer<NestedKey: CodingKey>(
+      keyedBy keyType: NestedKey.Type, forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> { KeyedEncodingContainer(Refusing<NestedKey>()) }
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+      Items(probe: ProbeEncoder())
+    }
+    mutating func superEncoder() -> any Encoder { ProbeEncoder() }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { ProbeEncoder() }
+    mutating func encodeNil() throws { throw Stop() }
+    mutating func encode<T: Encodable>(_ value: T) throws { throw Stop() }
+  }
+
+  /// Takes two items, then stops.
+  struct Items: UnkeyedEncodingContainer {
+    let probe: ProbeEncoder
+    var codingPath: [any CodingKey] { [] }
+    var count: Int { probe.items.count }
+    mutating func encodeNil() throws { throw Stop() }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+      probe.items.append(value)
+      if probe.items.count == 2 { throw Stop() }
+    }
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+      -> KeyedEncodingContainer<NestedKey>
+    { KeyedEncodingContainer(Refusing<NestedKey>()) }
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+      Items(probe: ProbeEncoder())
+    }
+    mutating func superEncoder() -> any Encoder { ProbeEncoder() }
+  }
+}

@@ -1,0 +1,285 @@
+import FlyingFox
+import Foundation
+import RetraceDebugger
+import RetraceLog
+import Synchronization
+
+/// Answers every request: checks its Host header and (for the API) its token, routes it, and
+/// turns every error into a JSON `{"error": …}` with a status, never a crash.
+final class StudioHandler: HTTPHandler, Sendable {
+  let catalog: SessionCatalog
+  let token: String
+  let page: PageResources
+  private let served = Mutex<(address: ListenAddress, port: UInt16)?>(nil)
+
+  init(catalog: SessionCatalog, token: String, page: PageResources) {
+    self.catalog = catalog
+    self.token = token
+    self.page = page
+  }
+
+  /// Sets the address served, whose Host header values to accept, once the port is known.
+  func serve(_ address: ListenAddress, port: UInt16) {
+    served.withLock { $0 = (address, port) }
+  }
+
+  func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+    do {
+      return try await respond(to: request)
+    } catch let error as APIError {
+      return Self.json(.object([("error", .string(error.message))]), status: error.status)
+    } catch let error as DebuggerError {
+      return Self.json(.object([("error", .string(error.message))]), status: Self.status(error))
+    } catch let error as TraceError {
+      return Self.json(.object([("error", .string(error.message))]), status: Self.status(error))
+    } catch {
+      return Self.json(.object([("error", .string("\(error)"))]), status: 500)
+    }
+  }
+
+  static func status(_ error: DebuggerError) -> Int {
+    switch error.code {
+    case .unknownDomain, .unknownInvariant, .unknownActionCase, .outOfRange: 404
+    default: 400
+    }
+  }
+
+  static func status(_ error: TraceError) -> Int {
+    switch error.code {
+    case .outOfRange: 404
+    default: 500
+    }
+  }
+
+  private func respond(to request: HTTPRequest) async throws -> HTTPResponse {
+    // DNS rebinding: a page of another site that resolves its name to this address sends
+    // that name as Host; only the address served is answered.
+    let host = request.headers[.host]?.lowercased() ?? ""
+    guard served.withLock({ $0?.address.accepts(host: host, port: $0!.port) ?? false }) else {
+      throw APIError(403, "the Host header '\(host)' is not the address served")
+    }
+    guard request.method == .GET || request.method == .HEAD else {
+      throw APIError(405, "only GET is served")
+    }
+    let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    guard parts.first == "api" else {
+      let name = parts.isEmpty ? "index.html" : parts.joined(separator: "/")
+      guard let file = page.files[name] else { throw APIError(404, "no such page: /\(name)") }
+      return HTTPResponse(
+        statusCode: .ok,
+        headers: Self.commonHeaders.merging([
+          .contentType: file.contentType,
+          .cacheControl: "no-cache",
+          HTTPHeader("Content-Security-Policy"):
+            "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; frame-ancestors 'none'; base-uri 'none'",
+        ]),
+        body: file.data)
+    }
+    try checkToken(request)
+    return Self.json(try await api(Array(parts.dropFirst()), request.query))
+  }
+
+  private func checkToken(_ request: HTTPRequest) throws {
+    var given = request.query["token"]
+    if let authorization = request.headers[.authorization],
+      authorization.lowercased().hasPrefix("bearer ")
+    {
+      given = String(authorization.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
+    }
+    guard let given, StudioToken.matches(given, token) else {
+      throw APIError(
+        401, "missing or wrong token: send Authorization: Bearer TOKEN or ?token=TOKEN")
+    }
+  }
+
+  // MARK: - The API
+
+  private func api(_ parts: [String], _ query: [HTTPRequest.QueryItem]) async throws
+    -> RetraceLog.JSONValue
+  {
+    guard parts.first == "sessions" else { throw APIError(404, "no such endpoint") }
+    if parts.count == 1 {
+      var list: [RetraceLog.JSONValue] = []
+      for session in catalog.sessions { list.append(try await session.summary()) }
+      return .array(list)
+    }
+    guard let session = catalog.session(parts[1]) else {
+      throw APIError(404, "no session '\(parts[1])'")
+    }
+    guard parts.count <= 3 else { throw APIError(404, "no such endpoint") }
+    let endpoint = parts.count == 3 ? parts[2] : ""
+    let parameters = Parameters(query)
+    switch endpoint {
+    case "": return try await session.detail()
+    case "actions":
+      return try await session.actions(
+        from: parameters.sequence("from"), to: parameters.sequence("to"),
+        type: parameters.string("type"),
+        limit: try parameters.integer("limit", in: 1...10_000) ?? 1_000)
+    case "state":
+      return try await session.state(
+        at: parameters.sequence("at"), window: try parameters.window(),
+        full: parameters.string("full") == "1" || parameters.string("full") == "true")
+    case "diff":
+      return try await session.diff(
+        from: parameters.sequence("from"), to: parameters.sequence("to"))
+    case "bisect": return try await session.bisect(invariant: try parameters.required("invariant"))
+    case "bench":
+      return try await session.bench(
+        repetitions: try parameters.integer("repeat", in: 1...20) ?? 3)
+    case "flows": return try await session.flows()
+    case "lanes":
+      return try await session.lanes(
+        buckets: try parameters.integer("buckets", in: 1...2_000) ?? 200)
+    case "export":
+      return .string(
+        try await session.export(from: parameters.sequence("from"), to: parameters.sequence("to")))
+    case "shrink": return try await session.shrink(invariant: try parameters.required("invariant"))
+    default: throw APIError(404, "no such endpoint: \(endpoint)")
+    }
+  }
+
+  // MARK: - Responses
+
+  private static let commonHeaders: HTTPHeaders = [
+    HTTPHeader("X-Content-Type-Options"): "nosniff",
+    // The page's address carries the token; it must not leak to another site.
+    HTTPHeader("Referrer-Policy"): "no-referrer",
+  ]
+
+  static func json(_ value: RetraceLog.JSONValue, status: Int = 200) -> HTTPResponse {
+    HTTPResponse(
+      statusCode: HTTPStatusCode(status, phrase: phrase(status)),
+      headers: commonHeaders.merging([
+        .contentType: "application/json; charset=utf-8", .cacheControl: "no-store",
+      ]),
+      body: Data(value.text.utf8))
+  }
+
+  private static func phrase(_ status: Int) -> String {
+    switch status {
+    case 200: "OK"
+    case 400: "Bad Request"
+    case 401: "Unauthorized"
+    case 403: "Forbidden"
+    case 404: "Not Found"
+    case 405: "Method Not Allowed"
+    default: "Internal Server Error"
+    }
+  }
+}
+
+extension HTTPHeaders {
+  fileprivate func merging(_ other: HTTPHeaders) -> HTTPHeaders {
+    var merged = self
+    for (key, value) in other { merged[key] = value }
+    return merged
+  }
+}
+
+/// A request's query parameters, read with one clear error for a bad value.
+struct Parameters {
+  let items: [HTTPRequest.QueryItem]
+
+  init(_ items: [HTTPRequest.QueryItem]) { self.items = items }
+
+  func string(_ name: String) -> String? {
+    guard let value = items[name], !value.isEmpty else { return nil }
+    return value
+  }
+
+  func required(_ name: String) throws -> String {
+    guard let value = string(name) else { throw APIError(400, "missing parameter '\(name)'") }
+    return value
+  }
+
+  func sequence(_ name: String) throws -> UInt64? {
+    guard let text = string(name) else { return nil }
+    guard let value = UInt64(text) else {
+      throw APIError(
+        400, "'\(name)' must be a sequence number (a whole number from 0), not '\(text)'")
+    }
+    return value
+  }
+
+  /// `path` (a JSON array of keys and indexes), `offset` and `limit` (1 to 1,000; 100 by
+  /// default): the items of the array at `path` to keep.
+  func window() throws -> StateWindow? {
+    guard let text = string("path") else { return nil }
+    guard let steps = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [Any] else {
+      throw APIError(
+        400, "'path' must be a JSON array of keys and indexes, such as [\"accounts\",0]")
+    }
+    var path: [PathStep] = []
+    for step in steps {
+      if let key = step as? String {
+        path.append(.key(key))
+      } else if let number = step as? NSNumber, let index = Int(exactly: number.doubleValue),
+        index >= 0
+      {
+        path.append(.index(index))
+      } else {
+        throw APIError(
+          400, "'path' must hold only keys (strings) and indexes (whole numbers from 0)")
+      }
+    }
+    let offset = try integer("offset", in: 0...Int(Int32.max)) ?? 0
+    let limit = try integer("limit", in: 1...1_000) ?? 100
+    return StateWindow(path: path, range: offset..<(offset + limit))
+  }
+
+  func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+    guard let text = string(name) else { return nil }
+    guard let value = Int(text), range.contains(value) else {
+      throw APIError(
+        400,
+        "'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'"
+      )
+    }
+    return value
+  }
+}
+
+/// The page: the files under `Page/`, read once.
+struct PageResources: Sendable {
+  struct File: Sendable {
+    var data: Data
+    var contentType: String
+  }
+
+  let files: [String: File]
+
+  static func load() -> PageResources {
+    // `Bundle.module` stops the process when the resource bundle is not where the build put
+    // it (beside the executable): look first, and serve the API without a page if it is gone.
+    let beside = ["Retrace_RetraceStudio.resources", "Retrace_RetraceStudio.bundle"].map {
+      Bundle.main.bundleURL.appendingPathComponent($0).path
+    }
+    guard beside.contains(where: { FileManager.default.fileExists(atPath: $0) }) else {
+      warn(
+        "warning: the page's files (Retrace_RetraceStudio.resources) are not beside the executable; only the API is served"
+      )
+      return PageResources(files: [:])
+    }
+    guard let root = Bundle.module.url(forResource: "Page", withExtension: nil),
+      let names = try? FileManager.default.contentsOfDirectory(atPath: root.path)
+    else { return PageResources(files: [:]) }
+    var files: [String: File] = [:]
+    for name in names {
+      guard let data = try? Data(contentsOf: root.appendingPathComponent(name)) else { continue }
+      files[name] = File(data: data, contentType: contentType(of: name))
+    }
+    return PageResources(files: files)
+  }
+
+  private static func contentType(of name: String) -> String {
+    switch (name as NSString).pathExtension {
+    case "html": "text/html; charset=utf-8"
+    case "js": "text/javascript; charset=utf-8"
+    case "css": "text/css; charset=utf-8"
+    case "svg": "image/svg+xml"
+    case "png": "image/png"
+    default: "application/octet-stream"
+    }
+  }
+}

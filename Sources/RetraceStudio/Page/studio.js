@@ -1,0 +1,549 @@
+// Retrace Studio's page: sessions, a virtualized timeline with swimlanes and invariant
+// marks, the state tree at the selected action, and the navigation, bench and export tabs.
+// It reads everything through the JSON API (api.js); docs/STUDIO.md describes both.
+import { api, isAbort, download } from './api.js';
+import { StateTree } from './tree.js';
+import { drawFlows, drawBench } from './panels.js';
+
+const ROW = 22;
+const PAGE = 200;
+// Browsers place elements imprecisely millions of pixels down (a million rows are 22 million
+// pixels); past this height the list scrolls a scaled spacer and places its rows in view.
+const MAX_HEIGHT = 4_000_000;
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+
+const app = {
+  sessions: [], session: null, sel: 0, start: 0, last: 0,
+  rows: new Map(), loading: new Set(), filter: '', filtered: null, filteredNext: null,
+  marks: [], lanes: null, stateTime: null, screens: null, flows: null, firstLoadDone: false,
+};
+// What the browser tests and the benchmark read.
+window.studio = {
+  firstLoadMs: null, lastMoveMs: null, moves: [], ready: false, lanesReady: false,
+  select: (n) => select(n), rowCount: () => rowCount(),
+};
+
+const tree = new StateTree($('tree'), async (path, offset) => {
+  const part = await api(`sessions/${encodeURIComponent(app.session.id)}/state`,
+    { at: app.sel, path: JSON.stringify(path), offset, limit: 100 });
+  return part.value;
+});
+
+function status(text, error = false) {
+  $('status').textContent = text;
+  $('status').className = error ? 'error' : '';
+}
+
+function fail(error) {
+  if (!isAbort(error)) status(error.message, true);
+}
+
+function duration(seconds) {
+  if (!(seconds >= 0)) return '';
+  if (seconds < 60) return seconds.toFixed(1) + ' s';
+  if (seconds < 3600) return (seconds / 60).toFixed(1) + ' min';
+  return (seconds / 3600).toFixed(1) + ' h';
+}
+
+// MARK: - Sessions
+
+async function loadSessions() {
+  app.sessions = await api('sessions');
+  const body = $('sessions').tBodies[0];
+  body.replaceChildren(...app.sessions.map((session) => {
+    const row = document.createElement('tr');
+    row.dataset.id = session.id;
+    const intact = session.integrity.status === 'clean';
+    for (const [text, cls] of [
+      [session.id, ''], [session.domain, ''], [session.actions.toLocaleString('en'), 'num'],
+      [duration(session.duration), 'num'], [intact ? '✓' : `✗ ${session.integrity.status}`, intact ? 'ok' : 'bad'],
+    ]) {
+      const cell = document.createElement('td');
+      cell.textContent = text;
+      if (cls) cell.className = cls;
+      row.append(cell);
+    }
+    row.title = `${session.file}: ${session.integrity.status}`;
+    row.addEventListener('click', () => openSession(session.id));
+    return row;
+  }));
+  const wanted = params.get('session');
+  const first = app.sessions.find((s) => s.id === wanted) || app.sessions[0];
+  if (first) await openSession(first.id, params.has('at') ? Number(params.get('at')) : null);
+}
+
+async function openSession(id, at = null) {
+  const session = await api(`sessions/${encodeURIComponent(id)}`);
+  app.session = session;
+  app.start = session.startSequence;
+  app.last = session.lastSequence;
+  app.rows.clear();
+  app.loading.clear();
+  app.marks = [];
+  app.filter = '';
+  app.filtered = null;
+  app.lanes = null;
+  window.studio.lanesReady = false;
+  app.flows = null;
+  for (const row of $('sessions').tBodies[0].rows) row.classList.toggle('current', row.dataset.id === id);
+  $('session-title').textContent = `${session.file} · ${session.domain} · ${session.actions.toLocaleString('en')} actions`;
+  const filter = $('type-filter');
+  filter.replaceChildren(new Option('all', ''), ...session.actionCases.map((c) => new Option(`${c.name} (${c.count})`, c.name)));
+  renderInvariants();
+  $('slider').min = app.start;
+  $('slider').max = app.last;
+  $('export-from').value = Math.min(app.last, app.start + 1);
+  $('export-to').value = app.last;
+  $('compare-at').value = app.start;
+  $('shrink-invariant').replaceChildren(...session.invariants.map((i) => new Option(i.name, i.name)));
+  $('tabs').querySelector('[data-tab=navigation]').hidden = !session.navigation;
+  renderMarks();
+  layoutRows();
+  await select(at ?? Math.min(app.last, app.start + 1), { scroll: true });
+  loadLanes();
+}
+
+// MARK: - Timeline
+
+function rowCount() {
+  return app.filtered ? app.filtered.length : app.last - app.start;
+}
+
+function sequenceAt(index) {
+  return app.filtered ? app.filtered[index]?.seq : app.start + 1 + index;
+}
+
+function indexOf(sequence) {
+  if (!app.filtered) return sequence - app.start - 1;
+  return app.filtered.findIndex((a) => a.seq === sequence);
+}
+
+function layoutRows() {
+  $('actions-spacer').style.height = Math.min(rowCount() * ROW, MAX_HEIGHT) + 'px';
+  renderRows();
+}
+
+// How many pixels of the list one pixel of scrolling moves: 1 unless the list is taller
+// than MAX_HEIGHT.
+function scrollScale() {
+  const list = $('actions');
+  const height = rowCount() * ROW;
+  if (height <= MAX_HEIGHT) return 1;
+  return (height - list.clientHeight) / Math.max(1, MAX_HEIGHT - list.clientHeight);
+}
+
+function renderRows() {
+  const list = $('actions');
+  const scale = scrollScale();
+  const virtualTop = list.scrollTop * scale;
+  const top = Math.max(0, Math.floor(virtualTop / ROW) - 5);
+  const bottom = Math.min(rowCount(), Math.ceil((virtualTop + list.clientHeight) / ROW) + 5);
+  const spacer = $('actions-spacer');
+  const rows = [];
+  for (let index = top; index < bottom; index++) {
+    const sequence = sequenceAt(index);
+    const action = app.filtered ? app.filtered[index] : app.rows.get(sequence);
+    if (!action && !app.filtered) fetchPage(sequence);
+    const row = document.createElement('div');
+    row.className = 'row';
+    row.style.top = list.scrollTop + (index * ROW - virtualTop) + 'px';
+    row.dataset.seq = sequence;
+    if (sequence === app.sel) row.classList.add('selected');
+    if (app.marks.some((m) => m.fail !== null && sequence >= m.fail && (m.heal === null || sequence < m.heal))) {
+      row.classList.add('violated');
+    }
+    const seq = document.createElement('span');
+    seq.className = 'seq';
+    seq.textContent = sequence;
+    row.append(seq);
+    if (action) {
+      const name = document.createElement('span');
+      name.className = 'case';
+      name.textContent = action.case;
+      const payload = action.action?.[action.case];
+      row.append(name, payload && Object.keys(payload).length ? JSON.stringify(payload) : '');
+      row.title = new Date(action.time * 1000).toISOString();
+    } else {
+      row.append('…');
+    }
+    rows.push(row);
+  }
+  spacer.replaceChildren(...rows);
+  if (app.filtered && bottom >= rowCount() - 20 && app.filteredNext !== null) loadFiltered(true);
+}
+
+async function fetchPage(sequence) {
+  const page = Math.floor((sequence - app.start - 1) / PAGE);
+  if (app.loading.has(page)) return;
+  app.loading.add(page);
+  const from = app.start + 1 + page * PAGE;
+  const id = app.session.id;
+  try {
+    const result = await api(`sessions/${encodeURIComponent(id)}/actions`, { from, to: Math.min(app.last, from + PAGE - 1), limit: PAGE });
+    if (app.session?.id !== id) return;
+    for (const action of result.actions) app.rows.set(action.seq, action);
+    renderRows();
+  } catch (error) {
+    app.loading.delete(page);
+    fail(error);
+  }
+}
+
+async function loadFiltered(more = false) {
+  if (app.filterLoading) return;
+  app.filterLoading = true;
+  try {
+    const from = more ? app.filteredNext : null;
+    const result = await api(`sessions/${encodeURIComponent(app.session.id)}/actions`, { type: app.filter, from, limit: 2000 });
+    app.filtered = more ? app.filtered.concat(result.actions) : result.actions;
+    app.filteredNext = result.next;
+    layoutRows();
+  } catch (error) {
+    fail(error);
+  } finally {
+    app.filterLoading = false;
+  }
+}
+
+function scrollToSelection() {
+  const index = indexOf(app.sel);
+  if (index < 0) return;
+  const list = $('actions');
+  const scale = scrollScale();
+  const top = index * ROW;
+  const virtualTop = list.scrollTop * scale;
+  if (top < virtualTop || top + ROW > virtualTop + list.clientHeight) {
+    list.scrollTop = (top - list.clientHeight / 2) / scale;
+  }
+}
+
+function renderMarks() {
+  const marks = $('marks');
+  const span = Math.max(1, app.last - app.start);
+  const buttons = [];
+  for (const mark of app.marks) {
+    for (const [kind, sequence] of [['fail', mark.fail], ['heal', mark.heal]]) {
+      if (sequence === null) continue;
+      const button = document.createElement('button');
+      button.className = `mark ${kind}`;
+      button.style.left = ((sequence - app.start) / span) * 100 + '%';
+      button.title = `${mark.invariant} ${kind === 'fail' ? 'fails after' : 'holds again after'} ${sequence}`;
+      button.setAttribute('aria-label', button.title);
+      button.addEventListener('click', () => select(sequence, { scroll: true }));
+      buttons.push(button);
+    }
+  }
+  marks.replaceChildren(...buttons);
+}
+
+async function loadLanes() {
+  const canvas = $('lanes');
+  const id = app.session.id;
+  try {
+    const lanes = await api(`sessions/${encodeURIComponent(id)}/lanes`, { buckets: Math.max(50, Math.floor(canvas.clientWidth / 3)) });
+    if (app.session.id !== id) return;
+    app.lanes = lanes;
+    drawLanes();
+    window.studio.lanesReady = true;
+  } catch (error) {
+    fail(error);
+  }
+}
+
+const LANE = 12, LABEL = 110;
+function drawLanes() {
+  const canvas = $('lanes');
+  const lanes = app.lanes;
+  if (!lanes) return;
+  const ratio = window.devicePixelRatio || 1;
+  const width = canvas.clientWidth;
+  const height = Math.max(20, lanes.lanes.length * LANE);
+  canvas.style.height = height + 'px';
+  canvas.width = width * ratio;
+  canvas.height = height * ratio;
+  const context = canvas.getContext('2d');
+  context.scale(ratio, ratio);
+  context.font = '10px system-ui, sans-serif';
+  const cell = (width - LABEL) / lanes.buckets;
+  lanes.lanes.forEach((lane, row) => {
+    const max = Math.max(1, ...lane.counts);
+    context.fillStyle = '#6b737c';
+    context.fillText(lane.case, 2, row * LANE + 9);
+    lane.counts.forEach((count, bucket) => {
+      if (!count) return;
+      context.fillStyle = `rgba(47, 111, 222, ${0.25 + 0.75 * (count / max)})`;
+      context.fillRect(LABEL + bucket * cell, row * LANE + 1, Math.max(1, cell - 0.5), LANE - 2);
+    });
+  });
+  if (app.stateTime !== null && lanes.end > lanes.start) {
+    const x = LABEL + ((app.stateTime - lanes.start) / (lanes.end - lanes.start)) * (width - LABEL);
+    context.fillStyle = '#d33b2f';
+    context.fillRect(x - 0.5, 0, 1.5, height);
+  }
+}
+
+$('lanes').addEventListener('click', (event) => {
+  const lanes = app.lanes;
+  if (!lanes) return;
+  const rect = event.currentTarget.getBoundingClientRect();
+  const row = Math.floor((event.clientY - rect.top) / LANE);
+  const bucket = Math.floor(((event.clientX - rect.left - LABEL) / (rect.width - LABEL)) * lanes.buckets);
+  const lane = lanes.lanes[row];
+  if (!lane || bucket < 0) return;
+  // The lane's first action in that span of time, or the nearest span after it that has one.
+  for (let b = bucket; b < lanes.buckets; b++) {
+    if (lane.first[b] !== null) { select(lane.first[b], { scroll: true }); return; }
+  }
+});
+
+// MARK: - Selection and state
+
+async function select(sequence, { scroll = false } = {}) {
+  if (!app.session || !Number.isFinite(sequence)) return;
+  sequence = Math.max(app.start, Math.min(app.last, Math.round(sequence)));
+  performance.mark('move-start');
+  const started = performance.now();
+  app.sel = sequence;
+  $('slider').value = sequence;
+  $('position').textContent = `after action ${sequence.toLocaleString('en')} of ${app.last.toLocaleString('en')}`;
+  history.replaceState(null, '', `?${new URLSearchParams({ token: params.get('token') || '', session: app.session.id, at: sequence })}`);
+  if (scroll) scrollToSelection();
+  renderRows();
+  try {
+    const compare = $('compare-toggle').checked;
+    const id = app.session.id;
+    const [state, diff] = await Promise.all([
+      api(`sessions/${encodeURIComponent(id)}/state`, { at: sequence }, 'state'),
+      compare ? api(`sessions/${encodeURIComponent(id)}/diff`, { from: $('compare-at').value, to: sequence }, 'diff') : null,
+    ]);
+    if (app.sel !== sequence || app.session.id !== id) return;
+    const fetched = performance.now();
+    renderState(state, diff);
+    const rendered = performance.now();
+    await new Promise((resolve) => requestAnimationFrame(() => resolve()));
+    performance.measure('move', 'move-start');
+    const elapsed = performance.now() - started;
+    window.studio.lastMoveMs = elapsed;
+    window.studio.moves.push(elapsed);
+    window.studio.lastMoveParts = { fetch: fetched - started, render: rendered - fetched, frame: performance.now() - rendered };
+    if (!app.firstLoadDone) {
+      app.firstLoadDone = true;
+      performance.measure('first-load', { start: 0, end: performance.now() });
+      window.studio.firstLoadMs = performance.now();
+    }
+    window.studio.ready = true;
+    status('');
+  } catch (error) {
+    fail(error);
+  }
+}
+
+function renderState(state, diff) {
+  app.lastState = state;
+  window.studio.lastState = state;
+  app.lastDiff = diff;
+  const action = state.action;
+  $('state-title').textContent = `State after ${state.seq.toLocaleString('en')}` + (action ? ` · ${action.case}` : ' · initial state');
+  $('action-detail').textContent = action ? JSON.stringify(action.action) + '  ' + new Date(action.time * 1000).toISOString() : '';
+  app.stateTime = action ? action.time : null;
+  app.screens = state.screens;
+  const screens = $('screens');
+  if (state.screens) {
+    const parts = [];
+    if (state.screens.tab) parts.push(Object.assign(document.createElement('span'), { textContent: `tab ${state.screens.tab}: ` }));
+    for (const name of state.screens.screens) {
+      const span = document.createElement('span');
+      span.className = 'screen' + (name === state.screens.visible ? ' visible' : '');
+      span.textContent = name;
+      parts.push(span);
+    }
+    screens.replaceChildren(...parts);
+  } else {
+    screens.replaceChildren();
+  }
+  const changes = diff ? diff.changes : state.changed;
+  const count = tree.render(state.state, changes, $('search').value);
+  $('search-count').textContent = $('search').value ? `${count} found` : '';
+  const text = $('diff-text');
+  text.hidden = !diff;
+  text.textContent = diff ? (diff.diff ?? `no change from ${diff.from} to ${diff.to}`) : '';
+  drawLanes();
+  if (app.flows) drawFlows($('flow-graph'), app.flows, app.screens);
+}
+
+$('slider').addEventListener('input', (event) => select(Number(event.target.value), { scroll: true }));
+$('actions').addEventListener('scroll', () => renderRows());
+$('actions').addEventListener('click', (event) => {
+  const row = event.target.closest('.row');
+  if (row) select(Number(row.dataset.seq));
+});
+$('type-filter').addEventListener('change', async (event) => {
+  app.filter = event.target.value;
+  app.filtered = null;
+  $('actions').scrollTop = 0;
+  if (app.filter) await loadFiltered(); else layoutRows();
+});
+$('search').addEventListener('input', () => { if (app.lastState) renderState(app.lastState, app.lastDiff); });
+$('search').addEventListener('keydown', (event) => { if (event.key === 'Enter') tree.nextMatch(); });
+$('compare-toggle').addEventListener('change', () => select(app.sel));
+$('compare-at').addEventListener('change', () => { if ($('compare-toggle').checked) select(app.sel); });
+
+// Arrow keys (or j and k) step; Page Up and Down jump a screenful; Home and End go to the
+// ends. In a filtered list, steps go from one shown action to the next.
+document.addEventListener('keydown', (event) => {
+  if (event.target.closest('input, select, textarea') || event.metaKey || event.ctrlKey || event.altKey) return;
+  const page = Math.max(1, Math.floor($('actions').clientHeight / ROW) - 1);
+  const step = (delta) => {
+    if (app.filtered) {
+      const index = indexOf(app.sel);
+      const next = app.filtered[Math.max(0, Math.min(app.filtered.length - 1, (index < 0 ? 0 : index + delta)))];
+      return next ? next.seq : app.sel;
+    }
+    return app.sel + delta;
+  };
+  const moves = {
+    ArrowDown: () => step(1), ArrowRight: () => step(1), j: () => step(1),
+    ArrowUp: () => step(-1), ArrowLeft: () => step(-1), k: () => step(-1),
+    PageDown: () => step(page), PageUp: () => step(-page),
+    Home: () => app.start, End: () => app.last,
+  };
+  if (!moves[event.key] || !app.session) return;
+  event.preventDefault();
+  select(moves[event.key](), { scroll: true });
+});
+
+// MARK: - Invariants
+
+function renderInvariants() {
+  const list = $('invariants');
+  list.replaceChildren(...app.session.invariants.map((invariant) => {
+    const item = document.createElement('li');
+    item.dataset.invariant = invariant.name;
+    const name = Object.assign(document.createElement('span'), { className: 'name', textContent: invariant.name });
+    const summary = Object.assign(document.createElement('span'), { className: 'summary', textContent: invariant.summary });
+    const run = Object.assign(document.createElement('button'), { textContent: 'Run', className: 'run' });
+    const result = Object.assign(document.createElement('div'), { className: 'result' });
+    run.addEventListener('click', () => runInvariant(invariant.name, result));
+    item.append(name, ' ', run, summary, result);
+    return item;
+  }));
+  if (!app.session.invariants.length) list.append(Object.assign(document.createElement('li'), { textContent: 'This domain declares no invariants.' }));
+}
+
+function jumpButton(text, sequence, cls) {
+  const button = Object.assign(document.createElement('button'), { className: `jump ${cls}`, textContent: text });
+  button.dataset.seq = sequence;
+  button.addEventListener('click', () => select(sequence, { scroll: true }));
+  return button;
+}
+
+async function runInvariant(name, result) {
+  result.textContent = 'checking every action…';
+  try {
+    const bisect = await api(`sessions/${encodeURIComponent(app.session.id)}/bisect`, { invariant: name });
+    app.marks = app.marks.filter((m) => m.invariant !== name);
+    if (bisect.firstViolation === null) {
+      result.replaceChildren(Object.assign(document.createElement('span'), { className: 'ok', textContent: `holds after all ${bisect.actions.toLocaleString('en')} actions` }));
+    } else {
+      // Every stretch where it fails gets its marks; the first is spelled out with links.
+      for (const stretch of bisect.violations) {
+        app.marks.push({ invariant: name, fail: stretch.fails, heal: stretch.healedAt });
+      }
+      const parts = [Object.assign(document.createElement('span'), { className: 'bad', textContent: 'fails after ' }),
+        jumpButton(`action ${bisect.firstViolation}`, bisect.firstViolation, 'first-failure')];
+      if (bisect.healedAt !== null) parts.push(' · holds again after ', jumpButton(`action ${bisect.healedAt}`, bisect.healedAt, 'healed'));
+      else parts.push(' · stays broken to the end');
+      if (bisect.violations.length > 1) {
+        const more = document.createElement('div');
+        more.className = 'stretches';
+        more.append(`${bisect.violations.length} stretches where it fails:`);
+        for (const stretch of bisect.violations.slice(1, 20)) {
+          more.append(' ', jumpButton(`${stretch.fails}`, stretch.fails, 'failure'),
+            stretch.healedAt !== null ? '–' : '…', stretch.healedAt !== null ? jumpButton(`${stretch.healedAt}`, stretch.healedAt, 'healed') : '');
+        }
+        if (bisect.violations.length > 20) more.append(' …');
+        parts.push(more);
+      }
+      result.replaceChildren(...parts);
+    }
+    renderMarks();
+    renderRows();
+  } catch (error) {
+    result.textContent = error.message;
+    result.className = 'result error';
+  }
+}
+
+// MARK: - Tabs: navigation, bench, export
+
+for (const button of $('tabs').querySelectorAll('button')) {
+  button.addEventListener('click', () => {
+    const name = button.dataset.tab;
+    const opening = $(`tab-${name}`).hidden;
+    for (const other of $('tabs').querySelectorAll('button')) other.classList.remove('active');
+    for (const tab of document.querySelectorAll('.tab')) tab.hidden = true;
+    if (!opening) return;
+    button.classList.add('active');
+    $(`tab-${name}`).hidden = false;
+    if (name === 'navigation') loadFlows();
+  });
+}
+
+async function loadFlows() {
+  $('flow-legend').textContent = 'replaying the session…';
+  try {
+    app.flows = await api(`sessions/${encodeURIComponent(app.session.id)}/flows`);
+    $('flow-legend').textContent = 'Grey: allowed by the flow rules; blue: observed in this session (with counts); red dashed: refused. The current screens are outlined.';
+    drawFlows($('flow-graph'), app.flows, app.screens);
+  } catch (error) {
+    $('flow-legend').textContent = error.message;
+  }
+}
+
+$('run-bench').addEventListener('click', async () => {
+  $('bench-summary').textContent = 'replaying the session 3 times…';
+  try {
+    const report = await api(`sessions/${encodeURIComponent(app.session.id)}/bench`, { repeat: 3 });
+    $('bench-summary').textContent = `${report.actions.toLocaleString('en')} actions: reduce ${report.reduceNanosecondsPerAction.toFixed(1)} ns/action, ` +
+      `${Math.round(report.actionsPerSecond).toLocaleString('en')} actions/s (median of ${report.repetitions}; p50 and p99 per case below)`;
+    drawBench($('bench-chart'), report);
+  } catch (error) {
+    $('bench-summary').textContent = error.message;
+  }
+});
+
+$('export-button').addEventListener('click', async () => {
+  const from = $('export-from').value, to = $('export-to').value;
+  try {
+    const text = await api(`sessions/${encodeURIComponent(app.session.id)}/export`, { from, to });
+    download(`${app.session.id}-${from}-${to}.jsonl`, text, 'application/x-ndjson');
+  } catch (error) {
+    fail(error);
+  }
+});
+
+let shrunk = null;
+$('shrink-button').addEventListener('click', async () => {
+  const invariant = $('shrink-invariant').value;
+  $('shrink-summary').textContent = 'shrinking…';
+  $('shrink-downloads').hidden = true;
+  try {
+    shrunk = await api(`sessions/${encodeURIComponent(app.session.id)}/shrink`, { invariant });
+    if (!shrunk.fails) {
+      $('shrink-summary').textContent = `${invariant} holds after every action: nothing to shrink`;
+      return;
+    }
+    $('shrink-summary').textContent = `${shrunk.originalCount.toLocaleString('en')} actions shrunk to ${shrunk.actions} that still break ${invariant} (${shrunk.replays} replays)`;
+    $('shrink-downloads').hidden = false;
+    $('shrink-test-text').hidden = false;
+    $('shrink-test-text').textContent = shrunk.swiftTest;
+  } catch (error) {
+    $('shrink-summary').textContent = error.message;
+  }
+});
+$('shrink-jsonl').addEventListener('click', () => download(`${app.session.id}-shrunk.jsonl`, shrunk.jsonl, 'application/x-ndjson'));
+$('shrink-test').addEventListener('click', () => download(`${app.session.id}-shrunk-test.swift`, shrunk.swiftTest, 'text/x-swift'));
+
+window.addEventListener('resize', () => { renderRows(); drawLanes(); });
+loadSessions().catch(fail);

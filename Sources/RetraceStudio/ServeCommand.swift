@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import RetraceCLI
+
+/// `retrace serve`: Retrace Studio, a web UI over the debugger's engine, served on this
+/// machine.
+///
+/// Add it to an app's own debugger beside the built-in commands:
+///
+/// ```swift
+/// import RetraceCLI
+/// import RetraceStudio
+///
+/// await RetraceCommand.main(domains: [checkoutDomain], commands: [ServeCommand.self])
+/// ```
+///
+/// ```
+/// $ my-app-debugger serve traces/
+/// Retrace Studio: http://127.0.0.1:7420/?token=4f0c…
+/// ```
+///
+/// It serves until the process is interrupted (Ctrl-C). The page and its API are described
+/// in docs/STUDIO.md.
+public struct ServeCommand: AsyncParsableCommand {
+  /// The command's name, help and options.
+  public static let configuration = CommandConfiguration(
+    commandName: "serve",
+    abstract: "Serve Retrace Studio, the web UI, over traces, JSON Lines files or directories.",
+    discussion: """
+      Prints one line, `Retrace Studio: http://HOST:PORT/?token=T`, and serves until \
+      interrupted. The API answers only requests that carry the token (`Authorization: \
+      Bearer T` or `?token=T`) and whose Host header is the address served.
+      """)
+
+  /// The sessions to serve.
+  @Argument(help: "Trace files, JSON Lines files or directories of them.")
+  public var paths: [String]
+
+  /// The port; 0 picks a free one.
+  @Option(name: .long, help: "The port to listen on (0 picks a free one).")
+  public var port: Int = 7420
+
+  /// The address to listen on.
+  @Option(
+    name: .long,
+    help: "The address to listen on: 127.0.0.1 (default), ::1, localhost, or another interface's.")
+  public var host: String = "127.0.0.1"
+
+  /// The token; a random one by default.
+  @Option(name: .long, help: "The token the API asks for (default: a random one).")
+  public var token: String?
+
+  /// Whether to open the page in a browser.
+  @Flag(name: .long, help: "Open the page in the default browser.")
+  public var open = false
+
+  /// The private key of encrypted traces (`--key`, or `RETRACE_KEY`).
+  @OptionGroup public var keyOptions: KeyOptions
+
+  /// Creates the command; swift-argument-parser calls this.
+  public init() {}
+
+  /// Checks the options before any file is read.
+  ///
+  /// - Throws: `ValidationError` naming the bad option.
+  public func validate() throws {
+    guard (0...65_535).contains(port) else {
+      throw ValidationError("--port must be from 0 to 65535, not \(port).")
+    }
+    guard ListenAddress(host) != nil else {
+      throw ValidationError("--host must be an IPv4 or IPv6 address or localhost, not '\(host)'.")
+    }
+    if let token, !StudioToken.isValid(token) {
+      throw ValidationError(
+        "--token must be 8 to 256 letters, digits, '-', '_', '.' or '~' (it goes into a URL).")
+    }
+  }
+
+  /// Opens the sessions, starts the server, prints its address and serves until interrupted.
+  ///
+  /// - Throws: The first file that cannot be read, or the address that cannot be listened
+  ///   on, as one line.
+  public func run() async throws {
+    let catalog = try SessionCatalog.open(paths, key: try keyOptions.load())
+    let address = ListenAddress(host)!
+    if !address.isLoopback {
+      warn(
+        "warning: serving on \(host), which other machines may reach: anyone with the token can read these sessions"
+      )
+    }
+    let server = StudioServer(
+      catalog: catalog, address: address, port: UInt16(port),
+      token: token ?? StudioToken.random())
+    let url = try await server.start()
+    print("Retrace Studio: \(url)")
+    fflush(nil)
+    if open { openInBrowser(url) }
+    try await server.wait()
+  }
+
+  private func openInBrowser(_ url: String) {
+    #if os(macOS)
+      let opener = "/usr/bin/open"
+    #else
+      let opener = "/usr/bin/xdg-open"
+    #endif
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: opener)
+    process.arguments = [url]
+    do {
+      try process.run()
+    } catch {
+      warn("warning: cannot open a browser (\(opener)): open the address above yourself")
+    }
+  }
+}
+
+/// Writes `NAME: message` on stderr.
+func warn(_ message: String) {
+  FileHandle.standardError.write(Data("\(CommandContext.name): \(message)\n".utf8))
+}

@@ -1,0 +1,247 @@
+import FlyingFox
+import Foundation
+import Retrace
+import RetraceDebugger
+import RetraceExamples
+import RetraceLog
+import Testing
+
+@testable import RetraceStudio
+
+@Suite struct StudioAPITests {
+  @Test func theAPIRefusesARequestWithoutTheToken() async throws {
+    let studio = try await StudioHarness.start(["banking-overdraft.trace"])
+    defer { Task { await studio.stop() } }
+    for placement in [StudioHarness.TokenPlacement.none, .wrong] {
+      let response = try await studio.get("/api/sessions", token: placement)
+      #expect(response.status == 401)
+      #expect(try response.error()?.contains("token") == true)
+    }
+    #expect(try await studio.get("/api/sessions", token: .header).status == 200)
+    #expect(try await studio.get("/api/sessions", token: .query).status == 200)
+    // The page itself holds no data: it loads without the token, which its address carries.
+    let page = try await studio.get("/", token: .none)
+    #expect(page.status == 200)
+    #expect(String(decoding: page.body, as: UTF8.self).contains("Retrace Studio"))
+    #expect(
+      page.headers[HTTPHeader("Content-Security-Policy")]?.contains("default-src 'self'") == true)
+  }
+
+  @Test func aRequestForAnotherHostIsRefused() async throws {
+    let studio = try await StudioHarness.start(["banking-overdraft.trace"])
+    defer { Task { await studio.stop() } }
+    // DNS rebinding: the browser sends the attacker's name with the right address and port.
+    for host in ["evil.example:\(studio.port)", "127.0.0.1", "127.0.0.1:1", ""] {
+      let api = try await studio.get("/api/sessions", host: host)
+      #expect(api.status == 403, "Host: \(host)")
+      #expect(try api.error()?.contains("Host") == true)
+      #expect(try await studio.get("/", token: .none, host: host).status == 403)
+    }
+    #expect(try await studio.get("/api/sessions", host: "localhost:\(studio.port)").status == 200)
+  }
+
+  @Test func sessionsAreListedWithTheirFacts() async throws {
+    let studio = try await StudioHarness.start(["banking-overdraft.trace", "counter.trace"])
+    defer { Task { await studio.stop() } }
+    let sessions = try #require(try await studio.get("/api/sessions").json() as? [[String: Any]])
+    #expect(sessions.map { $0["id"] as? String } == ["banking-overdraft", "counter"])
+    #expect(sessions.map { $0["domain"] as? String } == ["banking", "counter"])
+    #expect(sessions.map { $0["actions"] as? Int } == [2000, 300])
+    #expect(
+      (sessions[0]["file"] as? String)?.hasSuffix("traces/banking-overdraft.trace") == true)
+    #expect((sessions[0]["integrity"] as? [String: Any])?["status"] as? String == "clean")
+    let detail = try #require(
+      try await studio.get("/api/sessions/banking-overdraft").json() as? [String: Any])
+    let invariants = (detail["invariants"] as? [[String: Any]])?.compactMap {
+      $0["name"] as? String
+    }
+    #expect(invariants?.contains("non-negative-balance") == true)
+    #expect(detail["navigation"] as? Bool == false)
+  }
+
+  @Test func bisectFindsTheOverdraftAsTheEngineDoes() async throws {
+    let studio = try await StudioHarness.start(["banking-overdraft.trace"])
+    defer { Task { await studio.stop() } }
+    let response = try await studio.get(
+      "/api/sessions/banking-overdraft/bisect", ["invariant": "non-negative-balance"])
+    let body = try #require(try response.json() as? [String: Any])
+    let reader = try TraceReader(path: StudioHarness.trace("banking-overdraft.trace"))
+    let session = try DomainTrace(reader, domain: bankingDomain).session()
+    let expected = try Debugger(domain: bankingDomain, session: session)
+      .bisect(invariant: "non-negative-balance")
+    #expect(body["invariant"] as? String == "non-negative-balance")
+    #expect((body["firstViolation"] as? NSNumber)?.uint64Value == expected.firstViolation)
+    #expect((body["healedAt"] as? NSNumber)?.uint64Value == expected.healedAt)
+    #expect(body["firstViolation"] as? Int == 1069)
+    #expect(body["actions"] as? Int == 2000)
+    let stretches = try #require(body["violations"] as? [[String: Any]])
+    let expectedStretches = try Debugger(domain: bankingDomain, session: session)
+      .violations(invariant: "non-negative-balance")
+    #expect(stretches.count == expectedStretches.count)
+    #expect(stretches.first?["fails"] as? Int == 1069)
+    #expect(stretches.first?["healedAt"] as? Int == 1128)
+    #expect(
+      stretches.map { ($0["fails"] as? NSNumber)?.uint64Value }
+        == expectedStretches.map(\.fails))
+  }
+
+  @Test func theStateAtTheFirstFailureShowsTheBalanceGoingNegative() async throws {
+    let studio = try await StudioHarness.start(["banking-overdraft.trace"])
+    defer { Task { await studio.stop() } }
+    let body = try #require(
+      try await studio.get("/api/sessions/banking-overdraft/state", ["at": "1069"]).json()
+        as? [String: Any])
+    #expect(body["seq"] as? Int == 1069)
+    let state = try #require(body["state"] as? [String: Any])
+    let account = try #require((state["accounts"] as? [[String: Any]])?.first)
+    #expect(account["balance"] as? Int == -1728)
+    let changed = try #require(body["changed"] as? [[String: Any]])
+    let balance = try #require(
+      changed.first {
+        ($0["path"] as? [Any]).map { "\($0)" } == "\(["accounts", 0, "balance"] as [Any])"
+      })
+    #expect(balance["kind"] as? String == "changed")
+    #expect(balance["old"] as? Int == 971)
+    let action = try #require(body["action"] as? [String: Any])
+    #expect(action["case"] as? String == "addTransaction")
+
+    let before = try #require(
+      try await studio.get("/api/sessions/banking-overdraft/state", ["at": "1068"]).json()
+        as? [String: Any])
+    let accountBefore = ((before["state"] as? [String: Any])?["accounts"] as? [[String: Any]])?
+      .first
+    #expect(accountBefore?["balance"] as? Int == 971)
+
+    let diff = try #require(
+      try await studio.get("/api/sessions/banking-overdraft/diff", ["from": "1068", "to": "1069"])
+        .json() as? [String: Any])
+    #expect(diff["changed"] as? Bool == true)
+    let text = try #require(diff["diff"] as? String)
+    #expect(text.contains("971") && text.contains("-1728"))
+  }
+
+  @Test func actionsHaveTheShapeOfLogJSON() async throws {
+    let studio = try await StudioHarness.start(["counter.trace"])
+    defer { Task { await studio.stop() } }
+    let body = try #require(
+      try await studio.get("/api/sessions/counter/actions", ["from": "185", "to": "188"]).json()
+        as? [String: Any])
+    let actions = try #require(body["actions"] as? [[String: Any]])
+    // What `retrace log --json` prints for the same range, line by line.
+    let reader = try TraceReader(path: StudioHarness.trace("counter.trace"))
+    let session = try DomainTrace(reader, domain: counterDomain).session()
+    let writer = JSONLines.ActionWriter<CounterAction>()
+    let lines = try session.actions[184...187].map {
+      try JSONSerialization.jsonObject(with: Data(try writer.line(for: $0).utf8)) as! [String: Any]
+    }
+    #expect(actions.count == 4)
+    for (served, logged) in zip(actions, lines) {
+      var served = served
+      #expect(served.removeValue(forKey: "case") as? String != nil)
+      #expect(NSDictionary(dictionary: served) == NSDictionary(dictionary: logged))
+    }
+    let typed = try #require(
+      try await studio.get("/api/sessions/counter/actions", ["type": "decrement", "limit": "5"])
+        .json() as? [String: Any])
+    let decrements = try #require(typed["actions"] as? [[String: Any]])
+    #expect(decrements.count == 5)
+    #expect(decrements.allSatisfy { $0["case"] as? String == "decrement" })
+    #expect(typed["next"] is NSNumber)
+  }
+
+  @Test func badRequestsGetAJSONErrorAndTheServerGoesOn() async throws {
+    let studio = try await StudioHarness.start(["banking-overdraft.trace"])
+    defer { Task { await studio.stop() } }
+    let cases: [(String, [String: String], Int, String)] = [
+      ("/api/sessions/nope", [:], 404, "no session 'nope'"),
+      ("/api/sessions/nope/state", ["at": "1"], 404, "no session"),
+      ("/api/sessions/banking-overdraft/state", ["at": "2001"], 404, "out of range 0...2000"),
+      ("/api/sessions/banking-overdraft/state", ["at": "-1"], 400, "sequence number"),
+      ("/api/sessions/banking-overdraft/state", ["at": "abc"], 400, "sequence number"),
+      ("/api/sessions/banking-overdraft/diff", ["from": "0", "to": "99999"], 404, "out of range"),
+      ("/api/sessions/banking-overdraft/bisect", ["invariant": "nope"], 404, "known: "),
+      ("/api/sessions/banking-overdraft/bisect", [:], 400, "missing parameter 'invariant'"),
+      ("/api/sessions/banking-overdraft/actions", ["type": "nope"], 404, "unknown action case"),
+      ("/api/sessions/banking-overdraft/actions", ["limit": "0"], 400, "'limit'"),
+      ("/api/sessions/banking-overdraft/flows", [:], 404, "no navigation flow"),
+      ("/api/sessions/banking-overdraft/nope", [:], 404, "no such endpoint"),
+      ("/api/nope", [:], 404, "no such endpoint"),
+      ("/nope.js", [:], 404, "no such page"),
+    ]
+    for (path, query, status, message) in cases {
+      let response = try await studio.get(path, query)
+      #expect(response.status == status, "\(path) \(query)")
+      #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)
+      let error = try response.error() ?? ""
+      #expect(error.contains(message), "\(path): \(error)")
+    }
+    #expect(try await studio.get("/api/sessions").status == 200)
+  }
+
+  @Test func flowsExportShrinkBenchAndLanes() async throws {
+    let studio = try await StudioHarness.start(["posts-session.trace", "counter.trace"])
+    defer { Task { await studio.stop() } }
+    let flows = try #require(
+      try await studio.get("/api/sessions/posts-session/flows").json() as? [String: Any])
+    let allowed = try #require(flows["allowed"] as? [String: Any])
+    let observed = try #require(flows["observed"] as? [String: Any])
+    #expect((allowed["nodes"] as? [String])?.isEmpty == false)
+    #expect((observed["edges"] as? [[String: Any]])?.isEmpty == false)
+    let state = try #require(
+      try await studio.get("/api/sessions/posts-session/state", ["at": "10"]).json()
+        as? [String: Any])
+    #expect((state["screens"] as? [String: Any])?["visible"] is String)
+
+    let export = try #require(
+      try await studio.get("/api/sessions/counter/export", ["from": "10", "to": "20"]).json()
+        as? String)
+    let range = try JSONLines.readSession(from: Data(export.utf8), domain: counterDomain)
+    #expect(range.startSequence == 9)
+    #expect(range.actions.map(\.sequence) == Array(10...20))
+
+    let shrunk = try #require(
+      try await studio.get("/api/sessions/counter/shrink", ["invariant": "non-negative"]).json()
+        as? [String: Any])
+    #expect(shrunk["fails"] as? Bool == true)
+    #expect((shrunk["swiftTest"] as? String)?.contains("@Test") == true)
+    let minimal = try JSONLines.readSession(
+      from: Data((shrunk["jsonl"] as? String ?? "").utf8), domain: counterDomain)
+    #expect(minimal.actions.count == shrunk["actions"] as? Int)
+
+    let bench = try #require(
+      try await studio.get("/api/sessions/counter/bench", ["repeat": "1"]).json() as? [String: Any])
+    #expect(bench["actions"] as? Int == 300)
+    #expect((bench["cases"] as? [[String: Any]])?.isEmpty == false)
+
+    let lanes = try #require(
+      try await studio.get("/api/sessions/counter/lanes", ["buckets": "10"]).json()
+        as? [String: Any])
+    let total = (lanes["lanes"] as? [[String: Any]])?.flatMap { $0["counts"] as? [Int] ?? [] }
+      .reduce(0, +)
+    #expect(total == 300)
+  }
+}
+
+@Suite struct HostHeaderTests {
+  @Test func aLoopbackAddressAcceptsOnlyItselfAndLocalhost() {
+    let address = ListenAddress("127.0.0.1")!
+    #expect(address.accepts(host: "127.0.0.1:7420", port: 7420))
+    #expect(address.accepts(host: "LOCALHOST:7420", port: 7420))
+    #expect(!address.accepts(host: "127.0.0.2:7420", port: 7420))
+    #expect(!address.accepts(host: "rebind.example:7420", port: 7420))
+    #expect(!address.accepts(host: "127.0.0.1:7421", port: 7420))
+    let six = ListenAddress("::1")!
+    #expect(six.accepts(host: "[::1]:7420", port: 7420))
+    #expect(!six.accepts(host: "::1:7420", port: 7420))
+  }
+
+  /// On every interface, any address the machine is reached by is accepted, never a name.
+  @Test func aWildcardAddressAcceptsAddressesButNoName() {
+    let any = ListenAddress("0.0.0.0")!
+    #expect(any.accepts(host: "192.168.1.20:7420", port: 7420))
+    #expect(any.accepts(host: "0.0.0.0:7420", port: 7420))
+    #expect(!any.accepts(host: "rebind.example:7420", port: 7420))
+    #expect(!any.accepts(host: "192.168.1.20:80", port: 7420))
+    #expect(ListenAddress("example.com") == nil)
+  }
+}

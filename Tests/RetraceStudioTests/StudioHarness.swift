@@ -1,0 +1,99 @@
+import FlyingFox
+import FlyingSocks
+import Foundation
+import RetraceCLI
+import RetraceDebugger
+import RetraceExamples
+import RetraceLog
+import Testing
+
+@testable import RetraceStudio
+
+/// A Studio server on a free port of 127.0.0.1, and a client that sends it raw requests
+/// (any Host header, with or without the token).
+struct StudioHarness {
+  static let token = "test-token-0123456789"
+  static let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  static func trace(_ name: String) -> String {
+    packageRoot.appendingPathComponent("traces/\(name)").path
+  }
+
+  let server: StudioServer
+  let port: UInt16
+
+  /// Serves the sample traces `names`, and `extra` sessions after them.
+  static func start(_ names: [String], extra: [any StudioSession] = []) async throws
+    -> StudioHarness
+  {
+    let catalog = try CommandContext.$registry.withValue(
+      DomainRegistry(Examples.domains + [bankingWithFeesDomain])
+    ) {
+      try CommandContext.$flows.withValue([
+        NavigationFlow(domain: postsDomain, navigation: { $0.navigation }, rules: PostsFlow.rules)
+      ]) {
+        try SessionCatalog.open(names.map(trace), key: nil)
+      }
+    }
+    let server = StudioServer(
+      catalog: SessionCatalog(sessions: catalog.sessions + extra),
+      address: ListenAddress("127.0.0.1")!, port: 0, token: token)
+    let url = try await server.start()
+    let port = try #require(URLComponents(string: url)?.port)
+    #expect(url == "http://127.0.0.1:\(port)/?token=\(token)")
+    return StudioHarness(server: server, port: UInt16(port))
+  }
+
+  /// A response: its status, headers and body.
+  struct Response {
+    var status: Int
+    var headers: HTTPHeaders
+    var body: Data
+
+    /// The body as JSON.
+    func json() throws -> Any {
+      try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
+    }
+
+    /// The `error` field of a JSON error body.
+    func error() throws -> String? {
+      (try json() as? [String: Any])?["error"] as? String
+    }
+  }
+
+  /// Sends `GET path?query` with the token as a bearer token (or in the query, or not at all)
+  /// and the Host header of the address served unless `host` is given.
+  func get(
+    _ path: String, _ query: [String: String] = [:], token: TokenPlacement = .header,
+    host: String? = nil
+  ) async throws -> Response {
+    var headers: HTTPHeaders = [.host: host ?? "127.0.0.1:\(port)"]
+    var items = query.sorted { $0.key < $1.key }.map {
+      HTTPRequest.QueryItem(name: $0.key, value: $0.value)
+    }
+    switch token {
+    case .header: headers[.authorization] = "Bearer \(Self.token)"
+    case .query: items.append(.init(name: "token", value: Self.token))
+    case .wrong: headers[.authorization] = "Bearer not-the-token"
+    case .none: break
+    }
+    let request = HTTPRequest(
+      method: .GET, version: .http11, path: path, query: items, headers: headers,
+      body: HTTPBodySequence(data: Data()))
+    var client = HTTPClient()
+    let response = try await client.sendHTTPRequest(
+      request, to: try sockaddr_in.inet(ip4: "127.0.0.1", port: port))
+    return Response(
+      status: response.statusCode.code, headers: response.headers, body: try await response.bodyData
+    )
+  }
+
+  /// Where a request carries the token.
+  enum TokenPlacement {
+    case header, query, wrong, none
+  }
+
+  func stop() async {
+    await server.stop()
+  }
+}
