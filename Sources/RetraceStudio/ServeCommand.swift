@@ -104,9 +104,27 @@ public struct ServeCommand: AsyncParsableCommand {
     #else
       let opener = "/usr/bin/xdg-open"
     #endif
+    // The address holds the token, and a command line is readable by every local user: the
+    // browser is given a file instead, readable by its owner only, that goes to the address
+    // (as Jupyter does).
+    var template = Array((NSTemporaryDirectory() + "/retrace-studio-XXXXXX").utf8CString)
+    guard let made = mkdtemp(&template) else {
+      warn("warning: cannot open a browser: open the address above yourself")
+      return
+    }
+    let page = String(cString: made) + "/open.html"
+    let html =
+      "<!doctype html><meta http-equiv=\"refresh\" content=\"0;url=\(url)\"><a href=\"\(url)\">Retrace Studio</a>\n"
+    guard
+      FileManager.default.createFile(
+        atPath: page, contents: Data(html.utf8), attributes: [.posixPermissions: 0o600])
+    else {
+      warn("warning: cannot open a browser: open the address above yourself")
+      return
+    }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: opener)
-    process.arguments = [url]
+    process.arguments = [page]
     do {
       try process.run()
     } catch {

@@ -163,6 +163,10 @@ import Testing
       ("/api/sessions/banking-overdraft/bisect", [:], 400, "missing parameter 'invariant'"),
       ("/api/sessions/banking-overdraft/actions", ["type": "nope"], 404, "unknown action case"),
       ("/api/sessions/banking-overdraft/actions", ["limit": "0"], 400, "'limit'"),
+      (
+        "/api/sessions/banking-overdraft/actions", ["from": "200", "to": "100"], 404,
+        "the range starts at 200, after its end 100"
+      ),
       ("/api/sessions/banking-overdraft/flows", [:], 404, "no navigation flow"),
       ("/api/sessions/banking-overdraft/nope", [:], 404, "no such endpoint"),
       ("/api/nope", [:], 404, "no such endpoint"),
@@ -175,6 +179,10 @@ import Testing
       let error = try response.error() ?? ""
       #expect(error.contains(message), "\(path): \(error)")
     }
+    #expect(try await studio.get("/api/sessions").status == 200)
+    // Only GET: a HEAD would run the endpoint and send its body to a client expecting none.
+    let head = try await studio.get("/api/sessions", method: .HEAD)
+    #expect(head.status == 405)
     #expect(try await studio.get("/api/sessions").status == 200)
   }
 
@@ -243,5 +251,38 @@ import Testing
     #expect(!any.accepts(host: "rebind.example:7420", port: 7420))
     #expect(!any.accepts(host: "192.168.1.20:80", port: 7420))
     #expect(ListenAddress("example.com") == nil)
+    // `localhost` always names this machine, so it cannot be a rebinding page's name.
+    #expect(any.accepts(host: "localhost:7420", port: 7420))
+    #expect(ListenAddress("::")!.accepts(host: "localhost:7420", port: 7420))
+  }
+
+  /// An IPv6 address is compared in its canonical form, which is what a browser sends.
+  @Test func anIPv6AddressIsComparedCanonically() {
+    let long = ListenAddress("0:0:0:0:0:0:0:1")!
+    #expect(long.isLoopback)
+    #expect(long.urlHost == "[::1]")
+    #expect(long.accepts(host: "[::1]:7420", port: 7420))
+    #expect(long.accepts(host: "localhost:7420", port: 7420))
+    #expect(ListenAddress("::0")!.isWildcard)
+    #expect(ListenAddress("FE80::01")!.accepts(host: "[fe80::1]:7420", port: 7420))
+  }
+}
+
+/// The swimlanes of a session whose times a hostile JSON Lines file chose.
+@Suite struct LanesTests {
+  @Test func aTimeFarFromTheOthersFallsInALaneWithoutOverflow() {
+    var lanes = Lanes(
+      session: RecordedSession(
+        domain: counterDomain, actions: [.increment, .increment, .decrement]))
+    // Times within what a reader accepts, out of order: the span is a microsecond, and the
+    // second action lies 8e18 spans beyond it.
+    lanes.times = [0, 8e12, 0.000_001]
+    guard case .object(let fields) = lanes.json(buckets: 200),
+      case .array(let lanesJSON) = fields.first(where: { $0.0 == "lanes" })?.1
+    else {
+      Issue.record("no lanes")
+      return
+    }
+    #expect(lanesJSON.count == 2)
   }
 }

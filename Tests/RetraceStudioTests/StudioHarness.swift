@@ -65,7 +65,7 @@ struct StudioHarness {
   /// and the Host header of the address served unless `host` is given.
   func get(
     _ path: String, _ query: [String: String] = [:], token: TokenPlacement = .header,
-    host: String? = nil
+    host: String? = nil, method: HTTPMethod = .GET
   ) async throws -> Response {
     var headers: HTTPHeaders = [.host: host ?? "127.0.0.1:\(port)"]
     var items = query.sorted { $0.key < $1.key }.map {
@@ -78,7 +78,7 @@ struct StudioHarness {
     case .none: break
     }
     let request = HTTPRequest(
-      method: .GET, version: .http11, path: path, query: items, headers: headers,
+      method: method, version: .http11, path: path, query: items, headers: headers,
       body: HTTPBodySequence(data: Data()))
     var client = HTTPClient()
     let response = try await client.sendHTTPRequest(

@@ -230,6 +230,11 @@ package struct SessionFile: Sendable {
         .outOfRange, "out of range \(valid.lowerBound)...\(valid.upperBound)", path: path,
         sequence: bound)
     }
+    if let from, let through, from > through {
+      throw TraceError(
+        .outOfRange, "the range starts at \(from), after its end \(through)", path: path,
+        sequence: from)
+    }
     let range = hasActions ? (from ?? first)...(through ?? last) : nil
     return Actions(range: range, last: last, file: self, domain: domain)
   }

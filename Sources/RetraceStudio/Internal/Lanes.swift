@@ -49,7 +49,10 @@ struct Lanes: Sendable {
       let position =
         span > 0
         ? (times[index] - start) / span : Double(index) / Double(max(1, cases.count - 1))
-      let bucket = min(buckets - 1, max(0, Int(position * Double(buckets))))
+      // Clamped as a Double: a time far outside the others (which a JSON Lines file may
+      // hold) must not overflow the conversion.
+      let scaled = position * Double(buckets)
+      let bucket = scaled.isFinite ? Int(min(Double(buckets - 1), max(0, scaled))) : 0
       let lane = Int(cases[index])
       counts[lane][bucket] += 1
       if firsts[lane][bucket] == nil { firsts[lane][bucket] = sequences[index] }

@@ -34,7 +34,11 @@ struct ListenAddress: Sendable, Equatable {
       ip = trimmed
       isIPv6 = false
     } else if inet_pton(AF_INET6, trimmed, &v6) == 1 {
-      ip = trimmed
+      // The canonical text (`::1` for `0:0:0:0:0:0:0:1`, lowercase), which is what a
+      // browser sends in the Host header and what the checks below compare.
+      var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+      guard inet_ntop(AF_INET6, &v6, &buffer, socklen_t(buffer.count)) != nil else { return nil }
+      ip = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
       isIPv6 = true
     } else {
       return nil
@@ -61,6 +65,8 @@ struct ListenAddress: Sendable, Equatable {
     let host = host.lowercased()
     if allowedHosts(port: port).contains(host) { return true }
     guard isWildcard, host.hasSuffix(":\(port)") else { return false }
+    // `localhost` names this machine whatever the DNS says: no rebinding page can use it.
+    if host == "localhost:\(port)" { return true }
     let name = String(host.dropLast(":\(port)".count))
     let literal =
       name.hasPrefix("[") && name.hasSuffix("]") ? String(name.dropFirst().dropLast()) : name

@@ -58,7 +58,7 @@ final class StudioHandler: HTTPHandler, Sendable {
     guard served.withLock({ $0?.address.accepts(host: host, port: $0!.port) ?? false }) else {
       throw APIError(403, "the Host header '\(host)' is not the address served")
     }
-    guard request.method == .GET || request.method == .HEAD else {
+    guard request.method == .GET else {
       throw APIError(405, "only GET is served")
     }
     let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)

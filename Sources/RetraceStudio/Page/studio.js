@@ -163,7 +163,7 @@ function renderRows() {
       name.textContent = action.case;
       const payload = action.action?.[action.case];
       row.append(name, payload && Object.keys(payload).length ? JSON.stringify(payload) : '');
-      row.title = new Date(action.time * 1000).toISOString();
+      row.title = isoTime(action.time);
     } else {
       row.append('…');
     }
@@ -345,7 +345,7 @@ function renderState(state, diff) {
   app.lastDiff = diff;
   const action = state.action;
   $('state-title').textContent = `State after ${state.seq.toLocaleString('en')}` + (action ? ` · ${action.case}` : ' · initial state');
-  $('action-detail').textContent = action ? JSON.stringify(action.action) + '  ' + new Date(action.time * 1000).toISOString() : '';
+  $('action-detail').textContent = action ? JSON.stringify(action.action) + '  ' + isoTime(action.time) : '';
   app.stateTime = action ? action.time : null;
   app.screens = state.screens;
   const screens = $('screens');
@@ -547,3 +547,9 @@ $('shrink-test').addEventListener('click', () => download(`${app.session.id}-shr
 
 window.addEventListener('resize', () => { renderRows(); drawLanes(); });
 loadSessions().catch(fail);
+
+/** An action's time as ISO 8601, or the seconds themselves when no Date can hold them. */
+function isoTime(seconds) {
+  const date = new Date(seconds * 1000);
+  return Number.isNaN(date.getTime()) ? `${seconds} s` : date.toISOString();
+}
