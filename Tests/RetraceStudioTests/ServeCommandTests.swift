@@ -51,25 +51,34 @@ import Testing
 
   /// It prints `Retrace Studio: http://127.0.0.1:PORT/?token=T` and answers there; a
   /// second server on the same port says it is in use.
-  @Test func itPrintsItsAddressAndServesThere() async throws {
+  /// Starts `retrace ARGUMENTS` (a `serve`) in the package's directory, and returns the
+  /// process and the first line it printed.
+  func serve(_ arguments: [String]) throws -> (process: Process, line: String) {
     let process = Process()
     process.executableURL = try #require(Self.binary, "retrace is not built")
-    process.arguments = [
-      "serve", "traces/counter.trace", "--port", "0", "--token", "serve-test-token",
-    ]
+    process.arguments = arguments
     process.currentDirectoryURL = StudioHarness.packageRoot
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     try process.run()
-    defer { process.terminate() }
     var line = Data()
     while !line.contains(UInt8(ascii: "\n")) {
       let byte = output.fileHandleForReading.readData(ofLength: 1)
       if byte.isEmpty { break }
       line.append(byte)
     }
-    let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    return (
+      process,
+      String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    )
+  }
+
+  @Test func itPrintsItsAddressAndServesThere() async throws {
+    let (process, text) = try serve([
+      "serve", "traces/counter.trace", "--port", "0", "--token", "serve-test-token",
+    ])
+    defer { process.terminate() }
     let prefix = "Retrace Studio: http://127.0.0.1:"
     #expect(text.hasPrefix(prefix) && text.hasSuffix("/?token=serve-test-token"), "\(text)")
     let port = try #require(
@@ -112,23 +121,10 @@ import Testing
     #expect(stderr.contains("the trace is encrypted (to key "), "\(stderr)")
     #expect(stderr.split(separator: "\n").count == 1, "\(stderr)")
 
-    let process = Process()
-    process.executableURL = try #require(Self.binary, "retrace is not built")
-    process.arguments = [
+    let (process, text) = try serve([
       "serve", trace, "--port", "0", "--token", "serve-test-token", "--key", key + ".key",
-    ]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    ])
     defer { process.terminate() }
-    var line = Data()
-    while !line.contains(UInt8(ascii: "\n")) {
-      let byte = output.fileHandleForReading.readData(ofLength: 1)
-      if byte.isEmpty { break }
-      line.append(byte)
-    }
-    let text = String(decoding: line, as: UTF8.self)
     let prefix = "Retrace Studio: http://127.0.0.1:"
     let port = try #require(UInt16(text.dropFirst(prefix.count).prefix { $0.isNumber }), "\(text)")
     var client = HTTPClient()
