@@ -143,7 +143,7 @@ public struct RetraceCommand: AsyncParsableCommand {
       }
       return succeeded()
     } catch var error as TraceError {
-      if error.code == .encrypted, error.message.hasSuffix("no key was given to read it") {
+      if error.isKeyNeeded {
         error.message += " (--key FILE or RETRACE_KEY)"
       }
       Terminal.writeError(error)

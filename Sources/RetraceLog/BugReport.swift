@@ -94,8 +94,8 @@ public struct BugReport: Sendable {
   /// The report file's bytes: what to send.
   public let bytes: [UInt8]
   let manifest: Manifest
-  /// Where the first entry's bytes start.
-  private let dataStart: Int
+  /// Where each entry's bytes start, and after them where the last one ends.
+  private let offsets: [Int]
 
   /// When the report was made, in seconds since 1970.
   public var createdAt: Double { manifest.createdAt }
@@ -162,7 +162,11 @@ public struct BugReport: Sendable {
       })
     else { throw fail(.corrupted, "report manifest: an entry's size is impossible", 20) }
     self.bytes = bytes
-    dataStart = 8 + size
+    var offsets = [8 + size]
+    for entry in manifest.entries {
+      offsets.append(offsets.last! + entry.traceBytes + entry.journalBytes)
+    }
+    self.offsets = offsets
   }
 
   /// A report of `manifest` and the files it lists, in order.
@@ -202,8 +206,7 @@ public struct BugReport: Sendable {
   /// in the report; bytes the file lacks (a report cut short) are missing from them, which
   /// the trace reader reports as a truncation.
   public func trace(at index: Int) -> (trace: [UInt8], journal: [UInt8]?) {
-    var start = dataStart
-    for entry in entries[..<index] { start += entry.traceBytes + entry.journalBytes }
+    let start = offsets[index]
     let entry = entries[index]
     func slice(_ from: Int, _ count: Int) -> [UInt8] {
       let from = min(from, bytes.count)
@@ -218,7 +221,7 @@ public struct BugReport: Sendable {
 
   /// Whether the file holds every byte the manifest lists.
   public var isComplete: Bool {
-    bytes.count == dataStart + entries.reduce(0) { $0 + $1.traceBytes + $1.journalBytes }
+    bytes.count == offsets.last!
   }
 
   /// The user's note: in clear, or opened with `key` when it was encrypted.

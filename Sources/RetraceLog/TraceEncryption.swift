@@ -36,10 +36,15 @@ extension TraceError {
   /// What reading an encrypted trace's records without a key throws.
   package static func keyNeeded(_ encryption: TraceEncryption, path: String) -> TraceError {
     TraceError(
-      .encrypted,
-      "the trace is encrypted (to key \(encryption.keyID)), and no key was given to read it",
+      .encrypted, "the trace is encrypted (to key \(encryption.keyID))" + keyNeededEnding,
       path: path)
   }
+
+  private static let keyNeededEnding = ", and no key was given to read it"
+
+  /// Whether this is ``keyNeeded(_:path:)``'s error (not another key's), to which a tool can
+  /// add how its user gives a key.
+  package var isKeyNeeded: Bool { code == .encrypted && message.hasSuffix(Self.keyNeededEnding) }
 }
 
 /// The keys that seal and open an encrypted trace's chunks and journal records, exported

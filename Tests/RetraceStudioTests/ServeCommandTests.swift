@@ -20,12 +20,18 @@ import Testing
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
   }()
 
-  /// Runs `retrace` to its end; its exit code and stderr.
-  func run(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
+  /// `retrace ARGUMENTS`, not yet started, in the package's directory.
+  func process(_ arguments: [String]) throws -> Process {
     let process = Process()
     process.executableURL = try #require(Self.binary, "retrace is not built")
     process.arguments = arguments
     process.currentDirectoryURL = StudioHarness.packageRoot
+    return process
+  }
+
+  /// Runs `retrace` to its end; its exit code and stderr.
+  func run(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
+    let process = try process(arguments)
     let errors = Pipe()
     process.standardError = errors
     process.standardOutput = FileHandle.nullDevice
@@ -54,10 +60,7 @@ import Testing
   /// Starts `retrace ARGUMENTS` (a `serve`) in the package's directory, and returns the
   /// process and the first line it printed.
   func serve(_ arguments: [String]) throws -> (process: Process, line: String) {
-    let process = Process()
-    process.executableURL = try #require(Self.binary, "retrace is not built")
-    process.arguments = arguments
-    process.currentDirectoryURL = StudioHarness.packageRoot
+    let process = try process(arguments)
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
