@@ -487,6 +487,51 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
     hasListeners = !recorders.isEmpty || !subscribers.isEmpty
   }
 
+  /// Sets the state to `state` without an action: time travel, as a debugger's "jump to
+  /// state" does (Redux DevTools' `JUMP_TO_STATE`).
+  ///
+  /// Subscribers, Observation's observers and fields read through the store are told as for
+  /// any change, so the UI follows. Attached recorders are told with
+  /// ``StoreRecorder/jumped(sequence:time:state:)``, so that a trace records the jump and its
+  /// replay gives the states the app really showed. The sequence number does not change: the
+  /// next action is numbered `sequence + 1` and applies to `state`. Running effects are not
+  /// cancelled and no effect runs again.
+  ///
+  /// Called while an action is being reduced or observed (by a recorder or a subscriber),
+  /// the jump happens once that action and the actions queued behind it are done.
+  ///
+  /// - Parameter state: The state to move to, usually one the store held earlier.
+  public func jump(to state: State) {
+    if isSending {
+      Task { @MainActor in self.jump(to: state) }
+      return
+    }
+    isSending = true
+    defer { isSending = false }
+    let old = subscribersWantOld ? currentState : nil
+    let tracked = isObservationTracked
+    if tracked {
+      isObservationTracked = false
+      registrar.willSet(self, keyPath: \.state)
+    }
+    currentState = state
+    if !recorders.isEmpty {
+      let time = clock.now(_sequence)
+      recorders.forEach { $0.recorder.jumped(sequence: _sequence, time: time, state: currentState) }
+    }
+    if !subscribers.isEmpty {
+      notifySubscribers(old: old)
+    }
+    if tracked {
+      registrar.didSet(self, keyPath: \.state)
+    }
+    for field in fieldChecks where field.changed(currentState) {
+      guard field.isObserved else { continue }
+      field.isObserved = false
+      field.notify(registrar, self)
+    }
+  }
+
   /// The number of effects still running.
   public var runningEffectCount: Int { effects.runningCount }
 

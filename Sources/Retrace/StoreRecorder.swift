@@ -84,6 +84,20 @@ public protocol StoreRecorder<State, Action>: AnyObject, Sendable {
   /// default does nothing.
   func detached(sequence: UInt64, state: State)
 
+  /// Called when the store's state is set without an action (``Store/jump(to:)``: time
+  /// travel), on the store's actor, in order with the actions.
+  ///
+  /// A trace recorder writes the new state as a jump record, so that the trace replays the
+  /// states the app really showed. The default does nothing: a recorder that needs the
+  /// state after each action gets the jumped-to one with the next action.
+  ///
+  /// - Parameters:
+  ///   - sequence: The store's sequence number: the last action reduced before the jump.
+  ///     The next action is `sequence + 1` and applies to `state`.
+  ///   - time: When the jump happened, in seconds since 1970, from the store's clock.
+  ///   - state: The state the store now holds.
+  func jumped(sequence: UInt64, time: Double, state: State)
+
   /// Called for every reduced action, in order, on the store's actor.
   func record(_ transition: Transition<State, Action>)
 
@@ -120,6 +134,9 @@ extension StoreRecorder {
 
   /// By default a recorder ignores being detached.
   public func detached(sequence: UInt64, state: State) {}
+
+  /// By default a recorder ignores jumps.
+  public func jumped(sequence: UInt64, time: Double, state: State) {}
 
   /// Builds the ``Transition`` and calls ``record(_:)``.
   @inlinable
