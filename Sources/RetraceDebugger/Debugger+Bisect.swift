@@ -57,7 +57,7 @@ extension Debugger {
     let invariant = try invariant(named: name)
     var result = BisectResult<D>(invariant: name)
     let holds = invariant.holds
-    var state = session.initialState
+    var state = startState
     guard holds(state) else {
       result.firstViolation = session.startSequence
       result.stateAfter = state
@@ -71,6 +71,7 @@ extension Debugger {
       let stop = min(total, index + progressStride)
       while index < stop {
         _ = domain.reduce(into: &state, action: actions[index].action)
+        applyJump(&state, after: actions[index].sequence)
         if !holds(state) {
           let sequence = actions[index].sequence
           result.firstViolation = sequence
@@ -117,11 +118,12 @@ extension Debugger {
   {
     let holds = try invariant(named: name).holds
     var stretches: [Violation] = []
-    var state = session.initialState
+    var state = startState
     var failing = !holds(state)
     if failing { stretches.append(Violation(fails: session.startSequence)) }
     for action in session.actions {
       _ = domain.reduce(into: &state, action: action.action)
+      applyJump(&state, after: action.sequence)
       let fails = !holds(state)
       if fails != failing {
         if fails {
@@ -145,6 +147,7 @@ extension Debugger {
     var index = sequence == session.startSequence ? 0 : session.index(of: sequence) + 1
     while index < actions.count {
       _ = domain.reduce(into: &state, action: actions[index].action)
+      applyJump(&state, after: actions[index].sequence)
       if holds(state) { return actions[index].sequence }
       index += 1
     }
