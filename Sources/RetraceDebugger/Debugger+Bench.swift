@@ -82,6 +82,7 @@ extension Debugger {
       }
     }
 
+    let hasJumps = !jumpAfter.isEmpty
     // Whole replays, for the overall numbers.
     var reduceTimes: [UInt64] = []
     for repetition in 0..<repetitions {
@@ -89,7 +90,7 @@ extension Debugger {
       let start = monotonicNanoseconds()
       for index in 0..<count {
         _ = domain.reduce(into: &state, action: actions[index].action)
-        applyJump(&state, after: actions[index].sequence)
+        if hasJumps { applyJump(&state, after: actions[index].sequence) }
       }
       reduceTimes.append(monotonicNanoseconds() - start)
       blackHole(state)
@@ -109,7 +110,7 @@ extension Debugger {
         let start = monotonicNanoseconds()
         _ = domain.reduce(into: &state, action: actions[index].action)
         let elapsed = monotonicNanoseconds() - start
-        applyJump(&state, after: actions[index].sequence)
+        if hasJumps { applyJump(&state, after: actions[index].sequence) }
         let net = elapsed > clockCost ? elapsed - clockCost : 0
         samples[caseOfAction[index]].append(UInt32(clamping: net))
       }

@@ -56,10 +56,11 @@ public struct Debugger<D: Domain>: Sendable {
   /// The state at the session's start: its initial state, or the state a jump set there.
   var startState: D.State { jumpAfter[session.startSequence] ?? session.initialState }
 
-  /// Sets `state` to the one a time-travel jump set after action `sequence`, if one did.
+  /// Sets `state` to the one a time-travel jump set after action `sequence`, if one did. Hot
+  /// loops call it only when the session has jumps (a hoisted `!jumpAfter.isEmpty`).
   @inline(__always)
   func applyJump(_ state: inout D.State, after sequence: UInt64) {
-    if !jumpAfter.isEmpty, let jumped = jumpAfter[sequence] { state = jumped }
+    if let jumped = jumpAfter[sequence] { state = jumped }
   }
 
   /// Creates a debugger for a session that hashes states with the core's `StateHash`,
