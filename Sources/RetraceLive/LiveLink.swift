@@ -32,7 +32,7 @@ import Retrace
 /// ## Time travel
 ///
 /// A `jump` from the Studio carries a state and its hash. The link decodes the state, checks
-/// the hash, and calls ``Store/jump(to:)`` on the main actor; the store then tells its
+/// the hash, and calls `Store.jump(to:)` on the main actor; the store then tells its
 /// recorders, this link among them, which sends a `jump` message back. A state that does
 /// not decode or does not match its hash is refused with an `error` message, and the store
 /// is left alone.
@@ -40,7 +40,7 @@ public final class LiveLink<State: Codable & Sendable, Action: Codable & Sendabl
   @usableFromInline let core: LiveCore<State, Action>
 
   /// Creates a link to a Studio; it connects once attached to a store
-  /// (``Store/attach(_:)``).
+  /// (`Store.attach(_:)`).
   ///
   /// - Parameters:
   ///   - domain: The store's domain; its name and action schema version go into the

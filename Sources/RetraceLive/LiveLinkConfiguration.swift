@@ -49,7 +49,7 @@ public enum LiveLinkStatus: Sendable, CustomStringConvertible {
   /// Not connected; the error is why the last connection ended or failed (`nil` before the
   /// link is attached to a store). The link tries again after its backoff.
   case disconnected(LiveLinkError?)
-  /// Closed with ``LiveLink/close()``, or the store it was attached to is gone.
+  /// Closed with ``LiveLink/close(timeout:)``, or the store it was attached to is gone.
   case closed
 
   /// One line, such as `disconnected: cannot connect to 127.0.0.1:7420: connection refused`.
