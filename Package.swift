@@ -249,6 +249,7 @@ let package = Package(
       name: "RetraceLiveTests",
       dependencies: [
         "RetraceLive",
+        "RetraceLog",
         "RetraceExamples",
         "retrace-demo",
         .product(name: "FlyingFox", package: "FlyingFox"),

@@ -153,15 +153,8 @@ struct RetraceDemo: AsyncParsableCommand {
     if let recorder { store.attach(recorder) }
     store.attach(link)
 
-    let stop = Mutex(false)
-    var sources: [any DispatchSourceSignal] = []
-    for signalNumber in [SIGINT, SIGTERM] {
-      signal(signalNumber, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-      source.setEventHandler { stop.withLock { $0 = true } }
-      source.resume()
-      sources.append(source)
-    }
+    let stop = StopRequest()
+    let sources = stop.installed(for: [SIGINT, SIGTERM])
     defer { for source in sources { source.cancel() } }
 
     // `validate()` checked that the domain has one.
@@ -170,7 +163,7 @@ struct RetraceDemo: AsyncParsableCommand {
     var sent = 0
     let start = ContinuousClock.now
     let interval: Duration = rate > 0 ? .seconds(1 / rate) : .zero
-    while !stop.withLock({ $0 }) && sent < (actions ?? Int.max) {
+    while !stop.isRequested && sent < (actions ?? Int.max) {
       let action = store.withState { workload.next($0, sent, &random) }
       store.send(action)
       sent += 1
@@ -185,7 +178,7 @@ struct RetraceDemo: AsyncParsableCommand {
     }
     let finished = ContinuousClock.now
     lastCommand.withLock { $0 = max($0, finished) }
-    while !stop.withLock({ $0 }) {
+    while !stop.isRequested {
       if let exitAfterIdle,
         ContinuousClock.now - lastCommand.withLock({ $0 }) >= .seconds(exitAfterIdle)
       {
@@ -202,4 +195,25 @@ struct RetraceDemo: AsyncParsableCommand {
 /// Writes one line to stdout at once, unbuffered, so that a reader sees it as it happens.
 func say(_ line: String) {
   FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// Set by SIGINT or SIGTERM: the demo stops sending, closes the link and the trace, and
+/// exits.
+final class StopRequest: Sendable {
+  private let flag = Atomic<Bool>(false)
+
+  var isRequested: Bool { flag.load(ordering: .relaxed) }
+
+  /// Ignores `signals`' default action and sets the flag when one arrives. Not on the main
+  /// actor: the handlers run on a dispatch queue, and a closure formed on the main actor
+  /// would be isolated to it.
+  nonisolated func installed(for signals: [Int32]) -> [any DispatchSourceSignal] {
+    signals.map { number in
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler { [self] in flag.store(true, ordering: .relaxed) }
+      source.resume()
+      return source
+    }
+  }
 }

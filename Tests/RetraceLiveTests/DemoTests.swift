@@ -1,6 +1,7 @@
 import Foundation
 import Retrace
 import RetraceExamples
+import RetraceLog
 import Testing
 
 /// `retrace-demo`, run as a process against the stand-in Studio.
@@ -94,6 +95,27 @@ struct DemoTests {
     #expect(lines.last == "sent 300 actions, dropped 0")
     #expect(studio.messages(ofType: "jump").count == 1)
     #expect(FileManager.default.fileExists(atPath: trace))
+  }
+
+  @Test func sigintStopsTheDemoAndClosesItsTraceCleanly() async throws {
+    let studio = try await TestStudio.start()
+    defer { Task { await studio.stop() } }
+    let trace = FileManager.default.temporaryDirectory
+      .appendingPathComponent("demo-\(UUID().uuidString).trace").path
+    defer { try? FileManager.default.removeItem(atPath: trace) }
+    let demo = try Demo(["counter", "--live", studio.address, "--rate", "200", "--trace", trace])
+    try await eventually("some actions") { studio.actionsSinceLastHello().count >= 20 }
+    demo.process.interrupt()
+    #expect(try await demo.wait() == 0, "\(demo.stderr)")
+    let last = try #require(demo.stdout.split(separator: "\n").last.map(String.init))
+    let sent = try #require(
+      last.wholeMatch(of: /sent (\d+) actions, dropped 0/).map { Int($0.1)! }, "\(last)")
+    #expect(sent >= 20)
+    // Every action reached the Studio before the link closed.
+    try await eventually("every action") { studio.actionsSinceLastHello().count == sent }
+    let reader = try TraceReader(path: trace)
+    #expect(reader.integrity.status == .clean)
+    #expect(reader.actionCount == sent)
   }
 
   @Test(arguments: [
