@@ -74,7 +74,12 @@ struct DemoTests {
       "banking", "--live", studio.address, "--rate", "0", "--actions", "300",
       "--exit-after-idle", "1", "--seed", "5", "--trace", trace,
     ])
-    try await eventually("300 actions") { studio.actionsSinceLastHello().count == 300 }
+    do {
+      try await eventually("300 actions") { studio.actionsSinceLastHello().count == 300 }
+    } catch {
+      Issue.record("stdout: \(demo.stdout)\nstderr: \(demo.stderr)")
+      throw error
+    }
     let (_, finalState) = bankingDomain.generate(count: 300, seed: 5)
     var target = bankingDomain.initialState
     for action in bankingDomain.generate(count: 100, seed: 5).actions {
