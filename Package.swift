@@ -13,7 +13,9 @@ let package = Package(
     .library(name: "RetraceDebugger", targets: ["RetraceDebugger"]),
     .library(name: "RetraceCLI", targets: ["RetraceCLI"]),
     .library(name: "RetraceStudio", targets: ["RetraceStudio"]),
+    .library(name: "RetraceLive", targets: ["RetraceLive"]),
     .executable(name: "retrace", targets: ["retrace"]),
+    .executable(name: "retrace-demo", targets: ["retrace-demo"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -135,6 +137,29 @@ let package = Package(
       name: "retrace",
       dependencies: ["RetraceCLI", "RetraceStudio", "RetraceExamples"]
     ),
+    // The app side of a live session: a store recorder that streams actions to Retrace
+    // Studio over a WebSocket the app opens. FlyingSocks only (sockets and async/await):
+    // no server code, no SwiftNIO, and no URLSession, whose WebSockets need a libcurl
+    // built with them, which Linux distributions do not ship (docs/LIVE.md).
+    .target(
+      name: "RetraceLive",
+      dependencies: [
+        "Retrace",
+        .product(name: "FlyingSocks", package: "FlyingFox"),
+      ]
+    ),
+    // A demo app: a store of an example domain, driven by its workload generator, linked
+    // live to a Studio.
+    .executableTarget(
+      name: "retrace-demo",
+      dependencies: [
+        "Retrace",
+        "RetraceLive",
+        "RetraceLog",
+        "RetraceExamples",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
     .testTarget(
       name: "RetraceCBORTests",
       dependencies: [
@@ -216,6 +241,17 @@ let package = Package(
         "RetraceDebugger",
         "RetraceExamples",
         "retrace",
+        .product(name: "FlyingFox", package: "FlyingFox"),
+        .product(name: "FlyingSocks", package: "FlyingFox"),
+      ]
+    ),
+    .testTarget(
+      name: "RetraceLiveTests",
+      dependencies: [
+        "RetraceLive",
+        "RetraceLog",
+        "RetraceExamples",
+        "retrace-demo",
         .product(name: "FlyingFox", package: "FlyingFox"),
         .product(name: "FlyingSocks", package: "FlyingFox"),
       ]
