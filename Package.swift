@@ -146,6 +146,9 @@ let package = Package(
       dependencies: [
         "Retrace",
         .product(name: "FlyingSocks", package: "FlyingFox"),
+        // SHA-1 for the WebSocket handshake's accept check (CryptoKit on Apple platforms);
+        // an app that records traces links it already (RetraceLog).
+        .product(name: "Crypto", package: "swift-crypto"),
       ]
     ),
     // A demo app: a store of an example domain, driven by its workload generator, linked

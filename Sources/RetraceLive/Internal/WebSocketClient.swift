@@ -1,3 +1,4 @@
+import Crypto
 import FlyingSocks
 import Foundation
 
@@ -17,7 +18,7 @@ enum WebSocketClient {
 
   /// The `Sec-WebSocket-Accept` a server must answer to `key`.
   static func accept(forKey key: String) -> String {
-    Data(SHA1.hash(Array((key + acceptGUID).utf8))).base64EncodedString()
+    Data(Insecure.SHA1.hash(data: Array((key + acceptGUID).utf8))).base64EncodedString()
   }
 
   /// Opens a TCP connection to `endpoint` and upgrades it to a WebSocket; throws when the
