@@ -210,6 +210,33 @@ struct LiveSessionTests {
     #expect(try await Self.liveSessions(studio).isEmpty)
   }
 
+  /// A Studio whose banking reducer is not the app's (it charges fees) finds the app's
+  /// checkpoints differ from its replay: the session is diverged, never clean.
+  @Test func aCheckpointThatDiffersMarksTheSessionDiverged() async throws {
+    let directory = try Self.directory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let otherBanking = DomainDefinition(
+      name: "banking", summary: "Banking with fees, under the app's name.",
+      actionSchemaVersion: bankingDomain.actionSchemaVersion, initialState: BankingState(),
+      reducer: BankingWithFeesReducer(), actionCases: bankingDomain.actionCases,
+      upcaster: BankingSchema.upcast, legacyEncoder: BankingSchema.legacyEncoding)
+    let studio = try await Self.studio(directory, domains: [otherBanking])
+    defer { Task { await studio.stop() } }
+    let demo = try Demo([
+      "banking", "--live", Self.address(studio), "--rate", "2000", "--actions", "1000",
+      "--exit-after-idle", "2",
+    ])
+    var session: [String: Any] = [:]
+    try await Self.eventually("a diverged session") {
+      session = try await Self.liveSessions(studio).first ?? [:]
+      return session["diverged"] as? Bool == true
+    }
+    let integrity = try #require(session["integrity"] as? [String: Any])
+    #expect(integrity["status"] as? String == "diverged")
+    #expect((integrity["problem"] as? String)?.contains("the Studio's replay") == true)
+    demo.process.terminate()
+  }
+
   /// Killing the Studio never stops the app; a Studio started again on the same port gets
   /// a new hello, and the stream goes on there.
   @Test func aRestartedStudioGetsTheStreamAgain() async throws {
