@@ -236,7 +236,7 @@ final class LiveSession<D: Domain>: LiveSegment {
     let target: UInt64
     let state: D.State
     if let sequence {
-      let session = try await current()
+      let session = try await current(fresh: true)
       let file = session.file
       let domain = self.domain
       state = try await offload {
@@ -266,10 +266,13 @@ final class LiveSession<D: Domain>: LiveSegment {
 
   /// The file session over the trace, reopened first when the session has changed since
   /// it was opened and the last opening is at least ``reopenInterval`` old.
-  func current() async throws -> FileSession<D> {
+  /// With `fresh`, it is reopened whenever the session has changed: a command computes its
+  /// state from every action received.
+  func current(fresh: Bool = false) async throws -> FileSession<D> {
     let changes = live.withLock { $0.changes }
     if let opened = opened.withLock({ $0 }),
-      opened.changes == changes || ContinuousClock.now - opened.time < Self.reopenInterval
+      opened.changes == changes
+        || (!fresh && ContinuousClock.now - opened.time < Self.reopenInterval)
     {
       return opened.session
     }
