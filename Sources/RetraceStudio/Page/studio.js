@@ -95,8 +95,12 @@ const POLL = 500;
 let lanesAsked = 0;
 async function poll() {
   try {
-    app.sessions = await api('sessions', {}, 'poll-sessions');
-    renderSessions();
+    const sessions = await api('sessions', {}, 'poll-sessions');
+    // The rows are made again only when something changed, so that a click is not lost.
+    if (JSON.stringify(sessions) !== JSON.stringify(app.sessions)) {
+      app.sessions = sessions;
+      renderSessions();
+    }
     const open = app.session && app.sessions.find((s) => s.id === app.session.id);
     if (open?.live) await refreshLive(open);
   } catch (error) {
