@@ -16,6 +16,9 @@ let package = Package(
     // interposer alone gives the malloc counts.
     .package(
       url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    // SHA-1 for the WebSocket handshake of W4l's sink, the stand-in Studio the live link
+    // streams to.
+    .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
   ],
   targets: [
     // The example domains, compiled from the library's own sources (`Sources/ExampleDomains`
@@ -40,6 +43,7 @@ let package = Package(
         .product(name: "RetraceCoordinator", package: "Retrace"),
         "ExampleDomains",
         .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "Crypto", package: "swift-crypto"),
       ],
       path: "Sources/RetraceBenchmarkSupport"
     ),
@@ -63,6 +67,7 @@ func benchmark(_ name: String) -> Target {
       .product(name: "RetraceCoordinator", package: "Retrace"),
       "ExampleDomains",
       .product(name: "RetraceDebugger", package: "Retrace"),
+      .product(name: "RetraceLive", package: "Retrace"),
       .product(name: "Benchmark", package: "benchmark"),
     ],
     path: "Benchmarks/\(name)",

@@ -10,18 +10,69 @@
 // work is W4's, and the writer pseudonymizes each action and state before writing it.
 // W4re adds encryption to a public key: the writer also seals each journal record and chunk.
 //
+// W4l is W2 with a live link (`RetraceLive`) attached instead, connected to a local sink that
+// accepts the WebSocket and only reads (`LiveSink`): "send" is what the app's thread pays,
+// and "until sent" runs until the link has written every action to the socket (its
+// sender's sustained throughput). The link's queue holds 1,048,576 actions, as the trace
+// recorder's does at its defaults (`maxPendingActions`), where the link's default of 65,536
+// overflows in a burst of a million on a busy machine; a run in which it drops an action is
+// an error, since dropping is cheaper than sending.
+//
 // The recorders are closed after the benchmark, in its teardown, not after each iteration:
 // closing ends the writer thread, and a thread that ends while package-benchmark counts
 // mallocs can crash the process (see `BenchmarkSettings.configuration`).
 import Benchmark
 import ExampleDomains
+import Foundation
 import Retrace
 import RetraceBenchmarkSupport
+import RetraceLive
 import RetraceLog
 import Synchronization
 
 let benchmarks: @Sendable () -> Void = {
   let count = BenchmarkSettings.actions
+
+  for untilSent in [false, true] {
+    let name = "W4l_banking_live_link" + (untilSent ? "_until_sent" : "_send")
+    let configuration = BenchmarkSettings.configuration(
+      mallocs: nil, maxIterations: 5, maxSeconds: 10)
+    let sink = try! LiveSink()
+    Benchmark(name, configuration: configuration) { benchmark, actions in
+      do {
+        try onMainActor(benchmark) { benchmark in
+          let store = Store(initialState: Workloads.bankingState(), reducer: BankingReducer())
+          var configuration = LiveLinkConfiguration()
+          configuration.maxQueuedActions = 1 << 20
+          let link = try LiveLink(
+            domain: bankingDomain, studio: sink.address, configuration: configuration)
+          store.attach(link)
+          // The first hello goes out with the state at attach, without the main actor.
+          try waitFor("the link to connect") {
+            if case .connected = link.status { return true }
+            return false
+          }
+          benchmark.startMeasurement()
+          for action in actions {
+            store.send(action)
+          }
+          if !untilSent { benchmark.stopMeasurement() }
+          try waitFor("every action sent") {
+            link.sentActionCount + link.droppedActionCount == actions.count
+          }
+          if untilSent { benchmark.stopMeasurement() }
+          if link.droppedActionCount > 0 {
+            benchmark.error("the link dropped \(link.droppedActionCount) actions")
+          }
+          store.detach(link)
+        }
+      } catch {
+        benchmark.error("live link failed: \(error)")
+      }
+    } setup: {
+      Workloads.transactionActions(count: count)
+    }
+  }
 
   let variants: [(prefix: String, privacy: OpenRecorders.Privacy)] = [
     ("W4_banking_recording", .none), ("W4r_banking_redacted_recording", .redacted),
@@ -105,5 +156,14 @@ final class OpenRecorders: Sendable {
       try recorder.close()
       TraceFixture.remove(path)
     }
+  }
+}
+
+/// Spins until `condition` holds; throws after a minute.
+func waitFor(_ what: String, _ condition: () -> Bool) throws {
+  let end = ContinuousClock.now + .seconds(60)
+  while !condition() {
+    guard ContinuousClock.now < end else { throw SinkError("timed out waiting for \(what)") }
+    usleep(200)
   }
 }

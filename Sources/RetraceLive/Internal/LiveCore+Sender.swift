@@ -35,7 +35,7 @@ extension LiveCore {
         q.broken = nil
         return q.discard()
       }
-      if hadCheckpoint { checkpointPending.store(false, ordering: .relaxed) }
+      if hadCheckpoint { checkpointDone(after: 0) }
       attachSnapshot.withLock { $0 = nil }
       if isClosing || reason.code == .closed { break }
       setStatus(.disconnected(reason))
@@ -193,7 +193,7 @@ extension LiveCore {
           q.needsResync = false
           return had
         }
-        if hadCheckpoint { checkpointPending.store(false, ordering: .relaxed) }
+        if hadCheckpoint { checkpointDone(after: sequence) }
         return (sequence, state)
       }
     }
@@ -273,7 +273,7 @@ extension LiveCore {
             }
           }
         }
-        frames.append(message.finish(opcode: 0x2))
+        message.finish(opcode: 0x2, appendingTo: &frames)
         actionCount += run.count
         run.removeAll(keepingCapacity: true)
       }
@@ -323,7 +323,7 @@ extension LiveCore {
               MessageEncoding.double(time, into: &message.bytes)
               MessageEncoding.text("state", into: &message.bytes)
               MessageEncoding.byteString(bytes, into: &message.bytes)
-              frames.append(message.finish(opcode: 0x2))
+              message.finish(opcode: 0x2, appendingTo: &frames)
             }
           case .frame(let frame):
             flush()
@@ -357,7 +357,7 @@ extension LiveCore {
       }
       let elapsed = ContinuousClock.now - start
       try? await Task.sleep(for: min(elapsed * 9, .seconds(10)))
-      checkpointPending.store(false, ordering: .relaxed)
+      checkpointDone(after: sequence)
     }
   }
 

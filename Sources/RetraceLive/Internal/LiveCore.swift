@@ -117,9 +117,11 @@ final class LiveCore<State: Codable & Sendable, Action: Codable & Sendable>: Sen
   /// The actions' hand-written encoding, if their type has one: `record` encodes with it on
   /// the sending thread, which is cheaper than handing the action over (see W4l).
   @usableFromInline let encodeAction: (@Sendable (Action, inout CBORWriter) -> Void)?
-  /// Set while a checkpoint's state is queued or being hashed: the store hands over no
-  /// other state meanwhile.
-  @usableFromInline let checkpointPending = Atomic<Bool>(false)
+  /// The first sequence number after which the store may hand over its state for a
+  /// checkpoint: `UInt64.max` while a checkpoint's state is queued or being hashed, so that
+  /// the store hands over no other state meanwhile. Most actions come before it, and one
+  /// relaxed load answers for them, before the division by the interval (see W4l).
+  @usableFromInline let nextCheckpoint: Atomic<UInt64>
   let endpoint: StudioEndpoint
   let session: Session
   let onEvent: (@Sendable (LiveLinkEvent) -> Void)?
@@ -144,6 +146,15 @@ final class LiveCore<State: Codable & Sendable, Action: Codable & Sendable>: Sen
     self.configuration = configuration
     self.onEvent = onEvent
     self.encodeAction = handWrittenEncoding(of: Action.self)
+    self.nextCheckpoint = Atomic(configuration.checkpointInterval == 0 ? .max : 0)
+  }
+
+  /// Lets the store hand over a state again, from the multiple of the interval after
+  /// `sequence` on.
+  func checkpointDone(after sequence: UInt64) {
+    let interval = configuration.checkpointInterval
+    guard interval != 0 else { return }
+    nextCheckpoint.store((sequence / interval &+ 1) &* interval, ordering: .relaxed)
   }
 
   var status: LiveLinkStatus {
@@ -163,9 +174,8 @@ final class LiveCore<State: Codable & Sendable, Action: Codable & Sendable>: Sen
 
   @inlinable
   func wantsState(at sequence: UInt64) -> Bool {
-    let interval = configuration.checkpointInterval
-    return interval != 0 && sequence % interval == 0
-      && !checkpointPending.load(ordering: .relaxed)
+    guard sequence >= nextCheckpoint.load(ordering: .relaxed) else { return false }
+    return sequence % configuration.checkpointInterval == 0
   }
 
   @inlinable
@@ -191,10 +201,10 @@ final class LiveCore<State: Codable & Sendable, Action: Codable & Sendable>: Sen
       } else {
         q.append(.action(sequence, time, action))
       }
-      if let stateAfter, configuration.checkpointInterval != 0,
-        sequence % configuration.checkpointInterval == 0
-      {
-        checkpointPending.store(true, ordering: .relaxed)
+      // A state only where a checkpoint is due (a caller other than the store may hand one
+      // with every action).
+      if let stateAfter, wantsState(at: sequence) {
+        nextCheckpoint.store(.max, ordering: .relaxed)
         q.append(.checkpoint(sequence, stateAfter))
       }
       return q.takeWaiter()

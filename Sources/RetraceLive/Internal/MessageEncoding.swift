@@ -59,10 +59,7 @@ struct MessageEncoding {
 
   static func double(_ value: Double, into bytes: inout [UInt8]) {
     bytes.append(0xfb)
-    let bits = value.bitPattern
-    for shift in stride(from: 56, through: 0, by: -8) {
-      bytes.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
-    }
+    withUnsafeBytes(of: value.bitPattern.bigEndian) { bytes.append(contentsOf: $0) }
   }
 
   static func byteString(_ value: UnsafeRawBufferPointer, into bytes: inout [UInt8]) {

@@ -185,6 +185,13 @@ struct FrameBuilder: ~Copyable {
   var payloadCount: Int { bytes.count - Self.headerRoom }
 
   consuming func finish(opcode: UInt8) -> Data {
+    var data = Data()
+    finish(opcode: opcode, appendingTo: &data)
+    return data
+  }
+
+  /// Appends the frame to `output`: the frames of a batch go out in one write.
+  consuming func finish(opcode: UInt8, appendingTo output: inout Data) {
     let length = payloadCount
     var header: [UInt8] = [0x80 | opcode]
     if length < 126 {
@@ -208,7 +215,7 @@ struct FrameBuilder: ~Copyable {
       for (i, byte) in header.enumerated() { buffer[start + i] = byte }
       Self.mask(UnsafeMutableRawBufferPointer(rebasing: buffer[Self.headerRoom...]), with: mask)
     }
-    return bytes.withUnsafeBytes { Data($0[start...]) }
+    bytes.withUnsafeBytes { output.append(contentsOf: $0[start...]) }
   }
 
   /// XORs `payload` with the 4-byte key `mask` (in memory order), 8 bytes at a time.
@@ -247,6 +254,10 @@ struct WebSocketReader: Sendable {
   let socket: AsyncSocket
   private var buffer: [UInt8] = []
   private var start = 0
+  /// The fragments of a message so far, and its opcode: kept across calls, since a control
+  /// frame may come between fragments.
+  private var message: [UInt8] = []
+  private var messageOpcode: UInt8? = nil
 
   init(socket: AsyncSocket) {
     self.socket = socket
@@ -308,8 +319,6 @@ struct WebSocketReader: Sendable {
   ///
   /// - Parameter maximumSize: The most bytes a message may have.
   mutating func next(maximumSize: Int) async throws(LiveLinkError) -> WebSocketMessage {
-    var message: [UInt8] = []
-    var messageOpcode: UInt8? = nil
     while true {
       let head = try await read(2)
       let first = head[head.startIndex]
@@ -342,6 +351,9 @@ struct WebSocketReader: Sendable {
         guard messageOpcode == nil else {
           throw violation("a new message before the last one's final fragment")
         }
+        guard payload.count <= maximumSize else {
+          throw violation("a message over the limit of \(maximumSize) bytes")
+        }
         if fin { return opcode == 0x2 ? .binary(payload) : .text(payload) }
         messageOpcode = opcode
         message = payload
@@ -353,7 +365,12 @@ struct WebSocketReader: Sendable {
           throw violation("a message over the limit of \(maximumSize) bytes")
         }
         message += payload
-        if fin { return started == 0x2 ? .binary(message) : .text(message) }
+        if fin {
+          let whole = message
+          message = []
+          messageOpcode = nil
+          return started == 0x2 ? .binary(whole) : .text(whole)
+        }
       default:
         throw violation("a frame with the unknown opcode \(opcode)")
       }
