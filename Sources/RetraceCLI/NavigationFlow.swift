@@ -55,8 +55,12 @@ public struct NavigationFlow: Sendable {
       guard let session = session as? RecordedSession<D> else { return nil }
       // Replays the session with the domain's reducer and records every transition
       // between the navigation states before and after each action.
+      // A time-travel jump sets the state without a transition the flow rules govern: the
+      // screens it shows count as observed, the move to them not.
       var graph = FlowGraph()
-      var state = session.initialState
+      var jumps = [UInt64: D.State]()
+      for jump in session.jumps { jumps[jump.sequence] = jump.state }
+      var state = jumps[session.startSequence] ?? session.initialState
       var before = navigation(state)
       graph.observe(states: [before])
       for action in session.actions {
@@ -64,6 +68,11 @@ public struct NavigationFlow: Sendable {
         let after = navigation(state)
         if after != before { graph.observe(from: before, to: after) }
         before = after
+        if !jumps.isEmpty, let jumped = jumps[action.sequence] {
+          state = jumped
+          before = navigation(state)
+          graph.observe(states: [before])
+        }
       }
       return graph
     }

@@ -22,14 +22,16 @@ public enum RetraceExitCode: Int32, Sendable, CaseIterable {
   /// An unknown name or an out-of-range number.
   case unknown = 4
 
-  /// The exit code for an engine error: ``unknown``, for a name or number it does not know.
+  /// The exit code for an engine error: ``unknown``, for a name or number it does not know;
+  /// ``usage`` for an operation the session does not allow.
   ///
   /// - Parameter error: The error.
-  /// - Returns: ``unknown``.
+  /// - Returns: ``unknown`` or ``usage``.
   public static func forError(_ error: DebuggerError) -> RetraceExitCode {
     switch error.code {
     case .unknownDomain, .unknownInvariant, .unknownActionCase, .outOfRange, .domainMismatch:
       .unknown
+    case .unsupported: .usage
     }
   }
 

@@ -62,7 +62,11 @@ public struct DebugSession<D: Domain> {
   public var position: UInt64 { debugger.session.startSequence + UInt64(history.position) }
 
   /// The state at the current position.
-  public var state: D.State { history.state }
+  public var state: D.State {
+    // The history replays actions alone; across a time-travel jump the engine knows better.
+    debugger.jumpAfter.isEmpty
+      ? history.state : (try? debugger.state(at: position)) ?? history.state
+  }
 
   /// What ``perform(_:)`` answers.
   public struct Reply: Sendable, Equatable {
@@ -161,13 +165,13 @@ public struct DebugSession<D: Domain> {
   // MARK: - Commands
 
   private mutating func move(to target: UInt64) -> Reply {
-    let before = history.state
+    let before = state
     let from = position
     history.jump(to: Int(target - debugger.session.startSequence))
     var lines = [positionLine()]
     if from == target { lines[0] += " (already here)" }
     lines.append(
-      Self.describe(stateDiff(before, history.state, maxNodes: Self.maxNodes))
+      Self.describe(stateDiff(before, state, maxNodes: Self.maxNodes))
         ?? "(no change since \(from))")
     return reply(lines.joined(separator: "\n"))
   }

@@ -82,13 +82,15 @@ extension Debugger {
       }
     }
 
+    let hasJumps = !jumpAfter.isEmpty
     // Whole replays, for the overall numbers.
     var reduceTimes: [UInt64] = []
     for repetition in 0..<repetitions {
-      var state = session.initialState
+      var state = startState
       let start = monotonicNanoseconds()
       for index in 0..<count {
         _ = domain.reduce(into: &state, action: actions[index].action)
+        if hasJumps { applyJump(&state, after: actions[index].sequence) }
       }
       reduceTimes.append(monotonicNanoseconds() - start)
       blackHole(state)
@@ -103,11 +105,12 @@ extension Debugger {
     for index in samples.indices { samples[index].reserveCapacity(caseCounts[index] * repetitions) }
     let clockCost = clockOverhead()
     for repetition in 0..<repetitions {
-      var state = session.initialState
+      var state = startState
       for index in 0..<count {
         let start = monotonicNanoseconds()
         _ = domain.reduce(into: &state, action: actions[index].action)
         let elapsed = monotonicNanoseconds() - start
+        if hasJumps { applyJump(&state, after: actions[index].sequence) }
         let net = elapsed > clockCost ? elapsed - clockCost : 0
         samples[caseOfAction[index]].append(UInt32(clamping: net))
       }

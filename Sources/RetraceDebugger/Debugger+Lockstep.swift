@@ -65,6 +65,10 @@ extension Debugger {
           sequence: sequence, actionCase: actionCaseName(of: action), otherHash: stateHash(theirs),
           hash: stateHash(mine), stateDiff: RetraceDebugger.stateDiff(theirs, mine))
       }
+      if let jumped = jumpAfter[sequence] {
+        mine = jumped
+        theirs = jumped
+      }
     }
     return nil
   }

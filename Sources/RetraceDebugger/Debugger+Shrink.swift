@@ -55,11 +55,18 @@ extension Debugger {
   ///     original length.
   /// - Returns: The shrunk actions, or `nil` when the invariant never fails.
   /// - Throws: ``DebuggerError`` (``DebuggerError/Code/unknownInvariant``) listing the known
-  ///   invariants.
+  ///   invariants; ``DebuggerError/Code/unsupported`` for a session with time-travel jumps
+  ///   (``RecordedSession/jumps``), whose states the actions alone do not give.
   public func shrink(
     invariant name: String, progress: ((_ candidate: Int, _ original: Int) -> Void)? = nil
   ) throws(DebuggerError) -> ShrinkResult<D>? {
     let holds = try invariant(named: name).holds
+    if let jump = session.jumps.first {
+      throw DebuggerError(
+        .unsupported,
+        "the session holds \(session.jumps.count) time-travel jump(s), the first after action \(jump.sequence); shrink replays the actions alone, so it cannot shrink such a session",
+        sequence: jump.sequence)
+    }
     let bisection = try bisect(invariant: name)
     guard let violation = bisection.firstViolation else { return nil }
     let actions = session.actions

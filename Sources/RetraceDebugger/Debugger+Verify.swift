@@ -16,6 +16,9 @@ public struct VerificationReport: Sendable {
   public var checkpointsChecked: Int
   /// The number of recorded snapshot hashes compared.
   public var snapshotsChecked: Int
+  /// The time-travel jumps the replay followed (``RecordedSession/jumps``): states the app
+  /// was set to without an action, each checked against its own hash when it was read.
+  public var jumpsFollowed = 0
   /// The first place where the replayed state differs from the recorded one; `nil` when the
   /// replay reproduced every recorded hash.
   public var divergence: Divergence?
@@ -90,13 +93,18 @@ extension Debugger {
       coveredThrough: session.startSequence,
       uncoveredActions: 0)
     var state = session.initialState
+    // A jump before the first action comes after the starting snapshot's hash, if any.
+    if marks.first?.sequence != session.startSequence {
+      applyJump(&state, after: session.startSequence)
+    }
     var position = session.startSequence
     var lastMatch = session.startSequence
     let total = session.actions.count
-    for mark in marks {
+    for (number, mark) in marks.enumerated() {
       while position < mark.sequence {
         let stop = min(mark.sequence, position + UInt64(progressStride))
-        advance(&state, from: position, to: stop)
+        // A hash recorded after an action is of the state before a jump there.
+        advance(&state, from: position, to: stop, jumpAtEnd: stop != mark.sequence)
         position = stop
         progress?(Int(position - session.startSequence), total)
       }
@@ -120,6 +128,9 @@ extension Debugger {
         return report
       }
       lastMatch = mark.sequence
+      if number + 1 == marks.count || marks[number + 1].sequence != mark.sequence {
+        applyJump(&state, after: mark.sequence)
+      }
     }
     while position < session.endSequence {
       let stop = min(session.endSequence, position + UInt64(progressStride))
@@ -128,6 +139,7 @@ extension Debugger {
       progress?(Int(position - session.startSequence), total)
     }
     report.actionsReplayed = total
+    report.jumpsFollowed = session.jumps.count
     report.coveredThrough = lastMatch
     report.uncoveredActions = Int(session.endSequence - lastMatch)
     return report
@@ -175,7 +187,7 @@ extension Debugger {
     var session = self.session
     session.checkpoints = []
     session.snapshots = []
-    var state = session.initialState
+    var state = startState
     var position = session.startSequence
     let step = [checkpointInterval, snapshotInterval].filter { $0 > 0 }.min() ?? 0
     guard step > 0 else { return session }

@@ -28,6 +28,10 @@ public struct Debugger<D: Domain>: Sendable {
   public let session: RecordedSession<D>
   /// The hash function the recorder used for checkpoints and snapshots.
   public let stateHash: @Sendable (D.State) -> UInt64
+  /// The state each time-travel jump set after an action (``RecordedSession/jumps``; the
+  /// last one after each action), by sequence number. Empty for most sessions, and then the
+  /// replay loops skip it with one check.
+  let jumpAfter: [UInt64: D.State]
 
   /// Creates a debugger for a session.
   ///
@@ -42,6 +46,21 @@ public struct Debugger<D: Domain>: Sendable {
     self.domain = domain
     self.session = session
     self.stateHash = stateHash
+    var jumps: [UInt64: D.State] = [:]
+    for jump in session.jumps {
+      if let state = jump.state { jumps[jump.sequence] = state }
+    }
+    self.jumpAfter = jumps
+  }
+
+  /// The state at the session's start: its initial state, or the state a jump set there.
+  var startState: D.State { jumpAfter[session.startSequence] ?? session.initialState }
+
+  /// Sets `state` to the one a time-travel jump set after action `sequence`, if one did. Hot
+  /// loops call it only when the session has jumps (a hoisted `!jumpAfter.isEmpty`).
+  @inline(__always)
+  func applyJump(_ state: inout D.State, after sequence: UInt64) {
+    if let jumped = jumpAfter[sequence] { state = jumped }
   }
 
   /// Creates a debugger for a session that hashes states with the core's `StateHash`,
@@ -105,19 +124,28 @@ public struct Debugger<D: Domain>: Sendable {
 
   /// The final state: the state after the last action.
   public var finalState: D.State {
-    var state = session.initialState
+    var state = startState
     advance(&state, from: session.startSequence, to: session.endSequence)
     return state
   }
 
-  /// The nearest known state at or before `sequence`: a snapshot or the initial state.
+  /// The nearest known state at or before `sequence`: a snapshot, a jump or the initial
+  /// state (with the jump after its action, if one came there).
   func startingPoint(atOrBefore sequence: UInt64, usingSnapshots: Bool) -> (D.State, UInt64) {
+    var start = (startState, session.startSequence)
     if usingSnapshots, let snapshot = nearestSnapshot(atOrBefore: sequence),
       snapshot.sequence >= session.startSequence, let state = snapshot.state
     {
-      return (state, snapshot.sequence)
+      start = (jumpAfter[snapshot.sequence] ?? state, snapshot.sequence)
     }
-    return (session.initialState, session.startSequence)
+    // The last jump at or before `sequence`, if it is later: the state there is known.
+    if !session.jumps.isEmpty,
+      let jump = session.jumps.last(where: { $0.sequence <= sequence && $0.state != nil }),
+      jump.sequence > start.1, jump.sequence >= session.startSequence
+    {
+      start = (jumpAfter[jump.sequence]!, jump.sequence)
+    }
+    return start
   }
 
   /// The last decoded snapshot at or before `sequence`, found by binary search.
@@ -138,13 +166,23 @@ public struct Debugger<D: Domain>: Sendable {
       ? session.snapshots : session.snapshots.filter { $0.state != nil }
   }
 
-  /// Applies the actions after `start` up to and including `end` to `state`.
+  /// Applies the actions after `start` up to and including `end` to `state`, and the
+  /// time-travel jumps after them (after `end` too, unless `jumpAtEnd` is `false`: a
+  /// recorded hash there is of the state before the jump).
   @inline(__always)
-  func advance(_ state: inout D.State, from start: UInt64, to end: UInt64) {
+  func advance(_ state: inout D.State, from start: UInt64, to end: UInt64, jumpAtEnd: Bool = true) {
     guard end > start else { return }
     let actions = session.actions
+    if jumpAfter.isEmpty {
+      for index in session.index(of: start + 1)...session.index(of: end) {
+        _ = domain.reduce(into: &state, action: actions[index].action)
+      }
+      return
+    }
     for index in session.index(of: start + 1)...session.index(of: end) {
       _ = domain.reduce(into: &state, action: actions[index].action)
+      let sequence = actions[index].sequence
+      if sequence != end || jumpAtEnd { applyJump(&state, after: sequence) }
     }
   }
 
@@ -163,7 +201,7 @@ public struct Debugger<D: Domain>: Sendable {
   ) throws(DebuggerError) -> D.State {
     let end = sequence ?? session.endSequence
     try checkInRange(end)
-    var state = session.initialState
+    var state = startState
     let total = Int(end - session.startSequence)
     var position = session.startSequence
     while position < end {

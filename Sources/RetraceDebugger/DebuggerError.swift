@@ -29,6 +29,9 @@ public struct DebuggerError: Error, Sendable, CustomStringConvertible {
     /// Two sessions that must belong to one domain belong to different ones, or a domain
     /// whose types differ from a session's was asked to read it.
     case domainMismatch
+    /// The session holds something the operation cannot take into account: time-travel
+    /// jumps, for a shrink, whose candidates replay the actions alone.
+    case unsupported
   }
 
   /// What kind of failure this is.

@@ -21,6 +21,9 @@ extension DomainTrace: SessionSource {
   /// The last intact action's sequence number.
   public var lastSequence: UInt64 { reader.lastSequence }
 
+  /// The sequence numbers after which a time-travel jump set the state.
+  public var jumpSequences: [UInt64] { reader.jumpSequences }
+
   /// What opening the trace found (and, after ``intactPart()``, every check).
   public var integrity: IntegrityReport { reader.integrityReport }
 
@@ -72,6 +75,7 @@ extension DomainTrace: SessionSource {
     var actions: [TimedAction<D.Action>] = []
     var checkpoints: [Checkpoint] = []
     var snapshots: [Snapshot<D.State>] = []
+    var jumps: [Snapshot<D.State>] = []
     let parts = results.withLock { $0 }
     actions.reserveCapacity(parts.reduce(0) { $0 + ((try? $1?.get())?.actions.count ?? 0) })
     for result in parts {
@@ -87,6 +91,7 @@ extension DomainTrace: SessionSource {
       actions += part.actions
       checkpoints += part.checkpoints
       snapshots += part.snapshots
+      jumps += part.jumps
     }
     guard let start else {
       throw TraceError(.corrupted, "the trace has no starting snapshot")
@@ -97,11 +102,14 @@ extension DomainTrace: SessionSource {
       startTime: header.startTime, producer: header.producer)
     var session = RecordedSession<D>(
       info: info, startSequence: start.sequence, initialState: start.state, actions: actions,
-      checkpoints: checkpoints, snapshots: snapshots)
+      checkpoints: checkpoints, snapshots: snapshots, jumps: jumps)
     session.loadSnapshotState = { sequence in
-      // The snapshot after action `sequence` starts the chunk whose first action is next.
-      guard let chunk = reader.snapshotChunk(atOrBefore: sequence),
-        reader.chunks[chunk].firstSequence == sequence + 1
+      // The snapshot after action `sequence` starts the chunk whose first action is next
+      // (a jump after the same action starts a later one).
+      guard
+        let chunk = reader.chunks.lastIndex(where: {
+          $0.startsWithSnapshot && !$0.isJump && $0.firstSequence == sequence + 1
+        })
       else { return nil }
       return try? trace.snapshot(inChunk: chunk)
     }
@@ -129,6 +137,11 @@ extension DomainTrace: SessionSource {
           }
           part.snapshots.append(
             Snapshot(sequence: record.sequence, hash: record.hash?.rawValue ?? 0, state: nil))
+        case .jump:
+          part.jumps.append(
+            Snapshot(
+              sequence: record.sequence, hash: record.hash?.rawValue ?? 0,
+              state: try record.decode(D.State.self)))
         case .checkpoint:
           part.checkpoints.append(
             Checkpoint(sequence: record.sequence, hash: record.hash?.rawValue ?? 0))
@@ -157,6 +170,7 @@ private struct TracePart<D: Domain>: Sendable {
   var actions: [TimedAction<D.Action>] = []
   var checkpoints: [Checkpoint] = []
   var snapshots: [Snapshot<D.State>] = []
+  var jumps: [Snapshot<D.State>] = []
 }
 
 extension TraceReader {

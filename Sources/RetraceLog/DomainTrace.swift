@@ -282,7 +282,9 @@ public struct DomainTrace<D: Domain>: Sendable {
     }
     try reader.forEachChunk(fromChunk: chunk, endChunk: chunk + 1, decodingState: decodeState) {
       records throws(TraceError) in
-      guard let first = records.first, first.kind == .snapshot else { return false }
+      guard let first = records.first, first.kind == .snapshot || first.kind == .jump else {
+        return false
+      }
       // The decoded state, unless the record's payload is not what it was decoded from.
       if let decoded, decoded.count == first.payload.count {
         snapshot = decoded.value

@@ -58,10 +58,19 @@ public enum JSONLines {
   ///   - session: The session.
   ///   - domain: Its domain (to tell whether the initial state must be written out).
   /// - Returns: The line.
-  /// - Throws: `EncodingError` when the initial state cannot be encoded.
+  /// - Throws: `EncodingError` when the initial state cannot be encoded; ``TraceError`` for a
+  ///   session with time-travel jumps (``RecordedSession/jumps``), which JSON Lines cannot hold.
   public static func headerLine<D: Domain>(for session: RecordedSession<D>, domain: D) throws
     -> String
   {
+    // JSON Lines are actions alone: the states a jump set would be lost, and the file would
+    // replay to other states than the session showed.
+    if let jump = session.jumps.first {
+      throw TraceError(
+        .outOfRange,
+        "JSON Lines cannot hold the session's \(session.jumps.count) time-travel jump(s) (the first after action \(jump.sequence)), and without them they would replay to other states",
+        sequence: jump.sequence)
+    }
     let info = session.info
     var fields: [(String, JSONValue)] = [
       ("format", .string(format)),

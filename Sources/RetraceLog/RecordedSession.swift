@@ -107,6 +107,12 @@ public struct RecordedSession<D: Domain>: Sendable {
   public var checkpoints: [Checkpoint]
   /// The recorded states, in increasing sequence order.
   public var snapshots: [Snapshot<D.State>]
+  /// The time-travel jumps, in increasing sequence order: after action
+  /// ``Snapshot/sequence`` the app's state was set to ``Snapshot/state`` (always decoded)
+  /// without an action (`Store.jump(to:)`), and the next action applied to it. Of several
+  /// jumps after one action, the last stands. The state at a sequence number is the one
+  /// after its action and its jumps.
+  public var jumps: [Snapshot<D.State>] = []
   /// Fetches the recorded state of the snapshot at a sequence number from where the session
   /// was read, for snapshots whose ``Snapshot/state`` was not decoded; `nil` when there is
   /// no such snapshot or no file to read it from.
@@ -121,13 +127,15 @@ public struct RecordedSession<D: Domain>: Sendable {
   ///   - actions: The actions, numbered from `startSequence + 1` without gaps.
   ///   - checkpoints: The recorded state hashes, in increasing sequence order.
   ///   - snapshots: The recorded states, in increasing sequence order.
+  ///   - jumps: The time-travel jumps, in increasing sequence order, with their states.
   public init(
     info: SessionInfo,
     startSequence: UInt64 = 0,
     initialState: D.State,
     actions: [TimedAction<D.Action>],
     checkpoints: [Checkpoint] = [],
-    snapshots: [Snapshot<D.State>] = []
+    snapshots: [Snapshot<D.State>] = [],
+    jumps: [Snapshot<D.State>] = []
   ) {
     precondition(
       actions.indices.allSatisfy { actions[$0].sequence == startSequence + UInt64($0) + 1 },
@@ -138,6 +146,7 @@ public struct RecordedSession<D: Domain>: Sendable {
     self.actions = actions
     self.checkpoints = checkpoints
     self.snapshots = snapshots
+    self.jumps = jumps
   }
 
   /// Creates a whole session of `domain` from plain actions, numbered from 1, one second

@@ -68,9 +68,17 @@ public protocol SessionSource<SessionDomain>: Sendable {
   ///
   /// - Throws: ``TraceError`` naming the position of a problem in the file.
   func session() throws(TraceError) -> RecordedSession<SessionDomain>
+
+  /// The sequence numbers after which a time-travel jump set the state
+  /// (``RecordedSession/jumps``), in order: replaying ``forEachAction(from:through:_:)``'s
+  /// actions across one does not give the state there, ``state(at:)`` does.
+  var jumpSequences: [UInt64] { get }
 }
 
 extension SessionSource {
+  /// A session without time-travel jumps, as JSON Lines always is.
+  public var jumpSequences: [UInt64] { [] }
+
   /// The states after actions `from` and `to`, both checked before either is computed.
   ///
   /// - Throws: ``TraceError``: ``TraceError/Code/outOfRange`` naming the valid range, or the

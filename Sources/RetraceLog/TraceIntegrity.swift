@@ -69,6 +69,9 @@ public struct TraceChunk: Equatable, Sendable {
   public var checkpointCount: Int
   /// Whether the chunk starts with a snapshot of the state after action `firstSequence - 1`.
   public var startsWithSnapshot: Bool
+  /// Whether that snapshot is a time-travel jump: the state after action
+  /// `firstSequence - 1` was set to it without an action, rather than reached by replay.
+  public var isJump: Bool = false
   /// Time offset, in microseconds from the header's start time, that the first action's
   /// delta counts from.
   var baseTime: Int64

@@ -232,6 +232,12 @@ public final class TraceReader: Sendable {
     chunks.filter(\.startsWithSnapshot).map { $0.firstSequence - 1 }
   }
 
+  /// The sequence numbers after which a time-travel jump set the state (chunks flagged as
+  /// jumps, `docs/TRACE_FORMAT.md` §3), in order; one may appear more than once.
+  public var jumpSequences: [UInt64] {
+    chunks.filter(\.isJump).map { $0.firstSequence - 1 }
+  }
+
   /// The number of checkpoint records in the chunks and the journal.
   public var checkpointCount: Int {
     chunks.reduce(0) { $0 + $1.checkpointCount }
@@ -466,7 +472,8 @@ public final class TraceReader: Sendable {
           }
           let state = UnsafeRawBufferPointer(rebasing: raw[payload])
           record = TraceRecord(
-            kind: .snapshot, sequence: at, time: nil, hash: StateHash(rawValue: hash),
+            kind: chunk.isJump ? .jump : .snapshot, sequence: at, time: nil,
+            hash: StateHash(rawValue: hash),
             payload: state, source: .chunk(chunk.index))
         case (.checkpoint, 3):
           let at = try cursor.readUInt()
@@ -494,7 +501,7 @@ public final class TraceReader: Sendable {
         throw fail("\(error)", start)
       }
       records += 1
-      if records == 1, chunk.startsWithSnapshot, record.kind != .snapshot {
+      if records == 1, chunk.startsWithSnapshot, record.kind != .snapshot, record.kind != .jump {
         throw fail("the chunk header promises a snapshot first", start)
       }
       output.append(record)

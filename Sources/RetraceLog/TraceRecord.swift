@@ -12,6 +12,10 @@ public struct TraceRecord {
     /// A snapshot of the state after action ``sequence``: its ``hash`` and the encoded state
     /// in ``payload``.
     case snapshot
+    /// A time-travel jump: after action ``sequence`` the state was set to the encoded state in
+    /// ``payload`` (with its ``hash``) without an action (`Store.jump(to:)`). The next action
+    /// applies to it.
+    case jump
     /// The ``hash`` of the state after action ``sequence``.
     case checkpoint
     /// The clean end of the session after action ``sequence``, at ``time``.

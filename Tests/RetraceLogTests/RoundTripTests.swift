@@ -39,6 +39,7 @@ import Testing
       case .checkpoint, .snapshot:
         #expect(record.hash == (try? StateHash(of: state)), "hash at \(record.sequence)")
         checked += 1
+      case .jump: state = try record.decode(type(of: state))
       case .end: #expect(record.sequence == UInt64(count))
       }
       return true

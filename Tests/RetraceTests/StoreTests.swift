@@ -284,6 +284,68 @@ import Testing
       log.entries.withLock { $0 } == ["attached at 1 total 1", "2 @101.0 1->3", "3 @101.5 3->6"])
   }
 
+  @Test func aJumpSetsTheStateTellsEveryoneAndTheNextActionAppliesToIt() {
+    final class Jumps: StoreRecorder {
+      let entries = Mutex<[String]>([])
+      func record(_ t: Transition<Tally, TallyAction>) {
+        entries.withLock { $0.append("\(t.sequence): \(t.stateAfter?.total ?? -1)") }
+      }
+      func jumped(sequence: UInt64, time: Double, state: Tally) {
+        entries.withLock { $0.append("jump after \(sequence) @\(time): \(state.total)") }
+      }
+    }
+    let store = Store(
+      initialState: Tally(), reducer: tallyReducer, clock: .fixed(start: 100, interval: 1))
+    let recorder = Jumps()
+    store.attach(recorder)
+    var totals: [String] = []
+    let subscription = store.subscribe(to: \.total) { old, new in totals.append("\(old)->\(new)") }
+    var whole = 0
+    let all = store.subscribe { _, _ in whole += 1 }
+    // Observation through a field read on the store, and through the whole state.
+    let fieldNotifications = notifications(
+      store, reading: { _ = store.total }, actions: [.add(5), .add(2)])
+    #expect(fieldNotifications == 2)
+    let observed = Mutex(false)
+    withObservationTracking {
+      _ = store.total
+    } onChange: {
+      observed.withLock { $0 = true }
+    }
+    store.jump(to: Tally(total: 1, log: ["jumped"]))
+    #expect(observed.withLock { $0 })
+    #expect(store.state == Tally(total: 1, log: ["jumped"]))
+    #expect(store.sequence == 2)
+    store.send(.add(10))
+    #expect(store.state.total == 11)
+    #expect(store.sequence == 3)
+    #expect(totals == ["0->5", "5->7", "7->1", "1->11"])
+    #expect(whole == 4)
+    #expect(
+      recorder.entries.withLock { $0 } == ["1: 5", "2: 7", "jump after 2 @102.0: 1", "3: 11"])
+    subscription.cancel()
+    all.cancel()
+  }
+
+  @Test func aJumpDuringAnActionComesAfterItAndItsQueue() async {
+    let store = Store(initialState: Tally(), reducer: tallyReducer)
+    var jumped = false
+    let subscription = store.subscribe(to: \.total) { _, new in
+      if new == 3, !jumped {
+        jumped = true
+        store.jump(to: Tally(total: 100))
+        store.send(.add(1))
+      }
+    }
+    store.send(.add(3))
+    // The queued action ran first; the jump comes after, on the main actor.
+    #expect(store.state.total == 4)
+    await Task.yield()
+    await Task.yield()
+    #expect(store.state.total == 100)
+    subscription.cancel()
+  }
+
   /// The store calls the parts form of `record`; a recorder that implements it sees what a
   /// `Transition` would hold, and one that implements only `record(_:)` sees the same.
   @Test func aRecorderOfPartsSeesWhatATransitionHolds() {

@@ -36,31 +36,35 @@ struct Info: AsyncParsableCommand {
       ])
 
     if output.json {
+      let json = JSONValue.object([
+        ("file", .string(trace)),
+        ("format", .string(summary.format)),
+        ("domain", .string(summary.info.domain)),
+        ("actionSchemaVersion", .int(Int64(summary.info.actionSchemaVersion))),
+        ("producer", .string(summary.info.producer)),
+        ("sessionID", .string(summary.info.sessionID)),
+        ("startTime", .double(summary.info.startTime)),
+        ("duration", .double(summary.duration)),
+        ("actions", .int(Int64(count))),
+        ("firstSequence", .uint(summary.firstSequence)),
+        ("lastSequence", .uint(summary.lastSequence)),
+        ("actionCases", .object(summary.caseCounts.map { ($0.name, .int(Int64($0.count))) })),
+        ("blocks", .optional(summary.blocks) { .int(Int64($0)) }),
+        ("snapshots", .int(Int64(summary.snapshots))),
+        ("checkpoints", .int(Int64(summary.checkpoints))),
+        ("bytes", .int(Int64(summary.bytes))),
+        ("bytesPerAction", .optional(bytesPerAction) { .double(($0 * 100).rounded() / 100) }),
+        (
+          "encryption",
+          .optional(summary.encryption) { Self.json($0, opened: summary.contentsRead) }
+        ),
+        ("integrity", integrityJSON),
+      ])
+      // Only for a trace with jumps, so that every other answer stays as it was.
       print(
-        JSONValue.object([
-          ("file", .string(trace)),
-          ("format", .string(summary.format)),
-          ("domain", .string(summary.info.domain)),
-          ("actionSchemaVersion", .int(Int64(summary.info.actionSchemaVersion))),
-          ("producer", .string(summary.info.producer)),
-          ("sessionID", .string(summary.info.sessionID)),
-          ("startTime", .double(summary.info.startTime)),
-          ("duration", .double(summary.duration)),
-          ("actions", .int(Int64(count))),
-          ("firstSequence", .uint(summary.firstSequence)),
-          ("lastSequence", .uint(summary.lastSequence)),
-          ("actionCases", .object(summary.caseCounts.map { ($0.name, .int(Int64($0.count))) })),
-          ("blocks", .optional(summary.blocks) { .int(Int64($0)) }),
-          ("snapshots", .int(Int64(summary.snapshots))),
-          ("checkpoints", .int(Int64(summary.checkpoints))),
-          ("bytes", .int(Int64(summary.bytes))),
-          ("bytesPerAction", .optional(bytesPerAction) { .double(($0 * 100).rounded() / 100) }),
-          (
-            "encryption",
-            .optional(summary.encryption) { Self.json($0, opened: summary.contentsRead) }
-          ),
-          ("integrity", integrityJSON),
-        ]).text)
+        (summary.jumps > 0
+          ? json.inserting(("jumps", .int(Int64(summary.jumps))), after: "checkpoints") : json)
+          .text)
       return
     }
 
@@ -101,6 +105,7 @@ struct Info: AsyncParsableCommand {
     row("blocks", summary.blocks.map(String.init) ?? "-")
     row("snapshots", "\(summary.snapshots)")
     row("checkpoints", "\(summary.checkpoints)")
+    if summary.jumps > 0 { row("jumps", "\(summary.jumps) (time travel: Store.jump(to:))") }
     row(
       "bytes",
       "\(summary.bytes)" + (bytesPerAction.map { String(format: " (%.1f per action)", $0) } ?? ""))
@@ -181,6 +186,8 @@ extension SessionFile {
     package var lastTime: Double?
     package var snapshots: Int
     package var checkpoints: Int
+    /// Time-travel jumps (``RecordedSession/jumps``); read from the chunk headers.
+    package var jumps = 0
     package var integrity: IntegrityReport
     /// How the trace is encrypted, if it is.
     package var encryption: TraceEncryption? = nil
@@ -243,7 +250,7 @@ extension SessionFile {
         lastTime = record.time
       case .snapshot:
         snapshots += 1
-      case .checkpoint, .end:
+      case .jump, .checkpoint, .end:
         break
       }
       return true
@@ -262,7 +269,7 @@ extension SessionFile {
   /// keeps in clear: no action cases or times (`contentsRead` is `false`).
   private static func summarizeClearPart(_ reader: TraceReader) -> Summary {
     let header = reader.header
-    return Summary(
+    var summary = Summary(
       info: SessionInfo(
         domain: header.domain, actionSchemaVersion: header.actionSchemaVersion,
         sessionID: header.sessionID,
@@ -270,8 +277,11 @@ extension SessionFile {
       format: "trace", bytes: reader.fileSize, blocks: reader.chunks.count,
       firstSequence: reader.firstSequence, lastSequence: reader.lastSequence,
       actionCount: reader.actionCount, caseCounts: [], firstTime: nil, lastTime: nil,
-      snapshots: reader.snapshotSequences.count, checkpoints: reader.checkpointCount,
+      snapshots: reader.chunks.count(where: { $0.startsWithSnapshot && !$0.isJump }),
+      checkpoints: reader.checkpointCount,
       integrity: reader.integrityReport, encryption: header.encryption, contentsRead: false)
+    summary.jumps = reader.chunks.count(where: \.isJump)
+    return summary
   }
 
   private func summarizeJSONLines<D: Domain>(_ data: Data, domain: D) throws(TraceError)

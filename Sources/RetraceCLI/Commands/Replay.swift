@@ -339,6 +339,8 @@ struct Replay: AsyncParsableCommand {
     var snapshots: Int
     var divergence: Divergence?
     var stateHash: UInt64?
+    /// The time-travel jumps the replay followed: states set without an action.
+    var jumps = 0
     /// The domain whose reducer replayed the trace, when `--as` named one.
     var replacement: String?
     /// The last action covered by a reproduced hash (with --verify).
@@ -364,7 +366,9 @@ struct Replay: AsyncParsableCommand {
     var hashes: Int { checkpoints + snapshots }
 
     var countsText: String {
-      let counted = "\(actions) action\(actions == 1 ? "" : "s")"
+      let counted =
+        "\(actions) action\(actions == 1 ? "" : "s")"
+        + (jumps > 0 ? " and \(jumps) time-travel jump\(jumps == 1 ? "" : "s")" : "")
       guard coveredThrough != nil else { return counted }
       return
         "\(counted) against \(hashes) hash\(hashes == 1 ? "" : "es") (\(checkpoints) checkpoint\(checkpoints == 1 ? "" : "s"), \(snapshots) snapshot\(snapshots == 1 ? "" : "s"))"
@@ -388,7 +392,7 @@ struct Replay: AsyncParsableCommand {
     }
 
     var json: JSONValue {
-      .object([
+      let json = JSONValue.object([
         ("file", .string(path)),
         ("domain", .string(domain)),
         ("status", .string(status.rawValue)),
@@ -430,6 +434,8 @@ struct Replay: AsyncParsableCommand {
           }
         ),
       ])
+      // Only for a session with jumps, so that every other answer stays as it was.
+      return jumps > 0 ? json.inserting(("jumps", .int(Int64(jumps))), after: "hashes") : json
     }
 
     var humanReport: String {
@@ -531,6 +537,7 @@ struct Replay: AsyncParsableCommand {
         seconds: Date().timeIntervalSince(start), checkpoints: report.checkpointsChecked,
         snapshots: report.snapshotsChecked, divergence: report.divergence, stateHash: nil)
       outcome.coveredThrough = report.coveredThrough
+      outcome.jumps = report.jumpsFollowed
       outcome.uncoveredActions = report.uncoveredActions
       outcome.integrity = file.traceIntegrity
       outcome.holdsHashes = file.traceIntegrity != nil
@@ -552,11 +559,13 @@ struct Replay: AsyncParsableCommand {
     } catch {
       throw error.at(path: path)
     }
-    return Outcome(
+    var outcome = Outcome(
       path: path, domain: domain.name, actions: Int(end - debugger.session.startSequence),
       replayedTo: end,
       seconds: Date().timeIntervalSince(start), checkpoints: 0, snapshots: 0, divergence: nil,
       stateHash: debugger.stateHash(state))
+    outcome.jumps = debugger.session.jumps.count { $0.sequence <= end }
+    return outcome
   }
 }
 

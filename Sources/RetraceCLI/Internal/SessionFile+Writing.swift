@@ -93,6 +93,17 @@ extension SessionFile {
       redaction: domain.redaction)
     recorder.attached(sequence: session.startSequence, state: session.initialState)
     var state = session.initialState
+    // Time-travel jumps are written where they came, after the hash of the state before.
+    var jumps = session.jumps[...]
+    func writeJumps(after sequence: UInt64, time: Double) {
+      while let jump = jumps.first, jump.sequence <= sequence {
+        jumps.removeFirst()
+        guard jump.sequence == sequence, let jumped = jump.state else { continue }
+        state = jumped
+        recorder.jumped(sequence: sequence, time: time, state: jumped)
+      }
+    }
+    writeJumps(after: session.startSequence, time: session.info.startTime)
     for (index, action) in session.actions.enumerated() {
       _ = domain.reduce(into: &state, action: action.action)
       recorder.record(
@@ -100,6 +111,7 @@ extension SessionFile {
           sequence: action.sequence, time: action.time, action: recording(action.action),
           stateBefore: nil,
           stateAfter: state))
+      if !jumps.isEmpty { writeJumps(after: action.sequence, time: action.time) }
       if index % batch == batch - 1 { try recorder.flush() }
     }
     // The last actions are covered by a hash, as a store's recorder covers them at close.

@@ -20,6 +20,16 @@ package enum JSONValue {
     value.map(transform) ?? .null
   }
 
+  /// The object with `field` inserted after the field named `key` (at the end when there is
+  /// none); any other value unchanged. For a field only some answers have, which older
+  /// answers must not gain even as `null`.
+  package func inserting(_ field: (String, JSONValue), after key: String) -> JSONValue {
+    guard case .object(var fields) = self else { return self }
+    let index = fields.firstIndex { $0.0 == key }.map { $0 + 1 } ?? fields.endIndex
+    fields.insert(field, at: index)
+    return .object(fields)
+  }
+
   /// The value as compact JSON.
   package var text: String {
     var output = ""

@@ -267,13 +267,21 @@ struct Scan {
     guard actionCount <= recordCount, recordCount <= rawSize else {
       return failure(.corrupted, "chunk record counts are impossible", offset + h + 16)
     }
+    // Bit 0: starts with a snapshot; bit 1: that snapshot is a jump (so only with bit 0, and
+    // only in a chunk of that one record).
+    let flags = header.readLittleEndian(UInt16.self, at: h + 6)
+    guard flags & ~3 == 0,
+      flags & 2 == 0 || (flags == 3 && recordCount == 1 && actionCount == 0 && index > 0)
+    else {
+      return failure(.corrupted, "chunk flags \(flags) are impossible", offset + h + 6)
+    }
     return .success(
       TraceChunk(
         index: index, offset: offset, byteCount: 8 + TraceFormat.chunkHeaderSize + frameSize,
         rawSize: rawSize,
         firstSequence: firstSequence, actionCount: actionCount, recordCount: recordCount,
         checkpointCount: Int(header.readLittleEndian(UInt32.self, at: h + 44)),
-        startsWithSnapshot: header.readLittleEndian(UInt16.self, at: h + 6) & 1 != 0,
+        startsWithSnapshot: flags & 1 != 0, isJump: flags & 2 != 0,
         baseTime: header.readLittleEndian(Int64.self, at: h + 24), checksum: checksum))
   }
 
@@ -327,7 +335,8 @@ struct Scan {
       guard file.readLittleEndian(UInt64.self, at: e) == UInt64(chunk.offset),
         file.readLittleEndian(UInt64.self, at: e + 8) == chunk.firstSequence,
         Int(file.readLittleEndian(UInt32.self, at: e + 16)) == chunk.actionCount,
-        file.readLittleEndian(UInt16.self, at: e + 20) == (chunk.startsWithSnapshot ? 1 : 0),
+        file.readLittleEndian(UInt16.self, at: e + 20)
+          == (chunk.startsWithSnapshot ? 1 : 0) | (chunk.isJump ? 2 : 0),
         file.readLittleEndian(UInt16.self, at: e + 22) == 0,
         file.readLittleEndian(Int64.self, at: e + 24) == chunk.baseTime
       else { return error(.corrupted, "index entry \(i) does not match chunk \(i)", e) }

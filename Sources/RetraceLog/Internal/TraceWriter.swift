@@ -31,6 +31,8 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   private var chunkCheckpoints: UInt32 = 0
   private var chunkBaseTime: Int64 = 0
   private var chunkStartsWithSnapshot = false
+  /// Whether the open chunk's snapshot is a jump (``jump(to:sequence:)``): flag bit 1.
+  private var chunkIsJump = false
 
   // The journal.
   private var journalOffset = 0
@@ -336,6 +338,33 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     lastCheckpoint = sequence
   }
 
+  /// Records that the state after action `sequence` was set to `state` without an action
+  /// (a time-travel jump): the open chunk is finished, and a chunk holding only the new
+  /// state as a snapshot flagged as a jump is written at once. A state for another sequence
+  /// number than the last action written is ignored, as for a checkpoint.
+  ///
+  /// - Throws: ``TraceError`` when the trace is redacted: it holds no state but the starting
+  ///   one (docs/PRIVACY.md), and a jump's state may hold anything.
+  func jump(to state: State, sequence: UInt64) throws(TraceError) {
+    guard sequence == lastSequence else { return }
+    if redactor != nil {
+      throw TraceError(
+        .undecodable,
+        "a redacted trace cannot record a time-travel jump: it would write the state, which redaction does not cover",
+        path: path, sequence: sequence)
+    }
+    try finishChunk()
+    try beginChunk(snapshot: state, sequence: sequence)
+    chunkIsJump = true
+    try finishChunk()
+  }
+
+  /// The open chunk's flags: bit 0, it starts with a snapshot; bit 1, that snapshot is a
+  /// jump.
+  private var chunkFlags: UInt16 {
+    (chunkStartsWithSnapshot ? 1 : 0) | (chunkIsJump ? 2 : 0)
+  }
+
   // MARK: Chunks
 
   /// Compresses the open chunk into a frame, appends it to the file, and empties the journal.
@@ -359,7 +388,7 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     let h = 8
     frameBuffer.setLittleEndian(TraceFormat.chunkTag, at: h)
     frameBuffer.setLittleEndian(UInt16(cipher == nil ? 1 : 2), at: h + 4)
-    frameBuffer.setLittleEndian(UInt16(chunkStartsWithSnapshot ? 1 : 0), at: h + 6)
+    frameBuffer.setLittleEndian(chunkFlags, at: h + 6)
     frameBuffer.setLittleEndian(chunkFirstSequence, at: h + 8)
     frameBuffer.setLittleEndian(chunkActions, at: h + 16)
     frameBuffer.setLittleEndian(chunkRecords, at: h + 20)
@@ -392,7 +421,7 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     index.append(
       IndexEntry(
         offset: UInt64(chunkOffset), firstSequence: chunkFirstSequence, actionCount: chunkActions,
-        flags: chunkStartsWithSnapshot ? 1 : 0, baseTime: chunkBaseTime,
+        flags: chunkFlags, baseTime: chunkBaseTime,
         checkpointCount: chunkCheckpoints))
 
     chunk.removeAll(keepingCapacity: true)
@@ -402,6 +431,7 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     chunkCheckpoints = 0
     chunkBaseTime = lastTime
     chunkStartsWithSnapshot = false
+    chunkIsJump = false
     try resetJournal()
   }
 
@@ -546,6 +576,7 @@ struct IndexEntry: Equatable, Sendable {
   var checkpointCount: UInt32
 
   var startsWithSnapshot: Bool { flags & 1 != 0 }
+  var isJump: Bool { flags & 2 != 0 }
 
   func append(to buffer: inout [UInt8]) {
     buffer.appendLittleEndian(offset)
