@@ -139,15 +139,17 @@ struct LiveSessionTests {
         .status == 401)
 
     // Move the app to 500, then resume: the demo prints the hashes of the states it moved to.
+    // (Taken before the jumps, which the recording keeps: the state after 1,000 and its
+    // jumps is another.)
+    let at500 = try Self.hash(after: 500, in: copy)
+    let at1000 = try Self.hash(after: 1_000, in: copy)
     let jump = try await studio.get("/api/sessions/\(id)/jump", ["to": "500"], method: .POST)
     #expect(jump.status == 200)
     #expect((try jump.json() as? [String: Any])?["sent"] as? Bool == true)
-    let at500 = try Self.hash(after: 500, in: copy)
     try await Self.eventually("the demo's jump") { demo.lines.contains { $0.hasPrefix("jumped") } }
     #expect(demo.lines.contains("jumped after 1000 to state \(at500)"), "\(demo.lines)")
     let resume = try await studio.get("/api/sessions/\(id)/jump", ["to": "last"], method: .POST)
     #expect((try resume.json() as? [String: Any])?["to"] as? Int == 1_000)
-    let at1000 = try Self.hash(after: 1_000, in: copy)
     try await Self.eventually("the demo's resume") {
       demo.lines.filter { $0.hasPrefix("jumped") }.count == 2
     }
@@ -182,6 +184,10 @@ struct LiveSessionTests {
         break
       }
     }
+    // Both recorded the jumps, to the same states.
+    #expect(!ours.jumps.isEmpty)
+    #expect(ours.jumps.map(\.sequence) == theirs.jumps.map(\.sequence))
+    #expect(ours.jumps.map(\.state) == theirs.jumps.map(\.state))
     let verify = try ServeCommandTests().run(["replay", copy, "--verify"])
     #expect(verify.status == 0, "\(verify.stderr)")
   }
