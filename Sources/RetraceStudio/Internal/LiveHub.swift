@@ -10,8 +10,11 @@ import Synchronization
 /// connection's messages in order, starts a ``LiveSession`` segment in the catalog at each
 /// `hello`, and hands it the messages that follow.
 final class LiveHub: WSMessageHandler, Sendable {
+  /// The sessions served, where each segment is added when it starts.
   let catalog: SessionCatalog
+  /// The domains an app's `hello` may name.
   let registry: DomainRegistry
+  /// The navigation flows of the domains that have one.
   let flows: [NavigationFlow]
   /// The directory segments are recorded in, created when the first one starts.
   let recordDirectory: String
@@ -21,6 +24,8 @@ final class LiveHub: WSMessageHandler, Sendable {
   /// The protocol version the Studio speaks.
   static let protocolVersion: UInt64 = 1
 
+  /// A hub that adds segments to `catalog`, reads them with `registry`'s domains and
+  /// `flows`, and records them in `recordDirectory`.
   init(
     catalog: SessionCatalog, registry: DomainRegistry, flows: [NavigationFlow],
     recordDirectory: String
@@ -31,6 +36,7 @@ final class LiveHub: WSMessageHandler, Sendable {
     self.recordDirectory = recordDirectory
   }
 
+  /// Starts reading a new connection's messages; returns what the Studio sends on it.
   func makeMessages(for client: AsyncStream<WSMessage>) async throws -> AsyncStream<WSMessage> {
     let (outgoing, continuation) = AsyncStream<WSMessage>.makeStream()
     Task { await self.serve(client, outgoing: continuation) }

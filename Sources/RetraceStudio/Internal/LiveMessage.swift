@@ -197,5 +197,6 @@ struct LiveProtocolError: Error, Sendable, CustomStringConvertible {
   /// What was wrong, for the `error` message.
   var description: String
 
+  /// An error that says `description`.
   init(_ description: String) { self.description = description }
 }

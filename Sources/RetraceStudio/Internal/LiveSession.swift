@@ -35,7 +35,9 @@ protocol LiveSegment: StudioSession {
 /// ``FileSession`` over that growing trace, reopened (after a flush) when the session has
 /// changed since it was last opened, at most four times a second.
 final class LiveSession<D: Domain>: LiveSegment {
+  /// The segment's id in the API's paths: `DOMAIN-live-SESSION`, then `-segment-N`.
   let id: String
+  /// The domain the app's `hello` named.
   let domain: D
   /// The segment's number among the segments of its session id, from 1.
   let segment: Int
