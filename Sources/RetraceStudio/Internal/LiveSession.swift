@@ -161,8 +161,9 @@ final class LiveSession<D: Domain>: LiveSegment {
   {
     try live.withLock { live throws(LiveProtocolError) in
       guard first == live.sequence + 1 else {
-        throw LiveProtocolError(
-          "actions from \(first) after action \(live.sequence): the actions between are missing")
+        live.problem =
+          "actions from \(first) after action \(live.sequence): the actions between are missing"
+        throw LiveProtocolError(live.problem!)
       }
       for (offset, bytes) in actions.enumerated() {
         let sequence = first + UInt64(offset)
