@@ -244,6 +244,7 @@ let package = Package(
         "RetraceDebugger",
         "RetraceExamples",
         "retrace",
+        "retrace-demo",
         .product(name: "FlyingFox", package: "FlyingFox"),
         .product(name: "FlyingSocks", package: "FlyingFox"),
       ]

@@ -56,7 +56,7 @@ extension Debugger {
   /// - Returns: The shrunk actions, or `nil` when the invariant never fails.
   /// - Throws: ``DebuggerError`` (``DebuggerError/Code/unknownInvariant``) listing the known
   ///   invariants; ``DebuggerError/Code/unsupported`` for a session with time-travel jumps
-  ///   (``RecordedSession/jumps``), whose states the actions alone do not give.
+  ///   (`RecordedSession.jumps`), whose states the actions alone do not give.
   public func shrink(
     invariant name: String, progress: ((_ candidate: Int, _ original: Int) -> Void)? = nil
   ) throws(DebuggerError) -> ShrinkResult<D>? {

@@ -16,7 +16,7 @@ public struct VerificationReport: Sendable {
   public var checkpointsChecked: Int
   /// The number of recorded snapshot hashes compared.
   public var snapshotsChecked: Int
-  /// The time-travel jumps the replay followed (``RecordedSession/jumps``): states the app
+  /// The time-travel jumps the replay followed (`RecordedSession.jumps`): states the app
   /// was set to without an action, each checked against its own hash when it was read.
   public var jumpsFollowed = 0
   /// The first place where the replayed state differs from the recorded one; `nil` when the

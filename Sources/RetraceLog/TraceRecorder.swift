@@ -172,7 +172,7 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
   }
 
   /// Records a time-travel jump: the store's state was set to `state` after action
-  /// `sequence` (``Store/jump(to:)``). The trace gets a chunk holding the new state, flagged
+  /// `sequence` (`Store.jump(to:)`). The trace gets a chunk holding the new state, flagged
   /// as a jump (`docs/TRACE_FORMAT.md` §3), so that replaying it gives the states the app
   /// showed. A redacted trace cannot hold one: recording stops with an error.
   public func jumped(sequence: UInt64, time: Double, state: State) {

@@ -25,16 +25,27 @@ public struct ServeCommand: AsyncParsableCommand {
   /// The command's name, help and options.
   public static let configuration = CommandConfiguration(
     commandName: "serve",
-    abstract: "Serve Retrace Studio, the web UI, over traces, JSON Lines files or directories.",
+    abstract:
+      "Serve Retrace Studio, the web UI, over traces, JSON Lines files or directories, and live sessions.",
     discussion: """
       Prints one line, `Retrace Studio: http://HOST:PORT/?token=T`, and serves until \
       interrupted. The API answers only requests that carry the token (`Authorization: \
-      Bearer T` or `?token=T`) and whose Host header is the address served.
+      Bearer T` or `?token=T`) and whose Host header is the address served. Apps linked \
+      live (RetraceLive) connect to ws://HOST:PORT/api/live; each of their sessions is \
+      recorded in --record-dir.
       """)
 
-  /// The sessions to serve.
-  @Argument(help: "Trace files, JSON Lines files or directories of them.")
-  public var paths: [String]
+  /// The sessions to serve; none serves live sessions only.
+  @Argument(
+    help: "Trace files, JSON Lines files or directories of them (none: live sessions only).")
+  public var paths: [String] = []
+
+  /// Where live sessions are recorded.
+  @Option(
+    name: .customLong("record-dir"),
+    help: ArgumentHelp(
+      "The directory live sessions are recorded in, created if missing.", valueName: "dir"))
+  public var recordDirectory: String = "retrace-live"
 
   /// The port; 0 picks a free one.
   @Option(name: .long, help: "The port to listen on (0 picks a free one).")
@@ -90,7 +101,7 @@ public struct ServeCommand: AsyncParsableCommand {
     }
     let server = StudioServer(
       catalog: catalog, address: address, port: UInt16(port),
-      token: token ?? StudioToken.random())
+      token: token ?? StudioToken.random(), recordDirectory: recordDirectory)
     let url = try await server.start()
     print("Retrace Studio: \(url)")
     fflush(nil)

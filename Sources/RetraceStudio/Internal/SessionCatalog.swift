@@ -2,6 +2,7 @@ import Foundation
 import RetraceCLI
 import RetraceDebugger
 import RetraceLog
+import Synchronization
 
 /// A session the Studio shows, whatever it comes from: a file now, a running app's session
 /// streamed to the Studio later. The page reads every session through these requests, so a
@@ -34,22 +35,49 @@ protocol StudioSession: Sendable {
   func shrink(invariant: String) async throws -> JSONValue
 }
 
-/// The sessions a Studio serves, in the order they were found.
-struct SessionCatalog: Sendable {
+/// The sessions a Studio serves: the files, in the order they were found, then the live
+/// sessions' segments as they start.
+final class SessionCatalog: Sendable {
+  private let list: Mutex<[any StudioSession]>
+
+  /// A catalog of `sessions`.
+  init(sessions: [any StudioSession]) {
+    list = Mutex(sessions)
+  }
+
   /// The sessions.
-  let sessions: [any StudioSession]
+  var sessions: [any StudioSession] { list.withLock { $0 } }
 
   /// The session called `id`.
   func session(_ id: String) -> (any StudioSession)? {
-    sessions.first { $0.id == id }
+    list.withLock { $0.first { $0.id == id } }
+  }
+
+  /// Adds the session that `make` creates with an id made of `base` that no session has
+  /// (`base`, `base-2`, `base-3`, …), and returns it.
+  func add<S: StudioSession>(idBase base: String, _ make: (String) throws -> S) rethrows -> S {
+    try list.withLock { list in
+      let ids = Set(list.map(\.id))
+      var id = Self.slug(base)
+      if ids.contains(id) {
+        var number = 2
+        while ids.contains("\(id)-\(number)") { number += 1 }
+        id = "\(id)-\(number)"
+      }
+      let session = try make(id)
+      list.append(session)
+      return session
+    }
   }
 
   /// Opens every session in `paths`: files as given, and the `.trace` and `.jsonl` files in
   /// directories (not their subdirectories), sorted by name. A file given by name must open;
   /// a file in a directory that does not is skipped with a warning.
   ///
-  /// - Throws: `TraceError` or `DebuggerError` for a path that cannot be read, or when no
-  ///   session is found.
+  /// No paths give an empty catalog, for live sessions only.
+  ///
+  /// - Throws: `TraceError` or `DebuggerError` for a path that cannot be read, or when paths
+  ///   are given and no session is found in them.
   ///
   /// `key` reads encrypted traces (`--key`); one without it cannot be served.
   static func open(_ paths: [String], key: TracePrivateKey?) throws -> SessionCatalog {
@@ -98,7 +126,7 @@ struct SessionCatalog: Sendable {
         }
       }
     }
-    guard !sessions.isEmpty else {
+    guard !sessions.isEmpty || paths.isEmpty else {
       throw TraceError(
         .notFound, "no trace or JSON Lines file found in \(paths.joined(separator: ", "))")
     }

@@ -10,12 +10,15 @@ final class StudioHandler: HTTPHandler, Sendable {
   let catalog: SessionCatalog
   let token: String
   let page: PageResources
+  /// The live link's endpoint, `GET /api/live`.
+  let live: WebSocketHTTPHandler
   private let served = Mutex<(address: ListenAddress, port: UInt16)?>(nil)
 
-  init(catalog: SessionCatalog, token: String, page: PageResources) {
+  init(catalog: SessionCatalog, token: String, page: PageResources, hub: LiveHub) {
     self.catalog = catalog
     self.token = token
     self.page = page
+    self.live = WebSocketHTTPHandler(handler: MessageFrameWSHandler(handler: hub))
   }
 
   /// Sets the address served, whose Host header values to accept, once the port is known.
@@ -58,10 +61,22 @@ final class StudioHandler: HTTPHandler, Sendable {
     guard served.withLock({ $0?.address.accepts(host: host, port: $0!.port) ?? false }) else {
       throw APIError(403, "the Host header '\(host)' is not the address served")
     }
-    guard request.method == .GET else {
-      throw APIError(405, "only GET is served")
-    }
     let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    if parts == ["api", "live"] {
+      try checkToken(request)
+      return try await live.handleRequest(request)
+    }
+    // The one command: move a live session's app (the page posts it, so that no link or
+    // prefetch can).
+    if request.method == .POST, parts.count == 4, parts[0] == "api", parts[1] == "sessions",
+      parts[3] == "jump"
+    {
+      try checkToken(request)
+      return Self.json(try await jump(parts[2], Parameters(request.query)))
+    }
+    guard request.method == .GET else {
+      throw APIError(405, "only GET is served, and POST to …/jump")
+    }
     guard parts.first == "api" else {
       let name = parts.isEmpty ? "index.html" : parts.joined(separator: "/")
       guard let file = page.files[name] else { throw APIError(404, "no such page: /\(name)") }
@@ -139,6 +154,27 @@ final class StudioHandler: HTTPHandler, Sendable {
     }
   }
 
+  /// `POST /api/sessions/{id}/jump?to=N`: sends a live session's app the `jump` command.
+  private func jump(_ id: String, _ parameters: Parameters) async throws -> RetraceLog.JSONValue {
+    guard let session = catalog.session(id) else { throw APIError(404, "no session '\(id)'") }
+    guard let live = session as? any LiveSegment else {
+      throw APIError(404, "session '\(id)' is a file, not a live session: there is no app to move")
+    }
+    let text = try parameters.required("to")
+    let target: UInt64?
+    if text == "last" {
+      target = nil
+    } else {
+      guard let value = UInt64(text) else {
+        throw APIError(
+          400, "'to' must be a sequence number (a whole number from 0) or last, not '\(text)'")
+      }
+      target = value
+    }
+    let sent = try await live.jump(to: target)
+    return .object([("sent", .bool(true)), ("to", .uint(sent))])
+  }
+
   // MARK: - Responses
 
   private static let commonHeaders: HTTPHeaders = [
@@ -164,6 +200,7 @@ final class StudioHandler: HTTPHandler, Sendable {
     case 403: "Forbidden"
     case 404: "Not Found"
     case 405: "Method Not Allowed"
+    case 409: "Conflict"
     default: "Internal Server Error"
     }
   }

@@ -1,6 +1,8 @@
 import FlyingFox
 import FlyingSocks
 import Foundation
+import RetraceCLI
+import RetraceDebugger
 import RetraceLog
 import Synchronization
 
@@ -15,12 +17,22 @@ final class StudioServer: Sendable {
   private let running = Mutex<Task<Void, any Error>?>(nil)
   private let handler: StudioHandler
 
-  init(catalog: SessionCatalog, address: ListenAddress, port: UInt16, token: String) {
+  /// A server of `catalog`'s sessions, and of the live sessions that apps start, recorded in
+  /// `recordDirectory` and read with `registry`'s domains and `flows`.
+  init(
+    catalog: SessionCatalog, address: ListenAddress, port: UInt16, token: String,
+    recordDirectory: String = "retrace-live",
+    registry: DomainRegistry = CommandContext.registry,
+    flows: [NavigationFlow] = CommandContext.flows
+  ) {
     self.catalog = catalog
     self.address = address
     self.port = port
     self.token = token
-    let handler = StudioHandler(catalog: catalog, token: token, page: PageResources.load())
+    let hub = LiveHub(
+      catalog: catalog, registry: registry, flows: flows, recordDirectory: recordDirectory)
+    let handler = StudioHandler(
+      catalog: catalog, token: token, page: PageResources.load(), hub: hub)
     self.handler = handler
     let socketAddress: any SocketAddress =
       address.isIPv6

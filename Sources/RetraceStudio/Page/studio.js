@@ -14,7 +14,7 @@ const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 
 const app = {
-  sessions: [], session: null, sel: 0, start: 0, last: 0,
+  sessions: [], session: null, sel: 0, start: 0, last: 0, follow: false,
   rows: new Map(), loading: new Set(), filter: '', filtered: null, filteredNext: null,
   marks: [], lanes: null, stateTime: null, screens: null, flows: null, firstLoadDone: false,
 };
@@ -50,28 +50,113 @@ function duration(seconds) {
 
 async function loadSessions() {
   app.sessions = await api('sessions');
+  renderSessions();
+  const wanted = params.get('session');
+  const first = app.sessions.find((s) => s.id === wanted) || app.sessions[0];
+  if (first) await openSession(first.id, params.has('at') ? Number(params.get('at')) : null);
+  setTimeout(poll, POLL);
+}
+
+function renderSessions() {
   const body = $('sessions').tBodies[0];
   body.replaceChildren(...app.sessions.map((session) => {
     const row = document.createElement('tr');
     row.dataset.id = session.id;
     const intact = session.integrity.status === 'clean';
+    const integrity = session.live && !session.diverged ? ['live', 'ok'] : [intact ? '✓' : `✗ ${session.integrity.status}`, intact ? 'ok' : 'bad'];
     for (const [text, cls] of [
-      [session.id, ''], [session.domain, ''], [session.actions.toLocaleString('en'), 'num'],
-      [duration(session.duration), 'num'], [intact ? '✓' : `✗ ${session.integrity.status}`, intact ? 'ok' : 'bad'],
+      [session.live ? session.name : session.id, ''], [session.domain, ''], [session.actions.toLocaleString('en'), 'num'],
+      [duration(session.duration), 'num'], integrity,
     ]) {
       const cell = document.createElement('td');
       cell.textContent = text;
       if (cls) cell.className = cls;
       row.append(cell);
     }
-    row.title = `${session.file}: ${session.integrity.status}`;
+    if (session.live) {
+      const dot = Object.assign(document.createElement('span'), { className: 'live-dot' + (session.connected ? ' connected' : '') });
+      dot.title = session.connected ? 'live: the app is connected' : 'live: the app has disconnected';
+      row.cells[0].prepend(dot);
+      row.classList.add('live');
+    }
+    row.classList.toggle('current', row.dataset.id === app.session?.id);
+    row.title = `${session.file}: ${session.diverged ? 'diverged' : session.integrity.status}`;
     row.addEventListener('click', () => openSession(session.id));
     return row;
   }));
-  const wanted = params.get('session');
-  const first = app.sessions.find((s) => s.id === wanted) || app.sessions[0];
-  if (first) await openSession(first.id, params.has('at') ? Number(params.get('at')) : null);
 }
+
+// MARK: - Live sessions
+
+// The session list, and the open session when it is live, are asked for again every POLL
+// milliseconds: the timeline grows as the app's actions arrive, and follows the last one
+// unless the developer has moved away from it.
+const POLL = 500;
+let lanesAsked = 0;
+async function poll() {
+  try {
+    const sessions = await api('sessions', {}, 'poll-sessions');
+    // The rows are made again only when something changed, so that a click is not lost.
+    if (JSON.stringify(sessions) !== JSON.stringify(app.sessions)) {
+      app.sessions = sessions;
+      renderSessions();
+    }
+    const open = app.session && app.sessions.find((s) => s.id === app.session.id);
+    if (open?.live) await refreshLive(open);
+  } catch (error) {
+    fail(error);
+  } finally {
+    setTimeout(poll, POLL);
+  }
+}
+
+async function refreshLive(summary) {
+  const id = app.session.id;
+  Object.assign(app.session, summary);
+  if (summary.lastSequence !== app.last) {
+    const oldLast = app.last;
+    app.last = summary.lastSequence;
+    // The page that held the old last action was fetched short: fetch it again.
+    app.loading.delete(Math.floor((oldLast - app.start - 1) / PAGE));
+    app.loading.delete(Math.floor((oldLast - app.start) / PAGE));
+    $('slider').max = app.last;
+    $('export-to').value = app.last;
+    $('session-title').textContent = `${summary.name} · ${summary.actions.toLocaleString('en')} actions · recorded to ${summary.recordedTo}`;
+    layoutRows();
+    if (app.follow) await select(app.last, { scroll: true, following: true });
+    else $('position').textContent = `after action ${app.sel.toLocaleString('en')} of ${app.last.toLocaleString('en')}`;
+    if (Date.now() - lanesAsked > 2000 && app.session?.id === id) { lanesAsked = Date.now(); loadLanes(); }
+  }
+  renderLiveBar();
+}
+
+function renderLiveBar() {
+  const session = app.session;
+  const bar = $('live-bar');
+  bar.hidden = !session?.live;
+  if (!session?.live) return;
+  const parts = [session.connected ? 'app connected' : 'app disconnected'];
+  if (session.diverged) parts.push(`diverged: ${session.integrity.problem}`);
+  if (session.appError) parts.push(`app: ${session.appError}`);
+  $('live-status').textContent = parts.join(' · ');
+  $('live-status').className = session.diverged ? 'error' : '';
+  $('follow').hidden = app.follow;
+  $('move-app').hidden = $('resume-app').hidden = !session.connected;
+  window.studio.live = { last: app.last, follow: app.follow, connected: session.connected, diverged: session.diverged };
+}
+
+async function moveApp(to) {
+  try {
+    const answer = await api(`sessions/${encodeURIComponent(app.session.id)}/jump`, { to }, null, 'POST');
+    status(`the app was sent to the state after ${answer.to.toLocaleString('en')}`);
+  } catch (error) {
+    fail(error);
+  }
+}
+
+$('follow').addEventListener('click', () => { app.follow = true; renderLiveBar(); select(app.last, { scroll: true, following: true }); });
+$('move-app').addEventListener('click', () => moveApp(app.sel));
+$('resume-app').addEventListener('click', () => moveApp('last'));
 
 async function openSession(id, at = null) {
   const session = await api(`sessions/${encodeURIComponent(id)}`);
@@ -98,9 +183,12 @@ async function openSession(id, at = null) {
   $('compare-at').value = app.start;
   $('shrink-invariant').replaceChildren(...session.invariants.map((i) => new Option(i.name, i.name)));
   $('tabs').querySelector('[data-tab=navigation]').hidden = !session.navigation;
+  if (session.live) $('session-title').textContent = `${session.name} · ${session.actions.toLocaleString('en')} actions · recorded to ${session.recordedTo}`;
+  app.follow = session.live && at === null;
+  renderLiveBar();
   renderMarks();
   layoutRows();
-  await select(at ?? Math.min(app.last, app.start + 1), { scroll: true });
+  await select(at ?? (app.follow ? app.last : Math.min(app.last, app.start + 1)), { scroll: true, following: app.follow });
   loadLanes();
 }
 
@@ -299,9 +387,14 @@ $('lanes').addEventListener('click', (event) => {
 
 // MARK: - Selection and state
 
-async function select(sequence, { scroll = false } = {}) {
+async function select(sequence, { scroll = false, following = false } = {}) {
   if (!app.session || !Number.isFinite(sequence)) return;
   sequence = Math.max(app.start, Math.min(app.last, Math.round(sequence)));
+  if (app.session.live && !following && app.follow !== (sequence === app.last)) {
+    // Moving away from the last action stops following it; going back to it follows again.
+    app.follow = sequence === app.last;
+    renderLiveBar();
+  }
   performance.mark('move-start');
   const started = performance.now();
   app.sel = sequence;

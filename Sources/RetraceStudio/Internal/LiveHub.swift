@@ -1,0 +1,170 @@
+import FlyingFox
+import Foundation
+import Retrace
+import RetraceCLI
+import RetraceDebugger
+import RetraceLog
+import Synchronization
+
+/// The Studio's end of the live link (`GET /api/live`, docs/LIVE.md): reads each
+/// connection's messages in order, starts a ``LiveSession`` segment in the catalog at each
+/// `hello`, and hands it the messages that follow.
+final class LiveHub: WSMessageHandler, Sendable {
+  /// The sessions served, where each segment is added when it starts.
+  let catalog: SessionCatalog
+  /// The domains an app's `hello` may name.
+  let registry: DomainRegistry
+  /// The navigation flows of the domains that have one.
+  let flows: [NavigationFlow]
+  /// The directory segments are recorded in, created when the first one starts.
+  let recordDirectory: String
+  /// How many segments each session id has had.
+  private let segments = Mutex<[String: Int]>([:])
+
+  /// The protocol version the Studio speaks.
+  static let protocolVersion: UInt64 = 1
+
+  /// A hub that adds segments to `catalog`, reads them with `registry`'s domains and
+  /// `flows`, and records them in `recordDirectory`.
+  init(
+    catalog: SessionCatalog, registry: DomainRegistry, flows: [NavigationFlow],
+    recordDirectory: String
+  ) {
+    self.catalog = catalog
+    self.registry = registry
+    self.flows = flows
+    self.recordDirectory = recordDirectory
+  }
+
+  /// Starts reading a new connection's messages; returns what the Studio sends on it.
+  func makeMessages(for client: AsyncStream<WSMessage>) async throws -> AsyncStream<WSMessage> {
+    let (outgoing, continuation) = AsyncStream<WSMessage>.makeStream()
+    Task { await self.serve(client, outgoing: continuation) }
+    return outgoing
+  }
+
+  /// Reads one connection to its end.
+  private func serve(
+    _ client: AsyncStream<WSMessage>, outgoing: AsyncStream<WSMessage>.Continuation
+  ) async {
+    var segment: (any LiveSegment)?
+    defer {
+      segment?.disconnect()
+      outgoing.finish()
+    }
+    for await message in client {
+      let bytes: [UInt8]
+      switch message {
+      case .data(let data): bytes = Array(data)
+      case .text:
+        refuse("the live link sends binary messages, not text", outgoing)
+        return
+      case .close: return
+      }
+      do {
+        let decoded = try LiveMessage(decoding: bytes)
+        switch decoded {
+        case .hello(let hello):
+          segment?.disconnect()
+          segment = nil
+          segment = try start(hello, outgoing: outgoing)
+        case .unknown(let type):
+          outgoing.yield(.data(LiveMessage.error("unknown message type '\(type)'")))
+        default:
+          guard let segment else {
+            throw LiveProtocolError("a message before the hello")
+          }
+          try segment.receive(decoded)
+        }
+      } catch let error as LiveProtocolError {
+        refuse(error.description, outgoing)
+        return
+      } catch {
+        refuse("\(error)", outgoing)
+        return
+      }
+    }
+  }
+
+  /// Sends an `error` message and closes the connection.
+  private func refuse(_ message: String, _ outgoing: AsyncStream<WSMessage>.Continuation) {
+    outgoing.yield(.data(LiveMessage.error(message)))
+    outgoing.yield(.close(WSCloseCode(1008, reason: "")))
+  }
+
+  /// Starts a segment for `hello` in the catalog.
+  private func start(_ hello: LiveMessage.Hello, outgoing: AsyncStream<WSMessage>.Continuation)
+    throws(LiveProtocolError) -> any LiveSegment
+  {
+    guard hello.version == Self.protocolVersion else {
+      throw LiveProtocolError(
+        "this Studio speaks protocol \(Self.protocolVersion), not \(hello.version)")
+    }
+    let domain: any Domain
+    do {
+      domain = try registry.domain(named: hello.domain)
+    } catch {
+      let known = registry.names.joined(separator: ", ")
+      throw LiveProtocolError(
+        "this Studio does not know the domain '\(hello.domain)' (it knows \(known)): serve with a `retrace` built with that domain registered (RetraceCommand.main(domains:))"
+      )
+    }
+    guard hello.actionSchemaVersion == domain.actionSchemaVersion else {
+      throw LiveProtocolError(
+        "the app's \(hello.domain) actions are of schema version \(hello.actionSchemaVersion), this Studio's of version \(domain.actionSchemaVersion)"
+      )
+    }
+    let number = segments.withLock { segments in
+      segments[hello.sessionID, default: 0] += 1
+      return segments[hello.sessionID]!
+    }
+    do {
+      try FileManager.default.createDirectory(
+        atPath: recordDirectory, withIntermediateDirectories: true)
+    } catch {
+      throw LiveProtocolError(
+        "the Studio cannot record the session in \(recordDirectory): \(error.localizedDescription)"
+      )
+    }
+    let shortID = SessionCatalog.slug(String(hello.sessionID.prefix(8)))
+    let base = "\(domain.name)-live-\(shortID)" + (number > 1 ? "-segment-\(number)" : "")
+    let path = Self.recordingPath(
+      in: recordDirectory, "\(domain.name)-\(Self.stamp())-\(shortID)-\(number)")
+    let flow = flows.first { $0.domain == domain.name }
+    func make<E: Domain>(_ domain: E) throws(LiveProtocolError) -> any LiveSegment {
+      do {
+        return try catalog.add(idBase: base) { id in
+          try LiveSession<E>(
+            id: id, domain: domain, hello: hello, segment: number, path: path, flow: flow,
+            outgoing: outgoing)
+        }
+      } catch {
+        throw error as? LiveProtocolError ?? LiveProtocolError("\(error)")
+      }
+    }
+    let segment = try make(domain)
+    let app = hello.app["name"].map { " from \($0)" } ?? ""
+    warn("live session \(segment.id) (\(hello.domain)\(app)): recorded to \(path)")
+    return segment
+  }
+
+  /// `DIRECTORY/NAME.trace`, or `NAME-2.trace`, … when that exists.
+  private static func recordingPath(in directory: String, _ name: String) -> String {
+    var path = (directory as NSString).appendingPathComponent("\(name).trace")
+    var number = 2
+    while FileManager.default.fileExists(atPath: path) {
+      path = (directory as NSString).appendingPathComponent("\(name)-\(number).trace")
+      number += 1
+    }
+    return path
+  }
+
+  /// The time now as `yyyyMMdd-HHmmss`, in UTC.
+  private static func stamp() -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyyMMdd-HHmmss"
+    return formatter.string(from: Date())
+  }
+}

@@ -1,0 +1,422 @@
+import FlyingFox
+import Foundation
+import Retrace
+import RetraceCLI
+import RetraceDebugger
+import RetraceLog
+import Synchronization
+
+/// A segment of a live session, as the hub that reads its connection sees it, whatever its
+/// domain.
+protocol LiveSegment: StudioSession {
+  /// Takes an app's message after the segment's `hello`: records actions and jumps, checks
+  /// checkpoints.
+  ///
+  /// - Throws: ``LiveProtocolError`` when the message cannot be taken (an action that does
+  ///   not decode, a gap in the sequence numbers); the hub then closes the connection.
+  func receive(_ message: LiveMessage) throws(LiveProtocolError)
+  /// The connection ended, or a new `hello` started another segment: commands can no longer
+  /// be sent, and the recording is closed.
+  func disconnect()
+  /// Sends the app the `jump` command to the state after action `sequence` (`nil`: the state
+  /// after its last action), and returns that sequence number.
+  ///
+  /// - Throws: `APIError`: 409 when the app is not connected, 400 for a sequence number
+  ///   outside the segment.
+  func jump(to sequence: UInt64?) async throws -> UInt64
+}
+
+/// A segment of a running app's session, streamed over the live link: from one `hello` to
+/// the next (or to the end of the connection).
+///
+/// The segment keeps the app's current state by reducing every action it receives with the
+/// domain's reducer, checks the app's checkpoint hashes against it, and records the actions
+/// to a trace with a `TraceRecorder`. Every request of the page is answered by a
+/// ``FileSession`` over that growing trace, reopened (after a flush) when the session has
+/// changed since it was last opened, at most four times a second.
+final class LiveSession<D: Domain>: LiveSegment {
+  /// The segment's id in the API's paths: `DOMAIN-live-SESSION`, then `-segment-N`.
+  let id: String
+  /// The domain the app's `hello` named.
+  let domain: D
+  /// The segment's number among the segments of its session id, from 1.
+  let segment: Int
+  /// The link's session id, the same across reconnections.
+  let sessionID: String
+  /// The trace the segment is recorded to.
+  let recordedTo: String
+  /// The facts about the app its `hello` gave.
+  let app: [String: String]
+  private let flow: NavigationFlow?
+  private let recorder: TraceRecorder<D.State, D.Action>
+  private let live: Mutex<Live>
+  private let opened = Mutex<Opened?>(nil)
+  private let reopening = Mutex<Task<FileSession<D>, any Error>?>(nil)
+  /// Where the connection's outgoing messages go while this is its current segment.
+  private let outgoing: Mutex<AsyncStream<WSMessage>.Continuation?>
+
+  /// How often the trace is reopened at most.
+  static var reopenInterval: Duration { .milliseconds(250) }
+  /// Every how many actions a state is kept to check a checkpoint that comes later.
+  static var keptStateSpacing: UInt64 { 16 }
+  /// How many kept states at most.
+  static var keptStateLimit: Int { 1_024 }
+
+  /// What the segment knows of the app, guarded by one lock.
+  private struct Live {
+    /// The app's sequence number: its last action.
+    var sequence: UInt64
+    /// The app's state as the Studio reduced it (or set it, after a jump).
+    var state: D.State
+    /// The state after the last action when a jump has set ``state`` since (what resume
+    /// goes back to); `nil` when ``state`` is that.
+    var beforeJump: D.State?
+    /// The states kept for checkpoints that have not arrived yet.
+    var kept: [(sequence: UInt64, state: D.State)] = []
+    var checkpointsMatched = 0
+    var checkpointsUnchecked = 0
+    /// The first checkpoint whose hash is not the Studio's.
+    var divergence: (sequence: UInt64, app: StateHash, studio: StateHash)?
+    var connected = true
+    var closed = false
+    /// Bumped by every message that changes the recording.
+    var changes = 0
+    /// The last `error` the app sent.
+    var appError: String?
+    /// Why the Studio ended the segment, when it did.
+    var problem: String?
+  }
+
+  /// The file session over the trace as it was when last opened.
+  private struct Opened {
+    var changes: Int
+    var time: ContinuousClock.Instant
+    var session: FileSession<D>
+    var file: SessionFile
+  }
+
+  /// Starts a segment at `hello`: decodes its state and starts recording to `path`.
+  ///
+  /// - Throws: ``LiveProtocolError`` when the state does not decode or the trace cannot be
+  ///   created.
+  init(
+    id: String, domain: D, hello: LiveMessage.Hello, segment: Int, path: String,
+    flow: NavigationFlow?, outgoing: AsyncStream<WSMessage>.Continuation
+  ) throws(LiveProtocolError) {
+    self.id = id
+    self.domain = domain
+    self.segment = segment
+    self.sessionID = hello.sessionID
+    self.recordedTo = path
+    self.app = hello.app
+    self.flow = flow
+    let state: D.State
+    do {
+      state = try CBORDecoder().decode(D.State.self, from: hello.state)
+    } catch {
+      throw LiveProtocolError("the hello's state does not decode as \(domain.name)'s: \(error)")
+    }
+    do {
+      recorder = try TraceRecorder(
+        path: path, domain: domain, sessionID: hello.sessionID, startTime: hello.startTime,
+        app: hello.app)
+    } catch {
+      throw LiveProtocolError("the Studio cannot record the session: \(error.message)")
+    }
+    recorder.attached(sequence: hello.sequence, state: state)
+    live = Mutex(Live(sequence: hello.sequence, state: state))
+    self.outgoing = Mutex(outgoing)
+  }
+
+  // MARK: - The app's messages
+
+  func receive(_ message: LiveMessage) throws(LiveProtocolError) {
+    switch message {
+    case .actions(let first, let times, let actions):
+      try record(first: first, times: times, actions: actions)
+    case .checkpoint(let sequence, let hash):
+      check(sequence: sequence, hash: StateHash(rawValue: hash))
+    case .jump(let sequence, let time, let bytes):
+      let state: D.State
+      do {
+        state = try CBORDecoder().decode(D.State.self, from: bytes)
+      } catch {
+        throw LiveProtocolError("the jump's state does not decode as \(domain.name)'s: \(error)")
+      }
+      live.withLock { live in
+        if live.beforeJump == nil { live.beforeJump = live.state }
+        live.state = state
+        live.sequence = sequence
+        live.changes += 1
+        recorder.jumped(sequence: sequence, time: time, state: state)
+      }
+    case .error(let text):
+      live.withLock { $0.appError = text }
+    case .hello, .unknown:
+      return
+    }
+  }
+
+  private func record(first: UInt64, times: [Double], actions: [[UInt8]]) throws(LiveProtocolError)
+  {
+    try live.withLock { live throws(LiveProtocolError) in
+      guard first == live.sequence + 1 else {
+        live.problem =
+          "actions from \(first) after action \(live.sequence): the actions between are missing"
+        throw LiveProtocolError(live.problem!)
+      }
+      for (offset, bytes) in actions.enumerated() {
+        let sequence = first + UInt64(offset)
+        let action: D.Action
+        do {
+          action = try bytes.withUnsafeBytes { try domain.decodeAction(from: $0) }
+        } catch {
+          live.problem = "action \(sequence) does not decode as a \(domain.name) action: \(error)"
+          throw LiveProtocolError(live.problem!)
+        }
+        _ = domain.reduce(into: &live.state, action: action)
+        live.beforeJump = nil
+        live.sequence = sequence
+        let wanted = recorder.wantsStateAfter(sequence: sequence)
+        recorder.record(
+          sequence: sequence, time: times[offset], action: action, stateBefore: nil,
+          stateAfter: wanted ? live.state : nil)
+        if sequence % Self.keptStateSpacing == 0 {
+          live.kept.append((sequence, live.state))
+          if live.kept.count > Self.keptStateLimit { live.kept.removeFirst() }
+        }
+      }
+      live.changes += 1
+    }
+  }
+
+  /// Compares the app's hash of its state after `sequence` with the Studio's: a state the
+  /// Studio holds at that sequence number, or kept there; a checkpoint for a state it no
+  /// longer has counts as unchecked.
+  private func check(sequence: UInt64, hash: StateHash) {
+    live.withLock { live in
+      let state: D.State?
+      if sequence == live.sequence {
+        state = live.state
+      } else {
+        state = live.kept.last { $0.sequence == sequence }?.state
+      }
+      live.kept.removeAll { $0.sequence <= sequence }
+      guard let state, let ours = try? StateHash(of: state) else {
+        live.checkpointsUnchecked += 1
+        return
+      }
+      if ours == hash {
+        live.checkpointsMatched += 1
+      } else if live.divergence == nil {
+        live.divergence = (sequence, hash, ours)
+      }
+    }
+  }
+
+  func disconnect() {
+    let wasConnected = live.withLock { live in
+      defer { live.connected = false }
+      return live.connected
+    }
+    guard wasConnected else { return }
+    outgoing.withLock { $0 = nil }
+    // The recording ends with a checkpoint of the state as reduced, and its index.
+    live.withLock { live in
+      recorder.checkpoint(state: live.state, after: live.sequence)
+      try? recorder.close()
+      live.closed = true
+      live.changes += 1
+    }
+  }
+
+  // MARK: - Commands
+
+  func jump(to sequence: UInt64?) async throws -> UInt64 {
+    guard live.withLock({ $0.connected }), outgoing.withLock({ $0 != nil }) else {
+      throw APIError(409, "the app of live session '\(id)' is not connected")
+    }
+    let target: UInt64
+    let state: D.State
+    if let sequence {
+      let session = try await current(fresh: true)
+      let file = session.file
+      let domain = self.domain
+      state = try await offload {
+        let source = try file.source(as: domain)
+        guard (source.startSequence...source.lastSequence).contains(sequence) else {
+          throw APIError(
+            400,
+            "'to' must be from \(source.startSequence) to \(source.lastSequence) or last, not \(sequence)"
+          )
+        }
+        return try source.state(at: sequence)
+      }
+      target = sequence
+    } else {
+      (target, state) = live.withLock { ($0.sequence, $0.beforeJump ?? $0.state) }
+    }
+    let bytes = try CBOREncoder(deterministic: true).encode(state)
+    let hash = try StateHash(of: state)
+    let message = LiveMessage.jump(to: target, state: bytes, hash: hash.rawValue)
+    guard let sent = outgoing.withLock({ $0?.yield(.data(message)) }), case .enqueued = sent else {
+      throw APIError(409, "the app of live session '\(id)' is not connected")
+    }
+    return target
+  }
+
+  // MARK: - The file session over the recording
+
+  /// The file session over the trace, reopened first when the session has changed since
+  /// it was opened and the last opening is at least ``reopenInterval`` old.
+  /// With `fresh`, it is reopened whenever the session has changed: a command computes its
+  /// state from every action received.
+  func current(fresh: Bool = false) async throws -> FileSession<D> {
+    let changes = live.withLock { $0.changes }
+    if let opened = opened.withLock({ $0 }),
+      opened.changes == changes
+        || (!fresh && ContinuousClock.now - opened.time < Self.reopenInterval)
+    {
+      return opened.session
+    }
+    let task = reopening.withLock { task in
+      if let task { return task }
+      let started = Task { [self] in
+        defer { reopening.withLock { $0 = nil } }
+        return try await offload { try self.reopen() }
+      }
+      task = started
+      return started
+    }
+    return try await task.value
+  }
+
+  /// Flushes the recorder and opens the trace, while no message is recorded, so that the
+  /// file is read whole and consistent.
+  private func reopen() throws -> FileSession<D> {
+    let (changes, file) = try live.withLock { live throws -> (Int, SessionFile) in
+      if !live.closed {
+        recorder.checkpoint(state: live.state, after: live.sequence)
+        try recorder.flush()
+      }
+      return (live.changes, try SessionFile.open(recordedTo, usingIndex: true, key: nil))
+    }
+    let session = FileSession<D>(id: id, domain: domain, file: file, flow: flow, key: nil)
+    opened.withLock {
+      $0 = Opened(changes: changes, time: .now, session: session, file: file)
+    }
+    return session
+  }
+
+  // MARK: - Requests
+
+  /// The file session's fields, with the live session's: `live`, `connected`, `diverged`,
+  /// `recordedTo`, and an integrity that says `diverged` when a checkpoint did not match.
+  private func liveFields(_ value: RetraceLog.JSONValue) -> RetraceLog.JSONValue {
+    guard case .object(var pairs) = value else { return value }
+    let live = self.live.withLock {
+      (
+        connected: $0.connected, divergence: $0.divergence, matched: $0.checkpointsMatched,
+        unchecked: $0.checkpointsUnchecked, appError: $0.appError, problem: $0.problem
+      )
+    }
+    let name =
+      segment > 1 ? "\(domain.name) · live · segment \(segment)" : "\(domain.name) · live"
+    var fields: [(String, RetraceLog.JSONValue)] = [
+      ("live", .bool(true)),
+      ("name", .string(name)),
+      ("connected", .bool(live.connected)),
+      ("diverged", .bool(live.divergence != nil)),
+      ("recordedTo", .string(recordedTo)),
+      ("segment", .int(Int64(segment))),
+      ("liveSessionID", .string(sessionID)),
+      (
+        "appCheckpoints",
+        .object([
+          ("matched", .int(Int64(live.matched))), ("unchecked", .int(Int64(live.unchecked))),
+        ])
+      ),
+      (
+        "divergence",
+        .optional(live.divergence) {
+          .object([
+            ("sequence", .uint($0.sequence)), ("app", .string($0.app.description)),
+            ("studio", .string($0.studio.description)),
+          ])
+        }
+      ),
+      ("appError", .optional(live.appError) { .string($0) }),
+      ("problem", .optional(live.problem) { .string($0) }),
+    ]
+    for index in pairs.indices {
+      switch pairs[index].0 {
+      case "file": pairs[index].1 = .string(recordedTo)
+      case "integrity":
+        if let divergence = live.divergence, case .object(var integrity) = pairs[index].1 {
+          for field in integrity.indices {
+            switch integrity[field].0 {
+            case "status": integrity[field].1 = .string("diverged")
+            case "problem":
+              integrity[field].1 = .string(
+                "the app's state after \(divergence.sequence) has hash \(divergence.app), the Studio's replay \(divergence.studio)"
+              )
+            case "sequence": integrity[field].1 = .uint(divergence.sequence)
+            default: break
+            }
+          }
+          pairs[index].1 = .object(integrity)
+        }
+      default: break
+      }
+    }
+    pairs.removeAll { pair in fields.contains { $0.0 == pair.0 } }
+    fields.insert(contentsOf: pairs, at: 0)
+    return .object(fields)
+  }
+
+  func summary() async throws -> RetraceLog.JSONValue {
+    liveFields(try await current().summary())
+  }
+
+  func detail() async throws -> RetraceLog.JSONValue {
+    liveFields(try await current().detail())
+  }
+
+  func actions(from: UInt64?, to: UInt64?, type: String?, limit: Int) async throws
+    -> RetraceLog.JSONValue
+  {
+    try await current().actions(from: from, to: to, type: type, limit: limit)
+  }
+
+  func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> RetraceLog.JSONValue {
+    try await current().state(at: at, window: window, full: full)
+  }
+
+  func diff(from: UInt64?, to: UInt64?) async throws -> RetraceLog.JSONValue {
+    try await current().diff(from: from, to: to)
+  }
+
+  func bisect(invariant: String) async throws -> RetraceLog.JSONValue {
+    try await current().bisect(invariant: invariant)
+  }
+
+  func bench(repetitions: Int) async throws -> RetraceLog.JSONValue {
+    try await current().bench(repetitions: repetitions)
+  }
+
+  func flows() async throws -> RetraceLog.JSONValue {
+    try await current().flows()
+  }
+
+  func lanes(buckets: Int) async throws -> RetraceLog.JSONValue {
+    try await current().lanes(buckets: buckets)
+  }
+
+  func export(from: UInt64?, to: UInt64?) async throws -> String {
+    try await current().export(from: from, to: to)
+  }
+
+  func shrink(invariant: String) async throws -> RetraceLog.JSONValue {
+    try await current().shrink(invariant: invariant)
+  }
+}
