@@ -234,8 +234,17 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
         recorders.forEach { $0.record(self, sequence, time, action, nil) }
       }
     }
+    notifyObservers(old: before, tracked: tracked)
+    return effect
+  }
+
+  /// Tells the subscribers, Observation's observers (`tracked`: the whole state was read
+  /// since the last change) and the fields read through the store that the state changed
+  /// from `old`: after an action or a jump.
+  @inlinable @inline(__always)
+  func notifyObservers(old: State?, tracked: Bool) {
     if !subscribers.isEmpty {
-      notifySubscribers(old: before)
+      notifySubscribers(old: old)
     }
     if tracked {
       registrar.didSet(self, keyPath: \.state)
@@ -247,7 +256,6 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
       field.isObserved = false
       field.notify(registrar, self)
     }
-    return effect
   }
 
   /// A field of the state read through ``subscript(dynamicMember:)``: its key path on the
@@ -519,17 +527,7 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
       let time = clock.now(_sequence)
       recorders.forEach { $0.recorder.jumped(sequence: _sequence, time: time, state: currentState) }
     }
-    if !subscribers.isEmpty {
-      notifySubscribers(old: old)
-    }
-    if tracked {
-      registrar.didSet(self, keyPath: \.state)
-    }
-    for field in fieldChecks where field.changed(currentState) {
-      guard field.isObserved else { continue }
-      field.isObserved = false
-      field.notify(registrar, self)
-    }
+    notifyObservers(old: old, tracked: tracked)
   }
 
   /// The number of effects still running.

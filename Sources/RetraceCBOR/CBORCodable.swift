@@ -94,3 +94,16 @@ extension CBORDecodable {
 
 /// A type that both writes and reads its own CBOR: ``CBOREncodable`` and ``CBORDecodable``.
 public typealias CBORCodable = CBOREncodable & CBORDecodable
+
+/// `Action`'s hand-written encoding as a closure, if it has one (`CBOREncodable`): what the
+/// trace recorder and the live link encode actions with on the sending thread.
+package func handWrittenEncoding<Action: Sendable>(of type: Action.Type) -> (
+  @Sendable (Action, inout CBORWriter) -> Void
+)? {
+  guard let encodable = type as? any (CBOREncodable & Sendable).Type else { return nil }
+  func encoding<T: CBOREncodable & Sendable>(_: T.Type) -> Any {
+    { (value: T, writer: inout CBORWriter) in value.encode(to: &writer) }
+      as @Sendable (T, inout CBORWriter) -> Void
+  }
+  return encoding(encodable) as? @Sendable (Action, inout CBORWriter) -> Void
+}

@@ -237,15 +237,3 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
   /// Actions dropped because the background writer fell too far behind.
   public var droppedActionCount: Int { core.droppedCount }
 }
-
-/// `Action`'s hand-written encoding as a closure, if it has one (`CBOREncodable`).
-func handWrittenEncoding<Action: Sendable>(of type: Action.Type) -> (
-  @Sendable (Action, inout CBORWriter) -> Void
-)? {
-  guard let encodable = type as? any (CBOREncodable & Sendable).Type else { return nil }
-  func encoding<T: CBOREncodable & Sendable>(_: T.Type) -> Any {
-    { (value: T, writer: inout CBORWriter) in value.encode(to: &writer) }
-      as @Sendable (T, inout CBORWriter) -> Void
-  }
-  return encoding(encodable) as? @Sendable (Action, inout CBORWriter) -> Void
-}

@@ -305,15 +305,3 @@ final class LiveCore<State: Codable & Sendable, Action: Codable & Sendable>: Sen
 
   var isClosing: Bool { queue.withLock { $0.closing } }
 }
-
-/// `Action`'s hand-written encoding as a closure, if it has one (`CBOREncodable`).
-func handWrittenEncoding<Action: Sendable>(of type: Action.Type) -> (
-  @Sendable (Action, inout CBORWriter) -> Void
-)? {
-  guard let encodable = type as? any (CBOREncodable & Sendable).Type else { return nil }
-  func encoding<T: CBOREncodable & Sendable>(_: T.Type) -> Any {
-    { (value: T, writer: inout CBORWriter) in value.encode(to: &writer) }
-      as @Sendable (T, inout CBORWriter) -> Void
-  }
-  return encoding(encodable) as? @Sendable (Action, inout CBORWriter) -> Void
-}
