@@ -55,12 +55,12 @@ final class FileSession<D: Domain>: StudioSession {
     self.file = file
     self.flow = flow
     source = Once(offloading: { try file.source(as: domain, cachedSnapshots: 16) })
-    summaryValue = Once(offloading: { try file.summary() })
-    let debugger = Once(offloading: { try file.debugger(as: domain) })
+    summaryValue = Once(on: .wholeSession, offloading: { try file.summary() })
+    let debugger = Once(on: .wholeSession, offloading: { try file.debugger(as: domain) })
     self.debugger = debugger
     laneCounts = Once {
       let session = try await debugger.value.session
-      return try await offload { Lanes(session: session) }
+      return try await offload(.wholeSession) { Lanes(session: session) }
     }
     summaryValue.start()
   }
@@ -329,7 +329,7 @@ final class FileSession<D: Domain>: StudioSession {
   func bisect(invariant: String) async throws -> JSONValue {
     _ = try invariantNamed(invariant)
     let debugger = try await debugger.value
-    return try await offload {
+    return try await offload(.wholeSession) {
       let result = try debugger.bisect(invariant: invariant)
       let stretches =
         result.firstViolation == nil ? [] : try debugger.violations(invariant: invariant)
@@ -359,7 +359,7 @@ final class FileSession<D: Domain>: StudioSession {
   func bench(repetitions: Int) async throws -> JSONValue {
     let debugger = try await debugger.value
     let (path, domain, key) = (file.path, self.domain, self.key)
-    return try await offload {
+    return try await offload(.wholeSession) {
       let report = try debugger.bench(
         repetitions: repetitions,
         decode: { _ = try SessionFile.open(path, key: key).load(as: domain) })
@@ -374,7 +374,7 @@ final class FileSession<D: Domain>: StudioSession {
       throw APIError(404, "domain \(domain.name) has no navigation flow")
     }
     let debugger = try await debugger.value
-    return try await offload {
+    return try await offload(.wholeSession) {
       .object([
         ("allowed", flow.allowed.json),
         ("observed", (flow.observed(in: debugger.session) ?? FlowGraph()).json),
@@ -389,7 +389,7 @@ final class FileSession<D: Domain>: StudioSession {
   func export(from: UInt64?, to: UInt64?) async throws -> String {
     let debugger = try await debugger.value
     let domain = self.domain
-    return try await offload {
+    return try await offload(.wholeSession) {
       let session = debugger.session
       let first = from ?? session.startSequence + 1
       let last = to ?? session.endSequence
@@ -421,7 +421,7 @@ final class FileSession<D: Domain>: StudioSession {
     _ = try invariantNamed(invariant)
     let debugger = try await debugger.value
     let domain = self.domain
-    return try await offload {
+    return try await offload(.wholeSession) {
       guard let shrunk = try debugger.shrink(invariant: invariant) else {
         return .object([("invariant", .string(invariant)), ("fails", .bool(false))])
       }

@@ -1,18 +1,14 @@
 import Foundation
 import Synchronization
 
-/// Runs `work` on a thread of its own and waits for it without holding one of the
-/// concurrency pool's threads: a long request (a bisection of a million actions) then never
-/// keeps a short one (the state at N) waiting, however few cores the machine has.
-func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-  try await withCheckedThrowingContinuation { continuation in
-    let thread = Thread {
-      continuation.resume(with: Result { try work() })
-    }
-    // States are encoded recursively; give deep ones room.
-    thread.stackSize = 16 << 20
-    thread.start()
-  }
+/// Runs `work` on one of the Studio's worker threads (``WorkerPool``) and waits for it
+/// without holding one of the concurrency pool's threads: a long request (a bisection of a
+/// million actions) runs on the ``WorkKind/wholeSession`` pool, so it never keeps a short one
+/// (the state at N, on the ``WorkKind/point`` pool) waiting, however few cores the machine has.
+func offload<T: Sendable>(
+  _ kind: WorkKind = .point, _ work: @escaping @Sendable () throws -> T
+) async throws -> T {
+  try await kind.pool.run(work)
 }
 
 /// A value computed once, on first request; requests that come while it is being computed
@@ -22,9 +18,10 @@ final class Once<T: Sendable>: Sendable {
   private let task = Mutex<Task<T, any Error>?>(nil)
   private let computed = Mutex<T?>(nil)
 
-  /// A value that `make` computes off the concurrency pool (``offload(_:)``).
-  init(offloading make: @escaping @Sendable () throws -> T) {
-    self.make = { try await offload(make) }
+  /// A value that `make` computes off the concurrency pool, on the pool for `kind`
+  /// (``offload(_:_:)``).
+  init(on kind: WorkKind = .point, offloading make: @escaping @Sendable () throws -> T) {
+    self.make = { try await offload(kind, make) }
   }
 
   /// A value that `make` computes.
