@@ -1,3 +1,4 @@
+import FlyingSocks
 import Foundation
 import RetraceLog
 import Synchronization
@@ -97,4 +98,25 @@ final class BlockingSession: StudioSession {
 /// How many of a test's jobs run now, and the most that ran at once.
 final class RunningJobs: Sendable {
   let counts = Mutex((running: 0, most: 0))
+}
+
+@Suite struct NoDelaySocketPoolTests {
+  /// A socket the server waits on has Nagle's algorithm turned off: otherwise a response's
+  /// body waits for the acknowledgement of its headers, about 40 ms on a connection kept
+  /// alive.
+  @Test func aSocketWaitedOnSendsWithoutDelay() async throws {
+    let socket = try Socket(domain: AF_INET, type: .stream)
+    defer { try? socket.close() }
+    #expect(try socket.getValue(for: NoDelaySocketPool.noDelay) == false)
+    let pool = NoDelaySocketPool(base: ImmediatePool())
+    try await pool.suspendSocket(socket, untilReadyFor: .read)
+    #expect(try socket.getValue(for: NoDelaySocketPool.noDelay) == true)
+  }
+}
+
+/// A pool whose sockets are always ready.
+struct ImmediatePool: AsyncSocketPool {
+  func prepare() async throws {}
+  func run() async throws {}
+  func suspendSocket(_ socket: Socket, untilReadyFor events: Socket.Events) async throws {}
 }

@@ -36,6 +36,9 @@ final class FileSession<D: Domain>: StudioSession {
   private let summaryValue: Once<SessionFile.Summary>
   private let debugger: Once<Debugger<D>>
   private let laneCounts: Once<Lanes>
+  /// States every few thousand actions, made by one replay once the whole session is in
+  /// memory: a jump replays at most their spacing.
+  private let checkpoints: Once<StateCheckpoints<D>>
   /// The previews of the last states shown: a step forward finds the state before it here.
   private let previews = Mutex<[(sequence: UInt64, preview: StatePreview)]>([])
   /// The last state shown, taken (not copied) by a step forward from it.
@@ -58,9 +61,19 @@ final class FileSession<D: Domain>: StudioSession {
     summaryValue = Once(on: .wholeSession, offloading: { try file.summary() })
     let debugger = Once(on: .wholeSession, offloading: { try file.debugger(as: domain) })
     self.debugger = debugger
+    let checkpoints = Once {
+      let debugger = try await debugger.value
+      return try await offload(.wholeSession) { StateCheckpoints(debugger) }
+    }
+    self.checkpoints = checkpoints
+    // The swimlanes come once the session is in memory and its checkpoints are made (both
+    // at once, on two threads), so that the page, when it shows them, moves at full speed.
     laneCounts = Once {
       let session = try await debugger.value.session
-      return try await offload(.wholeSession) { Lanes(session: session) }
+      async let made = checkpoints.value
+      let lanes = try await offload(.wholeSession) { Lanes(session: session) }
+      _ = try await made
+      return lanes
     }
     summaryValue.start()
   }
@@ -195,7 +208,11 @@ final class FileSession<D: Domain>: StudioSession {
       } else {
         state = try source.state(at: target)
       }
-      lastState.withLock { $0 = (target, state) }
+      let shownBefore = lastState.withLock { last in
+        defer { last = (target, state) }
+        return last
+      }
+      releaseInBackground(shownBefore)
       if let window {
         let preview = try StatePreview(state, window: (window.path, window.range))
         guard let node = preview.node(at: window.path) else {
@@ -239,10 +256,26 @@ final class FileSession<D: Domain>: StudioSession {
     }
   }
 
-  /// The state after `sequence`, replayed from the anchor when it lies at most two spacings
-  /// before; else sought in the trace, from the multiple of the spacing at or before it,
-  /// which becomes the anchor.
+  /// The state after `sequence`.
+  ///
+  /// Once the whole session is in memory and its ``StateCheckpoints`` are made, it is
+  /// replayed from the nearest checkpoint at or before it, from the actions in memory: at
+  /// most one spacing of replay (and one copy of the checkpoint's state, which stays as it
+  /// is). Until then, from the anchor when it lies at most two anchor spacings before; else
+  /// from the multiple of the anchor spacing at or before it, which becomes the anchor,
+  /// sought by the engine (the session in memory) or in the file from its nearest snapshot.
   private func state(at sequence: UInt64, in source: any SessionSource<D>) throws -> D.State {
+    let loaded = debugger.ready.map(\.session).flatMap {
+      $0.sequenceRange.contains(sequence) ? $0 : nil
+    }
+    if let loaded {
+      checkpoints.start()
+      if let checkpoints = checkpoints.ready {
+        var (reached, state) = checkpoints.nearest(atOrBefore: sequence)
+        replay(&state, from: &reached, through: sequence, in: loaded)
+        return state
+      }
+    }
     let spacing = Self.anchorSpacing
     var start = anchor.withLock { anchor -> (sequence: UInt64, state: D.State)? in
       guard let anchor, anchor.sequence <= sequence, sequence - anchor.sequence < 2 * spacing
@@ -251,14 +284,23 @@ final class FileSession<D: Domain>: StudioSession {
     }
     if start == nil {
       let base = max(source.startSequence, sequence - sequence % spacing)
-      // Once the whole session is in memory (loaded for bisect or the swimlanes), the
-      // engine replays from its snapshots without decoding: several times faster.
-      let state = try debugger.ready?.state(at: base) ?? source.state(at: base)
-      anchor.withLock { $0 = (base, state) }
+      let state: D.State
+      if loaded != nil, let engine = debugger.ready {
+        state = try engine.state(at: base)
+      } else {
+        state = try source.state(at: base)
+      }
+      let old = anchor.withLock { anchor in
+        defer { anchor = (base, state) }
+        return anchor
+      }
+      releaseInBackground(old)
       start = (base, state)
     }
     guard var (reached, state) = start else { return try source.state(at: sequence) }
-    if reached < sequence {
+    if let loaded {
+      replay(&state, from: &reached, through: sequence, in: loaded)
+    } else if reached < sequence {
       try source.forEachAction(from: reached + 1, through: sequence) { action in
         _ = domain.reduce(into: &state, action: action.action)
         reached = action.sequence
@@ -271,10 +313,25 @@ final class FileSession<D: Domain>: StudioSession {
     return state
   }
 
-  /// Action `sequence`, from the run read ahead, or read with the 511 after it.
+  /// Applies the actions of `session` after `reached` through `through` to `state`, and
+  /// moves `reached` there.
+  private func replay(
+    _ state: inout D.State, from reached: inout UInt64, through: UInt64,
+    in session: RecordedSession<D>
+  ) {
+    guard through > reached else { return }
+    for action in session.actions[session.index(of: reached + 1)...session.index(of: through)] {
+      _ = domain.reduce(into: &state, action: action.action)
+    }
+    reached = through
+  }
+
+  /// Action `sequence`: from the session in memory, from the run read ahead, or read with
+  /// the 511 after it.
   private func action(at sequence: UInt64, in source: any SessionSource<D>) throws
     -> TimedAction<D.Action>
   {
+    if let action = debugger.ready?.session.action(at: sequence) { return action }
     let cached = readAhead.withLock { run -> TimedAction<D.Action>? in
       guard let first = run.first?.sequence, sequence >= first, sequence - first < run.count
       else { return nil }

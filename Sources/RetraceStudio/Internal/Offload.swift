@@ -11,6 +11,36 @@ func offload<T: Sendable>(
   try await kind.pool.run(work)
 }
 
+/// Lets go of `value` on a thread of its own: freeing a large state (a million transactions,
+/// each with its strings) takes milliseconds that a request need not wait for.
+///
+/// The value is moved into a box that the release thread empties, so that it is freed there
+/// whichever thread lets go of the box last.
+func releaseInBackground<T: Sendable>(_ value: consuming T) {
+  let box = ReleaseBox(value)
+  releasePool.submit { _ = box.take() }
+}
+
+/// The thread that ``releaseInBackground(_:)`` frees values on.
+private let releasePool = WorkerPool(name: "retrace.studio.release", width: 1)
+
+/// A value handed to the release thread, which takes it out.
+private final class ReleaseBox<T: Sendable>: Sendable {
+  private let value: Mutex<T?>
+
+  init(_ value: consuming T) {
+    self.value = Mutex(value)
+  }
+
+  /// The value, leaving the box empty.
+  func take() -> T? {
+    value.withLock { value in
+      defer { value = nil }
+      return value
+    }
+  }
+}
+
 /// A value computed once, on first request; requests that come while it is being computed
 /// wait for the same computation.
 final class Once<T: Sendable>: Sendable {

@@ -47,6 +47,10 @@ struct StatePreview: Sendable {
   /// The preview as JSON.
   var json: JSONValue { root.json }
 
+  /// The estimated size of the whole state's JSON, in bytes: the preview's own, with each
+  /// item of a long array that it does not hold counted as the average of those it holds.
+  var estimatedBytes: Int { root.estimatedBytes }
+
   /// The value at `path`, if the preview holds it.
   func node(at path: [PathStep]) -> PreviewValue? {
     var node = root
@@ -161,6 +165,19 @@ indirect enum PreviewValue: Sendable {
   case object([(key: String, value: PreviewValue)])
   /// An array's count and the items kept, by index.
   case array(count: Int, items: [(index: Int, value: PreviewValue)])
+
+  /// The estimated size of the whole value's JSON, in bytes (``StatePreview/estimatedBytes``).
+  var estimatedBytes: Int {
+    switch self {
+    case .leaf(let text): return text.utf8.count
+    case .object(let fields):
+      return fields.reduce(2) { $0 + $1.key.utf8.count + 4 + $1.value.estimatedBytes }
+    case .array(let count, let items):
+      let held = items.reduce(0) { $0 + $1.value.estimatedBytes + 1 }
+      guard !items.isEmpty else { return 2 }
+      return 2 + held + (count - items.count) * (held / items.count)
+    }
+  }
 
   /// As JSON: a long array as `{"$window": {"count", "ranges": [{"start", "items"}]}}`.
   var json: JSONValue {

@@ -76,7 +76,18 @@ final class StudioHandler: HTTPHandler, Sendable {
         body: file.data)
     }
     try checkToken(request)
-    return Self.json(try await api(Array(parts.dropFirst()), request.query))
+    let started = ContinuousClock.now
+    let value = try await api(Array(parts.dropFirst()), request.query)
+    // The time the server took, for the page's Performance API (`serverTiming`): what a
+    // move costs here, apart from the network and the drawing.
+    let elapsed = ContinuousClock.now - started
+    let milliseconds =
+      Double(elapsed.components.seconds) * 1e3
+      + Double(elapsed.components.attoseconds) / 1e15
+    var response = Self.json(value)
+    response.headers[HTTPHeader("Server-Timing")] =
+      "app;dur=" + String(format: "%.1f", milliseconds)
+    return response
   }
 
   private func checkToken(_ request: HTTPRequest) throws {

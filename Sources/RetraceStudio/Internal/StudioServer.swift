@@ -27,7 +27,9 @@ final class StudioServer: Sendable {
       ? (try? sockaddr_in6.inet6(ip6: address.ip, port: port)) ?? sockaddr_in6.loopback(port: port)
       : (try? sockaddr_in.inet(ip4: address.ip, port: port)) ?? sockaddr_in.inet(port: port)
     server = HTTPServer(
-      config: HTTPServer.Configuration(address: socketAddress, timeout: 3_600, logger: .disabled),
+      config: HTTPServer.Configuration(
+        address: socketAddress, timeout: 3_600,
+        pool: NoDelaySocketPool(base: HTTPServer.defaultPool()), logger: .disabled),
       handler: handler)
   }
 

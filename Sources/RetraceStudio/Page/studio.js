@@ -305,18 +305,21 @@ async function select(sequence, { scroll = false } = {}) {
   performance.mark('move-start');
   const started = performance.now();
   app.sel = sequence;
+  // The state is asked for first: the server works on it while the page updates the rest.
+  const compare = $('compare-toggle').checked;
+  const id = app.session.id;
+  const answers = Promise.all([
+    api(`sessions/${encodeURIComponent(id)}/state`, { at: sequence }, 'state'),
+    compare ? api(`sessions/${encodeURIComponent(id)}/diff`, { from: $('compare-at').value, to: sequence }, 'diff') : null,
+  ]);
+  answers.catch(() => {});
   $('slider').value = sequence;
   $('position').textContent = `after action ${sequence.toLocaleString('en')} of ${app.last.toLocaleString('en')}`;
   history.replaceState(null, '', `?${new URLSearchParams({ token: params.get('token') || '', session: app.session.id, at: sequence })}`);
   if (scroll) scrollToSelection();
   renderRows();
   try {
-    const compare = $('compare-toggle').checked;
-    const id = app.session.id;
-    const [state, diff] = await Promise.all([
-      api(`sessions/${encodeURIComponent(id)}/state`, { at: sequence }, 'state'),
-      compare ? api(`sessions/${encodeURIComponent(id)}/diff`, { from: $('compare-at').value, to: sequence }, 'diff') : null,
-    ]);
+    const [state, diff] = await answers;
     if (app.sel !== sequence || app.session.id !== id) return;
     const fetched = performance.now();
     renderState(state, diff);
@@ -326,7 +329,7 @@ async function select(sequence, { scroll = false } = {}) {
     const elapsed = performance.now() - started;
     window.studio.lastMoveMs = elapsed;
     window.studio.moves.push(elapsed);
-    window.studio.lastMoveParts = { fetch: fetched - started, render: rendered - fetched, frame: performance.now() - rendered };
+    window.studio.lastMoveParts = { fetch: fetched - started, server: serverTime(), render: rendered - fetched, frame: performance.now() - rendered };
     if (!app.firstLoadDone) {
       app.firstLoadDone = true;
       performance.measure('first-load', { start: 0, end: performance.now() });
@@ -337,6 +340,15 @@ async function select(sequence, { scroll = false } = {}) {
   } catch (error) {
     fail(error);
   }
+}
+
+// What the server said it took for the last state request (its Server-Timing header).
+function serverTime() {
+  const entries = performance.getEntriesByType('resource').filter((e) => e.name.includes('/state?'));
+  const timing = entries[entries.length - 1]?.serverTiming?.find((t) => t.name === 'app');
+  // The browser keeps 250 entries by default: start afresh for the next move.
+  performance.clearResourceTimings();
+  return timing ? timing.duration : null;
 }
 
 function renderState(state, diff) {
