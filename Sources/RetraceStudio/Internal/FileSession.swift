@@ -142,8 +142,10 @@ final class FileSession<D: Domain>: StudioSession {
     }
     let file = self.file
     let domain = self.domain
+    // The session as read once: a JSON Lines file is not parsed again for each page.
+    let source = try await source.value
     return try await offload {
-      let actions = try file.actions(as: domain, from: from, through: to)
+      let actions = try file.actions(as: domain, from: from, through: to, in: source)
       let writer = JSONLines.ActionWriter<D.Action>()
       var items: [JSONValue] = []
       var next: UInt64?
