@@ -204,9 +204,15 @@ final class FileSession<D: Domain>: StudioSession {
             return taken.state
           } ?? self.state(at: target - 1, in: source)
         let before = window == nil ? try self.preview(of: after, at: target - 1) : nil
+        // The long arrays before the action, to find what it changed between their ends.
+        let beforeArrays = window == nil ? try StatePreview.capturing(after).1 : nil
         _ = domain.reduce(into: &after, action: next.action)
         state = after
-        if let before { changes = before.changes(to: try self.preview(of: state, at: target)) }
+        if let before, let beforeArrays {
+          let found = try StatePreview.changes(from: before, beforeArrays, to: state)
+          keepPreview(found.preview, at: target)
+          changes = found.changes
+        }
       } else {
         state = try source.state(at: target)
       }
@@ -358,11 +364,17 @@ final class FileSession<D: Domain>: StudioSession {
       return cached
     }
     let preview = try StatePreview(state)
+    keepPreview(preview, at: sequence)
+    return preview
+  }
+
+  /// Keeps `preview`, of the state after `sequence`, with the last few.
+  private func keepPreview(_ preview: StatePreview, at sequence: UInt64) {
     previews.withLock {
+      $0.removeAll { $0.sequence == sequence }
       $0.append((sequence, preview))
       if $0.count > 4 { $0.removeFirst() }
     }
-    return preview
   }
 
   func diff(from: UInt64?, to: UInt64?) async throws -> JSONValue {
@@ -373,7 +385,8 @@ final class FileSession<D: Domain>: StudioSession {
       // As `diff --json`, but cut where it stops being readable (`complete` says so): the
       // page shows it as text.
       let text = stateDiff(old, new, maxNodes: readableNodeCount)
-      let changes = try StatePreview(old).changes(to: StatePreview(new))
+      let (before, beforeArrays) = try StatePreview.capturing(old)
+      let changes = try StatePreview.changes(from: before, beforeArrays, to: new).changes
       return .object([
         ("from", .uint(from)), ("to", .uint(to)), ("changed", .bool(text != nil)),
         ("diff", .optional(text?.text) { .string($0) }),
