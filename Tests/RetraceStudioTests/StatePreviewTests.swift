@@ -147,4 +147,74 @@ import Testing
       (body["changes"] as? [[String: Any]])?.map { $0["path"] as? [AnyHashable] }
         == [["movies", 150, "stars"]])
   }
+
+  /// The search endpoint finds every match in the whole state, also where the preview cuts
+  /// a long array, and stops at its limit.
+  @Test func searchFindsMatchesBetweenTheEndsOfALongArray() async throws {
+    let studio = try await StudioHarness.start(["banking-session.trace"])
+    defer { Task { await studio.stop() } }
+    let whole = try #require(
+      try await studio.get("/api/sessions/banking-session/state", ["at": "3000", "full": "1"])
+        .json() as? [String: Any])
+    // The matches, found in the whole state's JSON.
+    var expected: [[AnyHashable]] = []
+    func walk(_ value: Any, _ path: [AnyHashable]) {
+      if let object = value as? [String: Any] {
+        for (key, child) in object.sorted(by: { $0.key < $1.key }) {
+          if key.lowercased().contains("spotify") {
+            expected.append(path + [key])
+          } else if let text = child as? String, text.lowercased().contains("spotify") {
+            expected.append(path + [key])
+          }
+          if child is [String: Any] || child is [Any] { walk(child, path + [key]) }
+        }
+      } else if let array = value as? [Any] {
+        for (index, child) in array.enumerated() {
+          if let text = child as? String, text.lowercased().contains("spotify") {
+            expected.append(path + [index])
+          }
+          if child is [String: Any] || child is [Any] { walk(child, path + [index]) }
+        }
+      }
+    }
+    walk(try #require(whole["state"]), [])
+    let answer = try #require(
+      try await studio.get(
+        "/api/sessions/banking-session/search", ["at": "3000", "q": "SpOtIfY", "limit": "10000"]
+      ).json() as? [String: Any])
+    let paths = try #require(answer["paths"] as? [[AnyHashable]])
+    // Compared as text: an index from JSONSerialization and a Swift Int hash differently.
+    let text = { (path: [AnyHashable]) in path.map { "\($0)" }.joined(separator: "/") }
+    #expect(Set(paths.map(text)) == Set(expected.map(text)))
+    #expect(paths.count == expected.count)
+    #expect(answer["count"] as? Int == expected.count)
+    #expect(answer["complete"] as? Bool == true)
+    // Some lie between the ends the preview keeps of an account's transactions.
+    let transactions = try #require(
+      ((whole["state"] as? [String: Any])?["accounts"] as? [[String: Any]])?.map {
+        ($0["transactions"] as? [Any])?.count ?? 0
+      })
+    let hidden = paths.filter { path in
+      guard path.count > 3, let account = path[1] as? Int, let index = path[3] as? Int else {
+        return false
+      }
+      return index >= 50 && index < transactions[account] - 50
+    }
+    #expect(!hidden.isEmpty)
+
+    let cut = try #require(
+      try await studio.get(
+        "/api/sessions/banking-session/search", ["at": "3000", "q": "spotify", "limit": "3"]
+      ).json() as? [String: Any])
+    #expect((cut["paths"] as? [Any])?.count == 3)
+    #expect(cut["complete"] as? Bool == false)
+    for (query, status) in [
+      (["at": "3000"], 400), (["at": "abc", "q": "x"], 400), (["at": "99999", "q": "x"], 404),
+      (["at": "3000", "q": "x", "limit": "0"], 400),
+    ] {
+      let response = try await studio.get("/api/sessions/banking-session/search", query)
+      #expect(response.status == status, "\(query)")
+      #expect(try response.error() != nil)
+    }
+  }
 }

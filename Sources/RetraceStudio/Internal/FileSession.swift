@@ -377,6 +377,27 @@ final class FileSession<D: Domain>: StudioSession {
     }
   }
 
+  func search(at sequence: UInt64?, query: String, limit: Int) async throws -> JSONValue {
+    let source = try await source.value
+    return try await offload { [self] in
+      let target = sequence ?? source.lastSequence
+      try source.checkInRange(target)
+      // The state shown last is read where it is (a copy that is never changed costs
+      // nothing); another is replayed.
+      let shown = lastState.withLock { $0?.sequence == target ? $0?.state : nil }
+      let state =
+        try shown
+        ?? (target > source.startSequence
+          ? self.state(at: target, in: source) : source.state(at: target))
+      let search = try StateSearch(state, query: query, limit: limit)
+      return .object([
+        ("seq", .uint(target)), ("query", .string(query)),
+        ("count", .int(Int64(search.paths.count))), ("complete", .bool(search.complete)),
+        ("paths", .array(search.paths.map { .array($0.map(\.json)) })),
+      ])
+    }
+  }
+
   func diff(from: UInt64?, to: UInt64?) async throws -> JSONValue {
     let source = try await source.value
     return try await offload {

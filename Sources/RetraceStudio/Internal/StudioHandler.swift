@@ -131,6 +131,10 @@ final class StudioHandler: HTTPHandler, Sendable {
       return try await session.state(
         at: parameters.sequence("at"), window: try parameters.window(),
         full: parameters.string("full") == "1" || parameters.string("full") == "true")
+    case "search":
+      return try await session.search(
+        at: parameters.sequence("at"), query: try parameters.required("q"),
+        limit: try parameters.integer("limit", in: 1...10_000) ?? 1_000)
     case "diff":
       return try await session.diff(
         from: parameters.sequence("from"), to: parameters.sequence("to"))
