@@ -27,7 +27,8 @@ struct LongArrays {
     } else if collection.count <= Self.boxedLimit,
       let equal = equality(of: C.Element.self)
     {
-      arrays[path] = BoxedCollection(items: collection, equal: equal)
+      arrays[path] = BoxedCollection(
+        items: collection, equal: equal, same: equality(of: C.self))
     }
   }
 
@@ -93,6 +94,9 @@ extension Array: ItemComparable where Element: Equatable {
 private struct BoxedCollection<C: RandomAccessCollection>: ItemComparable {
   let items: C
   let equal: (Any, Any) -> Bool
+  /// `==` for whole collections, when they are `Equatable`: one the action did not touch
+  /// still shares its storage, and is found equal at once.
+  let same: ((Any, Any) -> Bool)?
 
   var count: Int { items.count }
 
@@ -104,6 +108,7 @@ private struct BoxedCollection<C: RandomAccessCollection>: ItemComparable {
     -> [Int]?
   {
     guard let old = old as? BoxedCollection<C> else { return nil }
+    if let same, same(items, old.items) { return [] }
     var indexes: [Int] = []
     var new = items.index(items.startIndex, offsetBy: range.lowerBound)
     var before = old.items.index(old.items.startIndex, offsetBy: range.lowerBound)
