@@ -5,8 +5,7 @@ import RetraceLog
 /// page's search box finds, including in the parts of long arrays a preview leaves out.
 ///
 /// The state is walked by an `Encoder` that writes nothing: every key and every value is
-/// looked at once (about half a second for a banking state of a million transactions, in a
-/// release build), and the walk stops at the `limit`-th match.
+/// looked at once, and the walk stops at the `limit`-th match.
 ///
 /// ```swift
 /// let search = try StateSearch(state, query: "spotify", limit: 1_000)
@@ -38,18 +37,53 @@ private final class SearchWalk {
   struct Enough: Error {}
 
   let query: String
+  /// The query's bytes, when it is ASCII: compared without making a lowercased copy of
+  /// every string.
+  let asciiQuery: [UInt8]?
+  /// Whether the query can be in a number's JSON (digits, a sign, a point, an exponent) or
+  /// in `true`, `false` or `null`: when not, those are not written out to be looked at.
+  let numbersCanMatch: Bool
+  let literalsCanMatch: Bool
   let limit: Int
   var paths: [[PathStep]] = []
 
   init(query: String, limit: Int) {
     self.query = query
     self.limit = limit
+    asciiQuery = query.utf8.allSatisfy { $0 < 128 } ? Array(query.utf8) : nil
+    numbersCanMatch = query.allSatisfy { "0123456789-+.e".contains($0) }
+    literalsCanMatch = ["true", "false", "null"].contains { $0.contains(query) }
+  }
+
+  /// Whether `text` contains the query, ignoring case.
+  func matches(_ text: String) -> Bool {
+    guard let needle = asciiQuery else { return text.lowercased().contains(query) }
+    if needle.isEmpty { return true }
+    var text = text
+    return text.withUTF8 { haystack in
+      guard haystack.count >= needle.count else { return false }
+      let first = needle[0]
+      for start in 0...(haystack.count - needle.count) {
+        guard Self.lower(haystack[start]) == first else { continue }
+        var offset = 1
+        while offset < needle.count, Self.lower(haystack[start + offset]) == needle[offset] {
+          offset += 1
+        }
+        if offset == needle.count { return true }
+      }
+      return false
+    }
+  }
+
+  /// An ASCII letter's lowercase; any other byte as it is.
+  private static func lower(_ byte: UInt8) -> UInt8 {
+    byte >= 65 && byte <= 90 ? byte + 32 : byte
   }
 
   /// Notes `path` if `text` contains the query, and says whether it did.
   @discardableResult
   func check(_ text: String, at path: @autoclosure () -> [PathStep]) throws -> Bool {
-    guard text.lowercased().contains(query) else { return false }
+    guard matches(text) else { return false }
     guard paths.count < limit else { throw Enough() }
     paths.append(path())
     return true
@@ -68,10 +102,10 @@ private final class SearchWalk {
 
   /// A leaf's text as the page shows it: a string as itself, anything else as its JSON.
   func leaf(_ value: JSONValue, at path: @autoclosure () -> [PathStep]) throws {
-    if case .string(let string) = value {
-      try check(string, at: path())
-    } else {
-      try check(value.text, at: path())
+    switch value {
+    case .string(let string): try check(string, at: path())
+    case .bool, .null: if literalsCanMatch { try check(value.text, at: path()) }
+    default: if numbersCanMatch { try check(value.text, at: path()) }
     }
   }
 }
@@ -109,9 +143,8 @@ private struct SearchKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProto
 
   /// Checks the key, then the value if the key did not match (its path is the same).
   private func leaf(_ value: JSONValue, _ key: Key) throws {
-    let child = path + [.key(key.stringValue)]
-    guard try !walk.check(key.stringValue, at: child) else { return }
-    try walk.leaf(value, at: child)
+    guard try !walk.check(key.stringValue, at: path + [.key(key.stringValue)]) else { return }
+    try walk.leaf(value, at: path + [.key(key.stringValue)])
   }
 
   mutating func encodeNil(forKey key: Key) throws { try leaf(.null, key) }
