@@ -24,7 +24,8 @@ func makeFileSession(
 /// A state, a diff or a page of actions comes from the file through its index (a few
 /// chunks, from the nearest snapshot), so the page shows a million-action session at once;
 /// what needs every action (bisect, bench, shrink, flows, swimlanes) loads the whole session
-/// once, in the background, and keeps it.
+/// once, in the background, and keeps it. Once it is in memory, states are replayed from
+/// its ``StateCheckpoints``.
 final class FileSession<D: Domain>: StudioSession {
   let id: String
   let domain: D
