@@ -49,8 +49,10 @@ final class StudioServer: Sendable {
       }
     }
     running.withLock { $0 = task }
-    // Listening, or failed to (a port in use): whichever comes first, within 10 s.
-    let deadline = ContinuousClock.now + .seconds(10)
+    // Listening, or failed to (a port in use): whichever comes first, within 60 s. A port in
+    // use fails at once; only a machine so busy that the server's task waits for a thread
+    // (a whole test suite on two cores) takes more than a moment.
+    let deadline = ContinuousClock.now + .seconds(60)
     while await !server.isListening {
       if let error = failure.withLock({ $0 }) {
         throw TraceError(
@@ -58,7 +60,7 @@ final class StudioServer: Sendable {
       }
       guard ContinuousClock.now < deadline else {
         task.cancel()
-        throw TraceError(.io, "cannot listen on \(address.urlHost):\(port): no answer in 10 s")
+        throw TraceError(.io, "cannot listen on \(address.urlHost):\(port): no answer in 60 s")
       }
       try await Task.sleep(for: .milliseconds(5))
     }
