@@ -7,7 +7,7 @@ import Foundation
 /// FlyingFox writes a response's headers and its body in separate writes. With Nagle's
 /// algorithm on, the body's last segment waits for the browser to acknowledge the headers,
 /// and the browser delays that acknowledgement: on a connection kept alive, every answer
-/// after the first arrived about 40 ms late, whatever it cost to compute. The listening
+/// after the first would arrive about 40 ms late, whatever it cost to compute. The listening
 /// socket is waited on first, and the connections it accepts inherit the option; each
 /// connection is also set when it is first waited on.
 struct NoDelaySocketPool: AsyncSocketPool {
