@@ -175,7 +175,9 @@ public struct JSONLinesSession<D: Domain>: SessionSource {
     // A text file is refused whole: it has no checksums to say which lines before a bad one
     // are sound.
     if let damage { throw damage.error }
-    for action in intact.actions where action.sequence >= from {
+    // The actions are numbered without gaps: `from`'s is found by its number.
+    let first = from > intact.startSequence ? Int(from - intact.startSequence - 1) : 0
+    for action in intact.actions[min(first, intact.actions.count)...] {
       if let through, action.sequence > through { return }
       guard try body(action) else { return }
     }

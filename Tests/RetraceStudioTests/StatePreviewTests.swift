@@ -1,4 +1,8 @@
 import Foundation
+import RetraceCLI
+import RetraceDebugger
+import RetraceExamples
+import RetraceLog
 import Testing
 
 @testable import RetraceStudio
@@ -73,5 +77,144 @@ import Testing
     let edited = try StatePreview(Ledger(entries: [7] + Array(1..<1_000)))
     #expect(old.changes(to: edited).map(\.path) == [[.key("entries"), .index(0)]])
     #expect(old.changes(to: edited).first?.old == "0")
+  }
+
+  /// An item changed in the middle of a long array, outside both ends the preview keeps, is
+  /// found to its field, with its old value, and the new preview keeps it.
+  @Test func aChangeInTheMiddleOfALongArrayIsFound() throws {
+    struct Item: Codable, Equatable { var value: Int }
+    struct Ledger: Codable { var entries: [Item] }
+    let old = Ledger(entries: (0..<1_000).map { Item(value: $0) })
+    var new = old
+    new.entries[500].value = -1
+    let (before, arrays) = try StatePreview.capturing(old)
+    #expect(before.changes(to: try StatePreview(new)).isEmpty)
+    let (preview, changes) = try StatePreview.changes(from: before, arrays, to: new)
+    #expect(changes.map(\.path) == [[.key("entries"), .index(500), .key("value")]])
+    #expect(changes.first?.kind == "changed")
+    #expect(changes.first?.old == "500")
+    #expect(preview.node(at: [.key("entries"), .index(500)]) != nil)
+    // Nothing changed: nothing found, and only the ends kept.
+    let (same, none) = try StatePreview.changes(from: before, arrays, to: old)
+    #expect(none.isEmpty)
+    #expect(same.node(at: [.key("entries"), .index(500)]) == nil)
+  }
+
+  /// A movie rated in the middle of a list of 300 (an `IdentifiedArray`, compared item by
+  /// item) is in `changed`, and the state shows it between the list's ends.
+  @Test func theStateShowsAnItemChangedInTheMiddleOfALongList() async throws {
+    let actions =
+      (1...300).map {
+        MoviesAction.addMovie(id: $0, title: "Movie \($0)", year: 2000, genre: .drama)
+      } + [MoviesAction.rate(id: 151, stars: 4)]
+    let session = RecordedSession(domain: moviesDomain, actions: actions)
+    var text = try JSONLines.headerLine(for: session, domain: moviesDomain) + "\n"
+    let writer = JSONLines.ActionWriter<MoviesAction>()
+    for action in session.actions { text += try writer.line(for: action) + "\n" }
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("studio-movies-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("movies.jsonl").path
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    let catalog = try CommandContext.$registry.withValue(DomainRegistry([moviesDomain])) {
+      try SessionCatalog.open([path], key: nil)
+    }
+    let served = try #require(catalog.session("movies"))
+    // Sought from the start, then again as a step forward from the state before it.
+    let jump = try await served.state(at: 301, window: nil, full: false)
+    _ = try await served.state(at: 300, window: nil, full: false)
+    let step = try await served.state(at: 301, window: nil, full: false)
+    for answer in [jump, step] {
+      let body = try #require(
+        try JSONSerialization.jsonObject(with: Data(answer.text.utf8)) as? [String: Any])
+      let changed = try #require(body["changed"] as? [[String: Any]])
+      #expect(changed.map { $0["path"] as? [AnyHashable] } == [["movies", 150, "stars"]])
+      // An unrated movie has no `stars` key: the rating adds it.
+      #expect(changed.first?["kind"] as? String == "added")
+      let window = try #require(
+        ((body["state"] as? [String: Any])?["movies"] as? [String: Any])?["$window"]
+          as? [String: Any])
+      let ranges = try #require(window["ranges"] as? [[String: Any]])
+      let middle = try #require(ranges.first { $0["start"] as? Int == 150 })
+      let movie = try #require((middle["items"] as? [[String: Any]])?.first)
+      #expect(movie["stars"] as? Int == 4)
+    }
+    let diff = try await served.diff(from: 300, to: 301)
+    let body = try #require(
+      try JSONSerialization.jsonObject(with: Data(diff.text.utf8)) as? [String: Any])
+    #expect(
+      (body["changes"] as? [[String: Any]])?.map { $0["path"] as? [AnyHashable] }
+        == [["movies", 150, "stars"]])
+  }
+
+  /// The search endpoint finds every match in the whole state, also where the preview cuts
+  /// a long array, and stops at its limit.
+  @Test func searchFindsMatchesBetweenTheEndsOfALongArray() async throws {
+    let studio = try await StudioHarness.start(["banking-session.trace"])
+    defer { Task { await studio.stop() } }
+    let whole = try #require(
+      try await studio.get("/api/sessions/banking-session/state", ["at": "3000", "full": "1"])
+        .json() as? [String: Any])
+    // The matches, found in the whole state's JSON.
+    var expected: [[AnyHashable]] = []
+    func walk(_ value: Any, _ path: [AnyHashable]) {
+      if let object = value as? [String: Any] {
+        for (key, child) in object.sorted(by: { $0.key < $1.key }) {
+          if key.lowercased().contains("spotify") {
+            expected.append(path + [key])
+          } else if let text = child as? String, text.lowercased().contains("spotify") {
+            expected.append(path + [key])
+          }
+          if child is [String: Any] || child is [Any] { walk(child, path + [key]) }
+        }
+      } else if let array = value as? [Any] {
+        for (index, child) in array.enumerated() {
+          if let text = child as? String, text.lowercased().contains("spotify") {
+            expected.append(path + [index])
+          }
+          if child is [String: Any] || child is [Any] { walk(child, path + [index]) }
+        }
+      }
+    }
+    walk(try #require(whole["state"]), [])
+    let answer = try #require(
+      try await studio.get(
+        "/api/sessions/banking-session/search", ["at": "3000", "q": "SpOtIfY", "limit": "10000"]
+      ).json() as? [String: Any])
+    let paths = try #require(answer["paths"] as? [[AnyHashable]])
+    // Compared as text: an index from JSONSerialization and a Swift Int hash differently.
+    let text = { (path: [AnyHashable]) in path.map { "\($0)" }.joined(separator: "/") }
+    #expect(Set(paths.map(text)) == Set(expected.map(text)))
+    #expect(paths.count == expected.count)
+    #expect(answer["count"] as? Int == expected.count)
+    #expect(answer["complete"] as? Bool == true)
+    // Some lie between the ends the preview keeps of an account's transactions.
+    let transactions = try #require(
+      ((whole["state"] as? [String: Any])?["accounts"] as? [[String: Any]])?.map {
+        ($0["transactions"] as? [Any])?.count ?? 0
+      })
+    let hidden = paths.filter { path in
+      guard path.count > 3, let account = path[1] as? Int, let index = path[3] as? Int else {
+        return false
+      }
+      return index >= 50 && index < transactions[account] - 50
+    }
+    #expect(!hidden.isEmpty)
+
+    let cut = try #require(
+      try await studio.get(
+        "/api/sessions/banking-session/search", ["at": "3000", "q": "spotify", "limit": "3"]
+      ).json() as? [String: Any])
+    #expect((cut["paths"] as? [Any])?.count == 3)
+    #expect(cut["complete"] as? Bool == false)
+    for (query, status) in [
+      (["at": "3000"], 400), (["at": "abc", "q": "x"], 400), (["at": "99999", "q": "x"], 404),
+      (["at": "3000", "q": "x", "limit": "0"], 400),
+    ] {
+      let response = try await studio.get("/api/sessions/banking-session/search", query)
+      #expect(response.status == status, "\(query)")
+      #expect(try response.error() != nil)
+    }
   }
 }

@@ -1,3 +1,4 @@
+import FlyingSocks
 import Foundation
 import RetraceLog
 import Synchronization
@@ -15,7 +16,7 @@ final class BlockingSession: StudioSession {
   func summary() async throws -> JSONValue { .object([("id", .string(id))]) }
   func detail() async throws -> JSONValue { try await summary() }
   func bisect(invariant: String) async throws -> JSONValue {
-    return try await offload { [self] in
+    return try await offload(.wholeSession) { [self] in
       started.withLock { $0 += 1 }
       release.wait()
       return .object([("invariant", .string(invariant)), ("firstViolation", .null)])
@@ -25,6 +26,7 @@ final class BlockingSession: StudioSession {
     .null
   }
   func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> JSONValue { .null }
+  func search(at: UInt64?, query: String, limit: Int) async throws -> JSONValue { .null }
   func diff(from: UInt64?, to: UInt64?) async throws -> JSONValue { .null }
   func bench(repetitions: Int) async throws -> JSONValue { .null }
   func flows() async throws -> JSONValue { .null }
@@ -34,30 +36,88 @@ final class BlockingSession: StudioSession {
 }
 
 @Suite struct StudioConcurrencyTests {
-  /// More slow requests than the machine has cores are in flight, each holding a thread;
-  /// a request for a state is answered meanwhile.
+  /// More slow requests than the pool for whole-session work has threads, and more than the
+  /// machine has cores: as many run as the pool allows, the others wait their turn, and a
+  /// request for a state is answered meanwhile.
   @Test func aSlowRequestDoesNotBlockTheOthers() async throws {
     let blocking = BlockingSession()
     let studio = try await StudioHarness.start(["banking-overdraft.trace"], extra: [blocking])
     defer { Task { await studio.stop() } }
-    let slowCount = ProcessInfo.processInfo.activeProcessorCount + 2
+    let width = WorkKind.width
+    let slowCount = max(width, ProcessInfo.processInfo.activeProcessorCount) + 2
     let slow = (0..<slowCount).map { _ in
       Task { try await studio.get("/api/sessions/blocking/bisect", ["invariant": "any"]) }
     }
-    // Wait until every slow request holds its thread.
+    // Wait until the pool's threads all hold a slow request (other tests may hold some of
+    // them for a moment).
     let deadline = Date().addingTimeInterval(30)
-    while blocking.started.withLock({ $0 }) < slowCount, Date() < deadline {
+    while blocking.started.withLock({ $0 }) < width, Date() < deadline {
       try await Task.sleep(for: .milliseconds(20))
     }
-    #expect(blocking.started.withLock { $0 } == slowCount)
+    try await Task.sleep(for: .milliseconds(300))
+    // No more run at once than the pool's width; the rest wait in its queue.
+    #expect(blocking.started.withLock { $0 } == width)
+    #expect(WorkKind.wholeSession.pool.load.waiting >= slowCount - width)
 
     let fast = try await studio.get("/api/sessions/banking-overdraft/state", ["at": "1069"])
     #expect(fast.status == 200)
     // The slow ones are all still waiting: the fast answer did not come after them.
-    #expect(blocking.started.withLock { $0 } == slowCount)
+    #expect(blocking.started.withLock { $0 } == width)
     for _ in 0..<slowCount { blocking.release.signal() }
     for task in slow {
       #expect(try await task.value.status == 200)
     }
+    #expect(blocking.started.withLock { $0 } == slowCount)
   }
+
+  /// A pool runs every job it is given, and never more at once than its width.
+  @Test func aPoolRunsEveryJobAndNoMoreAtOnceThanItsWidth() async throws {
+    let pool = WorkerPool(name: "test", width: 2)
+    let jobs = RunningJobs()
+    let results = try await withThrowingTaskGroup(of: Int.self) { group in
+      for number in 0..<12 {
+        group.addTask {
+          try await pool.run {
+            jobs.counts.withLock {
+              $0.running += 1
+              $0.most = max($0.most, $0.running)
+            }
+            Thread.sleep(forTimeInterval: 0.01)
+            jobs.counts.withLock { $0.running -= 1 }
+            return number
+          }
+        }
+      }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(results.sorted() == Array(0..<12))
+    #expect(jobs.counts.withLock { $0.most } == 2)
+    #expect(pool.load.running == 0 && pool.load.waiting == 0)
+  }
+}
+
+/// How many of a test's jobs run now, and the most that ran at once.
+final class RunningJobs: Sendable {
+  let counts = Mutex((running: 0, most: 0))
+}
+
+@Suite struct NoDelaySocketPoolTests {
+  /// A socket the server waits on has Nagle's algorithm turned off: otherwise a response's
+  /// body waits for the acknowledgement of its headers, about 40 ms on a connection kept
+  /// alive.
+  @Test func aSocketWaitedOnSendsWithoutDelay() async throws {
+    let socket = try Socket(domain: AF_INET, type: .stream)
+    defer { try? socket.close() }
+    #expect(try socket.getValue(for: NoDelaySocketPool.noDelay) == false)
+    let pool = NoDelaySocketPool(base: ImmediatePool())
+    try await pool.suspendSocket(socket, untilReadyFor: .read)
+    #expect(try socket.getValue(for: NoDelaySocketPool.noDelay) == true)
+  }
+}
+
+/// A pool whose sockets are always ready.
+struct ImmediatePool: AsyncSocketPool {
+  func prepare() async throws {}
+  func run() async throws {}
+  func suspendSocket(_ socket: Socket, untilReadyFor events: Socket.Events) async throws {}
 }

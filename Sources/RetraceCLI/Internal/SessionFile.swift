@@ -211,15 +211,24 @@ package struct SessionFile: Sendable {
   /// A trace is not loaded whole: only the chunks that hold those actions are read (from its
   /// index, when `open` was asked to use it), and decoded ahead on other threads.
   ///
+  /// A JSON Lines file is parsed whole when it is read: pass the session already read from
+  /// this file (``source(as:cachedSnapshots:)``) as `parsed`, and its actions are read from
+  /// it rather than by parsing the file again.
+  ///
   /// - Throws: `TraceError` naming the file: `outOfRange` with the valid range, or the
   ///   problem in the file.
-  package func actions<D: Domain>(as domain: D, from: UInt64?, through: UInt64?) throws(TraceError)
-    -> Actions<D>
-  {
-    let source = try reading(as: domain, cachedSnapshots: 0) { source throws(TraceError) in
-      // A JSON Lines file's bad line is refused before any action.
-      if source is JSONLinesSession<D> { _ = try source.session() }
-      return source
+  package func actions<D: Domain>(
+    as domain: D, from: UInt64?, through: UInt64?, in parsed: (any SessionSource<D>)? = nil
+  ) throws(TraceError) -> Actions<D> {
+    let source: any SessionSource<D>
+    if let parsed {
+      source = parsed
+    } else {
+      source = try reading(as: domain, cachedSnapshots: 0) { source throws(TraceError) in source }
+    }
+    // A JSON Lines file's bad line is refused before any action.
+    if source is JSONLinesSession<D> {
+      do throws(TraceError) { _ = try source.session() } catch { throw error.at(path: path) }
     }
     let last = source.lastSequence
     let hasActions = last > source.startSequence
@@ -236,7 +245,9 @@ package struct SessionFile: Sendable {
         sequence: from)
     }
     let range = hasActions ? (from ?? first)...(through ?? last) : nil
-    return Actions(range: range, last: last, file: self, domain: domain)
+    return Actions(
+      range: range, last: last, file: self, domain: domain,
+      parsed: source as? JSONLinesSession<D>)
   }
 
   /// Actions of a session, from ``actions(as:from:through:)``.
@@ -247,6 +258,8 @@ package struct SessionFile: Sendable {
     package let last: UInt64
     fileprivate let file: SessionFile
     fileprivate let domain: D
+    /// A JSON Lines file's parsed session, read instead of the file.
+    fileprivate let parsed: JSONLinesSession<D>?
 
     /// Calls `body` with each action, in order.
     ///
@@ -254,6 +267,25 @@ package struct SessionFile: Sendable {
     ///   `body` has seen the actions before it; or what `body` throws.
     package func forEach(_ body: (TimedAction<D.Action>) throws -> Void) throws {
       guard let range else { return }
+      if let parsed {
+        var failure: (any Error)?
+        do {
+          try parsed.forEachAction(from: range.lowerBound, through: range.upperBound) {
+            action throws(TraceError) in
+            do {
+              try body(action)
+            } catch {
+              failure = error
+              return false
+            }
+            return true
+          }
+        } catch {
+          throw error.at(path: file.path)
+        }
+        if let failure { throw failure }
+        return
+      }
       // Where to go on from, should the file have to be read again (see `reading`).
       var next = range.lowerBound
       var failure: (any Error)?

@@ -24,7 +24,8 @@ func makeFileSession(
 /// A state, a diff or a page of actions comes from the file through its index (a few
 /// chunks, from the nearest snapshot), so the page shows a million-action session at once;
 /// what needs every action (bisect, bench, shrink, flows, swimlanes) loads the whole session
-/// once, in the background, and keeps it.
+/// once, in the background, and keeps it. Once it is in memory, states are replayed from
+/// its ``StateCheckpoints``.
 final class FileSession<D: Domain>: StudioSession {
   let id: String
   let domain: D
@@ -36,6 +37,9 @@ final class FileSession<D: Domain>: StudioSession {
   private let summaryValue: Once<SessionFile.Summary>
   private let debugger: Once<Debugger<D>>
   private let laneCounts: Once<Lanes>
+  /// States every few thousand actions, made by one replay once the whole session is in
+  /// memory: a jump replays at most their spacing.
+  private let checkpoints: Once<StateCheckpoints<D>>
   /// The previews of the last states shown: a step forward finds the state before it here.
   private let previews = Mutex<[(sequence: UInt64, preview: StatePreview)]>([])
   /// The last state shown, taken (not copied) by a step forward from it.
@@ -55,12 +59,22 @@ final class FileSession<D: Domain>: StudioSession {
     self.file = file
     self.flow = flow
     source = Once(offloading: { try file.source(as: domain, cachedSnapshots: 16) })
-    summaryValue = Once(offloading: { try file.summary() })
-    let debugger = Once(offloading: { try file.debugger(as: domain) })
+    summaryValue = Once(on: .wholeSession, offloading: { try file.summary() })
+    let debugger = Once(on: .wholeSession, offloading: { try file.debugger(as: domain) })
     self.debugger = debugger
+    let checkpoints = Once {
+      let debugger = try await debugger.value
+      return try await offload(.wholeSession) { StateCheckpoints(debugger) }
+    }
+    self.checkpoints = checkpoints
+    // The swimlanes come once the session is in memory and its checkpoints are made (both
+    // at once, on two threads), so that the page, when it shows them, moves at full speed.
     laneCounts = Once {
       let session = try await debugger.value.session
-      return try await offload { Lanes(session: session) }
+      async let made = checkpoints.value
+      let lanes = try await offload(.wholeSession) { Lanes(session: session) }
+      _ = try await made
+      return lanes
     }
     summaryValue.start()
   }
@@ -129,8 +143,10 @@ final class FileSession<D: Domain>: StudioSession {
     }
     let file = self.file
     let domain = self.domain
+    // The session as read once: a JSON Lines file is not parsed again for each page.
+    let source = try await source.value
     return try await offload {
-      let actions = try file.actions(as: domain, from: from, through: to)
+      let actions = try file.actions(as: domain, from: from, through: to, in: source)
       let writer = JSONLines.ActionWriter<D.Action>()
       var items: [JSONValue] = []
       var next: UInt64?
@@ -189,13 +205,23 @@ final class FileSession<D: Domain>: StudioSession {
             return taken.state
           } ?? self.state(at: target - 1, in: source)
         let before = window == nil ? try self.preview(of: after, at: target - 1) : nil
+        // The long arrays before the action, to find what it changed between their ends.
+        let beforeArrays = window == nil ? try StatePreview.capturing(after).1 : nil
         _ = domain.reduce(into: &after, action: next.action)
         state = after
-        if let before { changes = before.changes(to: try self.preview(of: state, at: target)) }
+        if let before, let beforeArrays {
+          let found = try StatePreview.changes(from: before, beforeArrays, to: state)
+          keepPreview(found.preview, at: target)
+          changes = found.changes
+        }
       } else {
         state = try source.state(at: target)
       }
-      lastState.withLock { $0 = (target, state) }
+      let shownBefore = lastState.withLock { last in
+        defer { last = (target, state) }
+        return last
+      }
+      releaseInBackground(shownBefore)
       if let window {
         let preview = try StatePreview(state, window: (window.path, window.range))
         guard let node = preview.node(at: window.path) else {
@@ -239,10 +265,26 @@ final class FileSession<D: Domain>: StudioSession {
     }
   }
 
-  /// The state after `sequence`, replayed from the anchor when it lies at most two spacings
-  /// before; else sought in the trace, from the multiple of the spacing at or before it,
-  /// which becomes the anchor.
+  /// The state after `sequence`.
+  ///
+  /// Once the whole session is in memory and its ``StateCheckpoints`` are made, it is
+  /// replayed from the nearest checkpoint at or before it, from the actions in memory: at
+  /// most one spacing of replay (and one copy of the checkpoint's state, which stays as it
+  /// is). Until then, from the anchor when it lies at most two anchor spacings before; else
+  /// from the multiple of the anchor spacing at or before it, which becomes the anchor,
+  /// sought by the engine (the session in memory) or in the file from its nearest snapshot.
   private func state(at sequence: UInt64, in source: any SessionSource<D>) throws -> D.State {
+    let loaded = debugger.ready.map(\.session).flatMap {
+      $0.sequenceRange.contains(sequence) ? $0 : nil
+    }
+    if let loaded {
+      checkpoints.start()
+      if let checkpoints = checkpoints.ready {
+        var (reached, state) = checkpoints.nearest(atOrBefore: sequence)
+        replay(&state, from: &reached, through: sequence, in: loaded)
+        return state
+      }
+    }
     let spacing = Self.anchorSpacing
     var start = anchor.withLock { anchor -> (sequence: UInt64, state: D.State)? in
       guard let anchor, anchor.sequence <= sequence, sequence - anchor.sequence < 2 * spacing
@@ -251,14 +293,23 @@ final class FileSession<D: Domain>: StudioSession {
     }
     if start == nil {
       let base = max(source.startSequence, sequence - sequence % spacing)
-      // Once the whole session is in memory (loaded for bisect or the swimlanes), the
-      // engine replays from its snapshots without decoding: several times faster.
-      let state = try debugger.ready?.state(at: base) ?? source.state(at: base)
-      anchor.withLock { $0 = (base, state) }
+      let state: D.State
+      if loaded != nil, let engine = debugger.ready {
+        state = try engine.state(at: base)
+      } else {
+        state = try source.state(at: base)
+      }
+      let old = anchor.withLock { anchor in
+        defer { anchor = (base, state) }
+        return anchor
+      }
+      releaseInBackground(old)
       start = (base, state)
     }
     guard var (reached, state) = start else { return try source.state(at: sequence) }
-    if reached < sequence {
+    if let loaded {
+      replay(&state, from: &reached, through: sequence, in: loaded)
+    } else if reached < sequence {
       try source.forEachAction(from: reached + 1, through: sequence) { action in
         _ = domain.reduce(into: &state, action: action.action)
         reached = action.sequence
@@ -271,10 +322,25 @@ final class FileSession<D: Domain>: StudioSession {
     return state
   }
 
-  /// Action `sequence`, from the run read ahead, or read with the 511 after it.
+  /// Applies the actions of `session` after `reached` through `through` to `state`, and
+  /// moves `reached` there.
+  private func replay(
+    _ state: inout D.State, from reached: inout UInt64, through: UInt64,
+    in session: RecordedSession<D>
+  ) {
+    guard through > reached else { return }
+    for action in session.actions[session.index(of: reached + 1)...session.index(of: through)] {
+      _ = domain.reduce(into: &state, action: action.action)
+    }
+    reached = through
+  }
+
+  /// Action `sequence`: from the session in memory, from the run read ahead, or read with
+  /// the 511 after it.
   private func action(at sequence: UInt64, in source: any SessionSource<D>) throws
     -> TimedAction<D.Action>
   {
+    if let action = debugger.ready?.session.action(at: sequence) { return action }
     let cached = readAhead.withLock { run -> TimedAction<D.Action>? in
       guard let first = run.first?.sequence, sequence >= first, sequence - first < run.count
       else { return nil }
@@ -299,11 +365,38 @@ final class FileSession<D: Domain>: StudioSession {
       return cached
     }
     let preview = try StatePreview(state)
+    keepPreview(preview, at: sequence)
+    return preview
+  }
+
+  /// Keeps `preview`, of the state after `sequence`, with the last few.
+  private func keepPreview(_ preview: StatePreview, at sequence: UInt64) {
     previews.withLock {
+      $0.removeAll { $0.sequence == sequence }
       $0.append((sequence, preview))
       if $0.count > 4 { $0.removeFirst() }
     }
-    return preview
+  }
+
+  func search(at sequence: UInt64?, query: String, limit: Int) async throws -> JSONValue {
+    let source = try await source.value
+    return try await offload { [self] in
+      let target = sequence ?? source.lastSequence
+      try source.checkInRange(target)
+      // The state shown last is read where it is (a copy that is never changed costs
+      // nothing); another is replayed.
+      let shown = lastState.withLock { $0?.sequence == target ? $0?.state : nil }
+      let state =
+        try shown
+        ?? (target > source.startSequence
+          ? self.state(at: target, in: source) : source.state(at: target))
+      let search = try StateSearch(state, query: query, limit: limit)
+      return .object([
+        ("seq", .uint(target)), ("query", .string(query)),
+        ("count", .int(Int64(search.paths.count))), ("complete", .bool(search.complete)),
+        ("paths", .array(search.paths.map { .array($0.map(\.json)) })),
+      ])
+    }
   }
 
   func diff(from: UInt64?, to: UInt64?) async throws -> JSONValue {
@@ -314,7 +407,8 @@ final class FileSession<D: Domain>: StudioSession {
       // As `diff --json`, but cut where it stops being readable (`complete` says so): the
       // page shows it as text.
       let text = stateDiff(old, new, maxNodes: readableNodeCount)
-      let changes = try StatePreview(old).changes(to: StatePreview(new))
+      let (before, beforeArrays) = try StatePreview.capturing(old)
+      let changes = try StatePreview.changes(from: before, beforeArrays, to: new).changes
       return .object([
         ("from", .uint(from)), ("to", .uint(to)), ("changed", .bool(text != nil)),
         ("diff", .optional(text?.text) { .string($0) }),
@@ -329,7 +423,7 @@ final class FileSession<D: Domain>: StudioSession {
   func bisect(invariant: String) async throws -> JSONValue {
     _ = try invariantNamed(invariant)
     let debugger = try await debugger.value
-    return try await offload {
+    return try await offload(.wholeSession) {
       let result = try debugger.bisect(invariant: invariant)
       let stretches =
         result.firstViolation == nil ? [] : try debugger.violations(invariant: invariant)
@@ -359,7 +453,7 @@ final class FileSession<D: Domain>: StudioSession {
   func bench(repetitions: Int) async throws -> JSONValue {
     let debugger = try await debugger.value
     let (path, domain, key) = (file.path, self.domain, self.key)
-    return try await offload {
+    return try await offload(.wholeSession) {
       let report = try debugger.bench(
         repetitions: repetitions,
         decode: { _ = try SessionFile.open(path, key: key).load(as: domain) })
@@ -374,7 +468,7 @@ final class FileSession<D: Domain>: StudioSession {
       throw APIError(404, "domain \(domain.name) has no navigation flow")
     }
     let debugger = try await debugger.value
-    return try await offload {
+    return try await offload(.wholeSession) {
       .object([
         ("allowed", flow.allowed.json),
         ("observed", (flow.observed(in: debugger.session) ?? FlowGraph()).json),
@@ -389,7 +483,7 @@ final class FileSession<D: Domain>: StudioSession {
   func export(from: UInt64?, to: UInt64?) async throws -> String {
     let debugger = try await debugger.value
     let domain = self.domain
-    return try await offload {
+    return try await offload(.wholeSession) {
       let session = debugger.session
       let first = from ?? session.startSequence + 1
       let last = to ?? session.endSequence
@@ -421,7 +515,7 @@ final class FileSession<D: Domain>: StudioSession {
     _ = try invariantNamed(invariant)
     let debugger = try await debugger.value
     let domain = self.domain
-    return try await offload {
+    return try await offload(.wholeSession) {
       guard let shrunk = try debugger.shrink(invariant: invariant) else {
         return .object([("invariant", .string(invariant)), ("fails", .bool(false))])
       }

@@ -1,17 +1,43 @@
 import Foundation
 import Synchronization
 
-/// Runs `work` on a thread of its own and waits for it without holding one of the
-/// concurrency pool's threads: a long request (a bisection of a million actions) then never
-/// keeps a short one (the state at N) waiting, however few cores the machine has.
-func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-  try await withCheckedThrowingContinuation { continuation in
-    let thread = Thread {
-      continuation.resume(with: Result { try work() })
+/// Runs `work` on one of the Studio's worker threads (``WorkerPool``) and waits for it
+/// without holding one of the concurrency pool's threads: a long request (a bisection of a
+/// million actions) runs on the ``WorkKind/wholeSession`` pool, so it never keeps a short one
+/// (the state at N, on the ``WorkKind/point`` pool) waiting, however few cores the machine has.
+func offload<T: Sendable>(
+  _ kind: WorkKind = .point, _ work: @escaping @Sendable () throws -> T
+) async throws -> T {
+  try await kind.pool.run(work)
+}
+
+/// Lets go of `value` on a thread of its own: freeing a large state (a million transactions,
+/// each with its strings) takes milliseconds that a request need not wait for.
+///
+/// The value is moved into a box that the release thread empties, so that it is freed there
+/// whichever thread lets go of the box last.
+func releaseInBackground<T: Sendable>(_ value: consuming T) {
+  let box = ReleaseBox(value)
+  releasePool.submit { _ = box.take() }
+}
+
+/// The thread that ``releaseInBackground(_:)`` frees values on.
+private let releasePool = WorkerPool(name: "retrace.studio.release", width: 1)
+
+/// A value handed to the release thread, which takes it out.
+private final class ReleaseBox<T: Sendable>: Sendable {
+  private let value: Mutex<T?>
+
+  init(_ value: consuming T) {
+    self.value = Mutex(value)
+  }
+
+  /// The value, leaving the box empty.
+  func take() -> T? {
+    value.withLock { value in
+      defer { value = nil }
+      return value
     }
-    // States are encoded recursively; give deep ones room.
-    thread.stackSize = 16 << 20
-    thread.start()
   }
 }
 
@@ -22,9 +48,10 @@ final class Once<T: Sendable>: Sendable {
   private let task = Mutex<Task<T, any Error>?>(nil)
   private let computed = Mutex<T?>(nil)
 
-  /// A value that `make` computes off the concurrency pool (``offload(_:)``).
-  init(offloading make: @escaping @Sendable () throws -> T) {
-    self.make = { try await offload(make) }
+  /// A value that `make` computes off the concurrency pool, on the pool for `kind`
+  /// (``offload(_:_:)``).
+  init(on kind: WorkKind = .point, offloading make: @escaping @Sendable () throws -> T) {
+    self.make = { try await offload(kind, make) }
   }
 
   /// A value that `make` computes.

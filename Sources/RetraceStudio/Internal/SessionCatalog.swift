@@ -19,6 +19,9 @@ protocol StudioSession: Sendable {
   /// `GET …/state`: the state's preview, or the part of it at a path, with an array's
   /// window there; or the whole state when `full`.
   func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> JSONValue
+  /// `GET …/search`: the paths in the state after `at` whose key or value contains `query`
+  /// (ignoring case), at most `limit`.
+  func search(at: UInt64?, query: String, limit: Int) async throws -> JSONValue
   /// `GET …/diff`.
   func diff(from: UInt64?, to: UInt64?) async throws -> JSONValue
   /// `GET …/bisect`.

@@ -33,19 +33,69 @@ struct StatePreview: Sendable {
 
   let root: PreviewValue
 
-  /// Previews `state`, keeping the items `window` names of the array at `path`.
+  /// Previews `state`, keeping the items `window` names of the array at `path`, and the
+  /// items `keeping` names of the arrays at its paths.
   init<State: Encodable>(
-    _ state: State, window: (path: [PathStep], range: Range<Int>)? = nil
+    _ state: State, window: (path: [PathStep], range: Range<Int>)? = nil,
+    keeping: [[PathStep]: Set<Int>] = [:]
   ) throws {
-    let context = PreviewContext(window: window)
+    let context = PreviewContext(window: window, keeping: keeping)
     let root = PreviewNode()
     try context.encode(state, into: root, path: [])
     try context.encodeTails()
     self.root = root.value
   }
 
+  /// Previews `state`, and holds on to its long arrays whose items can be compared
+  /// (``LongArrays``).
+  static func capturing<State: Encodable>(_ state: State) throws -> (StatePreview, LongArrays) {
+    let context = PreviewContext(window: nil, keeping: [:])
+    context.captured = LongArrays()
+    let root = PreviewNode()
+    try context.encode(state, into: root, path: [])
+    try context.encodeTails()
+    return (StatePreview(root: root.value), context.captured ?? LongArrays())
+  }
+
+  private init(root: PreviewValue) {
+    self.root = root
+  }
+
+  /// What action changed between the state `old` was made from (whose long arrays
+  /// `oldArrays` holds) and `new`: the preview of `new`, which also keeps every item changed
+  /// in the middle of a long array, and the changes, those items' included.
+  ///
+  /// The middle of a long array is compared item by item (``LongArrays``); an item that
+  /// differs is kept in both previews' comparison, so the change is found to its field, with
+  /// the old value.
+  static func changes<State: Encodable>(
+    from old: StatePreview, _ oldArrays: LongArrays, to new: State, limit: Int = 2_000
+  ) throws -> (preview: StatePreview, changes: [Change]) {
+    let (plain, newArrays) = try capturing(new)
+    let changedItems = newArrays.changedItems(from: oldArrays, limit: limit)
+    guard !changedItems.isEmpty else { return (plain, old.changes(to: plain, limit: limit)) }
+    let preview = try StatePreview(new, keeping: changedItems.mapValues(Set.init))
+    var changes = old.changes(to: preview, limit: limit)
+    for (path, indexes) in changedItems.sorted(by: { "\($0.key)" < "\($1.key)" }) {
+      for index in indexes {
+        guard changes.count < limit, let item = oldArrays.item(index, at: path),
+          let newItem = preview.node(at: path + [.index(index)])
+        else { continue }
+        let oldItem = PreviewNode()
+        try PreviewContext(window: nil, keeping: [:]).encode(item, into: oldItem, path: [])
+        changes += Self.compare(
+          oldItem.value, newItem, at: path + [.index(index)], limit: limit - changes.count)
+      }
+    }
+    return (preview, changes)
+  }
+
   /// The preview as JSON.
   var json: JSONValue { root.json }
+
+  /// The estimated size of the whole state's JSON, in bytes: the preview's own, with each
+  /// item of a long array that it does not hold counted as the average of those it holds.
+  var estimatedBytes: Int { root.estimatedBytes }
 
   /// The value at `path`, if the preview holds it.
   func node(at path: [PathStep]) -> PreviewValue? {
@@ -82,8 +132,15 @@ struct StatePreview: Sendable {
   /// Where `new` differs from this preview, at most `limit` places: every difference in the
   /// items both keep, and the items added or removed at the end of an array.
   func changes(to new: StatePreview, limit: Int = 2_000) -> [Change] {
+    Self.compare(root, new.root, at: [], limit: limit)
+  }
+
+  /// Where `new` differs from `old`, both at `start`, at most `limit` places.
+  static func compare(
+    _ old: PreviewValue, _ new: PreviewValue, at start: [PathStep], limit: Int
+  ) -> [Change] {
     var changes: [Change] = []
-    var path: [PathStep] = []
+    var path = start
     func compare(_ old: PreviewValue, _ new: PreviewValue) {
       guard changes.count < limit else { return }
       switch (old, new) {
@@ -126,7 +183,7 @@ struct StatePreview: Sendable {
         }
       }
     }
-    compare(root, new.root)
+    compare(old, new)
     return changes
   }
 }
@@ -161,6 +218,19 @@ indirect enum PreviewValue: Sendable {
   case object([(key: String, value: PreviewValue)])
   /// An array's count and the items kept, by index.
   case array(count: Int, items: [(index: Int, value: PreviewValue)])
+
+  /// The estimated size of the whole value's JSON, in bytes (``StatePreview/estimatedBytes``).
+  var estimatedBytes: Int {
+    switch self {
+    case .leaf(let text): return text.utf8.count
+    case .object(let fields):
+      return fields.reduce(2) { $0 + $1.key.utf8.count + 4 + $1.value.estimatedBytes }
+    case .array(let count, let items):
+      let held = items.reduce(0) { $0 + $1.value.estimatedBytes + 1 }
+      guard !items.isEmpty else { return 2 }
+      return 2 + held + (count - items.count) * (held / items.count)
+    }
+  }
 
   /// As JSON: a long array as `{"$window": {"count", "ranges": [{"start", "items"}]}}`.
   var json: JSONValue {
@@ -212,19 +282,36 @@ final class PreviewArray {
 final class PreviewContext {
   /// The window asked for, at one path.
   let window: (path: [PathStep], range: Range<Int>)?
+  /// More items to keep, by the path of their array.
+  let keeping: [[PathStep]: Set<Int>]
   /// The arrays written, by path.
   var arrays: [(path: [PathStep], array: PreviewArray)] = []
+  /// The long arrays seen whose items can be compared, when they are asked for.
+  var captured: LongArrays?
 
-  init(window: (path: [PathStep], range: Range<Int>)?) {
+  init(window: (path: [PathStep], range: Range<Int>)?, keeping: [[PathStep]: Set<Int>]) {
     self.window = window
+    self.keeping = keeping
   }
 
-  /// Whether to encode item `index` of the array at `path` now: it is in the head or the
-  /// window. Others may still turn out to be in the tail.
+  /// Whether to encode item `index` of the array at `path` now: it is in the head, the
+  /// window or the items to keep. Others may still turn out to be in the tail.
   func keeps(_ index: Int, of path: [PathStep]) -> Bool {
     if index < StatePreview.head { return true }
     if let window, window.path == path, window.range.contains(index) { return true }
-    return false
+    return keeping[path]?.contains(index) ?? false
+  }
+
+  /// The indexes of the array at `path`, of `count` items, that a preview keeps: the head,
+  /// the tail, the window and the items to keep.
+  func keptIndexes(of path: [PathStep], count: Int) -> [Int] {
+    var kept = Set(0..<min(count, StatePreview.head))
+    kept.formUnion(max(0, count - StatePreview.tail)..<count)
+    if let window, window.path == path {
+      kept.formUnion(window.range.clamped(to: 0..<count))
+    }
+    kept.formUnion((keeping[path] ?? []).filter { (0..<count).contains($0) })
+    return kept.sorted()
   }
 
   /// Whether each type of collection encodes as the array of its elements, as found by
@@ -246,13 +333,9 @@ final class PreviewContext {
       arrayLike[type] = verdict
     }
     guard verdict else { return false }
+    captured?.note(collection, at: path)
     var items: [any Encodable] = []
-    var indexes = Array(0..<StatePreview.head)
-    indexes += (collection.count - StatePreview.tail)..<collection.count
-    if let window, window.path == path {
-      indexes += window.range.clamped(to: 0..<collection.count)
-    }
-    indexes = Array(Set(indexes)).sorted()
+    let indexes = keptIndexes(of: path, count: collection.count)
     for index in indexes {
       guard
         let item = collection[collection.index(collection.startIndex, offsetBy: index)]
@@ -290,8 +373,8 @@ final class PreviewContext {
           as? any Encodable
       else { return false }
       let (a, b) = (PreviewNode(), PreviewNode())
-      try PreviewContext(window: nil).encode(item, into: a, path: [])
-      try PreviewContext(window: nil).encode(element, into: b, path: [])
+      try PreviewContext(window: nil, keeping: [:]).encode(item, into: a, path: [])
+      try PreviewContext(window: nil, keeping: [:]).encode(element, into: b, path: [])
       guard a.value.json.text == b.value.json.text else { return false }
     }
     return true
@@ -535,12 +618,8 @@ extension Array: PreviewableArray where Element: Encodable {
     let array = PreviewArray()
     array.count = count
     node.kind = .array(array)
-    var kept = Set(0..<Swift.min(count, StatePreview.head))
-    kept.formUnion(Swift.max(0, count - StatePreview.tail)..<count)
-    if let window = context.window, window.path == path {
-      kept.formUnion(window.range.clamped(to: 0..<count))
-    }
-    for index in kept.sorted() {
+    if count > StatePreview.head + StatePreview.tail { context.captured?.note(self, at: path) }
+    for index in context.keptIndexes(of: path, count: count) {
       let child = PreviewNode()
       array.items.append((index, child))
       try context.encode(self[index], into: child, path: path + [.index(index)])

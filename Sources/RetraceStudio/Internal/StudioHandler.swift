@@ -91,7 +91,18 @@ final class StudioHandler: HTTPHandler, Sendable {
         body: file.data)
     }
     try checkToken(request)
-    return Self.json(try await api(Array(parts.dropFirst()), request.query))
+    let started = ContinuousClock.now
+    let value = try await api(Array(parts.dropFirst()), request.query)
+    // The time the server took, for the page's Performance API (`serverTiming`): what a
+    // move costs here, apart from the network and the drawing.
+    let elapsed = ContinuousClock.now - started
+    let milliseconds =
+      Double(elapsed.components.seconds) * 1e3
+      + Double(elapsed.components.attoseconds) / 1e15
+    var response = Self.json(value)
+    response.headers[HTTPHeader("Server-Timing")] =
+      "app;dur=" + String(format: "%.1f", milliseconds)
+    return response
   }
 
   private func checkToken(_ request: HTTPRequest) throws {
@@ -135,6 +146,10 @@ final class StudioHandler: HTTPHandler, Sendable {
       return try await session.state(
         at: parameters.sequence("at"), window: try parameters.window(),
         full: parameters.string("full") == "1" || parameters.string("full") == "true")
+    case "search":
+      return try await session.search(
+        at: parameters.sequence("at"), query: try parameters.required("q"),
+        limit: try parameters.integer("limit", in: 1...10_000) ?? 1_000)
     case "diff":
       return try await session.diff(
         from: parameters.sequence("from"), to: parameters.sequence("to"))

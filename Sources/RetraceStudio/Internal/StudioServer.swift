@@ -39,7 +39,9 @@ final class StudioServer: Sendable {
       ? (try? sockaddr_in6.inet6(ip6: address.ip, port: port)) ?? sockaddr_in6.loopback(port: port)
       : (try? sockaddr_in.inet(ip4: address.ip, port: port)) ?? sockaddr_in.inet(port: port)
     server = HTTPServer(
-      config: HTTPServer.Configuration(address: socketAddress, timeout: 3_600, logger: .disabled),
+      config: HTTPServer.Configuration(
+        address: socketAddress, timeout: 3_600,
+        pool: NoDelaySocketPool(base: HTTPServer.defaultPool()), logger: .disabled),
       handler: handler)
   }
 
@@ -59,8 +61,10 @@ final class StudioServer: Sendable {
       }
     }
     running.withLock { $0 = task }
-    // Listening, or failed to (a port in use): whichever comes first, within 10 s.
-    let deadline = ContinuousClock.now + .seconds(10)
+    // Listening, or failed to (a port in use): whichever comes first, within 60 s. A port in
+    // use fails at once; only a machine so busy that the server's task waits for a thread
+    // (a whole test suite on two cores) takes more than a moment.
+    let deadline = ContinuousClock.now + .seconds(60)
     while await !server.isListening {
       if let error = failure.withLock({ $0 }) {
         throw TraceError(
@@ -68,7 +72,7 @@ final class StudioServer: Sendable {
       }
       guard ContinuousClock.now < deadline else {
         task.cancel()
-        throw TraceError(.io, "cannot listen on \(address.urlHost):\(port): no answer in 10 s")
+        throw TraceError(.io, "cannot listen on \(address.urlHost):\(port): no answer in 60 s")
       }
       try await Task.sleep(for: .milliseconds(5))
     }

@@ -16,7 +16,7 @@ const params = new URLSearchParams(location.search);
 const app = {
   sessions: [], session: null, sel: 0, start: 0, last: 0, follow: false,
   rows: new Map(), loading: new Set(), filter: '', filtered: null, filteredNext: null,
-  marks: [], lanes: null, stateTime: null, screens: null, flows: null, firstLoadDone: false,
+  marks: [], lanes: null, stateTime: null, screens: null, flows: null, firstLoadDone: false, found: null,
 };
 // What the browser tests and the benchmark read.
 window.studio = {
@@ -398,18 +398,21 @@ async function select(sequence, { scroll = false, following = false } = {}) {
   performance.mark('move-start');
   const started = performance.now();
   app.sel = sequence;
+  // The state is asked for first: the server works on it while the page updates the rest.
+  const compare = $('compare-toggle').checked;
+  const id = app.session.id;
+  const answers = Promise.all([
+    api(`sessions/${encodeURIComponent(id)}/state`, { at: sequence }, 'state'),
+    compare ? api(`sessions/${encodeURIComponent(id)}/diff`, { from: $('compare-at').value, to: sequence }, 'diff') : null,
+  ]);
+  answers.catch(() => {});
   $('slider').value = sequence;
   $('position').textContent = `after action ${sequence.toLocaleString('en')} of ${app.last.toLocaleString('en')}`;
   history.replaceState(null, '', `?${new URLSearchParams({ token: params.get('token') || '', session: app.session.id, at: sequence })}`);
   if (scroll) scrollToSelection();
   renderRows();
   try {
-    const compare = $('compare-toggle').checked;
-    const id = app.session.id;
-    const [state, diff] = await Promise.all([
-      api(`sessions/${encodeURIComponent(id)}/state`, { at: sequence }, 'state'),
-      compare ? api(`sessions/${encodeURIComponent(id)}/diff`, { from: $('compare-at').value, to: sequence }, 'diff') : null,
-    ]);
+    const [state, diff] = await answers;
     if (app.sel !== sequence || app.session.id !== id) return;
     const fetched = performance.now();
     renderState(state, diff);
@@ -419,7 +422,7 @@ async function select(sequence, { scroll = false, following = false } = {}) {
     const elapsed = performance.now() - started;
     window.studio.lastMoveMs = elapsed;
     window.studio.moves.push(elapsed);
-    window.studio.lastMoveParts = { fetch: fetched - started, render: rendered - fetched, frame: performance.now() - rendered };
+    window.studio.lastMoveParts = { fetch: fetched - started, server: serverTime(), render: rendered - fetched, frame: performance.now() - rendered };
     if (!app.firstLoadDone) {
       app.firstLoadDone = true;
       performance.measure('first-load', { start: 0, end: performance.now() });
@@ -430,6 +433,15 @@ async function select(sequence, { scroll = false, following = false } = {}) {
   } catch (error) {
     fail(error);
   }
+}
+
+// What the server said it took for the last state request (its Server-Timing header).
+function serverTime() {
+  const entries = performance.getEntriesByType('resource').filter((e) => e.name.includes('/state?'));
+  const timing = entries[entries.length - 1]?.serverTiming?.find((t) => t.name === 'app');
+  // The browser keeps 250 entries by default: start afresh for the next move.
+  performance.clearResourceTimings();
+  return timing ? timing.duration : null;
 }
 
 function renderState(state, diff) {
@@ -456,8 +468,12 @@ function renderState(state, diff) {
     screens.replaceChildren();
   }
   const changes = diff ? diff.changes : state.changed;
-  const count = tree.render(state.state, changes, $('search').value);
-  $('search-count').textContent = $('search').value ? `${count} found` : '';
+  const query = $('search').value;
+  const count = tree.render(state.state, changes, query);
+  // The server's count covers the whole state, the parts not loaded too.
+  const found = app.found && app.found.seq === state.seq && app.found.query === query.trim() ? app.found : null;
+  $('search-count').textContent = !query ? '' : found ? `${found.count}${found.complete ? '' : '+'} found` : `${count} found`;
+  if (query.trim() && !found) searchSoon();
   const text = $('diff-text');
   text.hidden = !diff;
   text.textContent = diff ? (diff.diff ?? `no change from ${diff.from} to ${diff.to}`) : '';
@@ -478,6 +494,32 @@ $('type-filter').addEventListener('change', async (event) => {
   if (app.filter) await loadFiltered(); else layoutRows();
 });
 $('search').addEventListener('input', () => { if (app.lastState) renderState(app.lastState, app.lastDiff); });
+
+// The search box also asks the server, which searches the whole state (the parts of long
+// arrays not loaded too), and loads the items where it found matches, so that the tree
+// shows and marks them.
+let searchTimer = null;
+function searchSoon() {
+  clearTimeout(searchTimer);
+  searchTimer = setTimeout(searchState, 250);
+}
+
+async function searchState() {
+  const query = $('search').value.trim();
+  const state = app.lastState;
+  if (!query || !state || !app.session) return;
+  try {
+    const result = await api(`sessions/${encodeURIComponent(app.session.id)}/search`, { at: state.seq, q: query, limit: 1000 }, 'search');
+    if (app.lastState !== state || $('search').value.trim() !== query) return;
+    app.found = { seq: state.seq, query, count: result.count, complete: result.complete };
+    await tree.reveal(result.paths);
+    if (app.lastState !== state) return;
+    renderState(state, app.lastDiff);
+    window.studio.searched = { seq: state.seq, query, count: result.count };
+  } catch (error) {
+    fail(error);
+  }
+}
 $('search').addEventListener('keydown', (event) => { if (event.key === 'Enter') tree.nextMatch(); });
 $('compare-toggle').addEventListener('change', () => select(app.sel));
 $('compare-at').addEventListener('change', () => { if ($('compare-toggle').checked) select(app.sel); });

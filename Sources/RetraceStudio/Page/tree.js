@@ -91,6 +91,31 @@ export class StateTree {
     return hit;
   }
 
+  // Loads the items of long arrays that `paths` run through and the state does not hold yet
+  // (a window from each such item), at most `most` windows; says whether it loaded any.
+  async reveal(paths, most = 20) {
+    let loaded = 0;
+    for (const path of paths) {
+      let value = this.state;
+      for (let depth = 0; depth < path.length && value !== null && typeof value === 'object'; depth++) {
+        const step = path[depth];
+        if (isWindow(value)) {
+          let item = entriesOf(value).entries.find(([index]) => index === step);
+          if (!item) {
+            if (loaded === most) return loaded > 0;
+            mergeWindow(value, await this.loadWindow(path.slice(0, depth), step));
+            loaded++;
+            item = entriesOf(value).entries.find(([index]) => index === step);
+          }
+          value = item?.[1];
+        } else {
+          value = value[step];
+        }
+      }
+    }
+    return loaded > 0;
+  }
+
   nextMatch() {
     if (!this.matches.length) return;
     this.matches[this.current]?.classList.remove('current-match');
