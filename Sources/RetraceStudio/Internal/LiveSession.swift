@@ -392,6 +392,10 @@ final class LiveSession<D: Domain>: LiveSegment {
     try await current().state(at: at, window: window, full: full)
   }
 
+  func search(at: UInt64?, query: String, limit: Int) async throws -> RetraceLog.JSONValue {
+    try await current().search(at: at, query: query, limit: limit)
+  }
+
   func diff(from: UInt64?, to: UInt64?) async throws -> RetraceLog.JSONValue {
     try await current().diff(from: from, to: to)
   }
