@@ -1,4 +1,5 @@
 import Foundation
+import Retrace
 import RetraceDebugger
 import RetraceExamples
 import RetraceLog
@@ -74,5 +75,60 @@ import Testing
       #expect(checkpoints.nearest(atOrBefore: 255).sequence == 0)
       #expect(checkpoints.nearest(atOrBefore: last).sequence == checkpoints.states.last?.sequence)
     }
+  }
+}
+
+@Suite struct JumpedSessionTests {
+  /// A counter session the developer moved: ten increments, a jump to -5 after the tenth,
+  /// three more increments.
+  @MainActor
+  static func record(at path: String) throws {
+    let recorder = try TraceRecorder(
+      path: path, domain: counterDomain, sessionID: "moved", startTime: 1_763_771_000)
+    let store = Store(
+      initialState: counterDomain.initialState, reducer: CounterReducer(),
+      clock: .fixed(start: 1_763_771_000, interval: 1))
+    store.attach(recorder)
+    for step in 1...13 {
+      store.send(.increment)
+      if step == 10 { store.jump(to: CounterState(count: -5)) }
+    }
+    try recorder.close()
+  }
+
+  /// Every state the API answers, stepping or jumping, before and after the session is in
+  /// memory, is the one the app showed; an export across the jump is refused, since JSON
+  /// Lines cannot hold it.
+  @Test func statesFollowTheJump() async throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("retrace-studio-jump-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("moved.trace").path
+    try await MainActor.run { try Self.record(at: path) }
+    let studio = try await StudioHarness.start([], paths: [path])
+    defer { Task { await studio.stop() } }
+    let shown = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, -5, -4, -3, -2]
+    let walk: [Int] = [9, 10, 11, 10, 9, 10, 13, 12, 11, 0, 10]
+    for round in 0..<2 {
+      if round == 1 {
+        let loaded = try await studio.get(
+          "/api/sessions/moved/bisect", ["invariant": "non-negative"])
+        #expect(loaded.status == 200)
+        #expect((try loaded.json() as? [String: Any])?["firstViolation"] as? Int == 10)
+      }
+      for sequence in walk {
+        let body = try #require(
+          try await studio.get("/api/sessions/moved/state", ["at": "\(sequence)", "full": "1"])
+            .json() as? [String: Any])
+        let count = (body["state"] as? [String: Any])?["count"] as? Int
+        #expect(count == shown[sequence], "round \(round), state at \(sequence)")
+      }
+    }
+    let across = try await studio.get("/api/sessions/moved/export", ["from": "5", "to": "12"])
+    #expect(across.status == 400)
+    #expect(try across.error()?.contains("time-travel jump after action 10") == true)
+    let after = try await studio.get("/api/sessions/moved/export", ["from": "11", "to": "13"])
+    #expect(after.status == 200)
   }
 }

@@ -22,8 +22,10 @@ struct StudioHarness {
   let server: StudioServer
   let port: UInt16
 
-  /// Serves the sample traces `names`, and `extra` sessions after them.
-  static func start(_ names: [String], extra: [any StudioSession] = []) async throws
+  /// Serves the sample traces `names`, the files at `paths`, and `extra` sessions after them.
+  static func start(
+    _ names: [String], paths: [String] = [], extra: [any StudioSession] = []
+  ) async throws
     -> StudioHarness
   {
     let catalog = try CommandContext.$registry.withValue(
@@ -32,7 +34,7 @@ struct StudioHarness {
       try CommandContext.$flows.withValue([
         NavigationFlow(domain: postsDomain, navigation: { $0.navigation }, rules: PostsFlow.rules)
       ]) {
-        try SessionCatalog.open(names.map(trace), key: nil)
+        try SessionCatalog.open(names.map(trace) + paths, key: nil)
       }
     }
     let server = StudioServer(

@@ -208,6 +208,10 @@ final class FileSession<D: Domain>: StudioSession {
         // The long arrays before the action, to find what it changed between their ends.
         let beforeArrays = window == nil ? try StatePreview.capturing(after).1 : nil
         _ = domain.reduce(into: &after, action: next.action)
+        // A time-travel jump after the action set the state the app showed instead.
+        if source.jumpSequences.contains(target) {
+          after = try self.state(at: target, in: source)
+        }
         state = after
         if let before, let beforeArrays {
           let found = try StatePreview.changes(from: before, beforeArrays, to: state)
@@ -273,7 +277,13 @@ final class FileSession<D: Domain>: StudioSession {
   /// is). Until then, from the anchor when it lies at most two anchor spacings before; else
   /// from the multiple of the anchor spacing at or before it, which becomes the anchor,
   /// sought by the engine (the session in memory) or in the file from its nearest snapshot.
+  ///
+  /// A session with time-travel jumps (a live one the developer moved) is answered by the
+  /// engine or the file, which follow them; the anchors and checkpoints replay actions alone.
   private func state(at sequence: UInt64, in source: any SessionSource<D>) throws -> D.State {
+    if !source.jumpSequences.isEmpty {
+      return try debugger.ready?.state(at: sequence) ?? source.state(at: sequence)
+    }
     let loaded = debugger.ready.map(\.session).flatMap {
       $0.sequenceRange.contains(sequence) ? $0 : nil
     }
@@ -497,6 +507,13 @@ final class FileSession<D: Domain>: StudioSession {
           "sequence \(bound) out of range \(session.startSequence + 1)...\(session.endSequence)")
       }
       guard first <= last else { throw APIError(400, "from (\(first)) is after to (\(last))") }
+      // The state at the range's start includes a jump there; one inside it would be lost.
+      if let jump = session.jumps.first(where: { (first..<last).contains($0.sequence) }) {
+        throw APIError(
+          400,
+          "the range holds a time-travel jump after action \(jump.sequence), which JSON Lines cannot hold; export the actions before or after it"
+        )
+      }
       let slice = Array(session.actions[session.index(of: first)...session.index(of: last)])
       let range = RecordedSession<D>(
         info: session.info, startSequence: first - 1,
