@@ -500,7 +500,7 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   ///
   /// Subscribers, Observation's observers and fields read through the store are told as for
   /// any change, so the UI follows. Attached recorders are told with
-  /// ``StoreRecorder/jumped(sequence:time:state:)``, so that a trace records the jump and its
+  /// ``StoreRecorder/jumped(sequence:time:from:to:)``, so that a trace records the jump and its
   /// replay gives the states the app really showed. The sequence number does not change: the
   /// next action is numbered `sequence + 1` and applies to `state`. Running effects are not
   /// cancelled and no effect runs again.
@@ -516,7 +516,7 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
     }
     isSending = true
     defer { isSending = false }
-    let old = subscribersWantOld ? currentState : nil
+    let previous = currentState
     let tracked = isObservationTracked
     if tracked {
       isObservationTracked = false
@@ -525,9 +525,11 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
     currentState = state
     if !recorders.isEmpty {
       let time = clock.now(_sequence)
-      recorders.forEach { $0.recorder.jumped(sequence: _sequence, time: time, state: currentState) }
+      recorders.forEach {
+        $0.recorder.jumped(sequence: _sequence, time: time, from: previous, to: currentState)
+      }
     }
-    notifyObservers(old: old, tracked: tracked)
+    notifyObservers(old: previous, tracked: tracked)
   }
 
   /// The number of effects still running.

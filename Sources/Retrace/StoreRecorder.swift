@@ -95,8 +95,10 @@ public protocol StoreRecorder<State, Action>: AnyObject, Sendable {
   ///   - sequence: The store's sequence number: the last action reduced before the jump.
   ///     The next action is `sequence + 1` and applies to `state`.
   ///   - time: When the jump happened, in seconds since 1970, from the store's clock.
+  ///   - previous: The state before the jump: after action `sequence`, as reduced (a trace
+  ///     recorder hashes it, so that the actions before the jump are covered by a hash).
   ///   - state: The state the store now holds.
-  func jumped(sequence: UInt64, time: Double, state: State)
+  func jumped(sequence: UInt64, time: Double, from previous: State, to state: State)
 
   /// Called for every reduced action, in order, on the store's actor.
   func record(_ transition: Transition<State, Action>)
@@ -136,7 +138,7 @@ extension StoreRecorder {
   public func detached(sequence: UInt64, state: State) {}
 
   /// By default a recorder ignores jumps.
-  public func jumped(sequence: UInt64, time: Double, state: State) {}
+  public func jumped(sequence: UInt64, time: Double, from previous: State, to state: State) {}
 
   /// Builds the ``Transition`` and calls ``record(_:)``.
   @inlinable

@@ -23,7 +23,9 @@ public struct VerificationReport: Sendable {
   /// replay reproduced every recorded hash.
   public var divergence: Divergence?
   /// The sequence number of the last action covered by a reproduced hash (the session's
-  /// start when none is): every action up to it was checked.
+  /// start when none is): every action up to it was checked. In a session with time-travel
+  /// jumps, actions before a jump that no hash covers count as uncovered, and this stops
+  /// before the first of them.
   public var coveredThrough: UInt64
   /// The actions after the last reproduced hash, which nothing checked (0 when diverged:
   /// the replay stopped at the divergence).
@@ -92,22 +94,41 @@ extension Debugger {
       actionsReplayed: 0, checkpointsChecked: 0, snapshotsChecked: 0,
       coveredThrough: session.startSequence,
       uncoveredActions: 0)
+    // Time-travel jumps, each taken after the hashes recorded at its sequence number (which
+    // are of the state before it). A hash after a jump covers only the actions since it: the
+    // actions before a jump that no hash there covers stay unchecked.
+    let jumps = jumpAfter.keys.sorted()
+    var nextJump = 0
+    var uncoveredBeforeJumps = 0
+    var firstGap: UInt64?
     var state = session.initialState
-    // A jump before the first action comes after the starting snapshot's hash, if any.
-    if marks.first?.sequence != session.startSequence {
-      applyJump(&state, after: session.startSequence)
-    }
     var position = session.startSequence
     var lastMatch = session.startSequence
     let total = session.actions.count
-    for (number, mark) in marks.enumerated() {
-      while position < mark.sequence {
-        let stop = min(mark.sequence, position + UInt64(progressStride))
-        // A hash recorded after an action is of the state before a jump there.
-        advance(&state, from: position, to: stop, jumpAtEnd: stop != mark.sequence)
+    func replay(to end: UInt64) {
+      while position < end {
+        let stop = min(end, position + UInt64(progressStride))
+        advance(&state, from: position, to: stop, jumpAtEnd: false)
         position = stop
         progress?(Int(position - session.startSequence), total)
       }
+    }
+    func takeJumps(before limit: UInt64?) {
+      while nextJump < jumps.count, limit.map({ jumps[nextJump] < $0 }) ?? true {
+        let sequence = jumps[nextJump]
+        replay(to: sequence)
+        if lastMatch < sequence {
+          uncoveredBeforeJumps += Int(sequence - lastMatch)
+          if firstGap == nil { firstGap = lastMatch }
+        }
+        state = jumpAfter[sequence]!
+        lastMatch = sequence
+        nextJump += 1
+      }
+    }
+    for mark in marks {
+      takeJumps(before: mark.sequence)
+      replay(to: mark.sequence)
       let hash = stateHash(state)
       switch mark.kind {
       case .checkpoint: report.checkpointsChecked += 1
@@ -120,7 +141,7 @@ extension Debugger {
           ?? (session.snapshots.contains { $0.sequence == mark.sequence }
             ? session.loadSnapshotState?(mark.sequence) : nil)
         report.actionsReplayed = Int(position - session.startSequence)
-        report.coveredThrough = lastMatch
+        report.coveredThrough = firstGap ?? lastMatch
         report.divergence = Divergence(
           sequence: mark.sequence, kind: mark.kind, recordedHash: mark.hash, replayedHash: hash,
           window: min(lastMatch + 1, mark.sequence)...mark.sequence,
@@ -128,20 +149,13 @@ extension Debugger {
         return report
       }
       lastMatch = mark.sequence
-      if number + 1 == marks.count || marks[number + 1].sequence != mark.sequence {
-        applyJump(&state, after: mark.sequence)
-      }
     }
-    while position < session.endSequence {
-      let stop = min(session.endSequence, position + UInt64(progressStride))
-      advance(&state, from: position, to: stop)
-      position = stop
-      progress?(Int(position - session.startSequence), total)
-    }
+    takeJumps(before: nil)
+    replay(to: session.endSequence)
     report.actionsReplayed = total
     report.jumpsFollowed = session.jumps.count
-    report.coveredThrough = lastMatch
-    report.uncoveredActions = Int(session.endSequence - lastMatch)
+    report.coveredThrough = firstGap ?? lastMatch
+    report.uncoveredActions = uncoveredBeforeJumps + Int(session.endSequence - lastMatch)
     return report
   }
 

@@ -134,7 +134,7 @@ public final class LiveLink<State: Codable & Sendable, Action: Codable & Sendabl
   }
 
   /// Queues a `jump` message with the state the store was moved to; the store calls this.
-  public func jumped(sequence: UInt64, time: Double, state: State) {
+  public func jumped(sequence: UInt64, time: Double, from previous: State, to state: State) {
     core.jumped(sequence: sequence, time: time, state: state)
   }
 

@@ -172,11 +172,13 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
   }
 
   /// Records a time-travel jump: the store's state was set to `state` after action
-  /// `sequence` (`Store.jump(to:)`). The trace gets a chunk holding the new state, flagged
+  /// `sequence` (`Store.jump(to:)`). `previous`, the state before it, is hashed first
+  /// (unless a hash is there already), so that the actions before the jump are covered;
+  /// then the trace gets a chunk holding the new state, flagged
   /// as a jump (`docs/TRACE_FORMAT.md` §3), so that replaying it gives the states the app
   /// showed. A redacted trace cannot hold one: recording stops with an error.
-  public func jumped(sequence: UInt64, time: Double, state: State) {
-    core.enqueue(.jump(sequence, state))
+  public func jumped(sequence: UInt64, time: Double, from previous: State, to state: State) {
+    core.enqueue(.jump(sequence, previous, state))
   }
 
   /// Records `state` as the state after action `sequence`: a checkpoint that covers every

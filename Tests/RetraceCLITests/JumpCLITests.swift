@@ -1,5 +1,6 @@
 import Foundation
 import Retrace
+import RetraceDebugger
 import RetraceExamples
 import Testing
 
@@ -64,5 +65,38 @@ import Testing
     #expect(export.exitCode != 0, "\(export)")
     #expect(export.stderr.contains("JSON Lines cannot hold"))
     #expect(!FileManager.default.fileExists(atPath: workspace.path("j.jsonl")))
+  }
+
+  /// A session whose last event is a jump, as when the developer moved the app and closed
+  /// it: every action is covered, by the hash of the state before the jump.
+  @Test @MainActor func aSessionEndingInAJumpIsVerifiedThroughTheJump() throws {
+    let workspace = try Workspace()
+    let recorder = try TraceRecorder(path: workspace.path("end.trace"), domain: counterDomain)
+    let store = Store(initialState: counterDomain.initialState, reducer: CounterReducer())
+    store.attach(recorder)
+    for _ in 1...30 { store.send(.increment) }
+    store.jump(to: CounterState(count: 3))
+    try recorder.close()
+    let json = try workspace.run("replay end.trace --verify --json").json()
+    #expect(json["status"] as? String == "verified", "\(json)")
+    #expect(json["uncoveredActions"] as? Int == 0)
+    #expect(json["jumps"] as? Int == 1)
+  }
+
+  /// Actions before a jump that no hash covers are unchecked, even when a hash after the jump
+  /// matches: it was replayed from the jump's state, not from theirs.
+  @Test func actionsBeforeAJumpWithoutAHashAreUnverified() {
+    var session = RecordedSession(
+      domain: counterDomain, actions: Array(repeating: CounterAction.increment, count: 13))
+    session.jumps = [Snapshot(sequence: 10, hash: 0, state: CounterState(count: -5))]
+    session.checkpoints = [
+      Checkpoint(sequence: 13, hash: (try? StateHash(of: CounterState(count: -2)))!.rawValue)
+    ]
+    let report = Debugger(domain: counterDomain, session: session).verify()
+    #expect(report.divergence == nil)
+    #expect(report.checkpointsChecked == 1)
+    #expect(report.uncoveredActions == 10)
+    #expect(report.coveredThrough == 0)
+    #expect(!report.isVerified)
   }
 }

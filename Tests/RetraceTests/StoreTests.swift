@@ -290,8 +290,10 @@ import Testing
       func record(_ t: Transition<Tally, TallyAction>) {
         entries.withLock { $0.append("\(t.sequence): \(t.stateAfter?.total ?? -1)") }
       }
-      func jumped(sequence: UInt64, time: Double, state: Tally) {
-        entries.withLock { $0.append("jump after \(sequence) @\(time): \(state.total)") }
+      func jumped(sequence: UInt64, time: Double, from previous: Tally, to state: Tally) {
+        entries.withLock {
+          $0.append("jump after \(sequence) @\(time): \(previous.total) to \(state.total)")
+        }
       }
     }
     let store = Store(
@@ -322,7 +324,7 @@ import Testing
     #expect(totals == ["0->5", "5->7", "7->1", "1->11"])
     #expect(whole == 4)
     #expect(
-      recorder.entries.withLock { $0 } == ["1: 5", "2: 7", "jump after 2 @102.0: 1", "3: 11"])
+      recorder.entries.withLock { $0 } == ["1: 5", "2: 7", "jump after 2 @102.0: 7 to 1", "3: 11"])
     subscription.cancel()
     all.cancel()
   }

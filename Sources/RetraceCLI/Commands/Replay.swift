@@ -386,6 +386,12 @@ struct Replay: AsyncParsableCommand {
           ? "the session did not close, and no hash reached its journal after action \(coveredThrough)"
           : "the recording holds no hash after action \(coveredThrough)"
       let checked = actions - uncoveredActions
+      if jumps > 0 {
+        // Actions before a jump that no hash covers are not one run after coveredThrough.
+        return
+          "\(uncoveredActions) of \(actions) actions, the first after action \(coveredThrough), were replayed but covered by no hash (a time-travel jump came before a hash of them, or \(why)); "
+          + "the \(checked) others verified against \(hashes) hash\(hashes == 1 ? "" : "es")"
+      }
       return
         "actions \(first)...\(last) (\(uncoveredActions) of \(actions)) were replayed but covered by no hash (\(why)); "
         + "the \(checked) before them verified against \(hashes) hash\(hashes == 1 ? "" : "es")"

@@ -99,8 +99,8 @@ extension SessionFile {
       while let jump = jumps.first, jump.sequence <= sequence {
         jumps.removeFirst()
         guard jump.sequence == sequence, let jumped = jump.state else { continue }
+        recorder.jumped(sequence: sequence, time: time, from: state, to: jumped)
         state = jumped
-        recorder.jumped(sequence: sequence, time: time, state: jumped)
       }
     }
     writeJumps(after: session.startSequence, time: session.info.startTime)

@@ -24,7 +24,7 @@ final class LiveCore<State: Codable & Sendable, Action: Codable & Sendable>: Sen
     case action(UInt64, Double, Action)
     /// The state after action `sequence`, to hash for a `checkpoint`.
     case checkpoint(UInt64, State)
-    /// The store jumped to this state (`StoreRecorder.jumped(sequence:time:state:)`).
+    /// The store jumped to this state (`StoreRecorder.jumped(sequence:time:from:to:)`).
     case jump(UInt64, Double, State)
     /// A frame made elsewhere (a pong, an `error`, a `checkpoint`), sent as it is.
     case frame(Data)

@@ -364,9 +364,11 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
         attempt(&w) { () throws(TraceError) in try writer.checkpoint(state, sequence: sequence) }
         if let writer = w.writer { publishSchedule(of: writer) }
       }
-    case .jump(let sequence, let state):
+    case .jump(let sequence, let previous, let state):
       if let writer = w.writer, w.started {
-        attempt(&w) { () throws(TraceError) in try writer.jump(to: state, sequence: sequence) }
+        attempt(&w) { () throws(TraceError) in
+          try writer.jump(from: previous, to: state, sequence: sequence)
+        }
         if let writer = w.writer { publishSchedule(of: writer) }
       }
     case .flush(let completion):

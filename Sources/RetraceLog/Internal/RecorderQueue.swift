@@ -36,8 +36,9 @@ enum RecorderCommand<State: Sendable, Action: Sendable>: Sendable {
   /// The state after action `sequence`, to be hashed unless a checkpoint or snapshot is
   /// there already: what covers the last actions when a recorder is flushed or closed.
   case checkpoint(UInt64, State)
-  /// The state after action `sequence` was set to this one without an action (a jump).
-  case jump(UInt64, State)
+  /// The state after action `sequence` (the first) was set to the second without an action
+  /// (a jump).
+  case jump(UInt64, State, State)
   case flush(Completion)
   case close(Completion)
   /// The queue overflowed after the actions before this command: finish the trace there.

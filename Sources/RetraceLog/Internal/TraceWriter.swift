@@ -31,7 +31,7 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   private var chunkCheckpoints: UInt32 = 0
   private var chunkBaseTime: Int64 = 0
   private var chunkStartsWithSnapshot = false
-  /// Whether the open chunk's snapshot is a jump (``jump(to:sequence:)``): flag bit 1.
+  /// Whether the open chunk's snapshot is a jump (``jump(from:to:sequence:)``): flag bit 1.
   private var chunkIsJump = false
 
   // The journal.
@@ -339,14 +339,17 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   }
 
   /// Records that the state after action `sequence` was set to `state` without an action
-  /// (a time-travel jump): the open chunk is finished, and a chunk holding only the new
+  /// (a time-travel jump): `previous`, the state the actions gave, is hashed (a checkpoint,
+  /// unless one is there), the open chunk is finished, and a chunk holding only the new
   /// state as a snapshot flagged as a jump is written at once. A state for another sequence
   /// number than the last action written is ignored, as for a checkpoint.
   ///
   /// - Throws: ``TraceError`` when the trace is redacted: it holds no state but the starting
   ///   one (docs/PRIVACY.md), and a jump's state may hold anything.
-  func jump(to state: State, sequence: UInt64) throws(TraceError) {
+  func jump(from previous: State, to state: State, sequence: UInt64) throws(TraceError) {
     guard sequence == lastSequence else { return }
+    // The state the actions gave first, so that they are covered by a hash.
+    try checkpoint(previous, sequence: sequence)
     if redactor != nil {
       throw TraceError(
         .undecodable,

@@ -145,10 +145,11 @@ final class LiveSession<D: Domain>: LiveSegment {
       }
       live.withLock { live in
         if live.beforeJump == nil { live.beforeJump = live.state }
+        let previous = live.state
         live.state = state
         live.sequence = sequence
         live.changes += 1
-        recorder.jumped(sequence: sequence, time: time, state: state)
+        recorder.jumped(sequence: sequence, time: time, from: previous, to: state)
       }
     case .error(let text):
       live.withLock { $0.appError = text }
