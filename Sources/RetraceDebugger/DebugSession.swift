@@ -237,6 +237,7 @@ public struct DebugSession<D: Domain> {
       sequence += 1
       _ = debugger.domain.reduce(
         into: &state, action: session.actions[session.index(of: sequence)].action)
+      debugger.applyJump(&state, after: sequence)
       if holds(state) != holdsHere {
         change = sequence
         break

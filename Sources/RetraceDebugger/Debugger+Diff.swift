@@ -15,6 +15,9 @@ public struct SessionDifference<D: Domain>: Sendable {
     case onlyInFirst
     /// Session B (the other) has this action; session A has ended.
     case onlyInSecond
+    /// After this action, a time-travel jump (`RecordedSession.jumps`) is in one session
+    /// only, or sets another state in each.
+    case jump
   }
 
   /// The first sequence number at which the sessions differ (their start when their
@@ -123,9 +126,25 @@ extension Debugger {
     while index < common && equal(session.actions[index].action, other.actions[index].action) {
       index += 1
     }
-    let sequence = session.startSequence + UInt64(index) + 1
+    var sequence = session.startSequence + UInt64(index) + 1
+    // The first jump that differs, if it comes before the actions do (a jump after action
+    // s changes the state before action s + 1).
+    let jumps = session.jumps.map { [$0.sequence, $0.hash] }
+    let otherJumps = other.jumps.map { [$0.sequence, $0.hash] }
+    let sameJumps = zip(jumps, otherJumps).prefix { $0 == $1 }.count
+    let jumpDifference =
+      sameJumps < max(jumps.count, otherJumps.count)
+      ? min(
+        jumps.dropFirst(sameJumps).first?[0] ?? .max,
+        otherJumps.dropFirst(sameJumps).first?[0] ?? .max)
+      : nil
     let reason: SessionDifference<D>.Reason
-    if index < common {
+    if let jump = jumpDifference, jump < sequence,
+      jump <= max(session.endSequence, other.endSequence)
+    {
+      reason = .jump
+      sequence = jump
+    } else if index < common {
       reason = .action
     } else if session.actions.count > common {
       reason = .onlyInFirst

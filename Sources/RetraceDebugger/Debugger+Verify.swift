@@ -212,8 +212,10 @@ extension Debugger {
         let multiple = (position / UInt64(interval) + 1) * UInt64(interval)
         next = min(next, multiple)
       }
-      advance(&state, from: position, to: next)
+      // Hashes after an action are of the state before a jump there, as a recorder's are.
+      advance(&state, from: position, to: next, jumpAtEnd: false)
       position = next
+      defer { applyJump(&state, after: position) }
       let isCheckpoint = checkpointInterval > 0 && position % UInt64(checkpointInterval) == 0
       let isSnapshot = snapshotInterval > 0 && position % UInt64(snapshotInterval) == 0
       guard isCheckpoint || isSnapshot else { continue }

@@ -247,7 +247,12 @@ public struct DomainTrace<D: Domain>: Sendable {
 
   /// The state the recording started from: the first snapshot.
   public func initialState() throws(TraceError) -> D.State {
-    try state(at: reader.header.firstSequence)
+    // The first chunk's, not a jump's at the same sequence number.
+    guard let first = reader.chunks.firstIndex(where: { $0.startsWithSnapshot && !$0.isJump }),
+      reader.chunks[first].firstSequence == reader.header.firstSequence + 1,
+      let state = try snapshot(inChunk: first)
+    else { return try state(at: reader.header.firstSequence) }
+    return state
   }
 
   /// The state in the snapshot that starts chunk `chunk`, decoded; `nil` when the chunk

@@ -176,7 +176,9 @@ public struct JSONLinesSession<D: Domain>: SessionSource {
     // are sound.
     if let damage { throw damage.error }
     // The actions are numbered without gaps: `from`'s is found by its number.
-    let first = from > intact.startSequence ? Int(from - intact.startSequence - 1) : 0
+    let first =
+      from > intact.startSequence
+      ? Int(min(from - intact.startSequence - 1, UInt64(intact.actions.count))) : 0
     for action in intact.actions[min(first, intact.actions.count)...] {
       if let through, action.sequence > through { return }
       guard try body(action) else { return }

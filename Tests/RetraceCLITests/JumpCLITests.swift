@@ -13,7 +13,7 @@ import Testing
   /// A counter session: 10 increments, then a jump to a count of -5 (a state the app never
   /// reached by its actions), then 3 increments; returns the states the app showed.
   @MainActor
-  static func session(at path: String) throws -> [CounterState] {
+  static func session(at path: String, jump: Bool = true) throws -> [CounterState] {
     let recorder = try TraceRecorder(
       path: path, domain: counterDomain, sessionID: "jumps", startTime: 1_763_771_000)
     let store = Store(
@@ -23,7 +23,7 @@ import Testing
     var states = [store.state]
     for step in 1...13 {
       store.send(.increment)
-      if step == 10 {
+      if step == 10, jump {
         var jumped = store.state
         jumped.count = -5
         store.jump(to: jumped)
@@ -98,5 +98,33 @@ import Testing
     #expect(report.uncoveredActions == 10)
     #expect(report.coveredThrough == 0)
     #expect(!report.isVerified)
+  }
+
+  /// Two sessions with the same actions, one of them moved by a jump, differ at the jump.
+  @Test @MainActor func diffFindsAJumpInOneSessionOnly() throws {
+    let workspace = try Workspace()
+    _ = try Self.session(at: workspace.path("moved.trace"))
+    _ = try Self.session(at: workspace.path("plain.trace"), jump: false)
+    let diff = try workspace.run("diff moved.trace plain.trace --json")
+    #expect(diff.exitCode == 1, "\(diff)")
+    let json = try diff.json()
+    #expect(json["firstDifference"] as? Int == 10)
+    #expect(json["reason"] as? String == "jump")
+    let same = try workspace.run("diff moved.trace moved.trace")
+    #expect(same.exitCode == 0, "\(same)")
+  }
+
+  /// Hashes recorded by the engine at a jump's action are of the state before it, as a
+  /// recorder's are, so the session they make verifies.
+  @Test func checkpointsRecordedAtAJumpVerify() {
+    var session = RecordedSession(
+      domain: counterDomain, actions: Array(repeating: CounterAction.increment, count: 20))
+    session.jumps = [Snapshot(sequence: 10, hash: 0, state: CounterState(count: -5))]
+    let debugger = Debugger(domain: counterDomain, session: session)
+    let recorded = debugger.recordingCheckpoints(every: 5, snapshotEvery: 10)
+    let report = Debugger(domain: counterDomain, session: recorded).verify()
+    #expect(report.divergence == nil, "\(String(describing: report.divergence))")
+    #expect(report.isVerified)
+    #expect(try! debugger.state(at: 20).count == 5)
   }
 }

@@ -125,6 +125,7 @@ struct Diff: AsyncParsableCommand {
       case .action: what = "their actions differ"
       case .onlyInFirst: what = "\(traces[1]) has ended"
       case .onlyInSecond: what = "\(traces[0]) has ended"
+      case .jump: what = "a time-travel jump after it is in one only, or sets another state"
       }
       print("first difference at \(difference.sequence): \(what)".bold)
       for (path, action) in [(traces[0], difference.first), (traces[1], difference.second)] {

@@ -100,8 +100,10 @@ extension LiveCore {
           do throws(LiveLinkError) {
             if !frames.isEmpty { try await write(socket, frames) }
           } catch {
-            // Not sent: the next connection's `hello` covers them.
+            // Not sent: the next connection's `hello` covers them. The checkpoints taken out
+            // of the queue will not be hashed: the next one is due after the last of them.
             queue.withLock { $0.dropped += actions }
+            if let last = checkpoints.last { checkpointDone(after: last.0) }
             throw error
           }
           sentCount.add(actions, ordering: .relaxed)

@@ -109,6 +109,11 @@ final class LiveHub: WSMessageHandler, Sendable {
         "this Studio does not know the domain '\(hello.domain)' (it knows \(known)): serve with a `retrace` built with that domain registered (RetraceCommand.main(domains:))"
       )
     }
+    // A trace's first sequence number is at most 2^63 - 1 (TRACE_FORMAT §2.2), which also
+    // keeps the sequence numbers counted on from it clear of overflow.
+    guard hello.sequence <= UInt64(Int64.max) - UInt64(UInt32.max) else {
+      throw LiveProtocolError("the hello's sequence number \(hello.sequence) is too large")
+    }
     guard hello.actionSchemaVersion == domain.actionSchemaVersion else {
       throw LiveProtocolError(
         "the app's \(hello.domain) actions are of schema version \(hello.actionSchemaVersion), this Studio's of version \(domain.actionSchemaVersion)"

@@ -143,9 +143,20 @@ final class LiveSession<D: Domain>: LiveSegment {
       } catch {
         throw LiveProtocolError("the jump's state does not decode as \(domain.name)'s: \(error)")
       }
-      live.withLock { live in
+      try live.withLock { live throws(LiveProtocolError) in
+        // A jump comes in its place among the actions: after the last one received.
+        guard sequence == live.sequence else {
+          throw LiveProtocolError(
+            "a jump after action \(sequence), but the session's last action is \(live.sequence)")
+        }
         if live.beforeJump == nil { live.beforeJump = live.state }
         let previous = live.state
+        // The app's checkpoint of this action, which may come after the jump, is of the
+        // state the action gave: kept for it.
+        if !live.kept.contains(where: { $0.sequence == sequence }) {
+          live.kept.append((sequence, previous))
+          if live.kept.count > Self.keptStateLimit { live.kept.removeFirst() }
+        }
         live.state = state
         live.sequence = sequence
         live.changes += 1
@@ -161,7 +172,9 @@ final class LiveSession<D: Domain>: LiveSegment {
   private func record(first: UInt64, times: [Double], actions: [[UInt8]]) throws(LiveProtocolError)
   {
     try live.withLock { live throws(LiveProtocolError) in
-      guard first == live.sequence + 1 else {
+      guard live.sequence < UInt64(Int64.max), first == live.sequence + 1,
+        UInt64(actions.count) <= UInt64(Int64.max) - live.sequence
+      else {
         live.problem =
           "actions from \(first) after action \(live.sequence): the actions between are missing"
         throw LiveProtocolError(live.problem!)
@@ -196,12 +209,10 @@ final class LiveSession<D: Domain>: LiveSegment {
   /// longer has counts as unchecked.
   private func check(sequence: UInt64, hash: StateHash) {
     live.withLock { live in
-      let state: D.State?
-      if sequence == live.sequence {
-        state = live.state
-      } else {
-        state = live.kept.last { $0.sequence == sequence }?.state
-      }
+      // A state kept at that action first: after a jump there, it is the one the action gave.
+      let state =
+        live.kept.first { $0.sequence == sequence }?.state
+        ?? (sequence == live.sequence ? live.state : nil)
       live.kept.removeAll { $0.sequence <= sequence }
       guard let state, let ours = try? StateHash(of: state) else {
         live.checkpointsUnchecked += 1
