@@ -33,7 +33,7 @@ extension LiveCore {
         q.accepting = false
         q.needsResync = false
         q.broken = nil
-        return q.discard()
+        return q.discard(keepingFrames: false)
       }
       if hadCheckpoint { checkpointDone(after: 0) }
       attachSnapshot.withLock { $0 = nil }

@@ -67,15 +67,18 @@ final class LiveCore<State: Codable & Sendable, Action: Codable & Sendable>: Sen
     }
 
     /// Empties the queue but for its frames (a pong, an `error`); the actions in it count
-    /// as dropped. Returns whether a checkpoint's state was among what it let go of.
+    /// as dropped. Returns whether a checkpoint's state was among what it let go of. Frames
+    /// (answers to the Studio) stay for a resynchronization on the same connection, and go
+    /// with `keepingFrames: false` between connections: a Close meant for the old one would
+    /// end the new one.
     @discardableResult
-    mutating func discard() -> Bool {
+    mutating func discard(keepingFrames: Bool = true) -> Bool {
       dropped += actionCount
       var hadCheckpoint = false
       var frames: [Other] = []
       for other in others {
         switch other {
-        case .frame: frames.append(other)
+        case .frame: if keepingFrames { frames.append(other) }
         case .checkpoint: hadCheckpoint = true
         case .action, .jump: break
         }
