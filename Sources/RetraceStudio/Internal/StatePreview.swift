@@ -578,29 +578,14 @@ private struct PreviewUnkeyedContainer: UnkeyedEncodingContainer {
   }
 }
 
-private struct PreviewSingleContainer: SingleValueEncodingContainer {
+private struct PreviewSingleContainer: SingleValueEncodingContainer, LeafEncodingContainer {
   let node: PreviewNode
   let path: [PathStep]
   let context: PreviewContext
   var codingPath: [any CodingKey] { [] }
 
-  private func leaf(_ value: JSONValue) { node.kind = .leaf(value) }
+  func encodeLeaf(_ value: JSONValue) { node.kind = .leaf(value) }
 
-  mutating func encodeNil() throws { leaf(.null) }
-  mutating func encode(_ value: Bool) throws { leaf(.bool(value)) }
-  mutating func encode(_ value: String) throws { leaf(.string(value)) }
-  mutating func encode(_ value: Double) throws { leaf(.double(value)) }
-  mutating func encode(_ value: Float) throws { leaf(.double(Double(value))) }
-  mutating func encode(_ value: Int) throws { leaf(.int(Int64(value))) }
-  mutating func encode(_ value: Int8) throws { leaf(.int(Int64(value))) }
-  mutating func encode(_ value: Int16) throws { leaf(.int(Int64(value))) }
-  mutating func encode(_ value: Int32) throws { leaf(.int(Int64(value))) }
-  mutating func encode(_ value: Int64) throws { leaf(.int(value)) }
-  mutating func encode(_ value: UInt) throws { leaf(.uint(UInt64(value))) }
-  mutating func encode(_ value: UInt8) throws { leaf(.uint(UInt64(value))) }
-  mutating func encode(_ value: UInt16) throws { leaf(.uint(UInt64(value))) }
-  mutating func encode(_ value: UInt32) throws { leaf(.uint(UInt64(value))) }
-  mutating func encode(_ value: UInt64) throws { leaf(.uint(value)) }
   mutating func encode<T: Encodable>(_ value: T) throws {
     try context.encode(value, into: node, path: path)
   }

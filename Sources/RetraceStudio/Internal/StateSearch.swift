@@ -202,7 +202,7 @@ private struct SearchKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProto
   }
 }
 
-private struct SearchUnkeyedContainer: UnkeyedEncodingContainer {
+private struct SearchUnkeyedContainer: UnkeyedEncodingContainer, LeafEncodingContainer {
   let walk: SearchWalk
   let path: [PathStep]
   var codingPath: [any CodingKey] { [] }
@@ -219,27 +219,12 @@ private struct SearchUnkeyedContainer: UnkeyedEncodingContainer {
     return path + [.index(count)]
   }
 
-  private mutating func leaf(_ value: JSONValue) throws {
+  mutating func encodeLeaf(_ value: JSONValue) throws {
     let index = count
     count += 1
     try walk.leaf(value, at: path + [.index(index)])
   }
 
-  mutating func encodeNil() throws { try leaf(.null) }
-  mutating func encode(_ value: Bool) throws { try leaf(.bool(value)) }
-  mutating func encode(_ value: String) throws { try leaf(.string(value)) }
-  mutating func encode(_ value: Double) throws { try leaf(.double(value)) }
-  mutating func encode(_ value: Float) throws { try leaf(.double(Double(value))) }
-  mutating func encode(_ value: Int) throws { try leaf(.int(Int64(value))) }
-  mutating func encode(_ value: Int8) throws { try leaf(.int(Int64(value))) }
-  mutating func encode(_ value: Int16) throws { try leaf(.int(Int64(value))) }
-  mutating func encode(_ value: Int32) throws { try leaf(.int(Int64(value))) }
-  mutating func encode(_ value: Int64) throws { try leaf(.int(value)) }
-  mutating func encode(_ value: UInt) throws { try leaf(.uint(UInt64(value))) }
-  mutating func encode(_ value: UInt8) throws { try leaf(.uint(UInt64(value))) }
-  mutating func encode(_ value: UInt16) throws { try leaf(.uint(UInt64(value))) }
-  mutating func encode(_ value: UInt32) throws { try leaf(.uint(UInt64(value))) }
-  mutating func encode(_ value: UInt64) throws { try leaf(.uint(value)) }
   mutating func encode<T: Encodable>(_ value: T) throws {
     try walk.visit(value, at: next())
   }
@@ -257,28 +242,13 @@ private struct SearchUnkeyedContainer: UnkeyedEncodingContainer {
   mutating func superEncoder() -> any Encoder { SearchEncoder(walk: walk, path: next()) }
 }
 
-private struct SearchSingleContainer: SingleValueEncodingContainer {
+private struct SearchSingleContainer: SingleValueEncodingContainer, LeafEncodingContainer {
   let walk: SearchWalk
   let path: [PathStep]
   var codingPath: [any CodingKey] { [] }
 
-  private func leaf(_ value: JSONValue) throws { try walk.leaf(value, at: path) }
+  func encodeLeaf(_ value: JSONValue) throws { try walk.leaf(value, at: path) }
 
-  mutating func encodeNil() throws { try leaf(.null) }
-  mutating func encode(_ value: Bool) throws { try leaf(.bool(value)) }
-  mutating func encode(_ value: String) throws { try leaf(.string(value)) }
-  mutating func encode(_ value: Double) throws { try leaf(.double(value)) }
-  mutating func encode(_ value: Float) throws { try leaf(.double(Double(value))) }
-  mutating func encode(_ value: Int) throws { try leaf(.int(Int64(value))) }
-  mutating func encode(_ value: Int8) throws { try leaf(.int(Int64(value))) }
-  mutating func encode(_ value: Int16) throws { try leaf(.int(Int64(value))) }
-  mutating func encode(_ value: Int32) throws { try leaf(.int(Int64(value))) }
-  mutating func encode(_ value: Int64) throws { try leaf(.int(value)) }
-  mutating func encode(_ value: UInt) throws { try leaf(.uint(UInt64(value))) }
-  mutating func encode(_ value: UInt8) throws { try leaf(.uint(UInt64(value))) }
-  mutating func encode(_ value: UInt16) throws { try leaf(.uint(UInt64(value))) }
-  mutating func encode(_ value: UInt32) throws { try leaf(.uint(UInt64(value))) }
-  mutating func encode(_ value: UInt64) throws { try leaf(.uint(value)) }
   mutating func encode<T: Encodable>(_ value: T) throws {
     try walk.visit(value, at: path)
   }
