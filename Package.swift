@@ -221,6 +221,7 @@ let package = Package(
         "RetraceTestSupport",
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+        .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),
     .testTarget(

@@ -81,12 +81,15 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
     try self.init(
       path: path, domain: domain.name, actionSchemaVersion: domain.actionSchemaVersion,
       sessionID: sessionID, startTime: startTime, app: app, configuration: configuration,
-      redaction: domain.redaction, onError: onError)
+      redaction: domain.redaction, replaying: domain, onError: onError)
   }
 
   /// Creates a recorder from the header's facts (and the redaction policy) rather than a
   /// domain, writing through `storage`: what tools that write another schema's actions
   /// (`retrace generate --action-schema`) and tests that inject failing or lossy storage use.
+  ///
+  /// A redacting recorder needs `replaying`, the domain whose reducer gives the states its
+  /// hashes and snapshots are of (the redacted actions', replayed on the writer thread).
   package init(
     path: String,
     domain: String,
@@ -96,6 +99,7 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
     app: [String: String] = [:],
     configuration: TraceRecorderConfiguration = TraceRecorderConfiguration(),
     redaction: RedactionPolicy? = nil,
+    replaying replayDomain: (any Domain<State, Action>)? = nil,
     storage: any TraceStorage = FileStorage(),
     onError: (@Sendable (TraceError) -> Void)? = nil
   ) throws(TraceError) {
@@ -112,8 +116,11 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
       snapshotInterval: configuration.snapshotInterval)
     // A header the reader would refuse is refused here, before any file is created.
     try header.checkWritable(path: path)
+    let replay =
+      configuration.redactionKey == nil ? nil : replayDomain.map { RedactedReplay(domain: $0) }
     let writer = try TraceWriter<State, Action>(
-      path: path, configuration: configuration, storage: storage, redaction: redaction)
+      path: path, configuration: configuration, storage: storage, redaction: redaction,
+      replay: replay)
     core = RecorderCore(
       writer: writer, header: header, configuration: configuration, onError: onError)
   }

@@ -73,9 +73,10 @@ import Testing
     #expect(raw.indices.dropLast(31).allSatisfy { raw[$0..<($0 + 32)].elementsEqual(key) == false })
     // The header says, in the clear, that the values are pseudonyms.
     #expect(try TraceReader(path: redactedPath).header.app["redaction"] == "keyed pseudonyms")
-    // And the trace holds no state but the starting one.
+    // Its snapshots, searched above with every record, are of the state the redacted
+    // actions give: there are some after the starting one, as in the clear.
     let reader = try TraceReader(path: redactedPath)
-    #expect(reader.chunks.filter(\.startsWithSnapshot).count == 1)
+    #expect(reader.chunks.filter(\.startsWithSnapshot).count > 1)
   }
 
   @Test func pseudonymsAreKeyedDeterministicAndKeepTheShape() throws {

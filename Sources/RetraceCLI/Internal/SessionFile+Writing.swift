@@ -90,7 +90,7 @@ extension SessionFile {
       path: path, domain: domain.name, actionSchemaVersion: schemaVersion,
       sessionID: session.info.sessionID,
       startTime: session.info.startTime, configuration: configuration,
-      redaction: domain.redaction)
+      redaction: domain.redaction, replaying: domain as? any Domain<D.State, Recorded>)
     recorder.attached(sequence: session.startSequence, state: session.initialState)
     var state = session.initialState
     // Time-travel jumps are written where they came, after the hash of the state before.

@@ -4,13 +4,14 @@ import Retrace
 /// Applies a domain's ``RedactionPolicy`` to encoded actions and states, on the recorder's
 /// writer thread, before a byte of them is written.
 ///
-/// It rewrites the CBOR item by item: heads, keys and every value no rule touches are copied
-/// as they are, so that a redacted state encodes exactly as the state that the redacted
-/// actions produce when replayed, and its hash matches theirs (`docs/PRIVACY.md`). A text
-/// value under a `pseudonymize` rule becomes its keyed pseudonym; a value under `drop`, a
-/// placeholder of its type. Every pseudonym made is remembered, and any later string equal
-/// to its original (in an action or in the state, under a rule or not) is replaced by it:
-/// equal in, equal out, wherever a reducer moves a value.
+/// It rewrites the CBOR item by item: heads, keys and every value no rule names are copied
+/// as they are. A text value under a `pseudonymize` rule becomes its keyed pseudonym (the
+/// same value, the same pseudonym, in every action and in the starting state); a value under
+/// `drop`, a placeholder of its type. Nothing else changes: a field name, an enum's case or
+/// a kept value that happens to equal a redacted one stays what it is. The states hashed
+/// after the start are not rewritten at all: the recorder replays the redacted actions
+/// itself (``RedactedReplay``), so its hashes are of the states every later replay gives
+/// (`docs/PRIVACY.md`).
 struct Redactor {
   /// A rule's path, split into components.
   private struct Pattern {
@@ -69,13 +70,11 @@ struct Redactor {
     case element
   }
 
-  /// What a rewrite is for.
+  /// What a rewrite is for: which rules apply.
   private enum Mode {
     case action
-    /// The initial state: its rules pseudonymize what the state holds before any action.
+    /// The initial state: the state rules pseudonymize what it holds before any action.
     case initialState
-    /// A later state: only the pseudonyms already made replace their originals.
-    case state
   }
 
   /// The error for what cannot be redacted safely.
@@ -86,10 +85,15 @@ struct Redactor {
   private let key: SymmetricKey
   private let actionRules: [Pattern]
   private let stateRules: [Pattern]
-  /// Every original value pseudonymized so far, with its pseudonym.
-  private var pseudonyms: [String: String] = [:]
-  /// The hashes of ``pseudonyms``' originals, which tell cheaply that a string is not one.
-  private var originalHashes: Set<UInt64> = []
+  /// Pseudonyms made recently, by their originals: the same few values recur in a session,
+  /// and an HMAC per value is the costly part. Emptied when it reaches
+  /// ``pseudonymCacheLimit``, so that a long session does not grow it without bound.
+  private var pseudonyms: [PseudonymKey: String] = [:]
+  private struct PseudonymKey: Hashable {
+    let text: String
+    let keeping: Int
+  }
+  private static let pseudonymCacheLimit = 4_096
   /// Reused between calls, so that a rewrite allocates only its strings.
   private var output: [UInt8] = []
   private var path: [PathComponent] = []
@@ -137,19 +141,7 @@ struct Redactor {
 
   /// The state the recording starts from, redacted by the state rules.
   mutating func redactInitialState(_ encoded: [UInt8]) throws(Failure) -> [UInt8] {
-    try encoded.withBytes { bytes throws(Failure) in
-      // Twice: the first pass makes the pseudonyms of every value a rule names, so that the
-      // second also replaces a copy of one that comes before it, in a field no rule names.
-      _ = try rewrite(bytes, mode: .initialState)
-      return try rewrite(bytes, mode: .initialState)
-    }
-  }
-
-  /// A later state, with every value pseudonymized so far replaced by its pseudonym.
-  mutating func redactState(_ encoded: [UInt8]) throws(Failure) -> [UInt8] {
-    // Nothing to replace yet: the bytes as they are.
-    guard !pseudonyms.isEmpty else { return encoded }
-    return try encoded.withBytes { bytes throws(Failure) in try rewrite(bytes, mode: .state) }
+    try encoded.withBytes { bytes throws(Failure) in try rewrite(bytes, mode: .initialState) }
   }
 
   private mutating func rewrite(_ bytes: UnsafeRawBufferPointer, mode: Mode) throws(Failure)
@@ -196,7 +188,6 @@ struct Redactor {
     switch mode {
     case .action: (rules, cache) = (actionRules, 0)
     case .initialState: (rules, cache) = (stateRules, 1)
-    case .state: return nil
     }
     let key = PathKey(bytes: pathBytes)
     if let matched = matchedRules[cache][key] { return matched ?? inherited }
@@ -250,25 +241,18 @@ struct Redactor {
       let end = cursor.offset + Int(head.argument)
       let raw = UnsafeRawBufferPointer(rebasing: cursor.bytes[cursor.offset..<end])
       cursor.offset = end
-      // No rule, and (in an action, or for a value never pseudonymized) nothing to replace:
-      // the bytes as they are, without making a string of them.
-      if rule == nil && (mode == .action || !mayBePseudonymized(raw)) {
+      // No rule: the bytes as they are, without making a string of them.
+      guard let rule, rule != .keep else {
         output.append(contentsOf: cursor.bytes[start..<end])
         break
       }
       let text = String(decoding: raw, as: UTF8.self)
       let written: String
       switch rule {
-      case .pseudonymize?: written = pseudonym(of: text, keeping: 0)
-      case .pseudonymizeKeepingPrefix(let count)?: written = pseudonym(of: text, keeping: count)
-      case .drop?: written = ""
-      case .keep?: written = text
-      case nil:
-        // In a state, a value the actions brought in, moved by a reducer to a field no rule
-        // names, is replaced as the replay will have it. In an action, only the rules decide
-        // (above): a field no rule names is written as it is, so that an enum's name, an
-        // identifier or a field name equal to someone's pseudonymized value stays what it is.
-        written = pseudonyms[text] ?? text
+      case .pseudonymize: written = pseudonym(of: text, keeping: 0)
+      case .pseudonymizeKeepingPrefix(let count): written = pseudonym(of: text, keeping: count)
+      case .drop: written = ""
+      case .keep: written = text
       }
       RecordCBOR.appendHead(major: 3, UInt64(written.utf8.count), to: &output)
       output.append(contentsOf: written.utf8)
@@ -280,16 +264,10 @@ struct Redactor {
       }
       pop(to: mark, from: &path)
     case 5:
-      if mode != .action, try keysChange(in: cursor, count: head.argument) {
-        try rewriteMapWithNewKeys(
-          &cursor, head: start..<cursor.offset, count: head.argument, path: &path, mode: mode,
-          rule: rule, into: &output)
-        break
-      }
       output.append(contentsOf: cursor.bytes[start..<cursor.offset])
       for _ in 0..<head.argument {
-        // An action's keys are names, never personal data: copied as they are. So are a
-        // state's, unless they are personal data too (see `keysChange`).
+        // Keys are copied as they are: rules name values, never keys (a struct's keys are
+        // its field names).
         let keyRange = try cursor.skipItem()
         output.append(contentsOf: cursor.bytes[keyRange])
         var key = RecordCBOR.Cursor(cursor.bytes, offset: keyRange.lowerBound)
@@ -318,81 +296,6 @@ struct Redactor {
     }
   }
 
-  /// The text of the key at `range`, if it is a text string.
-  private static func keyText(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) throws
-    -> (text: String, range: Range<Int>)?
-  {
-    var key = RecordCBOR.Cursor(bytes, offset: range.lowerBound)
-    let head = try key.readHead()
-    guard head.major == 3, head.info != 31 else { return nil }
-    let text = String(
-      decoding: UnsafeRawBufferPointer(rebasing: bytes[key.offset..<range.upperBound]),
-      as: UTF8.self)
-    return (text, key.offset..<range.upperBound)
-  }
-
-  /// Whether any text key of the map whose `count` entries start at `cursor` is a value
-  /// pseudonymized before (a dictionary keyed by personal data, such as accounts by IBAN):
-  /// a look ahead that leaves `cursor` where it is. Rules never name keys: a struct's keys
-  /// are its field names, which a pseudonym would make undecodable.
-  private func keysChange(in cursor: RecordCBOR.Cursor, count: UInt64) throws -> Bool {
-    guard !pseudonyms.isEmpty else { return false }
-    var ahead = cursor
-    for _ in 0..<count {
-      let keyRange = try ahead.skipItem()
-      if let key = try Self.keyText(ahead.bytes, keyRange),
-        mayBePseudonymized(UnsafeRawBufferPointer(rebasing: ahead.bytes[key.range])),
-        pseudonyms[key.text] != nil
-      {
-        return true
-      }
-      _ = try ahead.skipItem()
-    }
-    return false
-  }
-
-  /// Whether `text` (UTF-8) may be a value pseudonymized before: `false` for nearly every
-  /// string that is not, from a set of hashes of the originals, without making a string.
-  private func mayBePseudonymized(_ text: UnsafeRawBufferPointer) -> Bool {
-    !pseudonyms.isEmpty && originalHashes.contains(XXH64.hash(text))
-  }
-
-  /// Rewrites a state's map whose keys change, and sorts its entries by their encoded keys
-  /// again, as the deterministic encoding of the state the redacted actions leave does
-  /// (RFC 8949 §4.2.1).
-  private mutating func rewriteMapWithNewKeys(
-    _ cursor: inout RecordCBOR.Cursor, head: Range<Int>, count: UInt64,
-    path: inout [PathComponent], mode: Mode, rule: RedactionPolicy.Rule?,
-    into output: inout [UInt8]
-  ) throws {
-    var entries: [(key: [UInt8], value: [UInt8])] = []
-    for _ in 0..<count {
-      let keyRange = try cursor.skipItem()
-      var key = Array(cursor.bytes[keyRange])
-      var component = PathComponent.element
-      if let original = try Self.keyText(cursor.bytes, keyRange) {
-        component = .key(original.range)
-        let replaced = pseudonyms[original.text] ?? original.text
-        if replaced != original.text {
-          key.removeAll()
-          RecordCBOR.appendHead(major: 3, UInt64(replaced.utf8.count), to: &key)
-          key.append(contentsOf: replaced.utf8)
-        }
-      }
-      var value: [UInt8] = []
-      let mark = push(component, in: cursor.bytes, onto: &path)
-      try rewriteItem(&cursor, path: &path, mode: mode, rule: rule, into: &value)
-      pop(to: mark, from: &path)
-      entries.append((key, value))
-    }
-    entries.sort { $0.key.lexicographicallyPrecedes($1.key) }
-    output.append(contentsOf: cursor.bytes[head])
-    for entry in entries {
-      output.append(contentsOf: entry.key)
-      output.append(contentsOf: entry.value)
-    }
-  }
-
   /// A value of the same CBOR type as the one dropped: 0, an empty byte string, `false`,
   /// or 0.0 of the same width.
   private static func placeholder(for major: UInt8, info: UInt8) -> [UInt8] {
@@ -412,7 +315,7 @@ struct Redactor {
   /// digit, chosen by HMAC-SHA256 of the text under the key; spaces, punctuation and other
   /// symbols stay, so the value keeps its shape.
   private mutating func pseudonym(of text: String, keeping: Int) -> String {
-    if let known = pseudonyms[text] { return known }
+    if let known = pseudonyms[PseudonymKey(text: text, keeping: keeping)] { return known }
     var stream: [UInt8] = []
     var block: UInt8 = 0
     var position = 0
@@ -443,9 +346,8 @@ struct Redactor {
       }
     }
     let pseudonym = String(result)
-    pseudonyms[text] = pseudonym
-    var utf8 = text
-    utf8.withUTF8 { originalHashes.insert(XXH64.hash(UnsafeRawBufferPointer($0))) }
+    if pseudonyms.count >= Self.pseudonymCacheLimit { pseudonyms.removeAll(keepingCapacity: true) }
+    pseudonyms[PseudonymKey(text: text, keeping: keeping)] = pseudonym
     return pseudonym
   }
 }

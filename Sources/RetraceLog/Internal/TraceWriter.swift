@@ -57,8 +57,12 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   @exclusivity(unchecked) private var scratch: [UInt8] = []
   private var stateBytes: [UInt8] = []
   private var frameBuffer: [UInt8] = []
-  /// Rewrites actions and states before they are written, when the recorder redacts.
+  /// Rewrites actions and the starting state before they are written, when the recorder
+  /// redacts.
   private var redactor: Redactor?
+  /// The state the redacted actions give, which a redacted trace's hashes and snapshots are
+  /// of, when the recorder redacts.
+  private var replay: RedactedReplay<State, Action>?
   /// Whether the state being hashed is the one the recording starts from.
   private var hashingStartingState = false
   /// Seals chunks and journal records, when the recorder encrypts.
@@ -73,14 +77,21 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
 
   init(
     path: String, configuration: TraceRecorderConfiguration, storage: any TraceStorage,
-    redaction: RedactionPolicy? = nil
+    redaction: RedactionPolicy? = nil, replay: RedactedReplay<State, Action>? = nil
   ) throws(TraceError) {
     if let key = configuration.redactionKey {
       guard let redaction else {
         throw TraceError(
           .io, "a redaction key is set, but the domain declares no redaction policy", path: path)
       }
+      guard let replay else {
+        throw TraceError(
+          .io,
+          "a redaction key is set, but no domain was given to replay the redacted actions with",
+          path: path)
+      }
       redactor = Redactor(policy: redaction, key: key)
+      self.replay = replay
     }
     if let key = configuration.encryptionKey {
       do {
@@ -146,6 +157,8 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     hashingStartingState = true
     defer { hashingStartingState = false }
     try beginChunk(snapshot: state, sequence: header.firstSequence)
+    // A redacted recording replays from the starting state as the trace holds it.
+    replay?.start(from: stateBytes)
     try finishChunk()
   }
 
@@ -173,7 +186,9 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   func append(sequence: UInt64, time: Double, encoded: UnsafeRawBufferPointer, state: State?)
     throws(TraceError)
   {
-    guard let state else { return try append(sequence: sequence, time: time, encoded: encoded) }
+    guard let state, redactor == nil else {
+      return try append(sequence: sequence, time: time, encoded: encoded)
+    }
     try appendAction(encoded, sequence: sequence, time: time)
     try stateRecordIfDue(state, sequence: sequence)
     if chunk.count >= configuration.chunkSize { try finishChunk() }
@@ -199,12 +214,16 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     do {
       appended = try redactor!.withRedactedAction(encoded) { bytes throws(TraceError) in
         try appendPlainAction(bytes, sequence: sequence, time: time)
+        replay!.apply(bytes)
       }
     } catch {
       throw TraceError(
         .undecodable, "cannot redact the action: \(error.message)", path: path, sequence: sequence)
     }
     try appended.get()
+    // Hashed and snapshotted on the writer's own schedule, from the state the redacted
+    // actions give: the app never hands a redacting recorder its state.
+    if let state = replay!.state { try stateRecordIfDue(state, sequence: sequence) }
   }
 
   /// Appends an encoded action's record, as it is, to the chunk and to the journal.
@@ -239,7 +258,13 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   /// session flushed now and then has the same periodic ones as the session unflushed.
   func checkpoint(_ state: State, sequence: UInt64) throws(TraceError) {
     guard sequence == lastSequence, lastHashed != sequence else { return }
-    try writeCheckpoint(state, sequence: sequence, periodic: false)
+    guard redactor != nil else {
+      return try writeCheckpoint(state, sequence: sequence, periodic: false)
+    }
+    // A redacted trace hashes the state its own actions give, never the app's; none once an
+    // action did not decode.
+    guard let replayed = replay?.state else { return }
+    try writeCheckpoint(replayed, sequence: sequence, periodic: false)
   }
 
   /// Whether the state last encoded is small enough that its size does not space
@@ -249,10 +274,18 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
       <= configuration.checkpointInterval
   }
 
+  /// Whether a periodic checkpoint or snapshot was due at or before the last action written
+  /// and no hash covers that action: the writer fell behind and was handed no state.
+  var latestStateIsDue: Bool {
+    lastHashed < lastSequence && lastSequence >= nextStateDue
+  }
+
   /// The first sequence number at which a checkpoint or snapshot can be due. The recorder
   /// hands the writer a state only from there on, so that a large state is not kept alive
   /// (and copied on write by the app's next change) at candidates the writer would ignore.
   var nextStateDue: UInt64 {
+    // A redacting writer replays the state itself (``RedactedReplay``).
+    guard redactor == nil else { return .max }
     let budgetGap = UInt64(lastStateBytes / max(configuration.maxStateBytesPerAction, 1))
     var due = UInt64.max
     if configuration.checkpointInterval > 0 {
@@ -266,10 +299,8 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
 
   private func stateRecordIfDue(_ state: State, sequence: UInt64) throws(TraceError) {
     let budgetGap = UInt64(lastStateBytes / max(configuration.maxStateBytesPerAction, 1))
-    // A redacted trace holds no state but the starting one: a later state may hold values
-    // a reducer derived from personal data, which no rule names (docs/PRIVACY.md).
     let snapshotDue =
-      configuration.snapshotInterval > 0 && redactor == nil
+      configuration.snapshotInterval > 0
       && sequence - lastSnapshot >= max(UInt64(configuration.snapshotInterval), budgetGap)
     let checkpointDue =
       configuration.checkpointInterval > 0
@@ -303,13 +334,11 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
       throw TraceError(
         .undecodable, "cannot encode the state: \(error)", path: path, sequence: sequence)
     }
-    if redactor != nil {
-      // The starting state by the state rules; later ones with the pseudonyms made so far,
-      // as the redacted actions leave them.
+    if redactor != nil && hashingStartingState {
+      // The starting state by the state rules. Later states are the recorder's own replay
+      // of the redacted actions (``RedactedReplay``): hashed as they are.
       do {
-        stateBytes =
-          hashingStartingState
-          ? try redactor!.redactInitialState(stateBytes) : try redactor!.redactState(stateBytes)
+        stateBytes = try redactor!.redactInitialState(stateBytes)
       } catch {
         throw TraceError(
           .undecodable, "cannot redact the state: \(error.message)", path: path,
@@ -344,8 +373,9 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   /// state as a snapshot flagged as a jump is written at once. A state for another sequence
   /// number than the last action written is ignored, as for a checkpoint.
   ///
-  /// - Throws: ``TraceError`` when the trace is redacted: it holds no state but the starting
-  ///   one (docs/PRIVACY.md), and a jump's state may hold anything.
+  /// - Throws: ``TraceError`` when the trace is redacted: it holds only states replayed
+  ///   from its redacted actions (docs/PRIVACY.md), and a jump's state is the app's, which
+  ///   may hold anything.
   func jump(from previous: State, to state: State, sequence: UInt64) throws(TraceError) {
     guard sequence == lastSequence else { return }
     // The state the actions gave first, so that they are covered by a hash.
