@@ -285,7 +285,10 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
           return true
         }
         guard took else {
-          if lingered { break }
+          if lingered {
+            requestStoreStateIfUnhashed()
+            break
+          }
           lingered = true
           Thread.sleep(forTimeInterval: Self.linger)
           continue
@@ -298,6 +301,29 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
         batch.encoded.removeAll()
         if finished { return }
       }
+    }
+  }
+
+  /// Whether a request for the store's state (``requestStoreStateIfUnhashed()``) is on its
+  /// way to the main actor.
+  private let storeStateRequested = Atomic<Bool>(false)
+
+  /// Asks the attached store, on the main actor, for its state, when the writer goes idle
+  /// with actions that a checkpoint was due for and no hash covers.
+  ///
+  /// A writer that falls behind during a burst gets no state (see ``wantsState(at:)``), and
+  /// once the sends stop none is offered; without this, a crash after the burst left every
+  /// action of it unchecked. With it, the writer hashes the latest state as soon as it has
+  /// caught up, so a crash leaves unchecked at most what came after that.
+  private func requestStoreStateIfUnhashed() {
+    guard !configuration.reproducibleCheckpoints else { return }
+    let unhashed = writer.withLock { w in w.started && w.writer?.latestStateIsDue == true }
+    guard unhashed, let read = storeState.withLock({ $0 }) else { return }
+    guard !storeStateRequested.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    Task { @MainActor [self] in
+      storeStateRequested.store(false, ordering: .releasing)
+      guard let (sequence, state) = read() else { return }
+      enqueue(.checkpoint(sequence, state))
     }
   }
 
