@@ -397,6 +397,14 @@ struct Replay: AsyncParsableCommand {
         + "the \(checked) before them verified against \(hashes) hash\(hashes == 1 ? "" : "es")"
     }
 
+    /// How to name the exact action, when the divergence lies among several and no side by
+    /// side replay named it.
+    var narrowingHint: String? {
+      guard let divergence, lockstep == nil, divergence.window.count > 1 else { return nil }
+      return
+        "to name the exact action among them: replay it side by side with the reducer that recorded it (--as NAME, with the recording's domain registered in the same retrace), or bisect an invariant the wrong state breaks (retrace bisect \(path) --invariant NAME)"
+    }
+
     var json: JSONValue {
       let json = JSONValue.object([
         ("file", .string(path)),
@@ -423,6 +431,7 @@ struct Replay: AsyncParsableCommand {
               ("windowStart", .uint(divergence.window.lowerBound)),
               ("windowEnd", .uint(divergence.window.upperBound)),
               ("stateDiff", .optional(divergence.stateDiff) { .string($0) }),
+              ("hint", .optional(narrowingHint) { .string($0) }),
             ])
           }
         ),
@@ -456,6 +465,7 @@ struct Replay: AsyncParsableCommand {
           "the divergence happened among actions \(divergence.window.lowerBound)...\(divergence.window.upperBound)"
             + " (the last matching record is at \(divergence.window.lowerBound - 1))",
         ]
+        if let hint = narrowingHint { lines.append(hint) }
         if let lockstep, let against = lockstepAgainst {
           lines.append(
             "replayed side by side with \(against): the states first differ after action \(lockstep.sequence) (\(lockstep.actionCase))"
