@@ -60,9 +60,10 @@ public struct TraceRecorderConfiguration: Sendable, Equatable {
   /// as they are.
   ///
   /// With a key, the recorder writes each action with its personal fields pseudonymized or
-  /// dropped, the starting state by the policy's state rules, and hashes of the states as
-  /// the redacted actions leave them, so that the trace replays and verifies without the
-  /// key; it writes no snapshot but the starting one (`docs/PRIVACY.md`). A domain without
+  /// dropped and the starting state by the policy's state rules; its checkpoints and
+  /// snapshots are of the states the redacted actions give, which the recorder replays
+  /// itself with the domain's reducer, so that the trace replays and verifies without the
+  /// key (`docs/PRIVACY.md`). A domain without
   /// a policy cannot be recorded with a key: the recorder refuses to start rather than
   /// write in clear what the app meant to redact.
   public var redactionKey: RedactionKey?

@@ -6,25 +6,33 @@ import RetraceLog
 import RetraceTestSupport
 import Testing
 
-/// An app that sends a burst of actions, goes idle, then crashes: the burst is covered by a
-/// hash once the writer has caught up, not left unchecked for want of a later send.
+/// An app that sends actions, goes idle, then crashes: every action is covered by a hash
+/// once the writer has caught up, not left unchecked for want of a later send; in the
+/// clear and redacted, after a burst and after a few actions.
 @Suite struct RecorderBurstTests {
-  @Test @MainActor func aBurstThenIdleIsHashedBeforeACrash() async throws {
+  @Test(arguments: [(200, false), (200, true), (10, false), (10, true)])
+  @MainActor func actionsThenIdleAreHashedBeforeACrash(count: Int, redacted: Bool) async throws {
     let path = try Fixtures.temporaryDirectory().appendingPathComponent("burst.trace").path
-    let recorder = try TraceRecorder(path: path, domain: counterDomain)
+    var configuration = TraceRecorderConfiguration()
+    if redacted {
+      configuration.redactionKey = RedactionKey(bytes: Array(repeating: 3, count: 32))
+    }
+    let recorder = try TraceRecorder(
+      path: path, domain: bankingDomain, configuration: configuration)
     let store = Store(
-      initialState: counterDomain.initialState,
-      reducer: Reduce { counterDomain.reduce(into: &$0, action: $1) })
+      initialState: bankingDomain.initialState,
+      reducer: Reduce { bankingDomain.reduce(into: &$0, action: $1) })
     store.attach(recorder)
-    for index in 0..<200 { store.send(index % 3 == 2 ? .decrement : .increment) }
+    let (actions, _) = bankingDomain.generate(count: count, seed: 8)
+    for action in actions { store.send(action) }
     // Idle, as an app between two taps: the main actor is free. The trace is read as a
     // crash would leave it (the recorder is still open: its journal holds the tail).
     var report: VerificationReport?
     for _ in 0..<100 {
       try await Task.sleep(for: .milliseconds(50))
-      let session = try DomainTrace(TraceReader(path: path), domain: counterDomain).session()
-      guard session.actions.count == 200 else { continue }
-      report = Debugger(domain: counterDomain, session: session).verify()
+      let session = try DomainTrace(TraceReader(path: path), domain: bankingDomain).session()
+      guard session.actions.count == count else { continue }
+      report = Debugger(domain: bankingDomain, session: session).verify()
       if report?.uncoveredActions == 0 { break }
     }
     #expect(report?.isVerified == true, "\(String(describing: report))")

@@ -308,16 +308,28 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
   /// way to the main actor.
   private let storeStateRequested = Atomic<Bool>(false)
 
-  /// Asks the attached store, on the main actor, for its state, when the writer goes idle
-  /// with actions that a checkpoint was due for and no hash covers.
+  /// Hashes the latest state when the writer goes idle with actions no hash covers
+  /// (``TraceWriter/latestStateIsDue``): a redacting writer hashes the state it replays
+  /// itself; any other asks the attached store, on the main actor, for its state (as
+  /// `flush()` does).
   ///
   /// A writer that falls behind during a burst gets no state (see ``wantsState(at:)``), and
-  /// once the sends stop none is offered; without this, a crash after the burst left every
-  /// action of it unchecked. With it, the writer hashes the latest state as soon as it has
-  /// caught up, so a crash leaves unchecked at most what came after that.
+  /// once the sends stop none is offered; a small state's last actions since a checkpoint
+  /// were never hashed either. With this, a crash while the app waits for its user leaves
+  /// no action unchecked (a large state keeps the spacing its size sets).
   private func requestStoreStateIfUnhashed() {
     guard !configuration.reproducibleCheckpoints else { return }
-    let unhashed = writer.withLock { w in w.started && w.writer?.latestStateIsDue == true }
+    let unhashed = writer.withLock { w -> Bool in
+      guard w.started, let writer = w.writer, writer.latestStateIsDue else { return false }
+      guard !writer.isRedacting else {
+        attempt(&w) { () throws(TraceError) in
+          try writer.checkpointReplayedStateIfDue()
+          try writer.endBatch()
+        }
+        return false
+      }
+      return true
+    }
     guard unhashed, let read = storeState.withLock({ $0 }) else { return }
     guard !storeStateRequested.exchange(true, ordering: .acquiringAndReleasing) else { return }
     Task { @MainActor [self] in

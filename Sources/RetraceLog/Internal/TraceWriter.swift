@@ -1,4 +1,5 @@
 import Crypto
+import Dispatch
 import Retrace
 
 /// Writes one trace file: the header, chunks of records (through the journal first), and on
@@ -54,6 +55,10 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   /// The sequence number of the last state hashed, by a checkpoint or a snapshot.
   private var lastHashed: UInt64 = 0
   private var lastStateBytes = 0
+  /// When the last state hashed was done with, and what encoding and hashing it took, in
+  /// nanoseconds of uptime: what hashing the latest state when the writer goes idle costs.
+  private var lastHashEnded: UInt64 = 0
+  private var lastHashCost: UInt64 = 0
   @exclusivity(unchecked) private var scratch: [UInt8] = []
   private var stateBytes: [UInt8] = []
   private var frameBuffer: [UInt8] = []
@@ -274,10 +279,28 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
       <= configuration.checkpointInterval
   }
 
-  /// Whether a periodic checkpoint or snapshot was due at or before the last action written
-  /// and no hash covers that action: the writer fell behind and was handed no state.
+  /// Whether the latest state should be hashed now that the writer goes idle: no hash covers
+  /// the last action written, and a checkpoint was due (the writer fell behind and was
+  /// handed no state), or the state is small enough to be hashed at every checkpoint
+  /// interval (``stateIsSmall``), or hashing it costs at most a tenth of the time since the
+  /// last hash (the last one's cost tells). So a crash while the app waits for its user
+  /// leaves no action unchecked, and a large state in a busy app keeps the spacing its size
+  /// sets.
   var latestStateIsDue: Bool {
-    lastHashed < lastSequence && lastSequence >= nextStateDue
+    guard lastHashed < lastSequence else { return false }
+    if stateIsSmall || lastSequence >= scheduledStateDue { return true }
+    let now = DispatchTime.now().uptimeNanoseconds
+    return now &- lastHashEnded >= 10 &* lastHashCost
+  }
+
+  /// Whether the writer redacts, and so replays and hashes the state itself.
+  var isRedacting: Bool { redactor != nil }
+
+  /// Hashes the state the redacted actions gave (a checkpoint), when the writer goes idle
+  /// and ``latestStateIsDue``: a redacting writer holds that state itself.
+  func checkpointReplayedStateIfDue() throws(TraceError) {
+    guard redactor != nil, latestStateIsDue, let state = replay?.state else { return }
+    try writeCheckpoint(state, sequence: lastSequence, periodic: false)
   }
 
   /// The first sequence number at which a checkpoint or snapshot can be due. The recorder
@@ -285,7 +308,11 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   /// (and copied on write by the app's next change) at candidates the writer would ignore.
   var nextStateDue: UInt64 {
     // A redacting writer replays the state itself (``RedactedReplay``).
-    guard redactor == nil else { return .max }
+    redactor == nil ? scheduledStateDue : .max
+  }
+
+  /// The first sequence number at which a periodic checkpoint or snapshot is due.
+  private var scheduledStateDue: UInt64 {
     let budgetGap = UInt64(lastStateBytes / max(configuration.maxStateBytesPerAction, 1))
     var due = UInt64.max
     if configuration.checkpointInterval > 0 {
@@ -329,6 +356,11 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   }
 
   private func hashState(_ state: State, sequence: UInt64) throws(TraceError) -> UInt64 {
+    let started = DispatchTime.now().uptimeNanoseconds
+    defer {
+      lastHashEnded = DispatchTime.now().uptimeNanoseconds
+      lastHashCost = lastHashEnded &- started
+    }
     stateBytes.removeAll(keepingCapacity: true)
     do { try stateEncoder.encode(state, appendingTo: &stateBytes) } catch {
       throw TraceError(
