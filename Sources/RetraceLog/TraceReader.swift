@@ -170,7 +170,7 @@ public final class TraceReader: Sendable {
     do {
       scan = try bytes.withBytes { raw throws(TraceError) in try Scan(raw) }
     } catch {
-      throw error.at(path: path)
+      throw Self.namingTheTrace(error, ifJournal: bytes, path: path).at(path: path)
     }
     self.key = key
     cipher = try Self.cipher(scan, key: key, path: path)
@@ -197,6 +197,22 @@ public final class TraceReader: Sendable {
     } else {
       integrity = TraceIntegrity(status: .unfinished, recoveredActions: recovered)
     }
+  }
+
+  /// `error`, or when `bytes` are a journal (`NAME.trace.journal`, passed where its trace
+  /// belongs) an error that names the trace to pass instead.
+  private static func namingTheTrace(_ error: TraceError, ifJournal bytes: [UInt8], path: String)
+    -> TraceError
+  {
+    guard bytes.count >= 4,
+      bytes[0..<4].reversed().reduce(UInt32(0), { $0 << 8 | UInt32($1) })
+        == TraceFormat.journalTag
+    else { return error }
+    let trace =
+      path.hasSuffix(".journal")
+      ? String(path.dropLast(".journal".count)) : "its name without .journal"
+    return TraceError(
+      .notATrace, "this is a trace's journal; pass the trace beside it (\(trace))")
   }
 
   /// The cipher of an encrypted trace opened with `key`; `nil` for a trace in clear or

@@ -158,6 +158,18 @@ import Testing
       containing: "Unknown option '--zzzzzzzzzz'")
   }
 
+  @Test func aJournalPassedAsATraceNamesTheTrace() throws {
+    let workspace = try Workspace()
+    try TrustTests.crashedSession(count: 20, flush: false, at: workspace.path("crash.trace"))
+    for command in ["info", "verify", "replay", "state"] {
+      expectError(
+        try workspace.run("\(command) crash.trace.journal"), code: 3,
+        containing:
+          "retrace: crash.trace.journal: this is a trace's journal; pass the trace beside it (crash.trace)"
+      )
+    }
+  }
+
   @Test func aNegativeSequenceNumberIsAUsageErrorThatGivesTheRange() throws {
     let workspace = try Workspace()
     try workspace.run("generate counter --actions 5 -o c.trace")
