@@ -38,6 +38,12 @@ public final class TraceReader: Sendable {
   public let chunks: [TraceChunk]
   /// Whether the file ends with a valid index (it was closed cleanly).
   public let hasIndex: Bool
+  /// Whether the session is unfinished: the file, as opened, has no valid index, so the
+  /// recording never reached its clean end (it crashed, was cut short, or is still
+  /// recording), and its actions end where the recording stopped, not where the session
+  /// did. Unlike ``hasIndex``, ``intactPart()`` keeps it: damage found later does not make
+  /// a closed session unfinished.
+  public let isUnfinished: Bool
   /// How intact the trace is, as far as opening it checked (the framing and the checksums).
   /// Of an encrypted trace opened without its key, nothing more can be checked
   /// (``canReadRecords`` is `false`): its contents may still fail authentication.
@@ -127,6 +133,7 @@ public final class TraceReader: Sendable {
     formatVersion = scan.version
     chunks = scan.chunks
     hasIndex = true
+    isUnfinished = false
     indexEndTime = scan.endTime
     journal = []
     journalPayloads = []
@@ -145,6 +152,7 @@ public final class TraceReader: Sendable {
     formatVersion = reader.formatVersion
     chunks = Array(reader.chunks[..<end])
     hasIndex = false
+    isUnfinished = reader.isUnfinished
     indexEndTime = nil
     journal = []
     journalPayloads = []
@@ -178,6 +186,8 @@ public final class TraceReader: Sendable {
     formatVersion = scan.version
     chunks = scan.chunks
     hasIndex = scan.hasIndex
+    // A closed trace damaged before its end still ends with its index's tag.
+    isUnfinished = !scan.hasIndex && !Self.endsWithIndexTag(bytes)
     indexEndTime = scan.endTime
     var journal: [JournalRecord] = []
     // An encrypted journal is read only with the key.
@@ -197,6 +207,14 @@ public final class TraceReader: Sendable {
     } else {
       integrity = TraceIntegrity(status: .unfinished, recoveredActions: recovered)
     }
+  }
+
+  /// Whether the file's last four bytes are the index trailer's tag: the recording reached
+  /// its clean end, whatever damage lies before it.
+  private static func endsWithIndexTag(_ bytes: [UInt8]) -> Bool {
+    guard bytes.count >= 4 else { return false }
+    return bytes[(bytes.count - 4)...].reversed().reduce(UInt32(0), { $0 << 8 | UInt32($1) })
+      == TraceFormat.indexTag
   }
 
   /// `error`, or when `bytes` are a journal (`NAME.trace.journal`, passed where its trace

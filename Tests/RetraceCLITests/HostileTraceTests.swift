@@ -97,12 +97,14 @@ import Testing
     return [
       ("empty.trace", [], refused),
       ("header-only-part.trace", Array(clean[0..<20]), refused),
-      // An unfinished session with no action yet: not damaged, but nothing to replay.
+      // An unfinished session with no action yet: not damaged, but nothing to replay, and
+      // nothing for `verify` to check.
       (
         "header-only.trace", Array(clean[0..<headerEnd]),
         { command in
           switch command {
-          case "info @", "verify @": 0
+          case "info @": 0
+          case "verify @": 1
           case "log @": 0  // no action to list
           default: 3
           }

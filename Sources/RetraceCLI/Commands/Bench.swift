@@ -39,6 +39,7 @@ struct Bench: AsyncParsableCommand {
     Terminal.configureColor(colorOptions)
     let file = try SessionFile.open(trace, key: key)
     try bench(try file.domain(), file, key: key)
+    file.noteIfUnfinished()
   }
 
   /// Whether this tool (the module that holds the commands, and so the reducers' callers)

@@ -32,6 +32,7 @@ struct Export: AsyncParsableCommand {
     Terminal.configureColor(colorOptions)
     let file = try SessionFile.open(trace, key: key)
     try export(try file.domain(), file)
+    file.noteIfUnfinished()
   }
 
   private func export<D: Domain>(_ domain: D, _ file: SessionFile) throws {

@@ -25,6 +25,8 @@ struct Info: AsyncParsableCommand {
     let count = summary.actionCount
     let bytesPerAction = count == 0 ? nil : Double(summary.bytes) / Double(count)
     let integrity = summary.integrity
+    let recovered = summary.contentsRead ? integrity.recoveredActions : 0
+    let unfinished = summary.unfinished ? SessionFile.Unfinished(recoveredActions: recovered) : nil
     // Without the key, only the framing and the checksums were checked: never "clean".
     let integrityJSON =
       summary.contentsRead
@@ -59,6 +61,8 @@ struct Info: AsyncParsableCommand {
           .optional(summary.encryption) { Self.json($0, opened: summary.contentsRead) }
         ),
         ("integrity", integrityJSON),
+        ("unfinished", .bool(unfinished != nil)),
+        ("recoveredActions", .int(Int64(recovered))),
       ])
       // Only for a trace with jumps, so that every other answer stays as it was.
       print(
@@ -94,7 +98,8 @@ struct Info: AsyncParsableCommand {
         : "-")
     row(
       "actions",
-      count == 0 ? "0" : "\(count) (sequence \(summary.firstSequence)...\(summary.lastSequence))")
+      (count == 0 ? "0" : "\(count) (sequence \(summary.firstSequence)...\(summary.lastSequence))")
+        + (unfinished.map { "; \($0.text)" } ?? ""))
     let nameWidth = (summary.caseCounts.map(\.name.count).max() ?? 0) + 2
     for (name, caseCount) in summary.caseCounts {
       let share = count == 0 ? 0 : Double(caseCount) * 100 / Double(count)
@@ -194,6 +199,8 @@ extension SessionFile {
     /// Whether the actions were read: `false` for an encrypted trace without its key, of
     /// which only what the trace keeps in clear is known.
     package var contentsRead = true
+    /// Whether the session never closed (``SessionFile/unfinished``).
+    package var unfinished = false
 
     package var duration: Double {
       guard let firstTime, let lastTime else { return 0 }
@@ -281,6 +288,7 @@ extension SessionFile {
       checkpoints: reader.checkpointCount,
       integrity: reader.integrityReport, encryption: header.encryption, contentsRead: false)
     summary.jumps = reader.chunks.count(where: \.isJump)
+    summary.unfinished = reader.isUnfinished
     return summary
   }
 
