@@ -44,6 +44,9 @@ public final class TraceReader: Sendable {
   /// did. Unlike ``hasIndex``, ``intactPart()`` keeps it: damage found later does not make
   /// a closed session unfinished.
   public let isUnfinished: Bool
+  /// The size in bytes of the journal beside an unfinished session's trace, when one was
+  /// read (its records are folded in); `nil` for a closed trace or when there is none.
+  public let journalSize: Int?
   /// How intact the trace is, as far as opening it checked (the framing and the checksums).
   /// Of an encrypted trace opened without its key, nothing more can be checked
   /// (``canReadRecords`` is `false`): its contents may still fail authentication.
@@ -134,6 +137,7 @@ public final class TraceReader: Sendable {
     chunks = scan.chunks
     hasIndex = true
     isUnfinished = false
+    journalSize = nil
     indexEndTime = scan.endTime
     journal = []
     journalPayloads = []
@@ -153,6 +157,7 @@ public final class TraceReader: Sendable {
     chunks = Array(reader.chunks[..<end])
     hasIndex = false
     isUnfinished = reader.isUnfinished
+    journalSize = reader.journalSize
     indexEndTime = nil
     journal = []
     journalPayloads = []
@@ -188,6 +193,7 @@ public final class TraceReader: Sendable {
     hasIndex = scan.hasIndex
     // A closed trace damaged before its end still ends with its index's tag.
     isUnfinished = !scan.hasIndex && !Self.endsWithIndexTag(bytes)
+    journalSize = scan.hasIndex ? nil : journalBytes?.count
     indexEndTime = scan.endTime
     var journal: [JournalRecord] = []
     // An encrypted journal is read only with the key.

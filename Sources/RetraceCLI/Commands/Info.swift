@@ -21,12 +21,17 @@ struct Info: AsyncParsableCommand {
   mutating func run() async throws {
     let key = try keyOptions.load()
     Terminal.configureColor(colorOptions)
-    let summary = try SessionFile.open(trace, key: key).summary()
+    let file = try SessionFile.open(trace, key: key)
+    let summary = try file.summary()
     let count = summary.actionCount
-    let bytesPerAction = count == 0 ? nil : Double(summary.bytes) / Double(count)
     let integrity = summary.integrity
+    // Per action only over the actions the file itself holds: a crashed session's journal
+    // holds the others, and its size is given apart.
     let recovered = summary.contentsRead ? integrity.recoveredActions : 0
+    let inFile = count - recovered
+    let bytesPerAction = inFile <= 0 ? nil : Double(summary.bytes) / Double(inFile)
     let unfinished = summary.unfinished ? SessionFile.Unfinished(recoveredActions: recovered) : nil
+    let redaction = summary.info.app["redaction"]
     // Without the key, only the framing and the checksums were checked: never "clean".
     let integrityJSON =
       summary.contentsRead
@@ -56,11 +61,15 @@ struct Info: AsyncParsableCommand {
         ("checkpoints", .int(Int64(summary.checkpoints))),
         ("bytes", .int(Int64(summary.bytes))),
         ("bytesPerAction", .optional(bytesPerAction) { .double(($0 * 100).rounded() / 100) }),
+        ("journalBytes", .optional(summary.journalBytes) { .int(Int64($0)) }),
         (
           "encryption",
-          .optional(summary.encryption) { Self.json($0, opened: summary.contentsRead) }
+          summary.encryption.map { Self.json($0, opened: summary.contentsRead) }
+            ?? .optional(summary.info.encryptionKeyID) { Self.exportedJSON(keyID: $0) }
         ),
         ("integrity", integrityJSON),
+        ("app", .object(summary.info.app.sorted { $0.key < $1.key }.map { ($0, .string($1)) })),
+        ("redaction", .optional(redaction) { .string($0) }),
         ("unfinished", .bool(unfinished != nil)),
         ("recoveredActions", .int(Int64(recovered))),
       ])
@@ -84,11 +93,22 @@ struct Info: AsyncParsableCommand {
     row("producer", summary.info.producer)
     row("session", summary.info.sessionID)
     row("start", formatTime(summary.info.startTime))
+    row(
+      "app",
+      summary.info.app.isEmpty
+        ? "-"
+        : summary.info.app.sorted { $0.key < $1.key }.map { "\($0): \($1)" }.joined(separator: ", ")
+    )
+    row("redaction", redaction ?? "none")
     if let encryption = summary.encryption {
       row(
         "encrypted",
         "to key \(encryption.keyID) (HPKE: X25519, HKDF-SHA256, ChaCha20-Poly1305)"
           + (summary.contentsRead ? ", opened with it" : ""))
+    } else if let keyID = summary.info.encryptionKeyID {
+      row("encrypted", "no: exported in clear from a trace encrypted to key \(keyID)")
+    } else {
+      row("encrypted", "no")
     }
     row(
       "duration",
@@ -113,7 +133,18 @@ struct Info: AsyncParsableCommand {
     if summary.jumps > 0 { row("jumps", "\(summary.jumps) (time travel: Store.jump(to:))") }
     row(
       "bytes",
-      "\(summary.bytes)" + (bytesPerAction.map { String(format: " (%.1f per action)", $0) } ?? ""))
+      "\(summary.bytes)"
+        + (bytesPerAction.map {
+          String(format: " (%.1f per action", $0) + (recovered > 0 ? " in the file)" : ")")
+        } ?? ""))
+    if let journalBytes = summary.journalBytes {
+      row(
+        "journal",
+        "\(journalBytes) bytes beside it, "
+          + (summary.contentsRead
+            ? "\(recovered) action\(recovered == 1 ? "" : "s") recovered from it"
+            : "its records need the private key"))
+    }
     guard summary.contentsRead else {
       row("integrity", Self.unreadable.yellow)
       return
@@ -124,6 +155,15 @@ struct Info: AsyncParsableCommand {
   /// What `info` says of an encrypted trace's contents without its key.
   static let unreadable =
     "encrypted: the framing and checksums were checked; actions, states and the journal need the private key (--key FILE or RETRACE_KEY)"
+
+  /// The `encryption` object of `info --json` for JSON Lines exported from an encrypted
+  /// trace: the key it was encrypted to; the file itself is in clear.
+  static func exportedJSON(keyID: String) -> JSONValue {
+    .object([
+      ("keyID", .string(keyID)), ("kem", .null), ("kdf", .null), ("aead", .null),
+      ("opened", .bool(true)),
+    ])
+  }
 
   /// The `encryption` object of `info --json`.
   static func json(_ encryption: TraceEncryption, opened: Bool) -> JSONValue {
@@ -201,6 +241,8 @@ extension SessionFile {
     package var contentsRead = true
     /// Whether the session never closed (``SessionFile/unfinished``).
     package var unfinished = false
+    /// The size of the journal beside an unfinished session's trace, when there is one.
+    package var journalBytes: Int? = nil
 
     package var duration: Double {
       guard let firstTime, let lastTime else { return 0 }
@@ -277,10 +319,7 @@ extension SessionFile {
   private static func summarizeClearPart(_ reader: TraceReader) -> Summary {
     let header = reader.header
     var summary = Summary(
-      info: SessionInfo(
-        domain: header.domain, actionSchemaVersion: header.actionSchemaVersion,
-        sessionID: header.sessionID,
-        startTime: header.startTime, producer: header.producer),
+      info: SessionInfo(header),
       format: "trace", bytes: reader.fileSize, blocks: reader.chunks.count,
       firstSequence: reader.firstSequence, lastSequence: reader.lastSequence,
       actionCount: reader.actionCount, caseCounts: [], firstTime: nil, lastTime: nil,
@@ -289,6 +328,7 @@ extension SessionFile {
       integrity: reader.integrityReport, encryption: header.encryption, contentsRead: false)
     summary.jumps = reader.chunks.count(where: \.isJump)
     summary.unfinished = reader.isUnfinished
+    summary.journalBytes = reader.journalSize
     return summary
   }
 
