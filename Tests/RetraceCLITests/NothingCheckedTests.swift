@@ -22,6 +22,10 @@ import Testing
     #expect(object["nothingChecked"] as? Bool == true)
     #expect(object["firstViolation"] is NSNull)
     #expect(object["actions"] as? Int == 0)
+    // Nor does `shrink` claim the invariant held after every action.
+    let shrink = try workspace.run("shrink empty.jsonl --invariant non-negative -o s.jsonl")
+    #expect(shrink.exitCode == 1, "\(shrink)")
+    #expect(shrink.stderr.contains("the session holds no actions; nothing to shrink"), "\(shrink)")
   }
 
   @Test func verifyingNoActionsIsNotAPass() throws {

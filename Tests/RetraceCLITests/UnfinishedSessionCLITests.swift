@@ -73,6 +73,10 @@ import Testing
       try workspace.run("diff crash.trace crash.trace --json").json()["unfinished"] as? Bool == true
     )
 
+    let debug = try workspace.run("debug crash.trace", input: "quit\n")
+    #expect(
+      debug.stdout.hasPrefix("crash.trace: 200 banking actions (unfinished session: "), "\(debug)")
+
     for command in ["log crash.trace --to 2", "export crash.trace --format jsonl"] {
       #expect(try workspace.run(command).stderr.contains("unfinished session"), "\(command)")
     }
