@@ -50,6 +50,12 @@ public enum JSONLines {
     /// lines themselves are in clear.
     public var encryption: Encryption?
 
+    /// Whether the session never closed (it was exported from an unfinished trace, whose
+    /// actions end where its recording stopped); `nil` or `false` for a closed one.
+    public var unfinished: Bool?
+    /// Of an unfinished session, how many actions came from its trace's journal.
+    public var recoveredActions: Int?
+
     /// What the header says of the encryption of the trace a session was exported from.
     public struct Encryption: Codable, Equatable, Sendable {
       /// The ID of the public key the trace was encrypted to.
@@ -72,12 +78,15 @@ public enum JSONLines {
   /// - Parameters:
   ///   - session: The session.
   ///   - domain: Its domain (to tell whether the initial state must be written out).
+  ///   - unfinishedRecoveredActions: When the session never closed (it was read from an
+  ///     unfinished trace), how many of its actions came from the trace's journal: written
+  ///     as `"unfinished":true` and `"recoveredActions"`; `nil` for a closed session.
   /// - Returns: The line.
   /// - Throws: `EncodingError` when the initial state cannot be encoded; ``TraceError`` for a
   ///   session with time-travel jumps (``RecordedSession/jumps``), which JSON Lines cannot hold.
-  public static func headerLine<D: Domain>(for session: RecordedSession<D>, domain: D) throws
-    -> String
-  {
+  public static func headerLine<D: Domain>(
+    for session: RecordedSession<D>, domain: D, unfinishedRecoveredActions: Int? = nil
+  ) throws -> String {
     // JSON Lines are actions alone: the states a jump set would be lost, and the file would
     // replay to other states than the session showed.
     if let jump = session.jumps.first {
@@ -105,6 +114,10 @@ public enum JSONLines {
     }
     if let keyID = info.encryptionKeyID {
       fields.append(("encryption", .object([("keyID", .string(keyID))])))
+    }
+    if let recovered = unfinishedRecoveredActions {
+      fields.append(("unfinished", .bool(true)))
+      fields.append(("recoveredActions", .int(Int64(recovered))))
     }
     if session.startSequence != 0 || session.initialState != domain.initialState {
       let encoder = JSONEncoder()

@@ -82,6 +82,34 @@ import Testing
     }
   }
 
+  @Test func anUnfinishedSessionExportedAsJSONLinesStaysUnfinished() throws {
+    let workspace = try Workspace()
+    try TrustTests.crashedSession(count: 50, flush: false, at: workspace.path("crash.trace"))
+    let recovered = try #require(
+      try workspace.run("info crash.trace --json").json()["recoveredActions"] as? Int)
+    #expect(try workspace.run("export crash.trace --format jsonl -o crash.jsonl").exitCode == 0)
+    let header = try workspace.read("crash.jsonl").split(separator: "\n")[0]
+    #expect(
+      header.hasSuffix(#","unfinished":true,"recoveredActions":\#(recovered)}"#), "\(header)")
+    for command in [
+      "info crash.jsonl --json", "verify crash.jsonl --json", "replay crash.jsonl --verify --json",
+      "bisect crash.jsonl --invariant non-negative-balance --json",
+    ] {
+      expectUnfinished(try workspace.run(command).json(), recovered: recovered, command)
+    }
+    for command in ["info crash.jsonl", "verify crash.jsonl", "replay crash.jsonl --verify"] {
+      let result = try workspace.run(command)
+      #expect(result.stdout.contains("unfinished session"), "\(command): \(result)")
+    }
+    // The trace written from it is a closed recording: `import` says what it came from.
+    let imported = try workspace.run("import crash.jsonl -o imported.trace")
+    #expect(imported.stderr.contains("of an unfinished session"), "\(imported)")
+    // A closed session's header stays as it was.
+    try workspace.run("generate counter --actions 5 -o c.trace")
+    let closed = try workspace.run("export c.trace --format jsonl").stdout
+    #expect(!closed.contains("unfinished"))
+  }
+
   @Test func aClosedSessionIsNotUnfinished() throws {
     let workspace = try Workspace()
     try workspace.run("generate counter --actions 40 -o c.trace")

@@ -30,7 +30,12 @@ struct Info: AsyncParsableCommand {
     let recovered = summary.contentsRead ? integrity.recoveredActions : 0
     let inFile = count - recovered
     let bytesPerAction = inFile <= 0 ? nil : Double(summary.bytes) / Double(inFile)
-    let unfinished = summary.unfinished ? SessionFile.Unfinished(recoveredActions: recovered) : nil
+    // A trace's from what every check read (the journal is not, after damage); JSON Lines'
+    // from their header.
+    let unfinished =
+      file.traceIntegrity == nil
+      ? file.unfinished
+      : summary.unfinished ? SessionFile.Unfinished(recoveredActions: recovered) : nil
     let redaction = summary.info.app["redaction"]
     // Without the key, only the framing and the checksums were checked: never "clean".
     let integrityJSON =
@@ -71,7 +76,7 @@ struct Info: AsyncParsableCommand {
         ("app", .object(summary.info.app.sorted { $0.key < $1.key }.map { ($0, .string($1)) })),
         ("redaction", .optional(redaction) { .string($0) }),
         ("unfinished", .bool(unfinished != nil)),
-        ("recoveredActions", .int(Int64(recovered))),
+        ("recoveredActions", .int(Int64(unfinished?.recoveredActions ?? 0))),
       ])
       // Only for a trace with jumps, so that every other answer stays as it was.
       print(

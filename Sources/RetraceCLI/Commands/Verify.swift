@@ -28,9 +28,12 @@ struct Verify: AsyncParsableCommand {
     Terminal.configureColor(colorOptions)
     let file = try SessionFile.open(trace, key: key)
     let integrity = try file.integrity()
-    // As every check found it: damage found late leaves no journal actions.
+    // A trace's as every check found it (damage found late leaves no journal actions);
+    // JSON Lines' from their header.
     let unfinished =
-      file.unfinished.map { _ in
+      file.traceIntegrity == nil
+      ? file.unfinished
+      : file.unfinished.map { _ in
         SessionFile.Unfinished(recoveredActions: integrity.recoveredActions)
       }
     // A file with no action to check has not passed: its framing was all there was.
@@ -47,9 +50,12 @@ struct Verify: AsyncParsableCommand {
         ).text)
     } else {
       var summary = integrity.summary
-      // `unfinished` says so already, and a torn trace's `truncated`, unless its journal
-      // gave actions too.
-      if let unfinished, integrity.status != .unfinished, unfinished.recoveredActions > 0 {
+      // A trace's `unfinished` says so already, and a torn trace's `truncated`, unless its
+      // journal gave actions too; JSON Lines exported from one say it here.
+      if let unfinished,
+        integrity.status == .clean
+          || (integrity.status != .unfinished && unfinished.recoveredActions > 0)
+      {
         summary += " (\(unfinished.text))"
       }
       if nothingChecked {

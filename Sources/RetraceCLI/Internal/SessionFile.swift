@@ -78,11 +78,18 @@ package struct SessionFile: Sendable {
 
   /// Whether the session is unfinished, and what of it came from its journal: a trace with
   /// no clean end (it crashed, was cut short, or is still recording), whose actions end
-  /// where the recording stopped rather than where the session did. `nil` for a closed
-  /// trace and for JSON Lines, whose damage is reported as such.
+  /// where the recording stopped rather than where the session did, or JSON Lines exported
+  /// from one (their header says so). `nil` for a closed session; a JSON Lines file's own
+  /// damage is reported as such.
   package var unfinished: Unfinished? {
-    guard case .trace(let reader) = content, reader.isUnfinished else { return nil }
-    return Unfinished(recoveredActions: reader.integrity.recoveredActions)
+    switch content {
+    case .trace(let reader):
+      guard reader.isUnfinished else { return nil }
+      return Unfinished(recoveredActions: reader.integrity.recoveredActions)
+    case .jsonLines(_, let header):
+      guard header.unfinished == true else { return nil }
+      return Unfinished(recoveredActions: header.recoveredActions ?? 0)
+    }
   }
 
   /// The keys every `--json` answer about one session adds: `unfinished` and
