@@ -128,6 +128,18 @@ public struct RetraceCommand: AsyncParsableCommand {
     do {
       command = try parseAsRoot(arguments)
     } catch {
+      // A mistyped option is the likelier cause of whatever else went wrong (a required
+      // option "missing", a validation), and the suggestion says how to fix it.
+      if exitCode(for: error) != .success, !message(for: error).hasPrefix("Unknown option"),
+        let unknown = UnknownOption.find(
+          in: arguments ?? Array(CommandLine.arguments.dropFirst()), root: self)
+      {
+        Terminal.writeError(
+          Terminal.oneLine(
+            "\(CommandContext.name): \(unknown.message) (see '\(([CommandContext.name] + unknown.commandPath + ["--help"]).joined(separator: " "))')"
+          ))
+        return RetraceExitCode.usage.rawValue
+      }
       return reportParseError(error)
     }
     do {

@@ -6,14 +6,15 @@ import RetraceLog
 /// | code | meaning |
 /// | --- | --- |
 /// | 0 | success: the command did what was asked, and the answer is positive |
-/// | 1 | a negative answer: a replay diverged, two traces differ, an invariant fails, a trace is not intact, nothing to shrink |
+/// | 1 | a negative answer: a replay diverged, two traces differ, an invariant fails, a trace is not intact, nothing to shrink; or nothing to check: a session without actions |
 /// | 2 | usage: a bad option or argument, or options that do not go together |
 /// | 3 | a file: no such file, unreadable or unwritable, not a trace, damaged or truncated input, an action this tool cannot decode, an encrypted trace without its key |
 /// | 4 | a name or number that does not exist: an unknown domain, invariant or action case, a sequence number out of range, traces of different domains |
 public enum RetraceExitCode: Int32, Sendable, CaseIterable {
   /// The command did what was asked, and the answer is positive.
   case success = 0
-  /// A negative answer: diverged, different, violated, not intact, nothing to shrink.
+  /// A negative answer: diverged, different, violated, not intact, nothing to shrink; or a
+  /// check that had no action to check, which is no pass.
   case negative = 1
   /// A bad option or argument.
   case usage = 2
@@ -54,7 +55,8 @@ public enum RetraceExitCode: Int32, Sendable, CaseIterable {
     EXIT CODES:
       0  success, and a positive answer
       1  a negative answer: a replay did not verify, traces differ, an invariant
-         fails, a trace is not intact, or there is nothing to shrink
+         fails, a trace is not intact, or there is nothing to shrink; or
+         nothing to check (a session without actions)
       2  usage: a bad option or argument
       3  a file: missing, unreadable, unwritable, not a trace, damaged,
          truncated, holding an action this tool cannot decode, or

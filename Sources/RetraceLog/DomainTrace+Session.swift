@@ -9,10 +9,7 @@ extension DomainTrace: SessionSource {
 
   /// The session's facts, from the header.
   public var info: SessionInfo {
-    let header = reader.header
-    return SessionInfo(
-      domain: header.domain, actionSchemaVersion: header.actionSchemaVersion,
-      sessionID: header.sessionID, startTime: header.startTime, producer: header.producer)
+    SessionInfo(reader.header)
   }
 
   /// The header's first sequence number: the state the recording starts from.
@@ -96,10 +93,7 @@ extension DomainTrace: SessionSource {
     guard let start else {
       throw TraceError(.corrupted, "the trace has no starting snapshot")
     }
-    let info = SessionInfo(
-      domain: header.domain, actionSchemaVersion: header.actionSchemaVersion,
-      sessionID: header.sessionID,
-      startTime: header.startTime, producer: header.producer)
+    let info = SessionInfo(header)
     var session = RecordedSession<D>(
       info: info, startSequence: start.sequence, initialState: start.state, actions: actions,
       checkpoints: checkpoints, snapshots: snapshots, jumps: jumps)

@@ -14,7 +14,10 @@ import Retrace
 ///
 /// `seq` counts from `firstSequence + 1` without gaps; `time` is in seconds since 1970;
 /// `action` is the action as Swift's synthesized `Codable` encodes it, with sorted keys. A header whose
-/// session does not start from the domain's initial state also holds `initialState`. Blank
+/// session does not start from the domain's initial state also holds `initialState`; one
+/// whose app gave facts about itself holds them as `app` (with `redaction` among them for a
+/// redacted recording), and one exported from an encrypted trace holds
+/// `"encryption":{"keyID":…}` (the lines themselves are in clear). Blank
 /// lines are ignored; any other line that is not a valid action is an error that names its
 /// line number.
 public enum JSONLines {
@@ -41,12 +44,30 @@ public enum JSONLines {
     public var producer: String
     /// The sequence number of the last action before the first line's.
     public var firstSequence: UInt64
+    /// Facts about the app that recorded the session (``SessionInfo/app``), when it gave any.
+    public var app: [String: String]?
+    /// The encryption of the trace the session was exported from, when it was encrypted: the
+    /// lines themselves are in clear.
+    public var encryption: Encryption?
+
+    /// Whether the session never closed (it was exported from an unfinished trace, whose
+    /// actions end where its recording stopped); `nil` or `false` for a closed one.
+    public var unfinished: Bool?
+    /// Of an unfinished session, how many actions came from its trace's journal.
+    public var recoveredActions: Int?
+
+    /// What the header says of the encryption of the trace a session was exported from.
+    public struct Encryption: Codable, Equatable, Sendable {
+      /// The ID of the public key the trace was encrypted to.
+      public var keyID: String
+    }
 
     /// The session facts the header holds.
     public var info: SessionInfo {
       SessionInfo(
         domain: domain, actionSchemaVersion: actionSchemaVersion, sessionID: sessionID,
-        startTime: startTime, producer: producer)
+        startTime: startTime, producer: producer, app: app ?? [:],
+        encryptionKeyID: encryption?.keyID)
     }
   }
 
@@ -57,12 +78,15 @@ public enum JSONLines {
   /// - Parameters:
   ///   - session: The session.
   ///   - domain: Its domain (to tell whether the initial state must be written out).
+  ///   - unfinishedRecoveredActions: When the session never closed (it was read from an
+  ///     unfinished trace), how many of its actions came from the trace's journal: written
+  ///     as `"unfinished":true` and `"recoveredActions"`; `nil` for a closed session.
   /// - Returns: The line.
   /// - Throws: `EncodingError` when the initial state cannot be encoded; ``TraceError`` for a
   ///   session with time-travel jumps (``RecordedSession/jumps``), which JSON Lines cannot hold.
-  public static func headerLine<D: Domain>(for session: RecordedSession<D>, domain: D) throws
-    -> String
-  {
+  public static func headerLine<D: Domain>(
+    for session: RecordedSession<D>, domain: D, unfinishedRecoveredActions: Int? = nil
+  ) throws -> String {
     // JSON Lines are actions alone: the states a jump set would be lost, and the file would
     // replay to other states than the session showed.
     if let jump = session.jumps.first {
@@ -84,6 +108,17 @@ public enum JSONLines {
       ("producer", .string(info.producer)),
       ("firstSequence", .uint(session.startSequence)),
     ]
+    // Only when there are any, so that the header of a session without them stays as it was.
+    if !info.app.isEmpty {
+      fields.append(("app", .object(info.app.sorted { $0.key < $1.key }.map { ($0, .string($1)) })))
+    }
+    if let keyID = info.encryptionKeyID {
+      fields.append(("encryption", .object([("keyID", .string(keyID))])))
+    }
+    if let recovered = unfinishedRecoveredActions {
+      fields.append(("unfinished", .bool(true)))
+      fields.append(("recoveredActions", .int(Int64(recovered))))
+    }
     if session.startSequence != 0 || session.initialState != domain.initialState {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -12,6 +12,13 @@ public struct SessionInfo: Codable, Equatable, Sendable {
   public var startTime: Double
   /// The library that recorded the session, such as `Retrace 0.1.0`.
   public var producer: String
+  /// Facts about the app that recorded the session (name, version, build, device), as the
+  /// app gave them; `redaction` says that personal data was pseudonymized
+  /// (``TraceHeader/app``).
+  public var app: [String: String]
+  /// The ID of the public key the recording was encrypted to, when it was: a session read
+  /// from an encrypted trace (with its private key), or from JSON Lines exported from one.
+  public var encryptionKeyID: String?
 
   /// Creates session facts.
   ///
@@ -21,15 +28,50 @@ public struct SessionInfo: Codable, Equatable, Sendable {
   ///   - sessionID: A unique identifier of the session.
   ///   - startTime: When the recording started, in seconds since 1970.
   ///   - producer: The library that recorded the session.
+  ///   - app: Facts about the app that recorded the session.
+  ///   - encryptionKeyID: The ID of the key the recording was encrypted to, if it was.
   public init(
     domain: String, actionSchemaVersion: Int = 1, sessionID: String, startTime: Double,
-    producer: String = "Retrace \(RetraceVersion.string)"
+    producer: String = "Retrace \(RetraceVersion.string)", app: [String: String] = [:],
+    encryptionKeyID: String? = nil
   ) {
     self.domain = domain
     self.actionSchemaVersion = actionSchemaVersion
     self.sessionID = sessionID
     self.startTime = startTime
     self.producer = producer
+    self.app = app
+    self.encryptionKeyID = encryptionKeyID
+  }
+
+  /// The facts a trace's header holds.
+  ///
+  /// - Parameter header: The header.
+  public init(_ header: TraceHeader) {
+    self.init(
+      domain: header.domain, actionSchemaVersion: header.actionSchemaVersion,
+      sessionID: header.sessionID, startTime: header.startTime, producer: header.producer,
+      app: header.app, encryptionKeyID: header.encryption?.keyID)
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case domain, actionSchemaVersion, sessionID, startTime, producer, app, encryptionKeyID
+  }
+
+  /// Decodes the facts; `app` and `encryptionKeyID` may be absent, as they are from older
+  /// writers.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` when a required fact is missing or of the wrong type.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    domain = try container.decode(String.self, forKey: .domain)
+    actionSchemaVersion = try container.decode(Int.self, forKey: .actionSchemaVersion)
+    sessionID = try container.decode(String.self, forKey: .sessionID)
+    startTime = try container.decode(Double.self, forKey: .startTime)
+    producer = try container.decode(String.self, forKey: .producer)
+    app = try container.decodeIfPresent([String: String].self, forKey: .app) ?? [:]
+    encryptionKeyID = try container.decodeIfPresent(String.self, forKey: .encryptionKeyID)
   }
 }
 

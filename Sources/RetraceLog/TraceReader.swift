@@ -38,6 +38,15 @@ public final class TraceReader: Sendable {
   public let chunks: [TraceChunk]
   /// Whether the file ends with a valid index (it was closed cleanly).
   public let hasIndex: Bool
+  /// Whether the session is unfinished: the file, as opened, has no valid index, so the
+  /// recording never reached its clean end (it crashed, was cut short, or is still
+  /// recording), and its actions end where the recording stopped, not where the session
+  /// did. Unlike ``hasIndex``, ``intactPart()`` keeps it: damage found later does not make
+  /// a closed session unfinished.
+  public let isUnfinished: Bool
+  /// The size in bytes of the journal beside an unfinished session's trace, when one was
+  /// read (its records are folded in); `nil` for a closed trace or when there is none.
+  public let journalSize: Int?
   /// How intact the trace is, as far as opening it checked (the framing and the checksums).
   /// Of an encrypted trace opened without its key, nothing more can be checked
   /// (``canReadRecords`` is `false`): its contents may still fail authentication.
@@ -127,6 +136,8 @@ public final class TraceReader: Sendable {
     formatVersion = scan.version
     chunks = scan.chunks
     hasIndex = true
+    isUnfinished = false
+    journalSize = nil
     indexEndTime = scan.endTime
     journal = []
     journalPayloads = []
@@ -145,6 +156,8 @@ public final class TraceReader: Sendable {
     formatVersion = reader.formatVersion
     chunks = Array(reader.chunks[..<end])
     hasIndex = false
+    isUnfinished = reader.isUnfinished
+    journalSize = reader.journalSize
     indexEndTime = nil
     journal = []
     journalPayloads = []
@@ -170,7 +183,7 @@ public final class TraceReader: Sendable {
     do {
       scan = try bytes.withBytes { raw throws(TraceError) in try Scan(raw) }
     } catch {
-      throw error.at(path: path)
+      throw Self.namingTheTrace(error, ifJournal: bytes, path: path).at(path: path)
     }
     self.key = key
     cipher = try Self.cipher(scan, key: key, path: path)
@@ -178,6 +191,9 @@ public final class TraceReader: Sendable {
     formatVersion = scan.version
     chunks = scan.chunks
     hasIndex = scan.hasIndex
+    // A closed trace damaged before its end still ends with its index's tag.
+    isUnfinished = !scan.hasIndex && !Self.endsWithIndexTag(bytes)
+    journalSize = scan.hasIndex ? nil : journalBytes?.count
     indexEndTime = scan.endTime
     var journal: [JournalRecord] = []
     // An encrypted journal is read only with the key.
@@ -197,6 +213,30 @@ public final class TraceReader: Sendable {
     } else {
       integrity = TraceIntegrity(status: .unfinished, recoveredActions: recovered)
     }
+  }
+
+  /// Whether the file's last four bytes are the index trailer's tag: the recording reached
+  /// its clean end, whatever damage lies before it.
+  private static func endsWithIndexTag(_ bytes: [UInt8]) -> Bool {
+    guard bytes.count >= 4 else { return false }
+    return bytes[(bytes.count - 4)...].reversed().reduce(UInt32(0), { $0 << 8 | UInt32($1) })
+      == TraceFormat.indexTag
+  }
+
+  /// `error`, or when `bytes` are a journal (`NAME.trace.journal`, passed where its trace
+  /// belongs) an error that names the trace to pass instead.
+  private static func namingTheTrace(_ error: TraceError, ifJournal bytes: [UInt8], path: String)
+    -> TraceError
+  {
+    guard bytes.count >= 4,
+      bytes[0..<4].reversed().reduce(UInt32(0), { $0 << 8 | UInt32($1) })
+        == TraceFormat.journalTag
+    else { return error }
+    let trace =
+      path.hasSuffix(".journal")
+      ? String(path.dropLast(".journal".count)) : "its name without .journal"
+    return TraceError(
+      .notATrace, "this is a trace's journal; pass the trace beside it (\(trace))")
   }
 
   /// The cipher of an encrypted trace opened with `key`; `nil` for a trace in clear or

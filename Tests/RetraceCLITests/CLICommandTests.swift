@@ -311,6 +311,23 @@ import Testing
     #expect(text.stdout.contains("addTransaction"))
   }
 
+  /// A debug build's figures are many times a release build's: `bench` says which it is.
+  @Test func benchSaysWhenTheToolIsADebugBuild() throws {
+    let workspace = try Workspace()
+    try workspace.run("generate counter --actions 200 -o c.trace")
+    // The tests and the tool are built alike.
+    #if DEBUG
+      let debug = true
+    #else
+      let debug = false
+    #endif
+    let json = try workspace.run("bench c.trace --repeat 1 --json")
+    #expect(try json.json()["debugBuild"] as? Bool == debug, "\(json)")
+    let text = try workspace.run("bench c.trace --repeat 1")
+    let warnings = text.stderr.split(separator: "\n").filter { $0.contains("debug build") }
+    #expect(warnings.count == (debug ? 1 : 0), "\(text)")
+  }
+
   @Test func exportThenImportReplaysToTheSameState() throws {
     let workspace = try Workspace()
     try workspace.run("generate banking --actions 800 --seed 6 -o b.trace")

@@ -136,6 +136,40 @@ import Testing
     }
   }
 
+  /// A mistyped option is named with the nearest real one, even when another problem (a
+  /// required option missing, a validation) would otherwise be reported first.
+  @Test func aMistypedOptionSuggestsTheNearestOne() throws {
+    let workspace = try Workspace()
+    try workspace.run("generate counter --actions 5 -o c.trace")
+    for (command, typed, meant) in [
+      ("bisect c.trace --invarient non-negative", "--invarient", "--invariant"),
+      ("replay --verfiy", "--verfiy", "--verify"),
+      ("replay c.trace --verfiy", "--verfiy", "--verify"),
+      ("state c.trace --att 3", "--att", "--at"),
+      ("shrink c.trace --invarient non-negative -o s.trace", "--invarient", "--invariant"),
+    ] {
+      expectError(
+        try workspace.run(command), code: 2,
+        containing: "Unknown option '\(typed)'. Did you mean '\(meant)'?")
+    }
+    // Nothing near: the unknown option alone.
+    expectError(
+      try workspace.run("bisect c.trace --zzzzzzzzzz"), code: 2,
+      containing: "Unknown option '--zzzzzzzzzz'")
+  }
+
+  @Test func aJournalPassedAsATraceNamesTheTrace() throws {
+    let workspace = try Workspace()
+    try TrustTests.crashedSession(count: 20, flush: false, at: workspace.path("crash.trace"))
+    for command in ["info", "verify", "replay", "state"] {
+      expectError(
+        try workspace.run("\(command) crash.trace.journal"), code: 3,
+        containing:
+          "retrace: crash.trace.journal: this is a trace's journal; pass the trace beside it (crash.trace)"
+      )
+    }
+  }
+
   @Test func aNegativeSequenceNumberIsAUsageErrorThatGivesTheRange() throws {
     let workspace = try Workspace()
     try workspace.run("generate counter --actions 5 -o c.trace")

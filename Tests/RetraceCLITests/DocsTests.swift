@@ -29,6 +29,30 @@ import Testing
     #expect(checked == blocks)
   }
 
+  /// A path dependency on Retrace names the package: without `name:`, SwiftPM takes the
+  /// package's name from the folder's, and `package: "Retrace"` fails in a checkout whose
+  /// folder is named otherwise.
+  @Test func everyPathDependencyOnRetraceInTheDocsNamesThePackage() throws {
+    let fileManager = FileManager.default
+    var docs = ["README.md"]
+    for folder in ["docs", "Sources", "Benchmarks"] {
+      let enumerator = try #require(
+        fileManager.enumerator(atPath: Self.root.appendingPathComponent(folder).path))
+      while let relative = enumerator.nextObject() as? String {
+        if relative.hasSuffix(".md") { docs.append(folder + "/" + relative) }
+      }
+    }
+    var unnamed: [String] = []
+    for doc in docs {
+      let text = try String(contentsOf: Self.root.appendingPathComponent(doc), encoding: .utf8)
+      for (number, line) in text.components(separatedBy: "\n").enumerated()
+      where line.contains(".package(path:") {
+        unnamed.append("\(doc):\(number + 1): \(line)")
+      }
+    }
+    #expect(unnamed.isEmpty, "\(unnamed.joined(separator: "\n"))")
+  }
+
   /// docs/SCALE.md's manifests parse as YAML and their shards add up
   /// (`scripts/check-scale-manifests`).
   @Test func theScaleManifestsAreValidAndTheirShardsAddUp() throws {

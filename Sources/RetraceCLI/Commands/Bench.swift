@@ -12,7 +12,8 @@ struct Bench: AsyncParsableCommand {
     discussion: """
       Decodes and replays the trace K times. Reports decode and reduce time separately \
       (medians), nanoseconds per action overall and per action case (p50, p99), actions per \
-      second, and the peak memory of the process. Build with -c release for real numbers.
+      second, and the peak memory of the process. Build with -c release for real numbers: a \
+      debug build warns on stderr, and its --json says "debugBuild": true.
       """)
 
   @Argument(help: "The trace to replay.")
@@ -38,10 +39,42 @@ struct Bench: AsyncParsableCommand {
     Terminal.configureColor(colorOptions)
     let file = try SessionFile.open(trace, key: key)
     try bench(try file.domain(), file, key: key)
+    file.noteIfUnfinished()
+  }
+
+  /// Whether this tool (the module that holds the commands, and so the reducers' callers)
+  /// was built without optimization, which makes every figure many times slower.
+  static var isDebugBuild: Bool {
+    #if DEBUG
+      return true
+    #else
+      return false
+    #endif
+  }
+
+  /// The report as `--json` prints it: its keys, and `debugBuild`.
+  private struct BuiltReport: Encodable {
+    var report: BenchReport
+    var debugBuild: Bool
+
+    private enum CodingKeys: String, CodingKey { case debugBuild }
+
+    func encode(to encoder: any Encoder) throws {
+      // Into the same object as the report's own keys.
+      try report.encode(to: encoder)
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(debugBuild, forKey: .debugBuild)
+    }
   }
 
   private func bench<D: Domain>(_ domain: D, _ file: SessionFile, key: TracePrivateKey?) throws {
     let debugger = try file.debugger(as: domain)
+    // Once the session is read: a file that cannot be is one error line, as for any command.
+    if Self.isDebugBuild {
+      Terminal.writeError(
+        "\(CommandContext.name): warning: this is a debug build (not optimized): its figures are many times a release build's; build with `swift build -c release` to measure"
+      )
+    }
     let path = trace
     let bar = ProgressBar("benchmarking")
     let report = try debugger.bench(
@@ -52,7 +85,10 @@ struct Bench: AsyncParsableCommand {
     if output.json {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys]
-      print(String(decoding: try encoder.encode(report), as: UTF8.self))
+      print(
+        String(
+          decoding: try encoder.encode(BuiltReport(report: report, debugBuild: Self.isDebugBuild)),
+          as: UTF8.self))
       return
     }
     print(

@@ -11,7 +11,8 @@ struct Bisect: AsyncParsableCommand {
     discussion: """
       Exact: the invariant is checked after every action, so a violation that heals later \
       is found too. Prints that action and the state diff across it; exit 0 when the \
-      invariant holds throughout.
+      invariant holds throughout, exit 1 too when the session holds no actions (nothing \
+      was checked).
       """)
 
   @Argument(help: "The trace to search.")
@@ -44,15 +45,20 @@ struct Bisect: AsyncParsableCommand {
     bar.finish()
     let writer = JSONLines.ActionWriter<D.Action>()
     let actionJSON = result.action.flatMap { try? writer.json(for: $0.action) }
+    // Holding in the starting state alone is no pass: no action was checked.
+    let nothingChecked = result.firstViolation == nil && debugger.session.actions.isEmpty
     if output.json {
       print(
-        JSONValue.object([
-          ("invariant", .string(invariant)),
-          ("firstViolation", .optional(result.firstViolation) { .uint($0) }),
-          ("action", .optional(actionJSON) { .raw($0) }),
-          ("healedAt", .optional(result.healedAt) { .uint($0) }),
-          ("actions", .int(Int64(debugger.session.actions.count))),
-        ]).text)
+        JSONValue.object(
+          [
+            ("invariant", .string(invariant)),
+            ("firstViolation", .optional(result.firstViolation) { .uint($0) }),
+            ("action", .optional(actionJSON) { .raw($0) }),
+            ("healedAt", .optional(result.healedAt) { .uint($0) }),
+            ("actions", .int(Int64(debugger.session.actions.count))),
+            ("nothingChecked", .bool(nothingChecked)),
+          ] + file.unfinishedJSON
+        ).text)
     } else if let violation = result.firstViolation {
       if let action = result.action, actionJSON != nil {
         print(
@@ -66,10 +72,19 @@ struct Bisect: AsyncParsableCommand {
       print(
         result.healedAt.map { "it holds again after action \($0)" }
           ?? "it stays broken to the end (\(debugger.session.endSequence))")
+    } else if nothingChecked {
+      print(
+        "\(invariant): nothing was checked: the session holds no actions (the state it starts from was checked, and it holds)"
+          .red)
     } else {
       print(
         "\(invariant) holds after every one of the \(debugger.session.actions.count) actions".green)
     }
-    if result.firstViolation != nil { throw ExitCode(RetraceExitCode.negative.rawValue) }
+    if !output.json, let unfinished = file.unfinished {
+      print("(\(unfinished.text): it never closed, so it ends where the recording stopped)")
+    }
+    if result.firstViolation != nil || nothingChecked {
+      throw ExitCode(RetraceExitCode.negative.rawValue)
+    }
   }
 }

@@ -52,8 +52,9 @@ struct Debug: AsyncParsableCommand {
     }
     var session = DebugSession(debugger: debugger)
     let interactive = isatty(STDIN_FILENO) != 0
+    let unfinished = file.unfinished.map { " (\($0.text))" } ?? ""
     print(
-      "\(trace): \(debugger.session.actions.count) \(domain.name) actions; type help for the commands"
+      "\(trace): \(debugger.session.actions.count) \(domain.name) actions\(unfinished); type help for the commands"
         .bold)
     if let at {
       // Only where the session starts: the diff from the initial state would be all of it.

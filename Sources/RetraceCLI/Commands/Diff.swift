@@ -79,14 +79,17 @@ struct Diff: AsyncParsableCommand {
     let (from, to, old, new) = try file.states(as: domain, from: self.from, to: self.to)
     // JSON, like `state --json`, is always the whole diff.
     let diff = stateDiff(old, new, maxNodes: full || output.json ? .max : readableNodeCount)
+    let unfinished = file.unfinished.map { " (\($0.text))" } ?? ""
     if output.json {
       print(
-        JSONValue.object([
-          ("from", .uint(from)), ("to", .uint(to)), ("changed", .bool(diff != nil)),
-          ("diff", .optional(diff?.text) { .string($0) }),
-        ]).text)
+        JSONValue.object(
+          [
+            ("from", .uint(from)), ("to", .uint(to)), ("changed", .bool(diff != nil)),
+            ("diff", .optional(diff?.text) { .string($0) }),
+          ] + file.unfinishedJSON
+        ).text)
     } else if let diff {
-      print("state from \(from) to \(to):".bold)
+      print("state from \(from) to \(to)\(unfinished):".bold)
       print(Terminal.colorDiff(diff.text))
       if !diff.isComplete {
         Terminal.writeError(
@@ -94,7 +97,7 @@ struct Diff: AsyncParsableCommand {
         )
       }
     } else {
-      print("no change from \(from) to \(to)")
+      print("no change from \(from) to \(to)\(unfinished)")
     }
   }
 
@@ -109,6 +112,11 @@ struct Diff: AsyncParsableCommand {
       guard let action, let text = try? writer.json(for: action.action) else { return .null }
       return .raw(text)
     }
+    // A session that never closed ends where its recording stopped: where one "has ended"
+    // may be only that.
+    let unfinished = [(traces[0], file), (traces[1], otherFile)].compactMap { path, file in
+      file.unfinished.map { (path, $0) }
+    }
     if output.json {
       print(
         JSONValue.object([
@@ -117,6 +125,17 @@ struct Diff: AsyncParsableCommand {
           ("first", json(difference?.first)),
           ("second", json(difference?.second)),
           ("stateDiff", .optional(difference?.stateDiff) { .string($0) }),
+          ("unfinished", .bool(!unfinished.isEmpty)),
+          (
+            "unfinishedTraces",
+            .array(
+              unfinished.map { path, unfinished in
+                .object([
+                  ("file", .string(path)),
+                  ("recoveredActions", .int(Int64(unfinished.recoveredActions))),
+                ])
+              })
+          ),
         ]).text)
     } else if let difference {
       let what: String
@@ -140,6 +159,13 @@ struct Diff: AsyncParsableCommand {
       }
     } else {
       print("identical: \(first.session.actions.count) actions")
+    }
+    if !output.json {
+      for (path, unfinished) in unfinished {
+        print(
+          "(\(Terminal.oneLine(path)): \(unfinished.text): it never closed, so it ends where the recording stopped)"
+        )
+      }
     }
     if difference != nil { throw ExitCode(RetraceExitCode.negative.rawValue) }
   }

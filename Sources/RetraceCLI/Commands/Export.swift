@@ -32,11 +32,16 @@ struct Export: AsyncParsableCommand {
     Terminal.configureColor(colorOptions)
     let file = try SessionFile.open(trace, key: key)
     try export(try file.domain(), file)
+    file.noteIfUnfinished()
   }
 
   private func export<D: Domain>(_ domain: D, _ file: SessionFile) throws {
     let session = try file.load(as: domain)
-    var text = try JSONLines.headerLine(for: session, domain: domain) + "\n"
+    // A session that never closed stays one: the lines end where its recording stopped.
+    var text =
+      try JSONLines.headerLine(
+        for: session, domain: domain, unfinishedRecoveredActions: file.unfinished?.recoveredActions)
+      + "\n"
     let writer = JSONLines.ActionWriter<D.Action>()
     for action in session.actions {
       text += try writer.line(for: action)

@@ -38,7 +38,15 @@ struct Import: AsyncParsableCommand {
   private func importSession<D: Domain>(_ domain: D, data: Data) throws {
     let session = try JSONLines.readSession(from: data, domain: domain, path: file)
     try SessionFile.write(session, domain: domain, to: output)
+    // The trace written is a closed recording of the actions the file holds: whether the
+    // session they came from closed is said here, as the trace cannot say it.
+    let header = try JSONLines.readHeader(from: data, path: file)
+    let unfinished =
+      header.unfinished == true
+      ? " (of an unfinished session: \(header.recoveredActions ?? 0) actions recovered from the journal; the trace written is closed)"
+      : ""
     Terminal.writeError(
-      Terminal.oneLine("imported \(session.actions.count) \(domain.name) actions into \(output)"))
+      Terminal.oneLine(
+        "imported \(session.actions.count) \(domain.name) actions into \(output)\(unfinished)"))
   }
 }

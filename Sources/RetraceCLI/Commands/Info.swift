@@ -21,10 +21,22 @@ struct Info: AsyncParsableCommand {
   mutating func run() async throws {
     let key = try keyOptions.load()
     Terminal.configureColor(colorOptions)
-    let summary = try SessionFile.open(trace, key: key).summary()
+    let file = try SessionFile.open(trace, key: key)
+    let summary = try file.summary()
     let count = summary.actionCount
-    let bytesPerAction = count == 0 ? nil : Double(summary.bytes) / Double(count)
     let integrity = summary.integrity
+    // Per action only over the actions the file itself holds: a crashed session's journal
+    // holds the others, and its size is given apart.
+    let recovered = summary.contentsRead ? integrity.recoveredActions : 0
+    let inFile = count - recovered
+    let bytesPerAction = inFile <= 0 ? nil : Double(summary.bytes) / Double(inFile)
+    // A trace's from what every check read (the journal is not, after damage); JSON Lines'
+    // from their header.
+    let unfinished =
+      file.traceIntegrity == nil
+      ? file.unfinished
+      : summary.unfinished ? SessionFile.Unfinished(recoveredActions: recovered) : nil
+    let redaction = summary.info.app["redaction"]
     // Without the key, only the framing and the checksums were checked: never "clean".
     let integrityJSON =
       summary.contentsRead
@@ -54,11 +66,17 @@ struct Info: AsyncParsableCommand {
         ("checkpoints", .int(Int64(summary.checkpoints))),
         ("bytes", .int(Int64(summary.bytes))),
         ("bytesPerAction", .optional(bytesPerAction) { .double(($0 * 100).rounded() / 100) }),
+        ("journalBytes", .optional(summary.journalBytes) { .int(Int64($0)) }),
         (
           "encryption",
-          .optional(summary.encryption) { Self.json($0, opened: summary.contentsRead) }
+          summary.encryption.map { Self.json($0, opened: summary.contentsRead) }
+            ?? .optional(summary.info.encryptionKeyID) { Self.exportedJSON(keyID: $0) }
         ),
         ("integrity", integrityJSON),
+        ("app", .object(summary.info.app.sorted { $0.key < $1.key }.map { ($0, .string($1)) })),
+        ("redaction", .optional(redaction) { .string($0) }),
+        ("unfinished", .bool(unfinished != nil)),
+        ("recoveredActions", .int(Int64(unfinished?.recoveredActions ?? 0))),
       ])
       // Only for a trace with jumps, so that every other answer stays as it was.
       print(
@@ -80,11 +98,22 @@ struct Info: AsyncParsableCommand {
     row("producer", summary.info.producer)
     row("session", summary.info.sessionID)
     row("start", formatTime(summary.info.startTime))
+    row(
+      "app",
+      summary.info.app.isEmpty
+        ? "-"
+        : summary.info.app.sorted { $0.key < $1.key }.map { "\($0): \($1)" }.joined(separator: ", ")
+    )
+    row("redaction", redaction ?? "none")
     if let encryption = summary.encryption {
       row(
         "encrypted",
         "to key \(encryption.keyID) (HPKE: X25519, HKDF-SHA256, ChaCha20-Poly1305)"
           + (summary.contentsRead ? ", opened with it" : ""))
+    } else if let keyID = summary.info.encryptionKeyID {
+      row("encrypted", "no: exported in clear from a trace encrypted to key \(keyID)")
+    } else {
+      row("encrypted", "no")
     }
     row(
       "duration",
@@ -94,7 +123,8 @@ struct Info: AsyncParsableCommand {
         : "-")
     row(
       "actions",
-      count == 0 ? "0" : "\(count) (sequence \(summary.firstSequence)...\(summary.lastSequence))")
+      (count == 0 ? "0" : "\(count) (sequence \(summary.firstSequence)...\(summary.lastSequence))")
+        + (unfinished.map { "; \($0.text)" } ?? ""))
     let nameWidth = (summary.caseCounts.map(\.name.count).max() ?? 0) + 2
     for (name, caseCount) in summary.caseCounts {
       let share = count == 0 ? 0 : Double(caseCount) * 100 / Double(count)
@@ -108,7 +138,18 @@ struct Info: AsyncParsableCommand {
     if summary.jumps > 0 { row("jumps", "\(summary.jumps) (time travel: Store.jump(to:))") }
     row(
       "bytes",
-      "\(summary.bytes)" + (bytesPerAction.map { String(format: " (%.1f per action)", $0) } ?? ""))
+      "\(summary.bytes)"
+        + (bytesPerAction.map {
+          String(format: " (%.1f per action", $0) + (recovered > 0 ? " in the file)" : ")")
+        } ?? ""))
+    if let journalBytes = summary.journalBytes {
+      row(
+        "journal",
+        "\(journalBytes) bytes beside it, "
+          + (summary.contentsRead
+            ? "\(recovered) action\(recovered == 1 ? "" : "s") recovered from it"
+            : "its records need the private key"))
+    }
     guard summary.contentsRead else {
       row("integrity", Self.unreadable.yellow)
       return
@@ -119,6 +160,15 @@ struct Info: AsyncParsableCommand {
   /// What `info` says of an encrypted trace's contents without its key.
   static let unreadable =
     "encrypted: the framing and checksums were checked; actions, states and the journal need the private key (--key FILE or RETRACE_KEY)"
+
+  /// The `encryption` object of `info --json` for JSON Lines exported from an encrypted
+  /// trace: the key it was encrypted to; the file itself is in clear.
+  static func exportedJSON(keyID: String) -> JSONValue {
+    .object([
+      ("keyID", .string(keyID)), ("kem", .null), ("kdf", .null), ("aead", .null),
+      ("opened", .bool(true)),
+    ])
+  }
 
   /// The `encryption` object of `info --json`.
   static func json(_ encryption: TraceEncryption, opened: Bool) -> JSONValue {
@@ -194,6 +244,10 @@ extension SessionFile {
     /// Whether the actions were read: `false` for an encrypted trace without its key, of
     /// which only what the trace keeps in clear is known.
     package var contentsRead = true
+    /// Whether the session never closed (``SessionFile/unfinished``).
+    package var unfinished = false
+    /// The size of the journal beside an unfinished session's trace, when there is one.
+    package var journalBytes: Int? = nil
 
     package var duration: Double {
       guard let firstTime, let lastTime else { return 0 }
@@ -270,10 +324,7 @@ extension SessionFile {
   private static func summarizeClearPart(_ reader: TraceReader) -> Summary {
     let header = reader.header
     var summary = Summary(
-      info: SessionInfo(
-        domain: header.domain, actionSchemaVersion: header.actionSchemaVersion,
-        sessionID: header.sessionID,
-        startTime: header.startTime, producer: header.producer),
+      info: SessionInfo(header),
       format: "trace", bytes: reader.fileSize, blocks: reader.chunks.count,
       firstSequence: reader.firstSequence, lastSequence: reader.lastSequence,
       actionCount: reader.actionCount, caseCounts: [], firstTime: nil, lastTime: nil,
@@ -281,6 +332,8 @@ extension SessionFile {
       checkpoints: reader.checkpointCount,
       integrity: reader.integrityReport, encryption: header.encryption, contentsRead: false)
     summary.jumps = reader.chunks.count(where: \.isJump)
+    summary.unfinished = reader.isUnfinished
+    summary.journalBytes = reader.journalSize
     return summary
   }
 

@@ -45,6 +45,7 @@ struct Log: AsyncParsableCommand {
     // A range of actions needs only the chunks that hold them.
     let file = try SessionFile.open(trace, usingIndex: true, key: key)
     try printLog(try file.domain(), file)
+    file.noteIfUnfinished()
   }
 
   private func printLog<D: Domain>(_ domain: D, _ file: SessionFile) throws {

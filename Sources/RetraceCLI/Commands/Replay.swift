@@ -17,8 +17,12 @@ struct Replay: AsyncParsableCommand {
       "verified" means every hash matched and every action is covered by one; otherwise the \
       answer is "diverged" (the first mismatch, the window of actions where it happened, and \
       the state diff when a snapshot holds the recorded state), "unverified" (actions after \
-      the last hash, such as a crashed session's tail, were not checked) or "damaged" (the \
-      intact part was checked, nothing after the damage was), each with exit 1. With --as, \
+      the last hash, such as a crashed session's tail, were not checked, or the session \
+      holds no actions, so nothing was) or "damaged" (the \
+      intact part was checked, nothing after the damage was), each with exit 1. A session \
+      that never closed (it crashed) is called unfinished in every answer, with how many of \
+      its actions came from its journal; "verified" then means every action it holds is \
+      covered, not that it holds every action the app sent. With --as, \
       a divergence is then named exactly: the trace is replayed through both reducers side \
       by side over the window, when the domain its header names is registered too. Give \
       many traces, or directories (searched for .trace and .jsonl files), to verify a corpus \
@@ -265,13 +269,15 @@ struct Replay: AsyncParsableCommand {
           + "  \(name)  at \(divergence.kind.rawValue) \(divergence.sequence), among actions \(divergence.window)\(exact)"
       case .unverified:
         return label("UNVERIFIED").red + "  \(name)  " + outcome.coverageText
+          + outcome.unfinishedSuffix
       case .damaged:
         return label("DAMAGED").red + "  \(name)  "
-          + Terminal.oneLine(outcome.integrity?.summary ?? "damaged")
+          + Terminal.oneLine(outcome.integrity?.summary ?? "damaged") + outcome.unfinishedSuffix
       case .verified:
-        return label("ok").green + "  \(name)  " + outcome.countsText
+        return label("ok").green + "  \(name)  " + outcome.countsText + outcome.unfinishedSuffix
       case .replayed:
         return label("replayed").green + "  \(name)  " + outcome.countsText
+          + outcome.unfinishedSuffix
       }
     case .failure(let error):
       return label("ERROR").red + "  \(name)  " + Terminal.oneLine("\(error)")
@@ -319,7 +325,8 @@ struct Replay: AsyncParsableCommand {
       case verified
       /// A recorded hash was not reproduced.
       case diverged
-      /// Every recorded hash reproduced, but some actions are covered by none.
+      /// Every recorded hash reproduced, but some actions are covered by none, or there
+      /// were no actions to check.
       case unverified
       /// The trace is damaged or truncated; only its intact part was checked.
       case damaged
@@ -355,12 +362,28 @@ struct Replay: AsyncParsableCommand {
     var lockstep: LockstepDivergence?
     /// The domain the lockstep compared with: the one the trace's header names.
     var lockstepAgainst: String?
+    /// Whether the session never closed, and what came from its journal.
+    var unfinished: SessionFile.Unfinished?
 
     var status: Status {
       if divergence != nil { return .diverged }
       guard coveredThrough != nil else { return .replayed }
       if let integrity, !integrity.isIntact { return .damaged }
-      return uncoveredActions > 0 ? .unverified : .verified
+      return uncoveredActions > 0 || nothingChecked ? .unverified : .verified
+    }
+
+    /// Whether verifying had no action to check: a session without actions is not
+    /// verified, whatever hash of its starting state it holds.
+    var nothingChecked: Bool { coveredThrough != nil && actions == 0 && divergence == nil }
+
+    /// ` (unfinished session: N actions recovered from the journal)`, or nothing for a
+    /// closed session: what a line about the trace ends with. A torn trace's "truncated"
+    /// says it already, unless its journal gave actions too.
+    var unfinishedSuffix: String {
+      guard let unfinished, status != .damaged || unfinished.recoveredActions > 0 else {
+        return ""
+      }
+      return " (\(unfinished.text))"
     }
 
     var hashes: Int { checkpoints + snapshots }
@@ -376,6 +399,7 @@ struct Replay: AsyncParsableCommand {
 
     /// Which actions no hash covers, and why.
     var coverageText: String {
+      if nothingChecked { return "it holds no actions: nothing was checked" }
       guard let coveredThrough, uncoveredActions > 0 else { return countsText }
       let first = coveredThrough + 1
       let last = coveredThrough + UInt64(uncoveredActions)
@@ -419,6 +443,9 @@ struct Replay: AsyncParsableCommand {
         ("coveredThrough", .optional(coveredThrough) { .uint($0) }),
         ("uncoveredActions", .int(Int64(uncoveredActions))),
         ("integrity", .optional(integrity) { $0.json }),
+        ("unfinished", .bool(unfinished != nil)),
+        ("recoveredActions", .int(Int64(unfinished?.recoveredActions ?? 0))),
+        ("nothingChecked", .bool(nothingChecked)),
         ("stateHash", .optional(stateHash) { .string(hex($0)) }),
         (
           "divergence",
@@ -456,12 +483,15 @@ struct Replay: AsyncParsableCommand {
     var humanReport: String {
       let rate = seconds > 0 ? Double(actions) / seconds : 0
       let timing = String(format: "in %.1f ms (%.0f actions/s)", seconds * 1000, rate)
+      // Said first, with the answer: a session that never closed is never shown as one that
+      // did.
+      let unfinished = unfinishedSuffix
       switch status {
       case .diverged:
         let divergence = divergence!
         var lines = [
           "DIVERGED".red.bold
-            + " \(path)\(replacement.map { " (replayed as \($0))" } ?? ""): the \(divergence.kind.rawValue) at \(divergence.sequence) does not match: recorded hash \(hex(divergence.recordedHash)), replayed \(hex(divergence.replayedHash))",
+            + "\(unfinished) \(path)\(replacement.map { " (replayed as \($0))" } ?? ""): the \(divergence.kind.rawValue) at \(divergence.sequence) does not match: recorded hash \(hex(divergence.recordedHash)), replayed \(hex(divergence.replayedHash))",
           "the divergence happened among actions \(divergence.window.lowerBound)...\(divergence.window.upperBound)"
             + " (the last matching record is at \(divergence.window.lowerBound - 1))",
         ]
@@ -488,17 +518,19 @@ struct Replay: AsyncParsableCommand {
         return lines.joined(separator: "\n")
       case .damaged:
         var line =
-          "DAMAGED".red.bold + " \(path): " + Terminal.oneLine(integrity?.summary ?? "damaged")
+          "DAMAGED".red.bold + "\(unfinished) \(path): "
+          + Terminal.oneLine(integrity?.summary ?? "damaged")
         line +=
           "; the intact part: " + (uncoveredActions > 0 ? coverageText : "\(countsText) reproduced")
         return line + ", " + timing + "; nothing after the damage was checked"
       case .unverified:
-        return "UNVERIFIED".red.bold + " \(path): " + coverageText + ", " + timing
+        return "UNVERIFIED".red.bold + "\(unfinished) \(path): " + coverageText + ", " + timing
       case .verified:
-        return "verified".green.bold + " \(path): \(countsText) reproduced, " + timing
+        return "verified".green.bold + "\(unfinished) \(path): \(countsText) reproduced, " + timing
       case .replayed:
         return "replayed \(actions) \(domain) actions of \(path) to \(replayedTo) " + timing
           + (stateHash.map { "; state hash \(hex($0))" } ?? "")
+          + (self.unfinished.map { "; \($0.text)" } ?? "")
       }
     }
   }
@@ -557,6 +589,7 @@ struct Replay: AsyncParsableCommand {
       outcome.uncoveredActions = report.uncoveredActions
       outcome.integrity = file.traceIntegrity
       outcome.holdsHashes = file.traceIntegrity != nil
+      outcome.unfinished = file.unfinished
       if let divergence = report.divergence, let partner = lockstepPartner,
         let recorded = partner.domain as? any Domain<D.State, D.Action>
       {
@@ -581,6 +614,7 @@ struct Replay: AsyncParsableCommand {
       seconds: Date().timeIntervalSince(start), checkpoints: 0, snapshots: 0, divergence: nil,
       stateHash: debugger.stateHash(state))
     outcome.jumps = debugger.session.jumps.count { $0.sequence <= end }
+    outcome.unfinished = file.unfinished
     return outcome
   }
 }

@@ -59,9 +59,12 @@ struct Shrink: AsyncParsableCommand {
     }
     bar.finish()
     guard let shrunk else {
+      // Of a session without actions, "holds after every action" would claim a check.
       Terminal.writeError(
-        "\(CommandContext.name): \(trace): \(invariant) holds after every action; nothing to shrink"
-      )
+        "\(CommandContext.name): \(trace): "
+          + (debugger.session.actions.isEmpty
+            ? "the session holds no actions; nothing to shrink"
+            : "\(invariant) holds after every action; nothing to shrink"))
       throw ExitCode(RetraceExitCode.negative.rawValue)
     }
     try SessionFile.write(shrunk.session, domain: domain, to: output)

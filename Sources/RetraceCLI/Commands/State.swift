@@ -39,11 +39,14 @@ struct State: AsyncParsableCommand {
   private func show<D: Domain>(_ domain: D, _ file: SessionFile) throws {
     let (sequence, last, state) = try file.state(as: domain, at: at)
     if output.json {
+      // The state is the output: whether the session is unfinished goes to stderr.
+      file.noteIfUnfinished()
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
       print(String(decoding: try encoder.encode(state), as: UTF8.self))
     } else {
-      print("state after \(sequence) of \(last):".bold)
+      print(
+        "state after \(sequence) of \(last)\(file.unfinished.map { " (\($0.text))" } ?? ""):".bold)
       if full {
         print(stateDump(state))
       } else {

@@ -11,8 +11,9 @@ struct Verify: AsyncParsableCommand {
     discussion: """
       Checks every chunk's checksum and the index. Exit 0 when the trace is clean, or \
       unfinished (never closed, but every record intact, its journal folded in); exit 1 when \
-      it is truncated or damaged, with where and why. To check that the current reducer still \
-      reproduces a trace, use `replay --verify`.
+      it is truncated or damaged, with where and why, or holds no actions (nothing was \
+      checked). To check that the current reducer still reproduces a trace, use \
+      `replay --verify`.
       """)
 
   @Argument(help: "The trace to check.")
@@ -25,14 +26,46 @@ struct Verify: AsyncParsableCommand {
   mutating func run() async throws {
     let key = try keyOptions.load()
     Terminal.configureColor(colorOptions)
-    let integrity = try SessionFile.open(trace, key: key).integrity()
+    let file = try SessionFile.open(trace, key: key)
+    let integrity = try file.integrity()
+    // A trace's as every check found it (damage found late leaves no journal actions);
+    // JSON Lines' from their header.
+    let unfinished =
+      file.traceIntegrity == nil
+      ? file.unfinished
+      : file.unfinished.map { _ in
+        SessionFile.Unfinished(recoveredActions: integrity.recoveredActions)
+      }
+    // A file with no action to check has not passed: its framing was all there was.
+    let nothingChecked = integrity.isIntact && integrity.intactActions == 0
     if output.json {
-      print(JSONValue.object([("file", .string(trace)), ("integrity", integrity.json)]).text)
+      print(
+        JSONValue.object(
+          [
+            ("file", .string(trace)), ("integrity", integrity.json),
+            ("unfinished", .bool(unfinished != nil)),
+            ("recoveredActions", .int(Int64(unfinished?.recoveredActions ?? 0))),
+            ("nothingChecked", .bool(nothingChecked)),
+          ]
+        ).text)
     } else {
-      let summary = integrity.summary
+      var summary = integrity.summary
+      // A trace's `unfinished` says so already, and a torn trace's `truncated`, unless its
+      // journal gave actions too; JSON Lines exported from one say it here.
+      if let unfinished,
+        integrity.status == .clean
+          || (integrity.status != .unfinished && unfinished.recoveredActions > 0)
+      {
+        summary += " (\(unfinished.text))"
+      }
+      if nothingChecked {
+        summary += "; but it holds no actions: nothing was checked beyond its header"
+      }
       let line = Terminal.oneLine("\(trace): \(summary)")
-      print(integrity.isIntact ? line.green : line.red)
+      print(integrity.isIntact && !nothingChecked ? line.green : line.red)
     }
-    if !integrity.isIntact { throw ExitCode(RetraceExitCode.negative.rawValue) }
+    if !integrity.isIntact || nothingChecked {
+      throw ExitCode(RetraceExitCode.negative.rawValue)
+    }
   }
 }

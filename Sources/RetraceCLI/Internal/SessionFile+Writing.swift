@@ -89,7 +89,9 @@ extension SessionFile {
     let recorder = try TraceRecorder<D.State, Recorded>(
       path: path, domain: domain.name, actionSchemaVersion: schemaVersion,
       sessionID: session.info.sessionID,
-      startTime: session.info.startTime, configuration: configuration,
+      // The app's facts go with the session (a redacted one's among them); its encryption
+      // does not: that takes the public key, `encryptionKey`.
+      startTime: session.info.startTime, app: session.info.app, configuration: configuration,
       redaction: domain.redaction, replaying: domain as? any Domain<D.State, Recorded>)
     recorder.attached(sequence: session.startSequence, state: session.initialState)
     var state = session.initialState

@@ -65,6 +65,55 @@ package struct SessionFile: Sendable {
     return reader.integrityReport
   }
 
+  /// What a session that never closed lacks: ``SessionFile/unfinished``.
+  package struct Unfinished: Sendable {
+    /// The actions read from the journal beside the trace, which its chunks did not hold.
+    package var recoveredActions: Int
+
+    /// How the commands say it: `unfinished session: 28 actions recovered from the journal`.
+    package var text: String {
+      "unfinished session: \(recoveredActions) action\(recoveredActions == 1 ? "" : "s") recovered from the journal"
+    }
+  }
+
+  /// Whether the session is unfinished, and what of it came from its journal: a trace with
+  /// no clean end (it crashed, was cut short, or is still recording), whose actions end
+  /// where the recording stopped rather than where the session did, or JSON Lines exported
+  /// from one (their header says so). `nil` for a closed session; a JSON Lines file's own
+  /// damage is reported as such.
+  package var unfinished: Unfinished? {
+    switch content {
+    case .trace(let reader):
+      guard reader.isUnfinished else { return nil }
+      return Unfinished(recoveredActions: reader.integrity.recoveredActions)
+    case .jsonLines(_, let header):
+      guard header.unfinished == true else { return nil }
+      return Unfinished(recoveredActions: header.recoveredActions ?? 0)
+    }
+  }
+
+  /// The keys every `--json` answer about one session adds: `unfinished` and
+  /// `recoveredActions` (0 for a closed session).
+  package var unfinishedJSON: [(String, JSONValue)] {
+    [
+      ("unfinished", .bool(unfinished != nil)),
+      ("recoveredActions", .int(Int64(unfinished?.recoveredActions ?? 0))),
+    ]
+  }
+
+  /// Says on stderr, once per file, that the session is unfinished: for the commands whose
+  /// output has no place for it (`log`, `export`, `state --json`, `bench`), once they have
+  /// read it.
+  package func noteIfUnfinished() {
+    // A torn trace's warning about its damage said so already (`warnIfNotIntact`): one
+    // warning per file.
+    guard let unfinished, Self.warned.withLock({ $0.insert(path).inserted }) else { return }
+    Terminal.writeError(
+      Terminal.oneLine(
+        "\(CommandContext.name): warning: \(path): \(unfinished.text); it never closed, so it ends where the recording stopped"
+      ))
+  }
+
   /// `trace` or `jsonl`.
   package var format: String {
     switch content {
@@ -338,7 +387,8 @@ package struct SessionFile: Sendable {
   }
 
   /// The files already warned about: a command that reads a file twice (`diff a a`,
-  /// `bench`) warns once.
+  /// `bench`) warns once, and an unfinished session's note is not given after a warning
+  /// about its damage.
   private static let warned = Mutex<Set<String>>([])
 
   /// Writes one line on stderr when a trace is not whole: the commands go on with the intact
@@ -349,6 +399,7 @@ package struct SessionFile: Sendable {
     let integrity = reader.integrity
     guard integrity.status == .truncated || integrity.status == .damaged else { return }
     guard Self.warned.withLock({ $0.insert(path).inserted }) else { return }
+    // "truncated" says the recording stopped, and the description the journal's actions.
     Terminal.writeError(
       Terminal.oneLine(
         "\(CommandContext.name): warning: \(path): \(integrity.description); using the \(reader.actionCount) intact actions"
