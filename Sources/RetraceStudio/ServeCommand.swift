@@ -92,7 +92,12 @@ public struct ServeCommand: AsyncParsableCommand {
   /// - Throws: The first file that cannot be read, or the address that cannot be listened
   ///   on, as one line.
   public func run() async throws {
-    let catalog = try SessionCatalog.open(paths, key: try keyOptions.load())
+    // The command's task is the one place where the registered domains are read: the
+    // server passes them to everything it runs on its own threads.
+    let registry = CommandContext.registry
+    let flows = CommandContext.flows
+    let catalog = try SessionCatalog.open(
+      paths, key: try keyOptions.load(), registry: registry, flows: flows)
     let address = ListenAddress(host)!
     if !address.isLoopback {
       warn(
@@ -101,7 +106,8 @@ public struct ServeCommand: AsyncParsableCommand {
     }
     let server = StudioServer(
       catalog: catalog, address: address, port: UInt16(port),
-      token: token ?? StudioToken.random(), recordDirectory: recordDirectory)
+      token: token ?? StudioToken.random(), recordDirectory: recordDirectory,
+      registry: registry, flows: flows)
     let url = try await server.start()
     print("Retrace Studio: \(url)")
     fflush(nil)

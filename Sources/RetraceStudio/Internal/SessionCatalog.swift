@@ -79,11 +79,17 @@ final class SessionCatalog: Sendable {
   ///
   /// No paths give an empty catalog, for live sessions only.
   ///
+  /// The files are read with `registry`'s domains and `flows`, given here rather than read
+  /// from the command's task-local context (`CommandContext`): the sessions do their work on
+  /// the Studio's worker threads, which see no task-local value.
+  ///
   /// - Throws: `TraceError` or `DebuggerError` for a path that cannot be read, or when paths
   ///   are given and no session is found in them.
   ///
   /// `key` reads encrypted traces (`--key`); one without it cannot be served.
-  static func open(_ paths: [String], key: TracePrivateKey?) throws -> SessionCatalog {
+  static func open(
+    _ paths: [String], key: TracePrivateKey?, registry: DomainRegistry, flows: [NavigationFlow]
+  ) throws -> SessionCatalog {
     var sessions: [any StudioSession] = []
     var ids = Set<String>()
     func add(_ path: String) throws {
@@ -93,7 +99,7 @@ final class SessionCatalog: Sendable {
       {
         throw TraceError.keyNeeded(encryption, path: path)
       }
-      let domain = try file.domain()
+      let domain = try file.domain(in: registry)
       var id = Self.slug(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
       if ids.contains(id) {
         var number = 2
@@ -102,7 +108,7 @@ final class SessionCatalog: Sendable {
       }
       ids.insert(id)
       sessions.append(
-        makeFileSession(domain, file: file, id: id, flows: CommandContext.flows, key: key))
+        makeFileSession(domain, file: file, id: id, flows: flows, key: key))
     }
     for path in paths {
       var isDirectory: ObjCBool = false

@@ -126,7 +126,14 @@ final class StudioHandler: HTTPHandler, Sendable {
     guard parts.first == "sessions" else { throw APIError(404, "no such endpoint") }
     if parts.count == 1 {
       var list: [RetraceLog.JSONValue] = []
-      for session in catalog.sessions { list.append(try await session.summary()) }
+      for session in catalog.sessions {
+        do {
+          list.append(try await session.summary())
+        } catch {
+          // One session that cannot be read is listed as such: it never hides the others.
+          list.append(Self.unreadable(session, error))
+        }
+      }
       return .array(list)
     }
     guard let session = catalog.session(parts[1]) else {
@@ -167,6 +174,30 @@ final class StudioHandler: HTTPHandler, Sendable {
     case "shrink": return try await session.shrink(invariant: try parameters.required("invariant"))
     default: throw APIError(404, "no such endpoint: \(endpoint)")
     }
+  }
+
+  /// What the session list says of a session whose summary failed: its id, the fields the
+  /// page shows, an integrity of status `unreadable` and the `error`.
+  static func unreadable(_ session: any StudioSession, _ error: any Error) -> RetraceLog.JSONValue {
+    let message =
+      (error as? APIError)?.message ?? (error as? DebuggerError)?.message
+      ?? (error as? TraceError)?.message ?? "\(error)"
+    return .object([
+      ("id", .string(session.id)),
+      ("domain", .string("")),
+      ("actions", .int(0)),
+      ("duration", .double(0)),
+      (
+        "integrity",
+        .object([
+          ("status", .string("unreadable")), ("intactActions", .int(0)),
+          ("recoveredActions", .int(0)), ("problem", .string(message)), ("line", .null),
+          ("offset", .null), ("sequence", .null),
+        ])
+      ),
+      ("live", .bool(session is any LiveSegment)),
+      ("error", .string(message)),
+    ])
   }
 
   /// `POST /api/sessions/{id}/jump?to=N`: sends a live session's app the `jump` command.

@@ -19,11 +19,13 @@ final class StudioServer: Sendable {
 
   /// A server of `catalog`'s sessions, and of the live sessions that apps start, recorded in
   /// `recordDirectory` and read with `registry`'s domains and `flows`.
+  ///
+  /// The registry and the flows are given, not read from the command's task-local context:
+  /// the server's work runs on threads and tasks of its own, which see no task-local value.
   init(
     catalog: SessionCatalog, address: ListenAddress, port: UInt16, token: String,
-    recordDirectory: String = "retrace-live",
-    registry: DomainRegistry = CommandContext.registry,
-    flows: [NavigationFlow] = CommandContext.flows
+    recordDirectory: String = "retrace-live", registry: DomainRegistry,
+    flows: [NavigationFlow]
   ) {
     self.catalog = catalog
     self.address = address
