@@ -47,6 +47,14 @@ public struct ServeCommand: AsyncParsableCommand {
       "The directory live sessions are recorded in, created if missing.", valueName: "dir"))
   public var recordDirectory: String = "retrace-live"
 
+  /// The most MiB a live app's message may hold.
+  @Option(
+    name: .customLong("live-message-limit"),
+    help: ArgumentHelp(
+      "The most MiB a live app's message may hold (its hello holds its whole state); a larger one closes the link with 1009.",
+      valueName: "MiB"))
+  public var liveMessageLimit: Int = 64
+
   /// The port; 0 picks a free one.
   @Option(name: .long, help: "The port to listen on (0 picks a free one).")
   public var port: Int = 7420
@@ -78,6 +86,10 @@ public struct ServeCommand: AsyncParsableCommand {
     guard (0...65_535).contains(port) else {
       throw ValidationError("--port must be from 0 to 65535, not \(port).")
     }
+    guard (1...4_096).contains(liveMessageLimit) else {
+      throw ValidationError(
+        "--live-message-limit must be from 1 to 4096 (MiB), not \(liveMessageLimit).")
+    }
     guard ListenAddress(host) != nil else {
       throw ValidationError("--host must be an IPv4 or IPv6 address or localhost, not '\(host)'.")
     }
@@ -107,7 +119,7 @@ public struct ServeCommand: AsyncParsableCommand {
     let server = StudioServer(
       catalog: catalog, address: address, port: UInt16(port),
       token: token ?? StudioToken.random(), recordDirectory: recordDirectory,
-      registry: registry, flows: flows)
+      registry: registry, flows: flows, maximumLiveMessageSize: liveMessageLimit << 20)
     let url = try await server.start()
     print("Retrace Studio: \(url)")
     fflush(nil)

@@ -14,11 +14,17 @@ final class StudioHandler: HTTPHandler, Sendable {
   let live: WebSocketHTTPHandler
   private let served = Mutex<(address: ListenAddress, port: UInt16)?>(nil)
 
-  init(catalog: SessionCatalog, token: String, page: PageResources, hub: LiveHub) {
+  /// A handler of `catalog`'s sessions, whose live link hands `hub` messages of at most
+  /// `maximumLiveMessageSize` bytes.
+  init(
+    catalog: SessionCatalog, token: String, page: PageResources, hub: LiveHub,
+    maximumLiveMessageSize: Int = LiveFrames.defaultMaximumMessageSize
+  ) {
     self.catalog = catalog
     self.token = token
     self.page = page
-    self.live = WebSocketHTTPHandler(handler: MessageFrameWSHandler(handler: hub))
+    self.live = WebSocketHTTPHandler(
+      handler: LiveFrames(hub: hub, maximumMessageSize: maximumLiveMessageSize))
   }
 
   /// Sets the address served, whose Host header values to accept, once the port is known.

@@ -22,10 +22,12 @@ final class StudioServer: Sendable {
   ///
   /// The registry and the flows are given, not read from the command's task-local context:
   /// the server's work runs on threads and tasks of its own, which see no task-local value.
+  /// A live app's message may hold `maximumLiveMessageSize` bytes (``LiveFrames``).
   init(
     catalog: SessionCatalog, address: ListenAddress, port: UInt16, token: String,
     recordDirectory: String = "retrace-live", registry: DomainRegistry,
-    flows: [NavigationFlow]
+    flows: [NavigationFlow],
+    maximumLiveMessageSize: Int = LiveFrames.defaultMaximumMessageSize
   ) {
     self.catalog = catalog
     self.address = address
@@ -34,7 +36,8 @@ final class StudioServer: Sendable {
     let hub = LiveHub(
       catalog: catalog, registry: registry, flows: flows, recordDirectory: recordDirectory)
     let handler = StudioHandler(
-      catalog: catalog, token: token, page: PageResources.load(), hub: hub)
+      catalog: catalog, token: token, page: PageResources.load(), hub: hub,
+      maximumLiveMessageSize: maximumLiveMessageSize)
     self.handler = handler
     let socketAddress: any SocketAddress =
       address.isIPv6
