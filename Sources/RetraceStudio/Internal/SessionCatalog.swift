@@ -73,6 +73,30 @@ final class SessionCatalog: Sendable {
     }
   }
 
+  /// Removes the session called `id` from the list, and returns it; `nil` when there is none.
+  @discardableResult
+  func remove(_ id: String) -> (any StudioSession)? {
+    list.withLock { list in
+      guard let index = list.firstIndex(where: { $0.id == id }) else { return nil }
+      return list.remove(at: index)
+    }
+  }
+
+  /// Removes the live segments that have ended, oldest first, while more than `limit` of them
+  /// are listed; returns those removed.
+  func removeEndedLiveSegments(keeping limit: Int) -> [any StudioSession] {
+    list.withLock { list in
+      let ended = list.indices.filter {
+        (list[$0] as? any LiveSegment).map { !$0.isConnected } ?? false
+      }
+      guard ended.count > limit else { return [] }
+      let removed = Set(ended.prefix(ended.count - limit))
+      let sessions = removed.sorted().map { list[$0] }
+      list = list.indices.filter { !removed.contains($0) }.map { list[$0] }
+      return sessions
+    }
+  }
+
   /// Opens every session in `paths`: files as given, and the `.trace` and `.jsonl` files in
   /// directories (not their subdirectories), sorted by name. A file given by name must open;
   /// a file in a directory that does not is skipped with a warning.

@@ -80,8 +80,13 @@ final class StudioHandler: HTTPHandler, Sendable {
       try checkToken(request)
       return Self.json(try await jump(parts[2], Parameters(request.query)))
     }
+    // The other command: take a session off the list, and let go of what it holds.
+    if request.method == .DELETE, parts.count == 3, parts[0] == "api", parts[1] == "sessions" {
+      try checkToken(request)
+      return Self.json(try remove(parts[2]))
+    }
     guard request.method == .GET else {
-      throw APIError(405, "only GET is served, and POST to …/jump")
+      throw APIError(405, "only GET is served, and POST to …/jump, DELETE to /api/sessions/ID")
     }
     guard parts.first == "api" else {
       let name = parts.isEmpty ? "index.html" : parts.joined(separator: "/")
@@ -204,6 +209,22 @@ final class StudioHandler: HTTPHandler, Sendable {
       ("live", .bool(session is any LiveSegment)),
       ("error", .string(message)),
     ])
+  }
+
+  /// `DELETE /api/sessions/{id}`: removes a session from the list, unless it is a live one
+  /// whose app is connected (409). No file is touched: a file session is read again by
+  /// serving it again, a live one's recording stays where it was recorded.
+  private func remove(_ id: String) throws -> RetraceLog.JSONValue {
+    guard let session = catalog.session(id) else { throw APIError(404, "no session '\(id)'") }
+    if let live = session as? any LiveSegment, live.isConnected {
+      throw APIError(
+        409, "the app of live session '\(id)' is connected: a session is removed once it has ended")
+    }
+    guard let removed = catalog.remove(id) else { throw APIError(404, "no session '\(id)'") }
+    // What it holds (a whole session, its checkpoints) is freed when the last request that
+    // uses it ends, here or on a worker thread: off this one.
+    releaseInBackground(removed)
+    return .object([("removed", .bool(true)), ("id", .string(id))])
   }
 
   /// `POST /api/sessions/{id}/jump?to=N`: sends a live session's app the `jump` command.
