@@ -10,6 +10,10 @@ import Foundation
 /// A message, or a frame, that would pass the limit closes the connection with 1009
 /// ("message too big", RFC 6455 §7.4.1) before its bytes are added to the message.
 ///
+/// Frames are read as the hub asks for messages, so a connection holds at most one message
+/// in memory: an app that sends faster than the Studio reduces is held back by TCP, where
+/// FlyingFox's handler queued every message it read.
+///
 /// FlyingFox reads each frame whole before a handler sees it, so one frame is held
 /// in memory whatever its length before it is refused: FlyingFox 0.27.1 has no limit on
 /// a frame, and no place to check a frame's header before its payload is read.
@@ -32,61 +36,77 @@ struct LiveFrames: WSHandler {
   func makeFrames(for client: AsyncThrowingStream<WSFrame, any Error>) async throws
     -> AsyncStream<WSFrame>
   {
-    let (messagesIn, toHub) = AsyncStream<WSMessage>.makeStream()
-    let messagesOut = try await hub.makeMessages(for: messagesIn)
     let (framesOut, toApp) = AsyncStream<WSFrame>.makeStream()
-    let maximum = maximumMessageSize
+    // The app's frames are read only when the hub asks for its next message: an app that
+    // sends faster than the Studio reduces waits (TCP holds the rest), instead of the
+    // messages piling up in memory here.
+    let source = FrameSource(client, maximum: maximumMessageSize, replies: toApp)
+    let messagesIn = AsyncStream<WSMessage>(unfolding: { await source.nextMessage() })
+    let messagesOut = try await hub.makeMessages(for: messagesIn)
     let task = Task {
-      await withTaskGroup(of: Void.self) { group in
-        group.addTask { await Self.read(client, maximum: maximum, to: toHub, replies: toApp) }
-        group.addTask {
-          for await message in messagesOut {
-            switch message {
-            case .data(let data):
-              toApp.yield(WSFrame(fin: true, opcode: .binary, mask: nil, payload: data))
-            case .text(let text):
-              toApp.yield(WSFrame(fin: true, opcode: .text, mask: nil, payload: Data(text.utf8)))
-            case .close(let code):
-              toApp.yield(.close(code: code))
-              return
-            }
-          }
+      for await message in messagesOut {
+        switch message {
+        case .data(let data):
+          toApp.yield(WSFrame(fin: true, opcode: .binary, mask: nil, payload: data))
+        case .text(let text):
+          toApp.yield(WSFrame(fin: true, opcode: .text, mask: nil, payload: Data(text.utf8)))
+        case .close(let code):
+          toApp.yield(.close(code: code))
+          toApp.finish()
+          return
         }
-        // Either side ending ends the connection.
-        await group.next()
-        group.cancelAll()
       }
-      toHub.finish()
+      // The hub is done with the connection.
       toApp.finish()
     }
     toApp.onTermination = { _ in task.cancel() }
     return framesOut
   }
+}
 
-  /// Reads the app's frames to the end of the connection, or until one breaks the protocol
-  /// or the limit: that one is answered with a Close frame of its code.
-  static func read(
+/// The app's frames, read one message at a time as the hub asks for them.
+private actor FrameSource {
+  private var frames: AsyncThrowingStream<WSFrame, any Error>.Iterator
+  private var reader: MessageReader
+  private let replies: AsyncStream<WSFrame>.Continuation
+  private var ended = false
+
+  init(
     _ client: AsyncThrowingStream<WSFrame, any Error>, maximum: Int,
-    to hub: AsyncStream<WSMessage>.Continuation, replies: AsyncStream<WSFrame>.Continuation
-  ) async {
-    var reader = MessageReader(maximum: maximum)
+    replies: AsyncStream<WSFrame>.Continuation
+  ) {
+    frames = client.makeAsyncIterator()
+    reader = MessageReader(maximum: maximum)
+    self.replies = replies
+  }
+
+  /// The app's next message; `nil` at the end of the connection, or after a frame that
+  /// breaks the protocol or the limit, which is answered with a Close frame of its code.
+  func nextMessage() async -> WSMessage? {
+    guard !ended else { return nil }
     do {
-      for try await frame in client {
+      // The iterator's state lives in the stream it came from: a copy reads on where the
+      // last one stopped (an actor's property cannot be the subject of a mutating await).
+      var iterator = frames
+      defer { frames = iterator }
+      while let frame = try await iterator.next(isolation: self) {
         switch try reader.take(frame) {
-        case .message(let message): hub.yield(message)
+        case .message(let message): return message
         case .reply(let reply): replies.yield(reply)
         case .closed(let code):
-          hub.yield(.close(code))
+          ended = true
           replies.yield(.close(code: code))
-          return
+          return .close(code)
         case .none: continue
         }
       }
-    } catch let error as MessageReader.Refusal {
-      replies.yield(.close(code: WSCloseCode(error.code, reason: error.reason)))
+    } catch let refusal as MessageReader.Refusal {
+      replies.yield(.close(code: WSCloseCode(refusal.code, reason: refusal.reason)))
     } catch {
       // The connection broke: nothing to answer.
     }
+    ended = true
+    return nil
   }
 }
 
