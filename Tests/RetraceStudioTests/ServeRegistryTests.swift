@@ -1,7 +1,10 @@
 import FlyingFox
 import FlyingSocks
 import Foundation
+import RetraceLog
 import Testing
+
+@testable import RetraceStudio
 
 /// `retrace serve` reads every session with the domains it was built with, on whichever of
 /// its threads the work runs: a JSON Lines file (which needs its domain even for its summary)
@@ -84,5 +87,52 @@ import Testing
       #expect(status == 200, "\(detail)")
       #expect(Self.caseNames(in: detail) == cliOrder, "\(id): \(detail)")
     }
+  }
+}
+
+/// A session that cannot be summarized: its file has become unreadable.
+final class UnreadableSession: StudioSession {
+  let id = "unreadable"
+
+  func summary() async throws -> RetraceLog.JSONValue {
+    throw TraceError(.io, "cannot read the file: gone", path: "gone.trace")
+  }
+  func detail() async throws -> RetraceLog.JSONValue { try await summary() }
+  func bisect(invariant: String) async throws -> RetraceLog.JSONValue { try await summary() }
+  func actions(from: UInt64?, to: UInt64?, type: String?, limit: Int) async throws
+    -> RetraceLog.JSONValue
+  {
+    try await summary()
+  }
+  func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> RetraceLog.JSONValue {
+    try await summary()
+  }
+  func search(at: UInt64?, query: String, limit: Int) async throws -> RetraceLog.JSONValue {
+    try await summary()
+  }
+  func diff(from: UInt64?, to: UInt64?) async throws -> RetraceLog.JSONValue { try await summary() }
+  func bench(repetitions: Int) async throws -> RetraceLog.JSONValue { try await summary() }
+  func flows() async throws -> RetraceLog.JSONValue { try await summary() }
+  func lanes(buckets: Int) async throws -> RetraceLog.JSONValue { try await summary() }
+  func export(from: UInt64?, to: UInt64?) async throws -> String { "" }
+  func shrink(invariant: String) async throws -> RetraceLog.JSONValue { try await summary() }
+}
+
+@Suite struct UnreadableSessionTests {
+  /// One session whose summary fails is listed as `unreadable`, with why; the others are
+  /// listed as ever.
+  @Test func anUnreadableSessionNeverHidesTheOthers() async throws {
+    let studio = try await StudioHarness.start(
+      ["banking-overdraft.trace"], extra: [UnreadableSession()])
+    defer { Task { await studio.stop() } }
+    let response = try await studio.get("/api/sessions")
+    #expect(response.status == 200)
+    let sessions = try #require(try response.json() as? [[String: Any]])
+    #expect(sessions.map { $0["id"] as? String } == ["banking-overdraft", "unreadable"])
+    #expect(sessions.first?["actions"] as? Int == 2_000)
+    let integrity = sessions.last?["integrity"] as? [String: Any]
+    #expect(integrity?["status"] as? String == "unreadable")
+    #expect((integrity?["problem"] as? String)?.contains("cannot read the file") == true)
+    #expect((sessions.last?["error"] as? String)?.contains("gone") == true)
   }
 }

@@ -195,6 +195,8 @@ final class StudioHandler: HTTPHandler, Sendable {
       ?? (error as? TraceError)?.message ?? "\(error)"
     return .object([
       ("id", .string(session.id)),
+      // What the page shows of a live session's row.
+      ("name", .string(session.id)),
       ("domain", .string("")),
       ("actions", .int(0)),
       ("duration", .double(0)),
