@@ -64,6 +64,33 @@ struct LiveMessageLimitTests {
     #expect(try await Self.closeCode(from: link) == 1009)
   }
 
+  /// A frame whose header announces more than the limit should be refused at its header,
+  /// before its payload is read. FlyingFox 0.27.1 reads a frame's whole payload before any
+  /// handler sees it, so the Studio waits for the payload: a known issue until FlyingFox's
+  /// frame decoder checks a limit (this test then fails, and the known issue goes).
+  @Test func aFrameHeaderOverTheLimitIsRefusedBeforeItsPayload() async throws {
+    let directory = try LiveSessionTests.directory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let (process, link) = try await Self.studio(directory)
+    defer { process.terminate() }
+    try await link.socket.write(Data(RawWebSocket.header(opcode: 0x2, length: (1 << 20) + 1)))
+    let code = await withTaskGroup(of: UInt16?.self) { group in
+      group.addTask { try? await Self.closeCode(from: link) }
+      group.addTask {
+        try? await Task.sleep(for: .seconds(5))
+        return nil
+      }
+      let first = await group.next() ?? nil
+      // Ends the read that is still waiting, if it is.
+      link.close()
+      group.cancelAll()
+      return first
+    }
+    withKnownIssue("FlyingFox 0.27.1 reads a frame's payload before a handler sees its header") {
+      #expect(code == 1009)
+    }
+  }
+
   /// A message at the limit is taken: a hello is answered by a live session, not a Close.
   @Test func aMessageWithinTheLimitIsTaken() async throws {
     let directory = try LiveSessionTests.directory()
