@@ -47,6 +47,14 @@ public struct ServeCommand: AsyncParsableCommand {
       "The directory live sessions are recorded in, created if missing.", valueName: "dir"))
   public var recordDirectory: String = "retrace-live"
 
+  /// The most MiB a live app's message may hold.
+  @Option(
+    name: .customLong("live-message-limit"),
+    help: ArgumentHelp(
+      "The most MiB a live app's message may hold (its hello holds its whole state); a larger one closes the link with 1009.",
+      valueName: "MiB"))
+  public var liveMessageLimit: Int = 64
+
   /// The port; 0 picks a free one.
   @Option(name: .long, help: "The port to listen on (0 picks a free one).")
   public var port: Int = 7420
@@ -78,6 +86,10 @@ public struct ServeCommand: AsyncParsableCommand {
     guard (0...65_535).contains(port) else {
       throw ValidationError("--port must be from 0 to 65535, not \(port).")
     }
+    guard (1...4_096).contains(liveMessageLimit) else {
+      throw ValidationError(
+        "--live-message-limit must be from 1 to 4096 (MiB), not \(liveMessageLimit).")
+    }
     guard ListenAddress(host) != nil else {
       throw ValidationError("--host must be an IPv4 or IPv6 address or localhost, not '\(host)'.")
     }
@@ -92,7 +104,12 @@ public struct ServeCommand: AsyncParsableCommand {
   /// - Throws: The first file that cannot be read, or the address that cannot be listened
   ///   on, as one line.
   public func run() async throws {
-    let catalog = try SessionCatalog.open(paths, key: try keyOptions.load())
+    // The command's task is the one place where the registered domains are read: the
+    // server passes them to everything it runs on its own threads.
+    let registry = CommandContext.registry
+    let flows = CommandContext.flows
+    let catalog = try SessionCatalog.open(
+      paths, key: try keyOptions.load(), registry: registry, flows: flows)
     let address = ListenAddress(host)!
     if !address.isLoopback {
       warn(
@@ -101,7 +118,8 @@ public struct ServeCommand: AsyncParsableCommand {
     }
     let server = StudioServer(
       catalog: catalog, address: address, port: UInt16(port),
-      token: token ?? StudioToken.random(), recordDirectory: recordDirectory)
+      token: token ?? StudioToken.random(), recordDirectory: recordDirectory,
+      registry: registry, flows: flows, maximumLiveMessageSize: liveMessageLimit << 20)
     let url = try await server.start()
     print("Retrace Studio: \(url)")
     fflush(nil)
@@ -144,7 +162,27 @@ public struct ServeCommand: AsyncParsableCommand {
   }
 }
 
-/// Writes `NAME: message` on stderr.
+/// Writes `NAME: message` on stderr, as one line.
+///
+/// Messages hold what peers sent (a live app's name, a session id, a domain name) and file
+/// names: their control characters and bidirectional controls are escaped (``logLine(_:)``),
+/// so that none can end the line and forge another, or drive the terminal.
 func warn(_ message: String) {
-  FileHandle.standardError.write(Data("\(CommandContext.name): \(message)\n".utf8))
+  FileHandle.standardError.write(Data((logLine("\(CommandContext.name): \(message)") + "\n").utf8))
+}
+
+/// `text` with its control characters (`\n`, `\u{1B}`) and bidirectional controls
+/// (`\u{202E}`) escaped, as Swift writes them: one line that reads as it is stored.
+func logLine(_ text: String) -> String {
+  func mustBeEscaped(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.properties.generalCategory == .control || scalar.properties.isBidiControl
+      || scalar.properties.generalCategory == .lineSeparator
+      || scalar.properties.generalCategory == .paragraphSeparator
+  }
+  guard text.unicodeScalars.contains(where: mustBeEscaped) else { return text }
+  var line = ""
+  for scalar in text.unicodeScalars {
+    line += mustBeEscaped(scalar) ? scalar.escaped(asASCII: true) : String(scalar)
+  }
+  return line
 }

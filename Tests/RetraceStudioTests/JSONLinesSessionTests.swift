@@ -62,9 +62,8 @@ let countedDomain = DomainDefinition(
     let path = directory.appendingPathComponent("ticks.jsonl").path
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
 
-    let catalog = try CommandContext.$registry.withValue(DomainRegistry([countedDomain])) {
-      try SessionCatalog.open([path], key: nil)
-    }
+    let catalog = try SessionCatalog.open(
+      [path], key: nil, registry: DomainRegistry([countedDomain]), flows: [])
     let served = try #require(catalog.session("ticks"))
     let before = CountedAction.decodings.withLock { $0 }
     for from in stride(from: 1, through: count, by: 200) {

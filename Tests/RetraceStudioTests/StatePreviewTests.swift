@@ -117,9 +117,8 @@ import Testing
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("movies.jsonl").path
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-    let catalog = try CommandContext.$registry.withValue(DomainRegistry([moviesDomain])) {
-      try SessionCatalog.open([path], key: nil)
-    }
+    let catalog = try SessionCatalog.open(
+      [path], key: nil, registry: DomainRegistry([moviesDomain]), flows: [])
     let served = try #require(catalog.session("movies"))
     // Sought from the start, then again as a step forward from the state before it.
     let jump = try await served.state(at: 301, window: nil, full: false)

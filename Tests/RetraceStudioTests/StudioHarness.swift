@@ -28,18 +28,16 @@ struct StudioHarness {
   ) async throws
     -> StudioHarness
   {
-    let catalog = try CommandContext.$registry.withValue(
-      DomainRegistry(Examples.domains + [bankingWithFeesDomain])
-    ) {
-      try CommandContext.$flows.withValue([
-        NavigationFlow(domain: postsDomain, navigation: { $0.navigation }, rules: PostsFlow.rules)
-      ]) {
-        try SessionCatalog.open(names.map(trace) + paths, key: nil)
-      }
-    }
+    let registry = DomainRegistry(Examples.domains + [bankingWithFeesDomain])
+    let flows = [
+      NavigationFlow(domain: postsDomain, navigation: { $0.navigation }, rules: PostsFlow.rules)
+    ]
+    let catalog = try SessionCatalog.open(
+      names.map(trace) + paths, key: nil, registry: registry, flows: flows)
     let server = StudioServer(
       catalog: SessionCatalog(sessions: catalog.sessions + extra),
-      address: ListenAddress("127.0.0.1")!, port: 0, token: token)
+      address: ListenAddress("127.0.0.1")!, port: 0, token: token, registry: registry,
+      flows: flows)
     let url = try await server.start()
     let port = try #require(URLComponents(string: url)?.port)
     #expect(url == "http://127.0.0.1:\(port)/?token=\(token)")

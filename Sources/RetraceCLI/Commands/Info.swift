@@ -255,22 +255,46 @@ extension SessionFile {
     }
   }
 
-  /// Describes the file. A trace needs no domain (its case names are read from the encoded
-  /// actions); JSON Lines is decoded with its registered domain.
+  /// Describes the file with the command's registered domains (``domain()``).
   ///
   /// - Throws: `TraceError` when the file cannot be read at all; `DebuggerError` when JSON
   ///   Lines name a domain that is not registered.
   package func summary() throws -> Summary {
+    try summary(in: CommandContext.registry)
+  }
+
+  /// Describes the file with `registry`'s domains: what code off the command's task passes.
+  ///
+  /// - Throws: `TraceError` when the file cannot be read at all; `DebuggerError` when JSON
+  ///   Lines name a domain that `registry` lacks.
+  package func summary(in registry: DomainRegistry) throws -> Summary {
+    switch content {
+    case .trace: return try summary(domain: try? domain(in: registry))
+    case .jsonLines: return try summary(domain: try domain(in: registry))
+    }
+  }
+
+  /// Describes the file as `domain`'s. A trace needs no domain (its case names are read from
+  /// the encoded actions; `domain` lists them in its order, the rest follow as they first
+  /// appear); JSON Lines is decoded with it, and without one is refused.
+  ///
+  /// - Throws: `TraceError` when the file cannot be read at all; `DebuggerError`
+  ///   (`unknownDomain`) for JSON Lines without a domain.
+  package func summary(domain: (any Domain)?) throws -> Summary {
     switch content {
     case .trace(let reader):
       do {
         guard reader.canReadRecords else { return Self.summarizeClearPart(reader) }
-        return try Self.summarize(reader.intactPart(), order: (try? domain())?.actionCases ?? [])
+        return try Self.summarize(reader.intactPart(), order: domain?.actionCases ?? [])
       } catch {
         throw error.at(path: path)
       }
     case .jsonLines(let data, _):
-      return try summarizeJSONLines(data, domain: try domain())
+      guard let domain else {
+        throw DebuggerError(.unknownDomain, "no domain to read \(domainName)'s JSON Lines with")
+          .at(path: path)
+      }
+      return try summarizeJSONLines(data, domain: domain)
     }
   }
 

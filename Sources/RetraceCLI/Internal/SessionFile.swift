@@ -130,12 +130,21 @@ package struct SessionFile: Sendable {
     }
   }
 
-  /// The registered domain the header names.
+  /// The registered domain the header names, in the command's registry
+  /// (`CommandContext.registry`, a task-local value: only the command's own task sees it).
   ///
   /// - Throws: `DebuggerError` (`unknownDomain`) naming the file.
   package func domain() throws(DebuggerError) -> any Domain {
+    try domain(in: CommandContext.registry)
+  }
+
+  /// The domain of `registry` that the header names: what code running off the command's
+  /// task (on a thread of its own, which sees no task-local value) passes its registry to.
+  ///
+  /// - Throws: `DebuggerError` (`unknownDomain`) naming the file.
+  package func domain(in registry: DomainRegistry) throws(DebuggerError) -> any Domain {
     do {
-      return try CommandContext.registry.domain(named: domainName)
+      return try registry.domain(named: domainName)
     } catch {
       throw error.at(path: path)
     }

@@ -59,7 +59,9 @@ final class FileSession<D: Domain>: StudioSession {
     self.file = file
     self.flow = flow
     source = Once(offloading: { try file.source(as: domain, cachedSnapshots: 16) })
-    summaryValue = Once(on: .wholeSession, offloading: { try file.summary() })
+    // With the domain itself: the summary is made on a worker thread, which sees no
+    // task-local registry.
+    summaryValue = Once(on: .wholeSession, offloading: { try file.summary(domain: domain) })
     let debugger = Once(on: .wholeSession, offloading: { try file.debugger(as: domain) })
     self.debugger = debugger
     let checkpoints = Once {

@@ -20,16 +20,25 @@ final class LiveHub: WSMessageHandler, Sendable {
   let recordDirectory: String
   /// How many segments each session id has had.
   private let segments = Mutex<[String: Int]>([:])
+  /// How many live segments that have ended stay listed; the oldest of more are removed
+  /// from the list (their recordings stay in ``recordDirectory``).
+  let endedSegmentLimit: Int
+
+  /// How many ended live segments stay listed by default: 8.
+  static let defaultEndedSegmentLimit = 8
 
   /// The protocol version the Studio speaks.
   static let protocolVersion: UInt64 = 1
 
   /// A hub that adds segments to `catalog`, reads them with `registry`'s domains and
-  /// `flows`, and records them in `recordDirectory`.
+  /// `flows`, records them in `recordDirectory`, and keeps `endedSegmentLimit` ended ones
+  /// listed.
   init(
     catalog: SessionCatalog, registry: DomainRegistry, flows: [NavigationFlow],
-    recordDirectory: String
+    recordDirectory: String, endedSegmentLimit: Int = LiveHub.defaultEndedSegmentLimit
   ) {
+    precondition(endedSegmentLimit >= 0, "a negative number of ended segments to keep")
+    self.endedSegmentLimit = endedSegmentLimit
     self.catalog = catalog
     self.registry = registry
     self.flows = flows
@@ -49,7 +58,7 @@ final class LiveHub: WSMessageHandler, Sendable {
   ) async {
     var segment: (any LiveSegment)?
     defer {
-      segment?.disconnect()
+      end(segment)
       outgoing.finish()
     }
     for await message in client {
@@ -65,7 +74,7 @@ final class LiveHub: WSMessageHandler, Sendable {
         let decoded = try LiveMessage(decoding: bytes)
         switch decoded {
         case .hello(let hello):
-          segment?.disconnect()
+          end(segment)
           segment = nil
           segment = try start(hello, outgoing: outgoing)
         case .unknown(let type):
@@ -83,6 +92,19 @@ final class LiveHub: WSMessageHandler, Sendable {
         refuse("\(error)", outgoing)
         return
       }
+    }
+  }
+
+  /// Ends `segment` (its recording is closed and its states let go of), and removes the
+  /// oldest ended segments past ``endedSegmentLimit`` from the list.
+  private func end(_ segment: (any LiveSegment)?) {
+    guard let segment else { return }
+    segment.disconnect()
+    for removed in catalog.removeEndedLiveSegments(keeping: endedSegmentLimit) {
+      let recording = (removed as? any LiveSegment)?.recordedTo ?? "its recording"
+      warn(
+        "live session \(removed.id) removed from the list (more than \(endedSegmentLimit) have ended); \(recording) keeps it"
+      )
     }
   }
 

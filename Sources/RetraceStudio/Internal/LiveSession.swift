@@ -16,8 +16,14 @@ protocol LiveSegment: StudioSession {
   ///   not decode, a gap in the sequence numbers); the hub then closes the connection.
   func receive(_ message: LiveMessage) throws(LiveProtocolError)
   /// The connection ended, or a new `hello` started another segment: commands can no longer
-  /// be sent, and the recording is closed.
+  /// be sent, the recording is closed, and the states held for the app are let go of.
   func disconnect()
+  /// Whether the app is connected: the segment has not ended.
+  var isConnected: Bool { get }
+  /// The trace the segment is recorded to.
+  var recordedTo: String { get }
+  /// How many states the segment holds for the app; none once it has ended.
+  var heldStates: Int { get }
   /// Sends the app the `jump` command to the state after action `sequence` (`nil`: the state
   /// after its last action), and returns that sequence number.
   ///
@@ -61,6 +67,14 @@ final class LiveSession<D: Domain>: LiveSegment {
   static var keptStateSpacing: UInt64 { 16 }
   /// How many kept states at most.
   static var keptStateLimit: Int { 1_024 }
+  /// The estimated bytes the kept states may hold together: 64 MiB of JSON
+  /// (``StatePreview/estimatedBytes``), of which a state holds about a third in memory. The
+  /// estimate counts each state whole, though the kept states share what the actions between
+  /// them did not change, so the memory they hold is at most this.
+  static var keptStateBudget: Int { 64 << 20 }
+  /// Every how many kept states the size of one is estimated again (an estimate walks the
+  /// state's preview, too dear to make for each).
+  static var keptStateEstimateSpacing: Int { 64 }
 
   /// What the segment knows of the app, guarded by one lock.
   private struct Live {
@@ -73,6 +87,10 @@ final class LiveSession<D: Domain>: LiveSegment {
     var beforeJump: D.State?
     /// The states kept for checkpoints that have not arrived yet.
     var kept: [(sequence: UInt64, state: D.State)] = []
+    /// The estimated size of the last kept state whose size was estimated, in bytes.
+    var keptStateBytes = 0
+    /// Kept states since the last estimate, up to ``keptStateEstimateSpacing``.
+    var keptSinceEstimate = 0
     var checkpointsMatched = 0
     var checkpointsUnchecked = 0
     /// The first checkpoint whose hash is not the Studio's.
@@ -154,8 +172,7 @@ final class LiveSession<D: Domain>: LiveSegment {
         // The app's checkpoint of this action, which may come after the jump, is of the
         // state the action gave: kept for it.
         if !live.kept.contains(where: { $0.sequence == sequence }) {
-          live.kept.append((sequence, previous))
-          if live.kept.count > Self.keptStateLimit { live.kept.removeFirst() }
+          Self.keep(previous, at: sequence, in: &live)
         }
         live.state = state
         live.sequence = sequence
@@ -196,13 +213,38 @@ final class LiveSession<D: Domain>: LiveSegment {
           sequence: sequence, time: times[offset], action: action, stateBefore: nil,
           stateAfter: wanted ? live.state : nil)
         if sequence % Self.keptStateSpacing == 0 {
-          live.kept.append((sequence, live.state))
-          if live.kept.count > Self.keptStateLimit { live.kept.removeFirst() }
+          Self.keep(live.state, at: sequence, in: &live)
         }
       }
       live.changes += 1
     }
   }
+
+  /// Keeps `state`, the state after `sequence`, for a checkpoint that comes later, and lets
+  /// the oldest kept states go while there are more than ``keptStateLimit`` or they pass
+  /// ``keptStateBudget`` (a checkpoint for one of those counts as unchecked).
+  private static func keep(_ state: D.State, at sequence: UInt64, in live: inout Live) {
+    live.kept.append((sequence, state))
+    if live.keptSinceEstimate == 0 {
+      live.keptStateBytes = (try? StatePreview(state).estimatedBytes) ?? 0
+    }
+    live.keptSinceEstimate = (live.keptSinceEstimate + 1) % keptStateEstimateSpacing
+    // States grow as actions come, so the latest estimate holds for the older ones too.
+    let most = max(1, min(keptStateLimit, keptStateBudget / max(1, live.keptStateBytes)))
+    if live.kept.count > most {
+      live.kept.removeFirst(live.kept.count - most)
+    }
+  }
+
+  /// How many states the segment holds for the app: its current state, the one before a
+  /// jump, and those kept for checkpoints. None once it has ended.
+  var heldStates: Int {
+    live.withLock { live in
+      live.closed ? 0 : 1 + (live.beforeJump == nil ? 0 : 1) + live.kept.count
+    }
+  }
+
+  var isConnected: Bool { live.withLock { $0.connected } }
 
   /// Compares the app's hash of its state after `sequence` with the Studio's: a state the
   /// Studio holds at that sequence number, or kept there; a checkpoint for a state it no
@@ -233,13 +275,30 @@ final class LiveSession<D: Domain>: LiveSegment {
     }
     guard wasConnected else { return }
     outgoing.withLock { $0 = nil }
-    // The recording ends with a checkpoint of the state as reduced, and its index.
-    live.withLock { live in
+    // The recording ends with a checkpoint of the state as reduced, and its index. Then the
+    // states held for the app (its state, the one before a jump, those kept for late
+    // checkpoints) are let go of: from now on the recording answers every request, and a
+    // checkpoint can no longer come.
+    let held = live.withLock { live in
       recorder.checkpoint(state: live.state, after: live.sequence)
       try? recorder.close()
       live.closed = true
       live.changes += 1
+      let held = (live.state, live.beforeJump, live.kept)
+      live.state = domain.initialState
+      live.beforeJump = nil
+      live.kept = []
+      return held
     }
+    releaseInBackground(held)
+    // The file session opened while the app was connected (with the whole session and its
+    // checkpoints, if the page loaded them) is opened again from the closed recording when
+    // it is next asked for.
+    releaseInBackground(
+      opened.withLock { opened in
+        defer { opened = nil }
+        return opened?.session
+      })
   }
 
   // MARK: - Commands

@@ -73,17 +73,47 @@ final class SessionCatalog: Sendable {
     }
   }
 
+  /// Removes the session called `id` from the list, and returns it; `nil` when there is none.
+  @discardableResult
+  func remove(_ id: String) -> (any StudioSession)? {
+    list.withLock { list in
+      guard let index = list.firstIndex(where: { $0.id == id }) else { return nil }
+      return list.remove(at: index)
+    }
+  }
+
+  /// Removes the live segments that have ended, oldest first, while more than `limit` of them
+  /// are listed; returns those removed.
+  func removeEndedLiveSegments(keeping limit: Int) -> [any StudioSession] {
+    list.withLock { list in
+      let ended = list.indices.filter {
+        (list[$0] as? any LiveSegment).map { !$0.isConnected } ?? false
+      }
+      guard ended.count > limit else { return [] }
+      let removed = Set(ended.prefix(ended.count - limit))
+      let sessions = removed.sorted().map { list[$0] }
+      list = list.indices.filter { !removed.contains($0) }.map { list[$0] }
+      return sessions
+    }
+  }
+
   /// Opens every session in `paths`: files as given, and the `.trace` and `.jsonl` files in
   /// directories (not their subdirectories), sorted by name. A file given by name must open;
   /// a file in a directory that does not is skipped with a warning.
   ///
   /// No paths give an empty catalog, for live sessions only.
   ///
+  /// The files are read with `registry`'s domains and `flows`, given here rather than read
+  /// from the command's task-local context (`CommandContext`): the sessions do their work on
+  /// the Studio's worker threads, which see no task-local value.
+  ///
   /// - Throws: `TraceError` or `DebuggerError` for a path that cannot be read, or when paths
   ///   are given and no session is found in them.
   ///
   /// `key` reads encrypted traces (`--key`); one without it cannot be served.
-  static func open(_ paths: [String], key: TracePrivateKey?) throws -> SessionCatalog {
+  static func open(
+    _ paths: [String], key: TracePrivateKey?, registry: DomainRegistry, flows: [NavigationFlow]
+  ) throws -> SessionCatalog {
     var sessions: [any StudioSession] = []
     var ids = Set<String>()
     func add(_ path: String) throws {
@@ -93,7 +123,7 @@ final class SessionCatalog: Sendable {
       {
         throw TraceError.keyNeeded(encryption, path: path)
       }
-      let domain = try file.domain()
+      let domain = try file.domain(in: registry)
       var id = Self.slug(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
       if ids.contains(id) {
         var number = 2
@@ -102,7 +132,7 @@ final class SessionCatalog: Sendable {
       }
       ids.insert(id)
       sessions.append(
-        makeFileSession(domain, file: file, id: id, flows: CommandContext.flows, key: key))
+        makeFileSession(domain, file: file, id: id, flows: flows, key: key))
     }
     for path in paths {
       var isDirectory: ObjCBool = false

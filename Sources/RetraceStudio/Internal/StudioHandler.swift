@@ -14,11 +14,17 @@ final class StudioHandler: HTTPHandler, Sendable {
   let live: WebSocketHTTPHandler
   private let served = Mutex<(address: ListenAddress, port: UInt16)?>(nil)
 
-  init(catalog: SessionCatalog, token: String, page: PageResources, hub: LiveHub) {
+  /// A handler of `catalog`'s sessions, whose live link hands `hub` messages of at most
+  /// `maximumLiveMessageSize` bytes.
+  init(
+    catalog: SessionCatalog, token: String, page: PageResources, hub: LiveHub,
+    maximumLiveMessageSize: Int = LiveFrames.defaultMaximumMessageSize
+  ) {
     self.catalog = catalog
     self.token = token
     self.page = page
-    self.live = WebSocketHTTPHandler(handler: MessageFrameWSHandler(handler: hub))
+    self.live = WebSocketHTTPHandler(
+      handler: LiveFrames(hub: hub, maximumMessageSize: maximumLiveMessageSize))
   }
 
   /// Sets the address served, whose Host header values to accept, once the port is known.
@@ -74,8 +80,13 @@ final class StudioHandler: HTTPHandler, Sendable {
       try checkToken(request)
       return Self.json(try await jump(parts[2], Parameters(request.query)))
     }
+    // The other command: take a session off the list, and let go of what it holds.
+    if request.method == .DELETE, parts.count == 3, parts[0] == "api", parts[1] == "sessions" {
+      try checkToken(request)
+      return Self.json(try remove(parts[2]))
+    }
     guard request.method == .GET else {
-      throw APIError(405, "only GET is served, and POST to …/jump")
+      throw APIError(405, "only GET is served, and POST to …/jump, DELETE to /api/sessions/ID")
     }
     guard parts.first == "api" else {
       let name = parts.isEmpty ? "index.html" : parts.joined(separator: "/")
@@ -126,7 +137,14 @@ final class StudioHandler: HTTPHandler, Sendable {
     guard parts.first == "sessions" else { throw APIError(404, "no such endpoint") }
     if parts.count == 1 {
       var list: [RetraceLog.JSONValue] = []
-      for session in catalog.sessions { list.append(try await session.summary()) }
+      for session in catalog.sessions {
+        do {
+          list.append(try await session.summary())
+        } catch {
+          // One session that cannot be read is listed as such: it never hides the others.
+          list.append(Self.unreadable(session, error))
+        }
+      }
       return .array(list)
     }
     guard let session = catalog.session(parts[1]) else {
@@ -167,6 +185,48 @@ final class StudioHandler: HTTPHandler, Sendable {
     case "shrink": return try await session.shrink(invariant: try parameters.required("invariant"))
     default: throw APIError(404, "no such endpoint: \(endpoint)")
     }
+  }
+
+  /// What the session list says of a session whose summary failed: its id, the fields the
+  /// page shows, an integrity of status `unreadable` and the `error`.
+  static func unreadable(_ session: any StudioSession, _ error: any Error) -> RetraceLog.JSONValue {
+    let message =
+      (error as? APIError)?.message ?? (error as? DebuggerError)?.message
+      ?? (error as? TraceError)?.message ?? "\(error)"
+    return .object([
+      ("id", .string(session.id)),
+      // What the page shows of a live session's row.
+      ("name", .string(session.id)),
+      ("domain", .string("")),
+      ("actions", .int(0)),
+      ("duration", .double(0)),
+      (
+        "integrity",
+        .object([
+          ("status", .string("unreadable")), ("intactActions", .int(0)),
+          ("recoveredActions", .int(0)), ("problem", .string(message)), ("line", .null),
+          ("offset", .null), ("sequence", .null),
+        ])
+      ),
+      ("live", .bool(session is any LiveSegment)),
+      ("error", .string(message)),
+    ])
+  }
+
+  /// `DELETE /api/sessions/{id}`: removes a session from the list, unless it is a live one
+  /// whose app is connected (409). No file is touched: a file session is read again by
+  /// serving it again, a live one's recording stays where it was recorded.
+  private func remove(_ id: String) throws -> RetraceLog.JSONValue {
+    guard let session = catalog.session(id) else { throw APIError(404, "no session '\(id)'") }
+    if let live = session as? any LiveSegment, live.isConnected {
+      throw APIError(
+        409, "the app of live session '\(id)' is connected: a session is removed once it has ended")
+    }
+    guard let removed = catalog.remove(id) else { throw APIError(404, "no session '\(id)'") }
+    // What it holds (a whole session, its checkpoints) is freed when the last request that
+    // uses it ends, here or on a worker thread: off this one.
+    releaseInBackground(removed)
+    return .object([("removed", .bool(true)), ("id", .string(id))])
   }
 
   /// `POST /api/sessions/{id}/jump?to=N`: sends a live session's app the `jump` command.

@@ -19,20 +19,28 @@ final class StudioServer: Sendable {
 
   /// A server of `catalog`'s sessions, and of the live sessions that apps start, recorded in
   /// `recordDirectory` and read with `registry`'s domains and `flows`.
+  ///
+  /// The registry and the flows are given, not read from the command's task-local context:
+  /// the server's work runs on threads and tasks of its own, which see no task-local value.
+  /// A live app's message may hold `maximumLiveMessageSize` bytes (``LiveFrames``), and
+  /// `endedLiveSegmentLimit` ended live segments stay listed (``LiveHub``).
   init(
     catalog: SessionCatalog, address: ListenAddress, port: UInt16, token: String,
-    recordDirectory: String = "retrace-live",
-    registry: DomainRegistry = CommandContext.registry,
-    flows: [NavigationFlow] = CommandContext.flows
+    recordDirectory: String = "retrace-live", registry: DomainRegistry,
+    flows: [NavigationFlow],
+    maximumLiveMessageSize: Int = LiveFrames.defaultMaximumMessageSize,
+    endedLiveSegmentLimit: Int = LiveHub.defaultEndedSegmentLimit
   ) {
     self.catalog = catalog
     self.address = address
     self.port = port
     self.token = token
     let hub = LiveHub(
-      catalog: catalog, registry: registry, flows: flows, recordDirectory: recordDirectory)
+      catalog: catalog, registry: registry, flows: flows, recordDirectory: recordDirectory,
+      endedSegmentLimit: endedLiveSegmentLimit)
     let handler = StudioHandler(
-      catalog: catalog, token: token, page: PageResources.load(), hub: hub)
+      catalog: catalog, token: token, page: PageResources.load(), hub: hub,
+      maximumLiveMessageSize: maximumLiveMessageSize)
     self.handler = handler
     let socketAddress: any SocketAddress =
       address.isIPv6

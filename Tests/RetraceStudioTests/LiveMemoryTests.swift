@@ -1,0 +1,129 @@
+import FlyingFox
+import Foundation
+import Retrace
+import RetraceDebugger
+import RetraceExamples
+import Testing
+
+@testable import RetraceStudio
+
+/// What a live session may cost the Studio: the states a segment holds, and the sessions
+/// kept once they end.
+@Suite(.serialized)
+struct LiveMemoryTests {
+  /// An `actions` message: `actions` numbered from `first`.
+  static func actions(_ actions: [BankingAction], first: UInt64) throws -> [UInt8] {
+    let encoder = CBOREncoder()
+    return CBORValue.map([
+      .init(.textString("type"), .textString("actions")),
+      .init(.textString("first"), .unsigned(first)),
+      .init(
+        .textString("times"), .array(actions.indices.map { .float(1_763_771_000 + Double($0)) })),
+      .init(
+        .textString("actions"),
+        .array(try actions.map { .byteString(try encoder.encode($0)) })),
+    ]).encoded()
+  }
+
+  /// A segment holds states for the app while it is connected (its state, and states kept for
+  /// checkpoints that have not come), and none once it has ended.
+  @Test func anEndedSegmentLetsGoOfItsStates() async throws {
+    let directory = try LiveSessionTests.directory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let studio = try await LiveSessionTests.studio(directory)
+    defer { Task { await studio.stop() } }
+
+    let link = try await RawWebSocket.connect(port: studio.port, token: StudioHarness.token)
+    try await link.send(try RawWebSocket.hello(appName: "states"))
+    let actions = bankingDomain.generate(count: 2_000, seed: 5).actions
+    try await link.send(try Self.actions(actions, first: 1))
+    let segment = try await Self.segment(in: studio) { $0.heldStates > 100 }
+    #expect(segment.isConnected)
+    // 2,000 actions, a state kept after every 16th, no checkpoint to check them.
+    #expect(segment.heldStates == 1 + 2_000 / 16, "\(segment.heldStates)")
+
+    try await link.socket.write(Data(RawWebSocket.header(opcode: 0x8, length: 2) + [0x03, 0xE8]))
+    link.close()
+    _ = try await Self.segment(in: studio) { !$0.isConnected }
+    #expect(segment.heldStates == 0)
+    // The recording still answers: every action is there.
+    let listed = try await studio.get("/api/sessions").json() as? [[String: Any]]
+    #expect(listed?.first?["actions"] as? Int == 2_000)
+  }
+
+  /// The first live segment of `studio` once `condition` holds for it (within 60 s).
+  static func segment(
+    in studio: StudioHarness, _ condition: (any LiveSegment) -> Bool
+  ) async throws -> any LiveSegment {
+    for _ in 0..<1_200 {
+      if let segment = studio.server.catalog.sessions.first as? any LiveSegment,
+        condition(segment)
+      {
+        return segment
+      }
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    throw APIError(500, "no live segment as expected")
+  }
+
+  /// `DELETE /api/sessions/ID` takes a session off the list: a file's or an ended live
+  /// segment's; a connected one is 409, an unknown one 404, and the token is required.
+  @Test func aSessionIsRemovedWithTheTokenOnceItHasEnded() async throws {
+    let directory = try LiveSessionTests.directory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let studio = try await LiveSessionTests.studio(directory)
+    defer { Task { await studio.stop() } }
+
+    let link = try await RawWebSocket.connect(port: studio.port, token: StudioHarness.token)
+    try await link.send(try RawWebSocket.hello(appName: "removed"))
+    let segment = try await Self.segment(in: studio) { _ in true }
+    let path = "/api/sessions/\(segment.id)"
+
+    #expect(try await studio.get(path, token: .none, method: .DELETE).status == 401)
+    #expect(try await studio.get(path, token: .wrong, method: .DELETE).status == 401)
+    let connected = try await studio.get(path, method: .DELETE)
+    #expect(connected.status == 409, "\(String(decoding: connected.body, as: UTF8.self))")
+
+    link.close()
+    _ = try await Self.segment(in: studio) { !$0.isConnected }
+    let removed = try await studio.get(path, method: .DELETE)
+    #expect(removed.status == 200)
+    #expect((try removed.json() as? [String: Any])?["removed"] as? Bool == true)
+    #expect((try await studio.get("/api/sessions").json() as? [[String: Any]])?.isEmpty == true)
+    #expect(try await studio.get(path).status == 404)
+    #expect(try await studio.get(path, method: .DELETE).status == 404)
+    // The recording stays on disk.
+    #expect(FileManager.default.fileExists(atPath: segment.recordedTo))
+  }
+
+  /// Past the limit of ended segments, the oldest ended ones leave the list; connected ones
+  /// and files stay.
+  @Test func theOldestEndedSegmentsLeaveTheListPastTheLimit() async throws {
+    let directory = try LiveSessionTests.directory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let server = StudioServer(
+      catalog: SessionCatalog(sessions: []), address: ListenAddress("127.0.0.1")!, port: 0,
+      token: StudioHarness.token, recordDirectory: directory,
+      registry: DomainRegistry(Examples.domains), flows: [], endedLiveSegmentLimit: 2)
+    let url = try await server.start()
+    let port = UInt16(try #require(URLComponents(string: url)?.port))
+    defer { Task { await server.stop() } }
+
+    var ids: [String] = []
+    for number in 1...4 {
+      let link = try await RawWebSocket.connect(port: port, token: StudioHarness.token)
+      try await link.send(try RawWebSocket.hello(appName: "app \(number)"))
+      while server.catalog.sessions.count < min(number, 3) {
+        try await Task.sleep(for: .milliseconds(20))
+      }
+      ids.append(server.catalog.sessions.last!.id)
+      link.close()
+      while server.catalog.sessions.contains(where: {
+        ($0 as? any LiveSegment)?.isConnected == true
+      }) {
+        try await Task.sleep(for: .milliseconds(20))
+      }
+    }
+    #expect(server.catalog.sessions.map(\.id) == Array(ids.suffix(2)))
+  }
+}
