@@ -23,7 +23,8 @@ import Testing
   /// `retrace ARGUMENTS`, not yet started, in the package's directory.
   func process(_ arguments: [String]) throws -> Process {
     let process = Process()
-    process.executableURL = try #require(Self.binary, "retrace is not built")
+    let binary: URL = try #require(Self.binary, "retrace is not built")
+    process.executableURL = binary
     process.arguments = arguments
     process.currentDirectoryURL = StudioHarness.packageRoot
     return process
