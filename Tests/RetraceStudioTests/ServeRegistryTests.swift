@@ -107,6 +107,9 @@ final class UnreadableSession: StudioSession {
   func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> RetraceLog.JSONValue {
     try await summary()
   }
+  func state(at: UInt64?, skipping skipped: Set<UInt64>) async throws -> RetraceLog.JSONValue {
+    try await summary()
+  }
   func search(at: UInt64?, query: String, limit: Int) async throws -> RetraceLog.JSONValue {
     try await summary()
   }

@@ -120,6 +120,36 @@ import Testing
     #expect(text.contains("971") && text.contains("-1728"))
   }
 
+  @Test func skippingAnActionReplaysTheSessionWithoutIt() async throws {
+    let studio = try await StudioHarness.start(["banking-overdraft.trace"])
+    defer { Task { await studio.stop() } }
+    // Without the payment at 1069, the balance stays where it was.
+    let body = try #require(
+      try await studio.get("/api/sessions/banking-overdraft/state", ["at": "1069", "skip": "1069"])
+        .json() as? [String: Any])
+    #expect(body["seq"] as? Int == 1069)
+    #expect(body["skipped"] as? [Int] == [1069])
+    let account = try #require(
+      ((body["state"] as? [String: Any])?["accounts"] as? [[String: Any]])?.first)
+    #expect(account["balance"] as? Int == 971)
+    // What differs from the recorded state there: the balance, recorded -1728.
+    let changed = try #require(body["changed"] as? [[String: Any]])
+    let balance = try #require(
+      changed.first {
+        ($0["path"] as? [Any]).map { "\($0)" } == "\(["accounts", 0, "balance"] as [Any])"
+      })
+    #expect(balance["old"] as? Int == -1728)
+    // Skipping an action after the point, or none, leaves the recorded state.
+    let later = try #require(
+      try await studio.get("/api/sessions/banking-overdraft/state", ["at": "1068", "skip": "1069"])
+        .json() as? [String: Any])
+    #expect((later["changed"] as? [Any])?.isEmpty == true)
+    // A list that is not one is refused, and the server goes on.
+    let bad = try await studio.get(
+      "/api/sessions/banking-overdraft/state", ["at": "1069", "skip": "1,x"])
+    #expect(bad.status == 400)
+  }
+
   @Test func actionsHaveTheShapeOfLogJSON() async throws {
     let studio = try await StudioHarness.start(["counter.trace"])
     defer { Task { await studio.stop() } }
@@ -138,6 +168,8 @@ import Testing
     for (served, logged) in zip(actions, lines) {
       var served = served
       #expect(served.removeValue(forKey: "case") as? String != nil)
+      let label = served.removeValue(forKey: "label") as? String
+      #expect(label == "increment" || label == "decrement", "\(String(describing: label))")
       #expect(NSDictionary(dictionary: served) == NSDictionary(dictionary: logged))
     }
     let typed = try #require(

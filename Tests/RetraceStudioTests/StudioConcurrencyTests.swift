@@ -26,6 +26,7 @@ final class BlockingSession: StudioSession {
     .null
   }
   func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> JSONValue { .null }
+  func state(at: UInt64?, skipping skipped: Set<UInt64>) async throws -> JSONValue { .null }
   func search(at: UInt64?, query: String, limit: Int) async throws -> JSONValue { .null }
   func diff(from: UInt64?, to: UInt64?) async throws -> JSONValue { .null }
   func bench(repetitions: Int) async throws -> JSONValue { .null }

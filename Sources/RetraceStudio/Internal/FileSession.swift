@@ -173,7 +173,8 @@ final class FileSession<D: Domain>: StudioSession {
     }
   }
 
-  /// An action as `log --json` prints it, with its case's name.
+  /// An action as `log --json` prints it, with its case's name and its one-line label
+  /// (`navigation › push(about)`).
   private static func json(
     _ action: TimedAction<D.Action>, name: String, writer: JSONLines.ActionWriter<D.Action>
   ) -> JSONValue {
@@ -182,7 +183,44 @@ final class FileSession<D: Domain>: StudioSession {
       ("time", .double(action.time)),
       ("action", (try? writer.json(for: action.action)).map { .raw($0) } ?? .null),
       ("case", .string(name)),
+      ("label", .string(actionLabel(action.action))),
     ])
+  }
+
+  func state(at sequence: UInt64?, skipping skipped: Set<UInt64>) async throws -> JSONValue {
+    let source = try await source.value
+    let domain = self.domain
+    return try await offload { [self] in
+      let target = sequence ?? source.lastSequence
+      try source.checkInRange(target)
+      let recorded = try self.state(at: target, in: source)
+      let left = skipped.filter { $0 > source.startSequence && $0 <= target }
+      var state = recorded
+      if let first = left.min() {
+        // A jump sets the state whatever came before it: skipping before one changes only
+        // the states up to it, which this replay of actions alone would not show.
+        guard source.jumpSequences.isEmpty else {
+          throw APIError(400, "a session with time-travel jumps cannot skip an action")
+        }
+        // Replayed from the state before the first skipped action, without the skipped ones.
+        state = try self.state(at: first - 1, in: source)
+        try source.forEachAction(from: first, through: target) { action in
+          if !left.contains(action.sequence) {
+            _ = domain.reduce(into: &state, action: action.action)
+          }
+          return true
+        }
+      }
+      let before = try StatePreview.capturing(recorded)
+      let found = try StatePreview.changes(from: before.0, before.1, to: state)
+      return .object([
+        ("seq", .uint(target)),
+        ("last", .uint(source.lastSequence)),
+        ("skipped", .array(left.sorted().map { .uint($0) })),
+        ("state", found.preview.json),
+        ("changed", .array(found.changes.map(\.json))),
+      ])
+    }
   }
 
   func state(at sequence: UInt64?, window: StateWindow?, full: Bool) async throws -> JSONValue {

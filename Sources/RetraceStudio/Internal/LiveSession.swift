@@ -463,6 +463,10 @@ final class LiveSession<D: Domain>: LiveSegment {
     try await current().state(at: at, window: window, full: full)
   }
 
+  func state(at: UInt64?, skipping skipped: Set<UInt64>) async throws -> RetraceLog.JSONValue {
+    try await current().state(at: at, skipping: skipped)
+  }
+
   func search(at: UInt64?, query: String, limit: Int) async throws -> RetraceLog.JSONValue {
     try await current().search(at: at, query: query, limit: limit)
   }

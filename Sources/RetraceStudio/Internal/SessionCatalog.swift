@@ -19,6 +19,9 @@ protocol StudioSession: Sendable {
   /// `GET …/state`: the state's preview, or the part of it at a path, with an array's
   /// window there; or the whole state when `full`.
   func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> JSONValue
+  /// `GET …/state?skip=…`: the state after `at` with the actions in `skipped` left out of
+  /// the replay, and what differs from the recorded state there.
+  func state(at: UInt64?, skipping skipped: Set<UInt64>) async throws -> JSONValue
   /// `GET …/search`: the paths in the state after `at` whose key or value contains `query`
   /// (ignoring case), at most `limit`.
   func search(at: UInt64?, query: String, limit: Int) async throws -> JSONValue

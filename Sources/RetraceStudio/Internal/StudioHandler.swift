@@ -161,6 +161,9 @@ final class StudioHandler: HTTPHandler, Sendable {
         type: parameters.string("type"),
         limit: try parameters.integer("limit", in: 1...10_000) ?? 1_000)
     case "state":
+      if let skipped = try parameters.sequences("skip") {
+        return try await session.state(at: parameters.sequence("at"), skipping: skipped)
+      }
       return try await session.state(
         at: parameters.sequence("at"), window: try parameters.window(),
         full: parameters.string("full") == "1" || parameters.string("full") == "true")
@@ -312,6 +315,25 @@ struct Parameters {
         400, "'\(name)' must be a sequence number (a whole number from 0), not '\(text)'")
     }
     return value
+  }
+
+  /// A comma-separated list of sequence numbers, at most 1,000 of them; `nil` when absent.
+  func sequences(_ name: String) throws -> Set<UInt64>? {
+    guard let text = string(name) else { return nil }
+    let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+    guard parts.count <= 1_000 else {
+      throw APIError(400, "'\(name)' lists at most 1,000 sequence numbers")
+    }
+    var values = Set<UInt64>()
+    for part in parts {
+      guard let value = UInt64(part) else {
+        throw APIError(
+          400,
+          "'\(name)' must be sequence numbers separated by commas, not '\(part.prefix(40))'")
+      }
+      values.insert(value)
+    }
+    return values
   }
 
   /// `path` (a JSON array of keys and indexes), `offset` and `limit` (1 to 1,000; 100 by
