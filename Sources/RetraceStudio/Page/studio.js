@@ -53,9 +53,20 @@ async function loadSessions() {
   renderSessions();
   const wanted = params.get('session');
   const first = app.sessions.find((s) => s.id === wanted) || app.sessions[0];
-  if (first) await openSession(first.id, params.has('at') ? Number(params.get('at')) : null);
+  if (first) await openSession(first.id, requestedAt());
   setTimeout(poll, POLL);
 }
+
+// The `at` of the page's address: a sequence number, or null (with a message) when it is
+// not one, so that a mistyped link still opens the session.
+function requestedAt() {
+  if (!params.has('at')) return null;
+  const text = params.get('at');
+  if (/^\d+$/.test(text.trim())) return Number(text);
+  addressProblem = `'at=${text}' in the address is not a sequence number (a whole number from 0): showing the session's first action`;
+  return null;
+}
+let addressProblem = null;
 
 function renderSessions() {
   const body = $('sessions').tBodies[0];
@@ -145,7 +156,19 @@ function renderLiveBar() {
   window.studio.live = { last: app.last, follow: app.follow, connected: session.connected, diverged: session.diverged };
 }
 
+// Says, in `where` (the status line by default), that a control needs an open session (or a
+// live one), and returns false, when there is none.
+function needSession(where = null, live = false) {
+  const message = !app.session ? 'Open a session first: choose one in the list.'
+    : live && !app.session.live ? 'This is a file, not a live session: there is no app to move.'
+      : live && !app.session.connected ? 'The app has disconnected: there is no app to move.' : null;
+  if (!message) return true;
+  if (where) where.textContent = message; else status(message, true);
+  return false;
+}
+
 async function moveApp(to) {
+  if (!needSession(null, true)) return;
   try {
     const answer = await api(`sessions/${encodeURIComponent(app.session.id)}/jump`, { to }, null, 'POST');
     status(`the app was sent to the state after ${answer.to.toLocaleString('en')}`);
@@ -154,7 +177,7 @@ async function moveApp(to) {
   }
 }
 
-$('follow').addEventListener('click', () => { app.follow = true; renderLiveBar(); select(app.last, { scroll: true, following: true }); });
+$('follow').addEventListener('click', () => { if (!needSession(null, true)) return; app.follow = true; renderLiveBar(); select(app.last, { scroll: true, following: true }); });
 $('move-app').addEventListener('click', () => moveApp(app.sel));
 $('resume-app').addEventListener('click', () => moveApp('last'));
 
@@ -164,6 +187,7 @@ async function openSession(id, at = null) {
   app.start = session.startSequence;
   app.last = session.lastSequence;
   app.rows.clear();
+  $('actions-spacer').replaceChildren();
   app.loading.clear();
   app.marks = [];
   app.filter = '';
@@ -188,7 +212,13 @@ async function openSession(id, at = null) {
   renderLiveBar();
   renderMarks();
   layoutRows();
-  await select(at ?? (app.follow ? app.last : Math.min(app.last, app.start + 1)), { scroll: true, following: app.follow });
+  const target = at ?? (app.follow ? app.last : Math.min(app.last, app.start + 1));
+  if (at !== null && (at < app.start || at > app.last)) {
+    addressProblem = `action ${at.toLocaleString('en')} is not in this session (${app.start.toLocaleString('en')} to ${app.last.toLocaleString('en')}): showing the nearest`;
+  }
+  await select(target, { scroll: true, following: app.follow });
+  if (addressProblem) status(addressProblem, true);
+  addressProblem = null;
   loadLanes();
 }
 
@@ -221,6 +251,9 @@ function scrollScale() {
   return (height - list.clientHeight) / Math.max(1, MAX_HEIGHT - list.clientHeight);
 }
 
+// The rows on screen (and a few beyond) are kept by sequence number and updated in place:
+// a live session that follows its app redraws them twice a second, and a row made again
+// between the press and the release of a click would lose the click.
 function renderRows() {
   const list = $('actions');
   const scale = scrollScale();
@@ -228,36 +261,40 @@ function renderRows() {
   const top = Math.max(0, Math.floor(virtualTop / ROW) - 5);
   const bottom = Math.min(rowCount(), Math.ceil((virtualTop + list.clientHeight) / ROW) + 5);
   const spacer = $('actions-spacer');
-  const rows = [];
+  const existing = new Map();
+  for (const row of spacer.children) existing.set(row.dataset.seq, row);
+  const kept = new Set();
   for (let index = top; index < bottom; index++) {
     const sequence = sequenceAt(index);
     const action = app.filtered ? app.filtered[index] : app.rows.get(sequence);
     if (!action && !app.filtered) fetchPage(sequence);
-    const row = document.createElement('div');
-    row.className = 'row';
-    row.style.top = list.scrollTop + (index * ROW - virtualTop) + 'px';
-    row.dataset.seq = sequence;
-    if (sequence === app.sel) row.classList.add('selected');
-    if (app.marks.some((m) => m.fail !== null && sequence >= m.fail && (m.heal === null || sequence < m.heal))) {
-      row.classList.add('violated');
+    let row = existing.get(String(sequence));
+    if (!row) {
+      row = document.createElement('div');
+      row.dataset.seq = sequence;
+      spacer.append(row);
     }
-    const seq = document.createElement('span');
-    seq.className = 'seq';
-    seq.textContent = sequence;
-    row.append(seq);
-    if (action) {
-      const name = document.createElement('span');
-      name.className = 'case';
-      name.textContent = action.case;
-      const payload = action.action?.[action.case];
-      row.append(name, payload && Object.keys(payload).length ? JSON.stringify(payload) : '');
-      row.title = isoTime(action.time);
-    } else {
-      row.append('…');
+    kept.add(row);
+    const position = list.scrollTop + (index * ROW - virtualTop) + 'px';
+    if (row.style.top !== position) row.style.top = position;
+    const violated = app.marks.some((m) => m.fail !== null && sequence >= m.fail && (m.heal === null || sequence < m.heal));
+    const className = 'row' + (sequence === app.sel ? ' selected' : '') + (violated ? ' violated' : '');
+    if (row.className !== className) row.className = className;
+    const filled = action ? 'action' : 'pending';
+    if (row.dataset.filled !== filled) {
+      row.dataset.filled = filled;
+      const seq = Object.assign(document.createElement('span'), { className: 'seq', textContent: sequence });
+      if (action) {
+        const name = Object.assign(document.createElement('span'), { className: 'case', textContent: action.case });
+        const payload = action.action?.[action.case];
+        row.replaceChildren(seq, name, payload && Object.keys(payload).length ? JSON.stringify(payload) : '');
+        row.title = isoTime(action.time);
+      } else {
+        row.replaceChildren(seq, '…');
+      }
     }
-    rows.push(row);
   }
-  spacer.replaceChildren(...rows);
+  for (const row of existing.values()) if (!kept.has(row)) row.remove();
   if (app.filtered && bottom >= rowCount() - 20 && app.filteredNext !== null) loadFiltered(true);
 }
 
@@ -483,15 +520,21 @@ function renderState(state, diff) {
 
 $('slider').addEventListener('input', (event) => select(Number(event.target.value), { scroll: true }));
 $('actions').addEventListener('scroll', () => renderRows());
-$('actions').addEventListener('click', (event) => {
-  const row = event.target.closest('.row');
+// A row is selected when it is pressed, as in a list box: a click's release may come after
+// the list has moved on (a live session that follows its app scrolls it).
+$('actions').addEventListener('mousedown', (event) => {
+  const row = event.button === 0 && event.target.closest('.row');
   if (row) select(Number(row.dataset.seq));
 });
 $('type-filter').addEventListener('change', async (event) => {
   app.filter = event.target.value;
   app.filtered = null;
+  $('actions-spacer').replaceChildren();
   $('actions').scrollTop = 0;
+  // The keys move between actions, not between the select's options.
+  $('actions').focus();
   if (app.filter) await loadFiltered(); else layoutRows();
+  scrollToSelection();
 });
 $('search').addEventListener('input', () => { if (app.lastState) renderState(app.lastState, app.lastDiff); });
 
@@ -541,12 +584,33 @@ document.addEventListener('keydown', (event) => {
     ArrowDown: () => step(1), ArrowRight: () => step(1), j: () => step(1),
     ArrowUp: () => step(-1), ArrowLeft: () => step(-1), k: () => step(-1),
     PageDown: () => step(page), PageUp: () => step(-page),
-    Home: () => app.start, End: () => app.last,
+    Home: () => app.filtered ? app.filtered[0]?.seq ?? app.sel : app.start,
+    End: () => app.filtered ? lastFiltered() : app.last,
   };
   if (!moves[event.key] || !app.session) return;
   event.preventDefault();
-  select(moves[event.key](), { scroll: true });
+  Promise.resolve(moves[event.key]()).then((sequence) => select(sequence, { scroll: true })).catch(fail);
 });
+
+// The last action the case filter lists: the rest of the list is loaded first, if it has
+// not all been.
+async function lastFiltered() {
+  const filter = app.filter;
+  while (app.filterLoading) await new Promise((resolve) => setTimeout(resolve, 20));
+  app.filterLoading = true;
+  try {
+    while (app.filtered && app.filter === filter && app.filteredNext !== null) {
+      const result = await api(`sessions/${encodeURIComponent(app.session.id)}/actions`, { type: filter, from: app.filteredNext, limit: 10000 });
+      if (app.filter !== filter || !app.filtered) return app.sel;
+      app.filtered = app.filtered.concat(result.actions);
+      app.filteredNext = result.next;
+    }
+  } finally {
+    app.filterLoading = false;
+  }
+  layoutRows();
+  return app.filtered?.at(-1)?.seq ?? app.sel;
+}
 
 // MARK: - Invariants
 
@@ -626,6 +690,7 @@ for (const button of $('tabs').querySelectorAll('button')) {
 }
 
 async function loadFlows() {
+  if (!needSession($('flow-legend'))) return;
   $('flow-legend').textContent = 'replaying the session…';
   try {
     app.flows = await api(`sessions/${encodeURIComponent(app.session.id)}/flows`);
@@ -637,6 +702,7 @@ async function loadFlows() {
 }
 
 $('run-bench').addEventListener('click', async () => {
+  if (!needSession($('bench-summary'))) return;
   $('bench-summary').textContent = 'replaying the session 3 times…';
   try {
     const report = await api(`sessions/${encodeURIComponent(app.session.id)}/bench`, { repeat: 3 });
@@ -649,6 +715,7 @@ $('run-bench').addEventListener('click', async () => {
 });
 
 $('export-button').addEventListener('click', async () => {
+  if (!needSession()) return;
   const from = $('export-from').value, to = $('export-to').value;
   try {
     const text = await api(`sessions/${encodeURIComponent(app.session.id)}/export`, { from, to });
@@ -660,6 +727,7 @@ $('export-button').addEventListener('click', async () => {
 
 let shrunk = null;
 $('shrink-button').addEventListener('click', async () => {
+  if (!needSession($('shrink-summary'))) return;
   const invariant = $('shrink-invariant').value;
   $('shrink-summary').textContent = 'shrinking…';
   $('shrink-downloads').hidden = true;
