@@ -188,6 +188,8 @@ async function openSession(id, at = null) {
   app.last = session.lastSequence;
   app.rows.clear();
   $('actions-spacer').replaceChildren();
+  tree.picked = null;
+  $('picked').textContent = '';
   app.loading.clear();
   app.marks = [];
   app.filter = '';
@@ -571,6 +573,13 @@ $('compare-at').addEventListener('change', () => { if ($('compare-toggle').check
 // ends. In a filtered list, steps go from one shown action to the next.
 document.addEventListener('keydown', (event) => {
   if (event.target.closest('input, select, textarea') || event.metaKey || event.ctrlKey || event.altKey) return;
+  if (/^[0-9]$/.test(event.key) && app.session) {
+    // Typing a number goes to that action: the digits go into the go-to field, Enter goes.
+    event.preventDefault();
+    $('goto').value = event.key;
+    $('goto').focus();
+    return;
+  }
   const page = Math.max(1, Math.floor($('actions').clientHeight / ROW) - 1);
   const step = (delta) => {
     if (app.filtered) {
@@ -611,6 +620,92 @@ async function lastFiltered() {
   layoutRows();
   return app.filtered?.at(-1)?.seq ?? app.sel;
 }
+
+$('goto').addEventListener('keydown', (event) => {
+  if (event.key === 'Escape') { $('goto').value = ''; $('actions').focus(); return; }
+  if (event.key !== 'Enter') return;
+  event.preventDefault();
+  if (!needSession()) return;
+  const text = $('goto').value.trim().replaceAll(',', '').replaceAll('_', '');
+  if (!/^\d+$/.test(text)) {
+    status(`'${$('goto').value}' is not an action number (a whole number from ${app.start})`, true);
+    return;
+  }
+  const target = Number(text);
+  $('goto').value = '';
+  $('actions').focus();
+  select(target, { scroll: true }).then(() => {
+    if (target < app.start || target > app.last) {
+      status(`action ${target.toLocaleString('en')} is not in this session (${app.start.toLocaleString('en')} to ${app.last.toLocaleString('en')}): showing the nearest`, true);
+    }
+  });
+});
+
+// MARK: - Copying values, paths and the state as JSON
+
+// Puts `text` on the clipboard (the Clipboard API where the page may use it, else a hidden
+// text field and the copy command), and says what was copied.
+async function copy(text, what) {
+  window.studio.copied = text;
+  let done = false;
+  try {
+    await navigator.clipboard.writeText(text);
+    done = true;
+  } catch {
+    const field = Object.assign(document.createElement('textarea'), { value: text });
+    field.style.position = 'fixed';
+    field.style.opacity = '0';
+    document.body.append(field);
+    field.select();
+    try { done = document.execCommand('copy'); } catch { done = false; }
+    field.remove();
+  }
+  const size = text.length > 1000 ? ` (${text.length.toLocaleString('en')} characters)` : '';
+  status(done ? `copied ${what}${size}` : `the browser refused the clipboard: ${what} is in window.studio.copied`, !done);
+}
+
+// The state after the selected action, whole (a long array's items too), from the server.
+async function wholeState() {
+  const answer = await api(`sessions/${encodeURIComponent(app.session.id)}/state`, { at: app.sel, full: 1 });
+  return answer.state;
+}
+
+function pickedPath() {
+  return tree.picked ? JSON.parse(tree.picked) : [];
+}
+
+$('tree').addEventListener('pick', (event) => {
+  $('picked').textContent = event.detail ? JSON.stringify(event.detail) : '';
+});
+$('copy-value').addEventListener('click', async () => {
+  if (!needSession() || !app.lastState) return;
+  const path = pickedPath();
+  try {
+    let found = tree.valueAt(path);
+    if (!found || !found.complete) {
+      // The tree holds only part of a long array: the server has all of it.
+      let value = await wholeState();
+      for (const step of path) value = value?.[step];
+      found = { value };
+    }
+    await copy(JSON.stringify(found.value ?? null, null, 2), path.length ? `the value at ${JSON.stringify(path)}` : 'the state');
+  } catch (error) {
+    fail(error);
+  }
+});
+$('copy-path').addEventListener('click', () => {
+  if (!needSession() || !app.lastState) return;
+  const path = pickedPath();
+  copy(JSON.stringify(path), `the path ${JSON.stringify(path)}`).catch(fail);
+});
+$('copy-state').addEventListener('click', async () => {
+  if (!needSession() || !app.lastState) return;
+  try {
+    await copy(JSON.stringify(await wholeState(), null, 2), `the state after ${app.sel.toLocaleString('en')}`);
+  } catch (error) {
+    fail(error);
+  }
+});
 
 // MARK: - Invariants
 
