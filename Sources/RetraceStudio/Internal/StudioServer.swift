@@ -46,7 +46,7 @@ final class StudioServer: Sendable {
       catalog: catalog, token: token, page: PageResources.load(), hub: hub)
     self.handler = handler
     pool = NoDelaySocketPool(base: HTTPServer.defaultPool())
-    webSocketDirectory = Self.privateDirectory()
+    webSocketDirectory = SocketDirectories.make()
     webSocketServer = HTTPServer(
       config: HTTPServer.Configuration(
         address: sockaddr_un.unix(path: webSocketDirectory + "/live"), timeout: 3_600,
@@ -179,18 +179,7 @@ final class StudioServer: Sendable {
       try? socket.close()
     }
     await webSocketServer.stop(timeout: 1)
-    try? FileManager.default.removeItem(atPath: webSocketDirectory)
-  }
-
-  /// A new directory that only this user can enter, for FlyingFox's Unix socket: short, since
-  /// a socket's path may not pass 104 bytes on macOS.
-  private static func privateDirectory() -> String {
-    var base = NSTemporaryDirectory()
-    while base.hasSuffix("/") { base.removeLast() }
-    if base.isEmpty || base.count > 60 { base = "/tmp" }
-    var template = Array((base + "/retrace-studio-XXXXXX").utf8CString)
-    guard let made = mkdtemp(&template) else { return base + "/retrace-studio-\(getpid())" }
-    return String(cString: made)
+    SocketDirectories.remove(webSocketDirectory)
   }
 
   private static func describe(_ error: any Error) -> String {
@@ -202,5 +191,42 @@ final class StudioServer: Sendable {
       }
     }
     return "\(error)"
+  }
+}
+
+/// The directories of FlyingFox's Unix sockets that this process made: each is removed when its
+/// server stops, and any left when the process exits or `serve` is interrupted.
+enum SocketDirectories {
+  private static let paths = Mutex<Set<String>>([])
+  private static let removedAtExit: Void = {
+    atexit { SocketDirectories.removeAll() }
+  }()
+
+  /// A new directory that only this user can enter: short, since a socket's path may not pass
+  /// 104 bytes on macOS.
+  static func make() -> String {
+    _ = removedAtExit
+    var base = NSTemporaryDirectory()
+    while base.hasSuffix("/") { base.removeLast() }
+    if base.isEmpty || base.count > 60 { base = "/tmp" }
+    var template = Array((base + "/retrace-studio-XXXXXX").utf8CString)
+    guard let made = mkdtemp(&template) else { return base + "/retrace-studio-\(getpid())" }
+    let path = String(cString: made)
+    paths.withLock { _ = $0.insert(path) }
+    return path
+  }
+
+  static func remove(_ path: String) {
+    paths.withLock { _ = $0.remove(path) }
+    try? FileManager.default.removeItem(atPath: path)
+  }
+
+  static func removeAll() {
+    for path in paths.withLock({ paths in
+      defer { paths = [] }
+      return paths
+    }) {
+      try? FileManager.default.removeItem(atPath: path)
+    }
   }
 }
