@@ -179,6 +179,23 @@ import Testing
     #expect(closed)
   }
 
+  /// Two thousand requests sent back to back (90 kB) on one connection are each answered:
+  /// the bytes already used are dropped as the connection goes on.
+  @Test func manyRequestsBackToBackAreAllAnswered() async throws {
+    let studio = try await StudioHarness.start(["counter.trace"])
+    defer { Task { await studio.stop() } }
+    let client = try await RawClient(port: studio.port)
+    defer { client.close() }
+    let reader = Task { await client.readToEnd() }
+    let one = request("GET /nope HTTP/1.1", port: studio.port)
+    try await client.send(
+      String(repeating: one, count: 2_000)
+        + request("GET /nope HTTP/1.1", port: studio.port, headers: "Connection: close\r\n"))
+    let (answers, closed) = await reader.value
+    #expect(answers.components(separatedBy: "HTTP/1.1 404 Not Found\r\n").count == 2_002)
+    #expect(closed)
+  }
+
   /// The head parser's limits, without a server.
   @Test func theHeadsEndIsFoundWithinTheLimits() throws {
     let limits = RequestLimits()

@@ -182,6 +182,11 @@ private struct ConnectionBytes {
     if start == buffer.count {
       buffer.removeAll(keepingCapacity: true)
       start = 0
+    } else if start > 65_536 {
+      // A client that sends requests back to back never empties the buffer: drop what was
+      // used, so that it holds at most one head and what came with it.
+      buffer.removeFirst(start)
+      start = 0
     }
   }
 
