@@ -121,10 +121,39 @@ public struct ServeCommand: AsyncParsableCommand {
       token: token ?? StudioToken.random(), recordDirectory: recordDirectory,
       registry: registry, flows: flows, maximumLiveMessageSize: liveMessageLimit << 20)
     let url = try await server.start()
+    let signals = removeSocketsOnInterrupt()
+    defer { signals.forEach { $0.cancel() } }
     print("Retrace Studio: \(url)")
     fflush(nil)
     if open { openInBrowser(url) }
     try await server.wait()
+  }
+
+  /// Removes the server's socket directory when SIGINT, SIGTERM or SIGHUP ends the process
+  /// (one the process was started ignoring stays ignored), then lets the signal end it as it
+  /// would have.
+  private func removeSocketsOnInterrupt() -> [any DispatchSourceSignal] {
+    [SIGINT, SIGTERM, SIGHUP].compactMap { number in
+      let previous = signal(number, SIG_IGN)
+      guard unsafeBitCast(previous, to: Int.self) != unsafeBitCast(SIG_IGN, to: Int.self) else {
+        return nil
+      }
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler {
+        SocketDirectories.removeAll()
+        // The signal ends the process as it would have: its default action, unblocked on
+        // this thread (a signal source may have blocked it).
+        _ = signal(number, SIG_DFL)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, number)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        raise(number)
+        _exit(128 + number)
+      }
+      source.resume()
+      return source
+    }
   }
 
   private func openInBrowser(_ url: String) {

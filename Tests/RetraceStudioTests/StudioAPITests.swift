@@ -212,9 +212,18 @@ import Testing
       #expect(error.contains(message), "\(path): \(error)")
     }
     #expect(try await studio.get("/api/sessions").status == 200)
-    // Only GET: a HEAD would run the endpoint and send its body to a client expecting none.
-    let head = try await studio.get("/api/sessions", method: .HEAD)
-    #expect(head.status == 405)
+    // Only GET: a HEAD would run the endpoint. Its 405 comes without a body, as HTTP says,
+    // so the next answer on the connection is read from its first byte.
+    let client = try await RequestLimitsTests.RawClient(port: studio.port)
+    defer { client.close() }
+    let host = "Host: 127.0.0.1:\(studio.port)\r\nAuthorization: Bearer \(StudioHarness.token)\r\n"
+    try await client.send(
+      "HEAD /api/sessions HTTP/1.1\r\n\(host)\r\n"
+        + "GET /api/nope HTTP/1.1\r\n\(host)Connection: close\r\n\r\n")
+    let (answers, _) = await client.readToEnd()
+    let statuses = answers.components(separatedBy: "HTTP/1.1 ").dropFirst().map { $0.prefix(3) }
+    #expect(statuses == ["405", "404"], "\(answers)")
+    #expect(answers.components(separatedBy: "{\"error\"").count == 2, "\(answers)")
     #expect(try await studio.get("/api/sessions").status == 200)
   }
 

@@ -278,7 +278,13 @@ final class StudioHandler: HTTPHandler, Sendable {
     case 403: "Forbidden"
     case 404: "Not Found"
     case 405: "Method Not Allowed"
+    case 408: "Request Timeout"
     case 409: "Conflict"
+    case 411: "Length Required"
+    case 413: "Content Too Large"
+    case 414: "URI Too Long"
+    case 431: "Request Header Fields Too Large"
+    case 505: "HTTP Version Not Supported"
     default: "Internal Server Error"
     }
   }

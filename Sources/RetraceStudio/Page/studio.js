@@ -53,9 +53,20 @@ async function loadSessions() {
   renderSessions();
   const wanted = params.get('session');
   const first = app.sessions.find((s) => s.id === wanted) || app.sessions[0];
-  if (first) await openSession(first.id, params.has('at') ? Number(params.get('at')) : null);
+  if (first) await openSession(first.id, requestedAt());
   setTimeout(poll, POLL);
 }
+
+// The `at` of the page's address: a sequence number, or null (with a message) when it is
+// not one, so that a mistyped link still opens the session.
+function requestedAt() {
+  if (!params.has('at')) return null;
+  const text = params.get('at');
+  if (/^\d+$/.test(text.trim())) return Number(text);
+  addressProblem = `'at=${text}' in the address is not a sequence number (a whole number from 0): showing the session's first action`;
+  return null;
+}
+let addressProblem = null;
 
 function renderSessions() {
   const body = $('sessions').tBodies[0];
@@ -145,7 +156,19 @@ function renderLiveBar() {
   window.studio.live = { last: app.last, follow: app.follow, connected: session.connected, diverged: session.diverged };
 }
 
+// Says, in `where` (the status line by default), that a control needs an open session (or a
+// live one), and returns false, when there is none.
+function needSession(where = null, live = false) {
+  const message = !app.session ? 'Open a session first: choose one in the list.'
+    : live && !app.session.live ? 'This is a file, not a live session: there is no app to move.'
+      : live && !app.session.connected ? 'The app has disconnected: there is no app to move.' : null;
+  if (!message) return true;
+  if (where) where.textContent = message; else status(message, true);
+  return false;
+}
+
 async function moveApp(to) {
+  if (!needSession(null, true)) return;
   try {
     const answer = await api(`sessions/${encodeURIComponent(app.session.id)}/jump`, { to }, null, 'POST');
     status(`the app was sent to the state after ${answer.to.toLocaleString('en')}`);
@@ -154,7 +177,7 @@ async function moveApp(to) {
   }
 }
 
-$('follow').addEventListener('click', () => { app.follow = true; renderLiveBar(); select(app.last, { scroll: true, following: true }); });
+$('follow').addEventListener('click', () => { if (!needSession(null, true)) return; app.follow = true; renderLiveBar(); select(app.last, { scroll: true, following: true }); });
 $('move-app').addEventListener('click', () => moveApp(app.sel));
 $('resume-app').addEventListener('click', () => moveApp('last'));
 
@@ -164,6 +187,9 @@ async function openSession(id, at = null) {
   app.start = session.startSequence;
   app.last = session.lastSequence;
   app.rows.clear();
+  $('actions-spacer').replaceChildren();
+  tree.picked = null;
+  $('picked').textContent = '';
   app.loading.clear();
   app.marks = [];
   app.filter = '';
@@ -188,7 +214,13 @@ async function openSession(id, at = null) {
   renderLiveBar();
   renderMarks();
   layoutRows();
-  await select(at ?? (app.follow ? app.last : Math.min(app.last, app.start + 1)), { scroll: true, following: app.follow });
+  const target = at ?? (app.follow ? app.last : Math.min(app.last, app.start + 1));
+  if (at !== null && (at < app.start || at > app.last)) {
+    addressProblem = `action ${at.toLocaleString('en')} is not in this session (${app.start.toLocaleString('en')} to ${app.last.toLocaleString('en')}): showing the nearest`;
+  }
+  await select(target, { scroll: true, following: app.follow });
+  if (addressProblem) status(addressProblem, true);
+  addressProblem = null;
   loadLanes();
 }
 
@@ -221,6 +253,9 @@ function scrollScale() {
   return (height - list.clientHeight) / Math.max(1, MAX_HEIGHT - list.clientHeight);
 }
 
+// The rows on screen (and a few beyond) are kept by sequence number and updated in place:
+// a live session that follows its app redraws them twice a second, and a row made again
+// between the press and the release of a click would lose the click.
 function renderRows() {
   const list = $('actions');
   const scale = scrollScale();
@@ -228,36 +263,40 @@ function renderRows() {
   const top = Math.max(0, Math.floor(virtualTop / ROW) - 5);
   const bottom = Math.min(rowCount(), Math.ceil((virtualTop + list.clientHeight) / ROW) + 5);
   const spacer = $('actions-spacer');
-  const rows = [];
+  const existing = new Map();
+  for (const row of spacer.children) existing.set(row.dataset.seq, row);
+  const kept = new Set();
   for (let index = top; index < bottom; index++) {
     const sequence = sequenceAt(index);
     const action = app.filtered ? app.filtered[index] : app.rows.get(sequence);
     if (!action && !app.filtered) fetchPage(sequence);
-    const row = document.createElement('div');
-    row.className = 'row';
-    row.style.top = list.scrollTop + (index * ROW - virtualTop) + 'px';
-    row.dataset.seq = sequence;
-    if (sequence === app.sel) row.classList.add('selected');
-    if (app.marks.some((m) => m.fail !== null && sequence >= m.fail && (m.heal === null || sequence < m.heal))) {
-      row.classList.add('violated');
+    let row = existing.get(String(sequence));
+    if (!row) {
+      row = document.createElement('div');
+      row.dataset.seq = sequence;
+      spacer.append(row);
     }
-    const seq = document.createElement('span');
-    seq.className = 'seq';
-    seq.textContent = sequence;
-    row.append(seq);
-    if (action) {
-      const name = document.createElement('span');
-      name.className = 'case';
-      name.textContent = action.case;
-      const payload = action.action?.[action.case];
-      row.append(name, payload && Object.keys(payload).length ? JSON.stringify(payload) : '');
-      row.title = isoTime(action.time);
-    } else {
-      row.append('…');
+    kept.add(row);
+    const position = list.scrollTop + (index * ROW - virtualTop) + 'px';
+    if (row.style.top !== position) row.style.top = position;
+    const violated = app.marks.some((m) => m.fail !== null && sequence >= m.fail && (m.heal === null || sequence < m.heal));
+    const className = 'row' + (sequence === app.sel ? ' selected' : '') + (violated ? ' violated' : '');
+    if (row.className !== className) row.className = className;
+    const filled = action ? 'action' : 'pending';
+    if (row.dataset.filled !== filled) {
+      row.dataset.filled = filled;
+      const seq = Object.assign(document.createElement('span'), { className: 'seq', textContent: sequence });
+      if (action) {
+        const name = Object.assign(document.createElement('span'), { className: 'case', textContent: action.case });
+        const payload = action.action?.[action.case];
+        row.replaceChildren(seq, name, payload && Object.keys(payload).length ? JSON.stringify(payload) : '');
+        row.title = isoTime(action.time);
+      } else {
+        row.replaceChildren(seq, '…');
+      }
     }
-    rows.push(row);
   }
-  spacer.replaceChildren(...rows);
+  for (const row of existing.values()) if (!kept.has(row)) row.remove();
   if (app.filtered && bottom >= rowCount() - 20 && app.filteredNext !== null) loadFiltered(true);
 }
 
@@ -483,15 +522,21 @@ function renderState(state, diff) {
 
 $('slider').addEventListener('input', (event) => select(Number(event.target.value), { scroll: true }));
 $('actions').addEventListener('scroll', () => renderRows());
-$('actions').addEventListener('click', (event) => {
-  const row = event.target.closest('.row');
+// A row is selected when it is pressed, as in a list box: a click's release may come after
+// the list has moved on (a live session that follows its app scrolls it).
+$('actions').addEventListener('mousedown', (event) => {
+  const row = event.button === 0 && event.target.closest('.row');
   if (row) select(Number(row.dataset.seq));
 });
 $('type-filter').addEventListener('change', async (event) => {
   app.filter = event.target.value;
   app.filtered = null;
+  $('actions-spacer').replaceChildren();
   $('actions').scrollTop = 0;
+  // The keys move between actions, not between the select's options.
+  $('actions').focus();
   if (app.filter) await loadFiltered(); else layoutRows();
+  scrollToSelection();
 });
 $('search').addEventListener('input', () => { if (app.lastState) renderState(app.lastState, app.lastDiff); });
 
@@ -528,6 +573,13 @@ $('compare-at').addEventListener('change', () => { if ($('compare-toggle').check
 // ends. In a filtered list, steps go from one shown action to the next.
 document.addEventListener('keydown', (event) => {
   if (event.target.closest('input, select, textarea') || event.metaKey || event.ctrlKey || event.altKey) return;
+  if (/^[0-9]$/.test(event.key) && app.session) {
+    // Typing a number goes to that action: the digits go into the go-to field, Enter goes.
+    event.preventDefault();
+    $('goto').value = event.key;
+    $('goto').focus();
+    return;
+  }
   const page = Math.max(1, Math.floor($('actions').clientHeight / ROW) - 1);
   const step = (delta) => {
     if (app.filtered) {
@@ -541,11 +593,118 @@ document.addEventListener('keydown', (event) => {
     ArrowDown: () => step(1), ArrowRight: () => step(1), j: () => step(1),
     ArrowUp: () => step(-1), ArrowLeft: () => step(-1), k: () => step(-1),
     PageDown: () => step(page), PageUp: () => step(-page),
-    Home: () => app.start, End: () => app.last,
+    Home: () => app.filtered ? app.filtered[0]?.seq ?? app.sel : app.start,
+    End: () => app.filtered ? lastFiltered() : app.last,
   };
   if (!moves[event.key] || !app.session) return;
   event.preventDefault();
-  select(moves[event.key](), { scroll: true });
+  Promise.resolve(moves[event.key]()).then((sequence) => select(sequence, { scroll: true })).catch(fail);
+});
+
+// The last action the case filter lists: the rest of the list is loaded first, if it has
+// not all been.
+async function lastFiltered() {
+  const filter = app.filter;
+  while (app.filterLoading) await new Promise((resolve) => setTimeout(resolve, 20));
+  app.filterLoading = true;
+  try {
+    while (app.filtered && app.filter === filter && app.filteredNext !== null) {
+      const result = await api(`sessions/${encodeURIComponent(app.session.id)}/actions`, { type: filter, from: app.filteredNext, limit: 10000 });
+      if (app.filter !== filter || !app.filtered) return app.sel;
+      app.filtered = app.filtered.concat(result.actions);
+      app.filteredNext = result.next;
+    }
+  } finally {
+    app.filterLoading = false;
+  }
+  layoutRows();
+  return app.filtered?.at(-1)?.seq ?? app.sel;
+}
+
+$('goto').addEventListener('keydown', (event) => {
+  if (event.key === 'Escape') { $('goto').value = ''; $('actions').focus(); return; }
+  if (event.key !== 'Enter') return;
+  event.preventDefault();
+  if (!needSession()) return;
+  const text = $('goto').value.trim().replaceAll(',', '').replaceAll('_', '');
+  if (!/^\d+$/.test(text)) {
+    status(`'${$('goto').value}' is not an action number (a whole number from ${app.start})`, true);
+    return;
+  }
+  const target = Number(text);
+  $('goto').value = '';
+  $('actions').focus();
+  select(target, { scroll: true }).then(() => {
+    if (target < app.start || target > app.last) {
+      status(`action ${target.toLocaleString('en')} is not in this session (${app.start.toLocaleString('en')} to ${app.last.toLocaleString('en')}): showing the nearest`, true);
+    }
+  });
+});
+
+// MARK: - Copying values, paths and the state as JSON
+
+// Puts `text` on the clipboard (the Clipboard API where the page may use it, else a hidden
+// text field and the copy command), and says what was copied.
+async function copy(text, what) {
+  window.studio.copied = text;
+  let done = false;
+  try {
+    await navigator.clipboard.writeText(text);
+    done = true;
+  } catch {
+    const field = Object.assign(document.createElement('textarea'), { value: text });
+    field.style.position = 'fixed';
+    field.style.opacity = '0';
+    document.body.append(field);
+    field.select();
+    try { done = document.execCommand('copy'); } catch { done = false; }
+    field.remove();
+  }
+  const size = text.length > 1000 ? ` (${text.length.toLocaleString('en')} characters)` : '';
+  status(done ? `copied ${what}${size}` : `the browser refused the clipboard: ${what} is in window.studio.copied`, !done);
+}
+
+// The state after the selected action, whole (a long array's items too), from the server.
+async function wholeState() {
+  const answer = await api(`sessions/${encodeURIComponent(app.session.id)}/state`, { at: app.sel, full: 1 });
+  return answer.state;
+}
+
+function pickedPath() {
+  return tree.picked ? JSON.parse(tree.picked) : [];
+}
+
+$('tree').addEventListener('pick', (event) => {
+  $('picked').textContent = event.detail ? JSON.stringify(event.detail) : '';
+});
+$('copy-value').addEventListener('click', async () => {
+  if (!needSession() || !app.lastState) return;
+  const path = pickedPath();
+  try {
+    let found = tree.valueAt(path);
+    if (!found || !found.complete) {
+      // The tree holds only part of a long array: the server has all of it.
+      let value = await wholeState();
+      for (const step of path) value = value?.[step];
+      found = { value };
+    }
+    await copy(JSON.stringify(found.value ?? null, null, 2), path.length ? `the value at ${JSON.stringify(path)}` : 'the state');
+  } catch (error) {
+    fail(error);
+  }
+});
+$('copy-path').addEventListener('click', () => {
+  if (!needSession() || !app.lastState) return;
+  const path = pickedPath();
+  copy(JSON.stringify(path), `the path ${JSON.stringify(path)}`).catch(fail);
+});
+$('copy-state').addEventListener('click', async () => {
+  if (!needSession() || !app.lastState) return;
+  try {
+    await copy(JSON.stringify(await wholeState(), null, 2), `the state after ${app.sel.toLocaleString('en')}`);
+  } catch (error) {
+    fail(error);
+  }
 });
 
 // MARK: - Invariants
@@ -626,6 +785,7 @@ for (const button of $('tabs').querySelectorAll('button')) {
 }
 
 async function loadFlows() {
+  if (!needSession($('flow-legend'))) return;
   $('flow-legend').textContent = 'replaying the session…';
   try {
     app.flows = await api(`sessions/${encodeURIComponent(app.session.id)}/flows`);
@@ -637,6 +797,7 @@ async function loadFlows() {
 }
 
 $('run-bench').addEventListener('click', async () => {
+  if (!needSession($('bench-summary'))) return;
   $('bench-summary').textContent = 'replaying the session 3 times…';
   try {
     const report = await api(`sessions/${encodeURIComponent(app.session.id)}/bench`, { repeat: 3 });
@@ -649,6 +810,7 @@ $('run-bench').addEventListener('click', async () => {
 });
 
 $('export-button').addEventListener('click', async () => {
+  if (!needSession()) return;
   const from = $('export-from').value, to = $('export-to').value;
   try {
     const text = await api(`sessions/${encodeURIComponent(app.session.id)}/export`, { from, to });
@@ -660,6 +822,7 @@ $('export-button').addEventListener('click', async () => {
 
 let shrunk = null;
 $('shrink-button').addEventListener('click', async () => {
+  if (!needSession($('shrink-summary'))) return;
   const invariant = $('shrink-invariant').value;
   $('shrink-summary').textContent = 'shrinking…';
   $('shrink-downloads').hidden = true;

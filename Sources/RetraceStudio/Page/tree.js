@@ -42,6 +42,26 @@ export class StateTree {
     this.shown = new Map();
     this.matches = [];
     this.current = -1;
+    // The path of the line picked (clicked) for the copy buttons, or null for the whole state.
+    this.picked = null;
+  }
+
+  // The value at `path` as the tree holds it, and whether it holds all of it (a long array's
+  // window holds only some items): { value, complete }, or null when there is none.
+  valueAt(path) {
+    let value = this.state;
+    for (const step of path) {
+      if (value === null || typeof value !== 'object') return null;
+      if (isWindow(value)) {
+        const item = entriesOf(value).entries.find(([index]) => index === step);
+        if (!item) return null;
+        value = item[1];
+      } else {
+        if (!(step in value)) return null;
+        value = value[step];
+      }
+    }
+    return { value, complete: !JSON.stringify(value ?? null).includes('"$window"') };
   }
 
   render(state, changes = [], query = '') {
@@ -136,6 +156,14 @@ export class StateTree {
     if (mark) label.classList.add(mark);
     if (this.ancestors.has(id) && path.length) label.classList.add('contains-change');
     if (this.found.has(id)) label.classList.add('match');
+    if (this.picked === id) label.classList.add('picked');
+    label.addEventListener('click', (event) => {
+      if (event.target.closest('.toggle, .meta')) return;
+      this.element.querySelector('.label.picked')?.classList.remove('picked');
+      this.picked = this.picked === id ? null : id;
+      if (this.picked) label.classList.add('picked');
+      this.element.dispatchEvent(new CustomEvent('pick', { detail: this.picked ? path : null }));
+    });
     node.append(label);
     const isObject = value !== null && typeof value === 'object';
     if (isObject) {

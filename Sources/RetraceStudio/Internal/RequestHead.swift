@@ -1,0 +1,177 @@
+import FlyingFox
+import Foundation
+
+/// How large a request may be, and how long its parts may take to arrive, before the server
+/// refuses it and closes the connection.
+///
+/// Every limit is checked as the bytes arrive, before the token is: a request that breaks one
+/// costs the server no more than reading that many bytes once.
+struct RequestLimits: Sendable {
+  /// The longest request line (`GET /api/… HTTP/1.1`), in bytes; longer is 414.
+  var requestLine = 8_192
+  /// The longest header line, in bytes; longer is 431.
+  var headerLine = 8_192
+  /// The most bytes of a request's head (request line and headers); more is 431.
+  var head = 32_768
+  /// The most header lines; more is 431.
+  var headerCount = 100
+  /// The largest body (`Content-Length`); larger is 413, refused before a byte of it is read.
+  var body = 65_536
+  /// How long a connection may wait for the first byte of its next request.
+  var idle: Duration = .seconds(60)
+  /// How long a request's head may take to arrive, from its first byte; longer is 408.
+  var headTime: Duration = .seconds(10)
+  /// How long a request's body may take to arrive, from the end of its head; longer is 408.
+  var bodyTime: Duration = .seconds(10)
+  /// How long a request may run before the server answers 500 (a shrink or a bench of a
+  /// long session can take many minutes).
+  var handlerTime: Duration = .seconds(3_600)
+}
+
+/// A request the server refuses before it reaches the handler: its status and one line that
+/// says why.
+struct RequestRefusal: Error, Equatable {
+  var status: Int
+  var message: String
+
+  init(_ status: Int, _ message: String) {
+    self.status = status
+    self.message = message
+  }
+}
+
+/// A request's head as it arrived: its request line and headers, checked against
+/// ``RequestLimits``.
+///
+/// Parsing is one pass over the bytes: FlyingFox's own parser takes time quadratic in a
+/// line's length (an 80 kB request line took 9.4 s), so the server never hands it a request.
+struct RequestHead: Sendable {
+  var method: HTTPMethod
+  var version: HTTPVersion
+  var target: HTTPRequest.Target
+  var headers: HTTPHeaders
+  /// The body's length, from `Content-Length` (0 without one).
+  var contentLength: Int
+
+  /// Whether the connection stays open after the answer: HTTP/1.1 unless `Connection:
+  /// close`, HTTP/1.0 only with `Connection: keep-alive`.
+  var keepsAlive: Bool {
+    let tokens = Set(
+      (headers[.connection] ?? "").lowercased().split(separator: ",").map {
+        $0.trimmingCharacters(in: .whitespaces)
+      })
+    return version == .http11 ? !tokens.contains("close") : tokens.contains("keep-alive")
+  }
+
+  /// Whether the client waits for `100 Continue` before it sends the body.
+  var expectsContinue: Bool {
+    headers[HTTPHeader("Expect")]?.lowercased() == "100-continue"
+  }
+
+  /// Where the head ends in `bytes`, if it has all arrived: the index after its blank line.
+  ///
+  /// - Throws: ``RequestRefusal`` as soon as `bytes` holds more than a limit allows (414 for
+  ///   the request line, 431 for a header line, the whole head or the number of headers).
+  static func end(in bytes: ArraySlice<UInt8>, limits: RequestLimits) throws(RequestRefusal)
+    -> Int?
+  {
+    var lineStart = bytes.startIndex
+    var lineNumber = 0
+    var index = bytes.startIndex
+    while index < bytes.endIndex {
+      guard let newline = bytes[index...].firstIndex(of: UInt8(ascii: "\n")) else {
+        try check(length: bytes.endIndex - lineStart, line: lineNumber, limits: limits)
+        break
+      }
+      try check(length: newline - lineStart, line: lineNumber, limits: limits)
+      let line = bytes[lineStart..<newline]
+      if lineNumber > 0, line.isEmpty || line == [UInt8(ascii: "\r")] {
+        return newline + 1
+      }
+      lineNumber += 1
+      lineStart = newline + 1
+      index = lineStart
+    }
+    if bytes.count > limits.head {
+      throw RequestRefusal(431, "the request's head is longer than \(limits.head) bytes")
+    }
+    return nil
+  }
+
+  private static func check(length: Int, line: Int, limits: RequestLimits)
+    throws(RequestRefusal)
+  {
+    if line == 0, length > limits.requestLine {
+      throw RequestRefusal(414, "the request line is longer than \(limits.requestLine) bytes")
+    }
+    if line > 0, length > limits.headerLine {
+      throw RequestRefusal(431, "a header line is longer than \(limits.headerLine) bytes")
+    }
+    if line > limits.headerCount {
+      throw RequestRefusal(431, "the request has more than \(limits.headerCount) header lines")
+    }
+  }
+
+  /// Parses a whole head, `bytes` up to the index ``end(in:limits:)`` gave.
+  ///
+  /// - Throws: ``RequestRefusal``: 400 for a malformed line, two `Host` headers or a bad
+  ///   `Content-Length`, 505 for a version other than HTTP/1.x, 411 for a body sent with
+  ///   `Transfer-Encoding`, 413 for a body over the limit.
+  init(_ bytes: ArraySlice<UInt8>, limits: RequestLimits) throws(RequestRefusal) {
+    var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
+      $0.last == UInt8(ascii: "\r") ? $0.dropLast() : $0
+    }
+    while lines.last?.isEmpty == true { lines.removeLast() }
+    guard let first = lines.first,
+      let requestLine = String(validating: first, as: UTF8.self)
+    else { throw RequestRefusal(400, "the request line is not UTF-8") }
+    let parts = requestLine.split(separator: " ", omittingEmptySubsequences: false)
+    guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty,
+      parts[0].allSatisfy({ $0.isLetter && $0.isASCII })
+    else {
+      throw RequestRefusal(400, "the request line is not METHOD TARGET HTTP/1.1")
+    }
+    guard parts[2] == "HTTP/1.1" || parts[2] == "HTTP/1.0" else {
+      throw RequestRefusal(
+        505, "only HTTP/1.1 and HTTP/1.0 are served, not '\(parts[2].prefix(16))'")
+    }
+    method = HTTPMethod(String(parts[0]))
+    version = HTTPVersion(String(parts[2]))
+    let target = parts[1].split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+    self.target = HTTPRequest.Target(
+      path: String(target[0]), query: target.count > 1 ? String(target[1]) : "")
+
+    headers = HTTPHeaders()
+    for line in lines.dropFirst() {
+      guard let text = String(validating: line, as: UTF8.self),
+        let colon = text.firstIndex(of: ":"),
+        colon > text.startIndex,
+        !text[..<colon].contains(where: { $0 == " " || $0 == "\t" })
+      else {
+        throw RequestRefusal(400, "a header line is not NAME: VALUE")
+      }
+      let name = HTTPHeader(String(text[..<colon]))
+      let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+      headers.addValue(value, for: name)
+    }
+    guard headers.values(for: .host).count <= 1 else {
+      throw RequestRefusal(400, "the request has more than one Host header")
+    }
+    if headers[.transferEncoding] != nil {
+      throw RequestRefusal(
+        411, "a request body must be sent with Content-Length, not Transfer-Encoding")
+    }
+    let lengths = Set(headers.values(for: .contentLength))
+    if lengths.isEmpty {
+      contentLength = 0
+    } else {
+      guard lengths.count == 1, let text = lengths.first, !text.isEmpty, text.count <= 19,
+        text.allSatisfy({ $0.isASCII && $0.isNumber }), let length = Int(text)
+      else { throw RequestRefusal(400, "the Content-Length is not one whole number") }
+      guard length <= limits.body else {
+        throw RequestRefusal(413, "the request body is longer than \(limits.body) bytes")
+      }
+      contentLength = length
+    }
+  }
+}

@@ -1,0 +1,258 @@
+import FlyingFox
+import FlyingSocks
+import Foundation
+
+/// One client's connection: reads each request with ``RequestLimits``, answers it with the
+/// handler, and hands a WebSocket upgrade the handler accepts to FlyingFox.
+///
+/// Each connection runs in a task of its own and waits for its bytes without holding a
+/// thread, so a client that sends slowly, or stops, delays no other: it is cut off when its
+/// idle, head or body time runs out.
+struct StudioConnection: Sendable {
+  let socket: AsyncSocket
+  let handler: any HTTPHandler
+  let limits: RequestLimits
+  /// Connects to the FlyingFox server that speaks WebSocket, for the live link.
+  let webSocketServer: @Sendable () async throws -> AsyncSocket
+
+  /// Serves requests until the client closes the connection, breaks a limit, or the task is
+  /// cancelled; then closes the socket.
+  func run() async {
+    var bytes = ConnectionBytes(socket: socket)
+    defer { if !bytes.handedOver { try? socket.close() } }
+    do {
+      while try await serveOne(&bytes) {}
+    } catch let refusal as RequestRefusal {
+      // The rest of the connection cannot be read as requests: answer and close.
+      try? await write(
+        StudioHandler.json(.object([("error", .string(refusal.message))]), status: refusal.status),
+        keepAlive: false, method: .GET, echoing: nil)
+      await Self.drain(socket)
+    } catch {
+      // The client went away, was idle too long, or the server stops: nothing to answer.
+    }
+  }
+
+  /// Reads one request and answers it; returns whether the connection stays open.
+  private func serveOne(_ bytes: inout ConnectionBytes) async throws -> Bool {
+    guard try await bytes.waitForData(until: .now + limits.idle) else { return false }
+    bytes.skipBlankLines()
+    let headDeadline = ContinuousClock.now + limits.headTime
+    var end: Int?
+    while true {
+      end = try RequestHead.end(in: bytes.pending, limits: limits)
+      if end != nil { break }
+      guard try await bytes.readMore(until: headDeadline, timeoutMessage: "the request's head")
+      else { return false }
+    }
+    let headBytes = bytes.pending[..<end!]
+    let head = try RequestHead(headBytes, limits: limits)
+    let raw = Array(headBytes)
+    bytes.consume(upTo: end!)
+
+    if head.contentLength > 0 {
+      if head.expectsContinue, bytes.pending.count < head.contentLength {
+        try await socket.write(Data("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+      }
+      let bodyDeadline = ContinuousClock.now + limits.bodyTime
+      while bytes.pending.count < head.contentLength {
+        guard try await bytes.readMore(until: bodyDeadline, timeoutMessage: "the request's body")
+        else { return false }
+      }
+    }
+    let body = Data(bytes.pending.prefix(head.contentLength))
+    let request = HTTPRequest(
+      method: head.method, version: head.version, target: head.target, headers: head.headers,
+      body: HTTPBodySequence(data: body))
+    let response = await answer(request)
+    if case .webSocket = response.payload {
+      // The handler accepted the upgrade (the token and Host are right): FlyingFox, which
+      // speaks WebSocket, takes the connection over from its first byte.
+      bytes.handedOver = true
+      await relay(raw + Array(bytes.pending))
+      return false
+    }
+    bytes.consume(upTo: bytes.pending.startIndex + head.contentLength)
+    let keepAlive = head.keepsAlive
+    try await write(
+      response, keepAlive: keepAlive, method: head.method,
+      echoing: head.headers[.connection])
+    return keepAlive
+  }
+
+  /// The handler's answer, or 500 when it throws or runs past ``RequestLimits/handlerTime``.
+  private func answer(_ request: HTTPRequest) async -> HTTPResponse {
+    let handler = self.handler
+    do {
+      return try await withDeadline(.now + limits.handlerTime) {
+        try await handler.handleRequest(request)
+      }
+    } catch is DeadlineError {
+      return StudioHandler.json(
+        .object([("error", .string("the request took longer than the server allows"))]),
+        status: 500)
+    } catch {
+      return StudioHandler.json(.object([("error", .string("\(error)"))]), status: 500)
+    }
+  }
+
+  /// Writes `response` in one write: status line, headers, `Content-Length` and body (none
+  /// for `HEAD`).
+  private func write(
+    _ response: HTTPResponse, keepAlive: Bool, method: HTTPMethod, echoing connection: String?
+  ) async throws {
+    let body = try await response.bodyData
+    var headers = response.headers
+    headers[.contentLength] = String(body.count)
+    if !keepAlive {
+      headers[.connection] = "close"
+    } else if headers[.connection] == nil, let connection {
+      headers[.connection] = connection
+    }
+    var text =
+      "\(response.version.rawValue) \(response.statusCode.code) \(response.statusCode.phrase)\r\n"
+    for (name, value) in headers.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+      text += "\(name.rawValue): \(value)\r\n"
+    }
+    text += "\r\n"
+    var data = Data(text.utf8)
+    if method != .HEAD { data.append(body) }
+    try await socket.write(data)
+  }
+
+  /// Copies bytes both ways between the client and FlyingFox's server, starting with
+  /// `first` (the upgrade request and whatever followed it), until either side closes.
+  private func relay(_ first: [UInt8]) async {
+    let client = socket
+    guard let server = try? await webSocketServer() else {
+      try? client.close()
+      return
+    }
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask {
+        try? await server.write(Data(first))
+        await Self.copy(from: client, to: server)
+      }
+      group.addTask { await Self.copy(from: server, to: client) }
+      await group.next()
+      group.cancelAll()
+    }
+    try? client.close()
+    try? server.close()
+  }
+
+  /// Ends the connection after a refusal without losing the answer: the client may still be
+  /// sending (a 10 MB request line), and closing a socket with unread bytes resets the
+  /// connection, which can discard the answer before the client reads it. So the server
+  /// stops writing, then reads and drops what still comes, for at most a second and 1 MiB.
+  private static func drain(_ socket: AsyncSocket) async {
+    _ = shutdown(socket.socket.file.rawValue, Int32(SHUT_WR))
+    let deadline = ContinuousClock.now + .seconds(1)
+    var dropped = 0
+    while dropped < 1 << 20 {
+      guard let chunk = try? await withDeadline(deadline, { try await socket.read(atMost: 65_536) })
+      else { return }
+      dropped += chunk.count
+    }
+  }
+
+  private static func copy(from source: AsyncSocket, to destination: AsyncSocket) async {
+    while !Task.isCancelled {
+      guard let chunk = try? await source.read(atMost: 65_536),
+        (try? await destination.write(Data(chunk))) != nil
+      else { return }
+    }
+  }
+}
+
+/// The bytes read from a connection and not yet used.
+private struct ConnectionBytes {
+  let socket: AsyncSocket
+  private var buffer: [UInt8] = []
+  private var start = 0
+  /// Whether the socket now belongs to the WebSocket relay.
+  var handedOver = false
+
+  init(socket: AsyncSocket) { self.socket = socket }
+
+  var pending: ArraySlice<UInt8> { buffer[start...] }
+
+  mutating func consume(upTo index: Int) {
+    start = index
+    if start == buffer.count {
+      buffer.removeAll(keepingCapacity: true)
+      start = 0
+    } else if start > 65_536 {
+      // A client that sends requests back to back never empties the buffer: drop what was
+      // used, so that it holds at most one head and what came with it.
+      buffer.removeFirst(start)
+      start = 0
+    }
+  }
+
+  /// Drops the empty lines a client may send between requests.
+  mutating func skipBlankLines() {
+    while start < buffer.count,
+      buffer[start] == UInt8(ascii: "\r") || buffer[start] == UInt8(ascii: "\n")
+    {
+      start += 1
+    }
+    consume(upTo: start)
+  }
+
+  /// Waits for bytes of the next request; returns false if the client closed the connection
+  /// or sent nothing before `deadline`.
+  mutating func waitForData(until deadline: ContinuousClock.Instant) async throws -> Bool {
+    while pending.allSatisfy({ $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") }) {
+      do {
+        guard try await read(until: deadline) else { return false }
+      } catch is DeadlineError {
+        return false
+      }
+    }
+    return true
+  }
+
+  /// Reads what has arrived; returns false if the client closed the connection.
+  ///
+  /// - Throws: ``RequestRefusal`` (408) when `deadline` passes first.
+  mutating func readMore(until deadline: ContinuousClock.Instant, timeoutMessage: String)
+    async throws -> Bool
+  {
+    do {
+      return try await read(until: deadline)
+    } catch is DeadlineError {
+      throw RequestRefusal(408, "\(timeoutMessage) did not arrive in time")
+    }
+  }
+
+  private mutating func read(until deadline: ContinuousClock.Instant) async throws -> Bool {
+    let socket = self.socket
+    do {
+      let chunk = try await withDeadline(deadline) { try await socket.read(atMost: 65_536) }
+      buffer.append(contentsOf: chunk)
+      return true
+    } catch SocketError.disconnected {
+      return false
+    }
+  }
+}
+
+/// A deadline passed.
+struct DeadlineError: Error {}
+
+/// Runs `body`, or throws ``DeadlineError`` (and cancels it) when `deadline` passes first.
+func withDeadline<T: Sendable>(
+  _ deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+  try await withThrowingTaskGroup(of: T?.self) { group in
+    group.addTask { try await body() }
+    group.addTask {
+      try await Task.sleep(until: deadline, clock: .continuous)
+      return nil
+    }
+    defer { group.cancelAll() }
+    guard let first = try await group.next(), let value = first else { throw DeadlineError() }
+    return value
+  }
+}
