@@ -12,6 +12,9 @@ struct StudioConnection: Sendable {
   let socket: AsyncSocket
   let handler: any HTTPHandler
   let limits: RequestLimits
+  /// The most payload one WebSocket frame of the live link may announce
+  /// (``FrameHeaderGuard``).
+  let frameLimit: Int
   /// Connects to the FlyingFox server that speaks WebSocket, for the live link.
   let webSocketServer: @Sendable () async throws -> AsyncSocket
 
@@ -69,7 +72,7 @@ struct StudioConnection: Sendable {
       // The handler accepted the upgrade (the token and Host are right): FlyingFox, which
       // speaks WebSocket, takes the connection over from its first byte.
       bytes.handedOver = true
-      await relay(raw + Array(bytes.pending))
+      await relay(raw + Array(bytes.pending), preamble: raw.count)
       return false
     }
     bytes.consume(upTo: bytes.pending.startIndex + head.contentLength)
@@ -121,17 +124,33 @@ struct StudioConnection: Sendable {
   }
 
   /// Copies bytes both ways between the client and FlyingFox's server, starting with
-  /// `first` (the upgrade request and whatever followed it), until either side closes.
-  private func relay(_ first: [UInt8]) async {
+  /// `first` (the upgrade request, its first `preamble` bytes, and whatever followed it),
+  /// until either side closes, or the client announces a frame over ``frameLimit``: then
+  /// the client gets a Close with 1009 (message too big) and the link ends, before any of
+  /// that frame's payload is read.
+  private func relay(_ first: [UInt8], preamble: Int) async {
     let client = socket
     guard let server = try? await webSocketServer() else {
       try? client.close()
       return
     }
+    let limit = frameLimit
     await withTaskGroup(of: Void.self) { group in
       group.addTask {
+        var frames = FrameHeaderGuard(limit: limit, preamble: preamble)
+        guard frames.accept(first) else {
+          try? await client.write(Data(FrameHeaderGuard.closeTooBig))
+          return
+        }
         try? await server.write(Data(first))
-        await Self.copy(from: client, to: server)
+        while !Task.isCancelled {
+          guard let chunk = try? await client.read(atMost: 65_536) else { return }
+          guard frames.accept(chunk) else {
+            try? await client.write(Data(FrameHeaderGuard.closeTooBig))
+            return
+          }
+          guard (try? await server.write(Data(chunk))) != nil else { return }
+        }
       }
       group.addTask { await Self.copy(from: server, to: client) }
       await group.next()

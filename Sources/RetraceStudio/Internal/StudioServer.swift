@@ -19,6 +19,8 @@ final class StudioServer: Sendable {
   let port: UInt16
   let token: String
   let limits: RequestLimits
+  /// The most bytes a live app's message may hold, and so one of its frames.
+  let maximumLiveMessageSize: Int
   private let webSocketServer: HTTPServer
   private let webSocketDirectory: String
   private let pool: any AsyncSocketPool
@@ -46,6 +48,7 @@ final class StudioServer: Sendable {
     self.port = port
     self.token = token
     self.limits = limits
+    self.maximumLiveMessageSize = maximumLiveMessageSize
     let hub = LiveHub(
       catalog: catalog, registry: registry, flows: flows, recordDirectory: recordDirectory,
       endedSegmentLimit: endedLiveSegmentLimit)
@@ -106,13 +109,13 @@ final class StudioServer: Sendable {
     if case .ip6(_, let actual)? = try? socket.sockname() { bound = actual }
     handler.serve(address, port: bound)
     let accepting = try AsyncSocket(socket: socket, pool: pool)
-    let (handler, limits, path, pool) = (
-      self.handler, self.limits, webSocketDirectory + "/live", pool
+    let (handler, limits, frameLimit, path, pool) = (
+      self.handler, self.limits, maximumLiveMessageSize, webSocketDirectory + "/live", pool
     )
     let listener = Task {
       await Self.accept(on: accepting) { client in
         StudioConnection(
-          socket: client, handler: handler, limits: limits,
+          socket: client, handler: handler, limits: limits, frameLimit: frameLimit,
           webSocketServer: {
             try await AsyncSocket.connected(to: sockaddr_un.unix(path: path), pool: pool)
           })
