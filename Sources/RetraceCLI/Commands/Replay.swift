@@ -260,13 +260,16 @@ struct Replay: AsyncParsableCommand {
     case .success(let outcome):
       switch outcome.status {
       case .diverged:
-        let divergence = outcome.divergence!
         let exact =
           outcome.lockstep.map {
-            ", first different after action \($0.sequence) (\($0.actionCase))"
+            "first different after action \($0.sequence) (\($0.actionCase))"
           } ?? ""
+        guard let divergence = outcome.divergence else {
+          return label("DIVERGED").red
+            + "  \(name)  every recorded hash reproduced, but side by side \(exact)"
+        }
         return label("DIVERGED").red
-          + "  \(name)  at \(divergence.kind.rawValue) \(divergence.sequence), among actions \(divergence.window)\(exact)"
+          + "  \(name)  at \(divergence.kind.rawValue) \(divergence.sequence), among actions \(divergence.window)\(exact.isEmpty ? "" : ", " + exact)"
       case .unverified:
         return label("UNVERIFIED").red + "  \(name)  " + outcome.coverageText
           + outcome.unfinishedSuffix
@@ -362,11 +365,14 @@ struct Replay: AsyncParsableCommand {
     var lockstep: LockstepDivergence?
     /// The domain the lockstep compared with: the one the trace's header names.
     var lockstepAgainst: String?
+    /// Whether every action's state was compared side by side with the recording's reducer
+    /// (`--as`, with the domain the trace names registered too).
+    var comparedSideBySide = false
     /// Whether the session never closed, and what came from its journal.
     var unfinished: SessionFile.Unfinished?
 
     var status: Status {
-      if divergence != nil { return .diverged }
+      if divergence != nil || lockstep != nil { return .diverged }
       guard coveredThrough != nil else { return .replayed }
       if let integrity, !integrity.isIntact { return .damaged }
       return uncoveredActions > 0 || nothingChecked ? .unverified : .verified
@@ -421,6 +427,22 @@ struct Replay: AsyncParsableCommand {
         + "the \(checked) before them verified against \(hashes) hash\(hashes == 1 ? "" : "es")"
     }
 
+    /// The report of a divergence that only the side by side replay found: every recorded
+    /// hash reproduced, and the states differed between two of them.
+    private func sideBySideReport(unfinished: String) -> String {
+      guard let lockstep, let against = lockstepAgainst else { return "" }
+      var lines = [
+        "DIVERGED".red.bold
+          + "\(unfinished) \(path)\(replacement.map { " (replayed as \($0))" } ?? ""): every recorded hash (\(hashes)) reproduced, but replayed side by side with \(against) the states first differ after action \(lockstep.sequence) (\(lockstep.actionCase))"
+      ]
+      if let diff = lockstep.stateDiff {
+        lines.append(
+          "\(against) (-) and \(replacement ?? domain) (+) after action \(lockstep.sequence):")
+        lines.append(Terminal.colorDiff(diff))
+      }
+      return lines.joined(separator: "\n")
+    }
+
     /// How to name the exact action, when the divergence lies among several and no side by
     /// side replay named it.
     var narrowingHint: String? {
@@ -463,6 +485,10 @@ struct Replay: AsyncParsableCommand {
           }
         ),
         (
+          "sideBySide",
+          .optional(comparedSideBySide ? lockstepAgainst : nil) { .string($0) }
+        ),
+        (
           "lockstep",
           .optional(lockstep) { lockstep in
             .object([
@@ -488,7 +514,7 @@ struct Replay: AsyncParsableCommand {
       let unfinished = unfinishedSuffix
       switch status {
       case .diverged:
-        let divergence = divergence!
+        guard let divergence else { return sideBySideReport(unfinished: unfinished) }
         var lines = [
           "DIVERGED".red.bold
             + "\(unfinished) \(path)\(replacement.map { " (replayed as \($0))" } ?? ""): the \(divergence.kind.rawValue) at \(divergence.sequence) does not match: recorded hash \(hex(divergence.recordedHash)), replayed \(hex(divergence.replayedHash))",
@@ -526,7 +552,13 @@ struct Replay: AsyncParsableCommand {
       case .unverified:
         return "UNVERIFIED".red.bold + "\(unfinished) \(path): " + coverageText + ", " + timing
       case .verified:
-        return "verified".green.bold + "\(unfinished) \(path): \(countsText) reproduced, " + timing
+        let sideBySide =
+          comparedSideBySide
+          ? ", and every state equal side by side with \(lockstepAgainst ?? "the recording's reducer")"
+          : ""
+        return "verified".green.bold
+          + "\(unfinished) \(path): \(countsText) reproduced\(sideBySide), "
+          + timing
       case .replayed:
         return "replayed \(actions) \(domain) actions of \(path) to \(replayedTo) " + timing
           + (stateHash.map { "; state hash \(hex($0))" } ?? "")
@@ -598,6 +630,15 @@ struct Replay: AsyncParsableCommand {
           against: recorded, from: divergence.window.lowerBound - 1,
           through: divergence.window.upperBound)
         outcome.lockstepAgainst = partner.name
+      } else if report.divergence == nil, let partner = lockstepPartner,
+        let recorded = partner.domain as? any Domain<D.State, D.Action>
+      {
+        // Hashes see the states at their points only: a change undone before the next one
+        // (a state wrong after action 78, right again at 80) passes them. Side by side, every
+        // state is compared.
+        outcome.lockstep = try debugger.lockstep(against: recorded)
+        outcome.lockstepAgainst = partner.name
+        outcome.comparedSideBySide = true
       }
       return outcome
     }
