@@ -67,7 +67,7 @@ public struct IntegrityReport: Codable, Equatable, Sendable {
     guard status != .clean else { return "clean" }
     guard status != .unfinished else {
       return
-        "unfinished: the session never closed; \(recoveredActions) actions recovered from its journal"
+        "unfinished: the session never closed; \(recoveredActions) action\(recoveredActions == 1 ? "" : "s") recovered from its journal"
     }
     var position: [String] = []
     if let line { position.append("line \(line)") }

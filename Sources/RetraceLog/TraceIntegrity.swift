@@ -39,7 +39,10 @@ public struct TraceIntegrity: Equatable, Sendable, CustomStringConvertible {
       copy.path = nil
       text += " at " + copy.description
     }
-    if recoveredActions > 0 { text += "; \(recoveredActions) actions recovered from the journal" }
+    if recoveredActions > 0 {
+      text +=
+        "; \(recoveredActions) action\(recoveredActions == 1 ? "" : "s") recovered from the journal"
+    }
     return text
   }
 

@@ -422,9 +422,13 @@ struct Replay: AsyncParsableCommand {
           "\(uncoveredActions) of \(actions) actions, the first after action \(coveredThrough), were replayed but covered by no hash (a time-travel jump came before a hash of them, or \(why)); "
           + "the \(checked) others verified against \(hashes) hash\(hashes == 1 ? "" : "es")"
       }
+      let before =
+        checked == 0
+        ? "no action before them was checked (the starting state matched its hash)"
+        : "the \(checked) before them verified against \(hashes) hash\(hashes == 1 ? "" : "es")"
       return
         "actions \(first)...\(last) (\(uncoveredActions) of \(actions)) were replayed but covered by no hash (\(why)); "
-        + "the \(checked) before them verified against \(hashes) hash\(hashes == 1 ? "" : "es")"
+        + before
     }
 
     /// The report of a divergence that only the side by side replay found: every recorded
