@@ -316,18 +316,51 @@ struct Redactor {
   /// symbols stay, so the value keeps its shape.
   private mutating func pseudonym(of text: String, keeping: Int) -> String {
     if let known = pseudonyms[PseudonymKey(text: text, keeping: keeping)] { return known }
+    // The stream of bytes that chooses each letter and digit: the first 32 are HMAC of the
+    // text and a 0 byte; each next 32, HMAC of the first 32 and the block's number, so that
+    // a long text costs one HMAC of itself, not one per 32 characters (which made
+    // pseudonymizing a text quadratic in its length).
     var stream: [UInt8] = []
-    var block: UInt8 = 0
+    var first: [UInt8] = []
+    var block: UInt64 = 0
     var position = 0
     func nextByte() -> UInt8 {
       if position == stream.count {
-        var message = Array(text.utf8)
-        message.append(block)
-        block &+= 1
-        stream += Array(HMAC<SHA256>.authenticationCode(for: message, using: key))
+        if block == 0 {
+          var message = Array(text.utf8)
+          message.append(0)
+          first = Array(HMAC<SHA256>.authenticationCode(for: message, using: key))
+          stream = first
+        } else {
+          var message = first
+          withUnsafeBytes(of: block.bigEndian) { message.append(contentsOf: $0) }
+          stream = Array(HMAC<SHA256>.authenticationCode(for: message, using: key))
+        }
+        block += 1
+        position = 0
       }
       defer { position += 1 }
       return stream[position]
+    }
+    // ASCII text (the common case) byte by byte: the same answer as the scalars' properties
+    // give, without them.
+    var utf8 = text
+    if let ascii = utf8.withUTF8({ bytes -> String? in
+      guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+      return String(unsafeUninitializedCapacity: bytes.count) { output in
+        for (index, byte) in bytes.enumerated() {
+          switch byte {
+          case _ where index < keeping: output[index] = byte
+          case 0x41...0x5A: output[index] = 0x41 + nextByte() % 26
+          case 0x61...0x7A: output[index] = 0x61 + nextByte() % 26
+          case 0x30...0x39: output[index] = 0x30 + nextByte() % 10
+          default: output[index] = byte
+          }
+        }
+        return bytes.count
+      }
+    }) {
+      return remember(ascii, for: text, keeping: keeping)
     }
     var result = String.UnicodeScalarView()
     for (index, scalar) in text.unicodeScalars.enumerated() {
@@ -336,16 +369,23 @@ struct Redactor {
         continue
       }
       let properties = scalar.properties
-      if properties.isAlphabetic {
-        let base: UInt32 = properties.isUppercase ? 0x41 : 0x61
+      let isLetter = properties.isAlphabetic
+      let isUpper = isLetter && properties.isUppercase
+      let isDigit = !isLetter && properties.numericType != nil
+      if isLetter {
+        let base: UInt32 = isUpper ? 0x41 : 0x61
         result.append(Unicode.Scalar(base + UInt32(nextByte() % 26))!)
-      } else if properties.numericType != nil {
+      } else if isDigit {
         result.append(Unicode.Scalar(0x30 + UInt32(nextByte() % 10))!)
       } else {
         result.append(scalar)
       }
     }
-    let pseudonym = String(result)
+    return remember(String(result), for: text, keeping: keeping)
+  }
+
+  /// Keeps `pseudonym` as the one of `text` in the cache, and returns it.
+  private mutating func remember(_ pseudonym: String, for text: String, keeping: Int) -> String {
     if pseudonyms.count >= Self.pseudonymCacheLimit { pseudonyms.removeAll(keepingCapacity: true) }
     pseudonyms[PseudonymKey(text: text, keeping: keeping)] = pseudonym
     return pseudonym
