@@ -140,13 +140,17 @@ struct StudioConnection: Sendable {
         var frames = FrameHeaderGuard(limit: limit, preamble: preamble)
         guard frames.accept(first) else {
           try? await client.write(Data(FrameHeaderGuard.closeTooBig))
+          await Self.drain(client, atMost: 4 << 20)
           return
         }
         try? await server.write(Data(first))
         while !Task.isCancelled {
           guard let chunk = try? await client.read(atMost: 65_536) else { return }
           guard frames.accept(chunk) else {
+            // The Close first, then what the client still sends is read and dropped for a
+            // while, so that closing does not reset the connection before it reads the Close.
             try? await client.write(Data(FrameHeaderGuard.closeTooBig))
+            await Self.drain(client, atMost: 4 << 20)
             return
           }
           guard (try? await server.write(Data(chunk))) != nil else { return }
@@ -164,11 +168,11 @@ struct StudioConnection: Sendable {
   /// sending (a 10 MB request line), and closing a socket with unread bytes resets the
   /// connection, which can discard the answer before the client reads it. So the server
   /// stops writing, then reads and drops what still comes, for at most a second and 1 MiB.
-  private static func drain(_ socket: AsyncSocket) async {
+  private static func drain(_ socket: AsyncSocket, atMost limit: Int = 1 << 20) async {
     _ = shutdown(socket.socket.file.rawValue, Int32(SHUT_WR))
     let deadline = ContinuousClock.now + .seconds(1)
     var dropped = 0
-    while dropped < 1 << 20 {
+    while dropped < limit {
       guard let chunk = try? await withDeadline(deadline, { try await socket.read(atMost: 65_536) })
       else { return }
       dropped += chunk.count
