@@ -26,7 +26,9 @@ final class TestStudio: Sendable {
       address: try .inet(ip4: "127.0.0.1", port: port), timeout: 60, logger: .disabled)
     let studio = TestStudio(server: server)
     await studio.serve()
-    try await server.waitUntilListening()
+    // Up to 60 s, as the Studio's own server waits: on two cores busy with the whole suite,
+    // the listening task can wait for a thread longer than FlyingFox's 5 s default.
+    try await server.waitUntilListening(timeout: 60)
     guard case .ip4(_, let bound) = await server.listeningAddress else {
       throw TestError("the test server did not listen on IPv4")
     }
