@@ -228,7 +228,9 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     try appended.get()
     // Hashed and snapshotted on the writer's own schedule, from the state the redacted
     // actions give: the app never hands a redacting recorder its state.
-    if let state = replay!.state { try stateRecordIfDue(state, sequence: sequence) }
+    if sequence >= scheduledStateDue, let state = replay!.state {
+      try stateRecordIfDue(state, sequence: sequence)
+    }
   }
 
   /// Appends an encoded action's record, as it is, to the chunk and to the journal.
