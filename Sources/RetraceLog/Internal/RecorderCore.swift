@@ -267,8 +267,19 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
   /// The background thread: drain the queue, write, sleep until woken; until closed.
   private func run() {
     var batch = Batch()
+    /// When the idle writer should look again at an unhashed state it could not yet afford
+    /// to hash (``TraceWriter/latestStateWait``).
+    var retry: DispatchTime?
     while true {
-      wakeup.wait()
+      if let deadline = retry {
+        retry = nil
+        if wakeup.wait(timeout: deadline) == .timedOut {
+          retry = requestStoreStateIfUnhashed()
+          continue
+        }
+      } else {
+        wakeup.wait()
+      }
       var lingered = false
       while true {
         let took = queue.withLock { q -> Bool in
@@ -286,7 +297,7 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
         }
         guard took else {
           if lingered {
-            requestStoreStateIfUnhashed()
+            retry = requestStoreStateIfUnhashed()
             break
           }
           lingered = true
@@ -317,10 +328,17 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
   /// once the sends stop none is offered; a small state's last actions since a checkpoint
   /// were never hashed either. With this, a crash while the app waits for its user leaves
   /// no action unchecked (a large state keeps the spacing its size sets).
-  private func requestStoreStateIfUnhashed() {
-    guard !configuration.reproducibleCheckpoints else { return }
+  ///
+  /// - Returns: When to look again, when the state waits to be affordable to hash.
+  private func requestStoreStateIfUnhashed() -> DispatchTime? {
+    guard !configuration.reproducibleCheckpoints else { return nil }
+    var wait: UInt64?
     let unhashed = writer.withLock { w -> Bool in
-      guard w.started, let writer = w.writer, writer.latestStateIsDue else { return false }
+      guard w.started, let writer = w.writer, let due = writer.latestStateWait else { return false }
+      guard due == 0 else {
+        wait = due
+        return false
+      }
       guard !writer.isRedacting else {
         attempt(&w) { () throws(TraceError) in
           try writer.checkpointReplayedStateIfDue()
@@ -330,13 +348,15 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
       }
       return true
     }
-    guard unhashed, let read = storeState.withLock({ $0 }) else { return }
-    guard !storeStateRequested.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    if let wait { return .now() + .nanoseconds(Int(min(wait, 60_000_000_000))) }
+    guard unhashed, let read = storeState.withLock({ $0 }) else { return nil }
+    guard !storeStateRequested.exchange(true, ordering: .acquiringAndReleasing) else { return nil }
     Task { @MainActor [self] in
       storeStateRequested.store(false, ordering: .releasing)
       guard let (sequence, state) = read() else { return }
       enqueue(.checkpoint(sequence, state))
     }
+    return nil
   }
 
   /// Writes a batch; returns `true` once the recorder is closed.

@@ -288,11 +288,16 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   /// last hash (the last one's cost tells). So a crash while the app waits for its user
   /// leaves no action unchecked, and a large state in a busy app keeps the spacing its size
   /// sets.
-  var latestStateIsDue: Bool {
-    guard lastHashed < lastSequence else { return false }
-    if stateIsSmall || lastSequence >= scheduledStateDue { return true }
-    let now = DispatchTime.now().uptimeNanoseconds
-    return now &- lastHashEnded >= 10 &* lastHashCost
+  var latestStateIsDue: Bool { latestStateWait == 0 }
+
+  /// How long, in nanoseconds, until ``latestStateIsDue``: 0 when it is, `nil` when no
+  /// action waits for a hash.
+  var latestStateWait: UInt64? {
+    guard lastHashed < lastSequence else { return nil }
+    if stateIsSmall || lastSequence >= scheduledStateDue { return 0 }
+    let elapsed = DispatchTime.now().uptimeNanoseconds &- lastHashEnded
+    let needed = 10 &* lastHashCost
+    return elapsed >= needed ? 0 : needed - elapsed
   }
 
   /// Whether the writer redacts, and so replays and hashes the state itself.
