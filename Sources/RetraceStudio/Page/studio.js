@@ -287,10 +287,8 @@ function renderRows() {
       row.dataset.filled = filled;
       const seq = Object.assign(document.createElement('span'), { className: 'seq', textContent: sequence });
       if (action) {
-        const name = Object.assign(document.createElement('span'), { className: 'case', textContent: action.case });
-        const payload = action.action?.[action.case];
-        row.replaceChildren(seq, name, payload && Object.keys(payload).length ? JSON.stringify(payload) : '');
-        row.title = isoTime(action.time);
+        row.replaceChildren(seq, actionText(action));
+        row.title = `${JSON.stringify(action.action)}\n${isoTime(action.time)}`;
       } else {
         row.replaceChildren(seq, '…');
       }
@@ -298,6 +296,17 @@ function renderRows() {
   }
   for (const row of existing.values()) if (!kept.has(row)) row.remove();
   if (app.filtered && bottom >= rowCount() - 20 && app.filteredNext !== null) loadFiltered(true);
+}
+
+// An action as a developer reads it: its label (`navigation › push(about)`), the case's name
+// in its own color; the raw JSON is the row's title and the state panel's details.
+function actionText(action) {
+  const text = document.createElement('span');
+  text.className = 'text';
+  const label = action.label ?? action.case;
+  const name = label.startsWith(action.case) ? action.case : label;
+  text.append(Object.assign(document.createElement('span'), { className: 'case', textContent: name }), label.slice(name.length));
+  return text;
 }
 
 async function fetchPage(sequence) {
@@ -474,6 +483,21 @@ async function select(sequence, { scroll = false, following = false } = {}) {
   }
 }
 
+// Under the heading (which reads the selected action as a developer does): its time, and
+// its raw JSON behind a toggle (kept open or closed from one action to the next).
+let payloadOpen = false;
+function renderActionDetail(action) {
+  const detail = $('action-detail');
+  if (!action) { detail.replaceChildren(); return; }
+  const line = Object.assign(document.createElement('div'), { className: 'action-line' });
+  line.append(Object.assign(document.createElement('span'), { className: 'meta', textContent: isoTime(action.time) }));
+  const details = Object.assign(document.createElement('details'), { id: 'action-json', open: payloadOpen });
+  details.addEventListener('toggle', () => { payloadOpen = details.open; });
+  details.append(Object.assign(document.createElement('summary'), { textContent: 'JSON' }),
+    Object.assign(document.createElement('pre'), { textContent: JSON.stringify(action.action, null, 2) }));
+  detail.replaceChildren(line, details);
+}
+
 // What the server said it took for the last state request (its Server-Timing header).
 function serverTime() {
   const entries = performance.getEntriesByType('resource').filter((e) => e.name.includes('/state?'));
@@ -488,8 +512,9 @@ function renderState(state, diff) {
   window.studio.lastState = state;
   app.lastDiff = diff;
   const action = state.action;
-  $('state-title').textContent = `State after ${state.seq.toLocaleString('en')}` + (action ? ` · ${action.case}` : ' · initial state');
-  $('action-detail').textContent = action ? JSON.stringify(action.action) + '  ' + isoTime(action.time) : '';
+  const heading = Object.assign(document.createElement('span'), { className: 'title-label', textContent: action ? action.label ?? action.case : 'initial state' });
+  $('state-title').replaceChildren(`State after ${state.seq.toLocaleString('en')} · `, heading);
+  renderActionDetail(action);
   app.stateTime = action ? action.time : null;
   app.screens = state.screens;
   const screens = $('screens');
