@@ -17,6 +17,9 @@ const app = {
   sessions: [], session: null, sel: 0, start: 0, last: 0, follow: false,
   rows: new Map(), loading: new Set(), filter: '', filtered: null, filteredNext: null,
   marks: [], lanes: null, stateTime: null, screens: null, flows: null, firstLoadDone: false, found: null,
+  // The actions skipped (Redux DevTools' Skip): the state shown is the session replayed
+  // without them. Cleared when another session opens.
+  skips: new Set(),
 };
 // What the browser tests and the benchmark read.
 window.studio = {
@@ -25,6 +28,7 @@ window.studio = {
 };
 
 const tree = new StateTree($('tree'), async (path, offset) => {
+  if (app.skips.size) throw new Error('the items between the ends are not available while actions are skipped');
   const part = await api(`sessions/${encodeURIComponent(app.session.id)}/state`,
     { at: app.sel, path: JSON.stringify(path), offset, limit: 100 });
   return part.value;
@@ -197,6 +201,8 @@ async function openSession(id, at = null) {
   app.lanes = null;
   window.studio.lanesReady = false;
   app.flows = null;
+  app.skips.clear();
+  renderSkips();
   for (const row of $('sessions').tBodies[0].rows) row.classList.toggle('current', row.dataset.id === id);
   $('session-title').textContent = `${session.file} · ${session.domain} · ${session.actions.toLocaleString('en')} actions`;
   const filter = $('type-filter');
@@ -280,7 +286,8 @@ function renderRows() {
     const position = list.scrollTop + (index * ROW - virtualTop) + 'px';
     if (row.style.top !== position) row.style.top = position;
     const violated = app.marks.some((m) => m.fail !== null && sequence >= m.fail && (m.heal === null || sequence < m.heal));
-    const className = 'row' + (sequence === app.sel ? ' selected' : '') + (violated ? ' violated' : '');
+    const className = 'row' + (sequence === app.sel ? ' selected' : '') + (violated ? ' violated' : '') +
+      (app.skips.has(sequence) ? ' skipped' : '');
     if (row.className !== className) row.className = className;
     const filled = action ? 'action' : 'pending';
     if (row.dataset.filled !== filled) {
@@ -449,9 +456,16 @@ async function select(sequence, { scroll = false, following = false } = {}) {
   // The state is asked for first: the server works on it while the page updates the rest.
   const compare = $('compare-toggle').checked;
   const id = app.session.id;
+  // With actions skipped, the state replayed without them is asked for too: the recorded
+  // answer still gives the action and the screens.
+  const skip = skipParameter();
   const answers = Promise.all([
     api(`sessions/${encodeURIComponent(id)}/state`, { at: sequence }, 'state'),
     compare ? api(`sessions/${encodeURIComponent(id)}/diff`, { from: $('compare-at').value, to: sequence }, 'diff') : null,
+    skip ? api(`sessions/${encodeURIComponent(id)}/state`, { at: sequence, skip }, 'skip-state').catch((error) => {
+      if (isAbort(error)) throw error;
+      return { error: error.message };
+    }) : null,
   ]);
   answers.catch(() => {});
   $('slider').value = sequence;
@@ -460,9 +474,12 @@ async function select(sequence, { scroll = false, following = false } = {}) {
   if (scroll) scrollToSelection();
   renderRows();
   try {
-    const [state, diff] = await answers;
-    if (app.sel !== sequence || app.session.id !== id) return;
+    const [recorded, diff, skipped] = await answers;
+    if (app.sel !== sequence || app.session.id !== id || skip !== skipParameter()) return;
     const fetched = performance.now();
+    const state = skipped && !skipped.error
+      ? { ...recorded, state: skipped.state, changed: skipped.changed, skipped: skipped.skipped } : recorded;
+    renderSkips(skipped?.error);
     renderState(state, diff);
     const rendered = performance.now();
     await new Promise((resolve) => requestAnimationFrame(() => resolve()));
@@ -483,20 +500,58 @@ async function select(sequence, { scroll = false, following = false } = {}) {
   }
 }
 
-// Under the heading (which reads the selected action as a developer does): its time, and
-// its raw JSON behind a toggle (kept open or closed from one action to the next).
+// MARK: - Skipping actions
+
+function skipParameter() {
+  return [...app.skips].sort((a, b) => a - b).join(',');
+}
+
+// Under the heading (which reads the selected action as a developer does): its time, a Skip
+// toggle, and its raw JSON behind a toggle (kept open or closed from one action to the next).
 let payloadOpen = false;
 function renderActionDetail(action) {
   const detail = $('action-detail');
   if (!action) { detail.replaceChildren(); return; }
+  const skip = Object.assign(document.createElement('input'), { type: 'checkbox', id: 'skip-toggle', checked: app.skips.has(action.seq) });
+  skip.addEventListener('change', () => toggleSkip(action.seq));
+  const skipLabel = Object.assign(document.createElement('label'), { className: 'skip', title: 'Replay the session without this action (Redux DevTools’ Skip)' });
+  skipLabel.append(skip, ' skip');
   const line = Object.assign(document.createElement('div'), { className: 'action-line' });
-  line.append(Object.assign(document.createElement('span'), { className: 'meta', textContent: isoTime(action.time) }));
+  line.append(Object.assign(document.createElement('span'), { className: 'meta', textContent: isoTime(action.time) }), ' ', skipLabel);
   const details = Object.assign(document.createElement('details'), { id: 'action-json', open: payloadOpen });
   details.addEventListener('toggle', () => { payloadOpen = details.open; });
   details.append(Object.assign(document.createElement('summary'), { textContent: 'JSON' }),
     Object.assign(document.createElement('pre'), { textContent: JSON.stringify(action.action, null, 2) }));
   detail.replaceChildren(line, details);
 }
+
+function toggleSkip(sequence) {
+  if (app.skips.has(sequence)) app.skips.delete(sequence); else app.skips.add(sequence);
+  renderSkips();
+  select(app.sel);
+}
+
+// The banner that says the state is not the recorded one, with a way back.
+function renderSkips(error = null) {
+  const banner = $('skip-banner');
+  banner.hidden = !app.skips.size;
+  window.studio.skips = [...app.skips];
+  if (app.skips.size) {
+    const numbers = [...app.skips].sort((a, b) => a - b);
+    const listed = numbers.slice(0, 10).map((n) => n.toLocaleString('en')).join(', ') + (numbers.length > 10 ? ` and ${numbers.length - 10} more` : '');
+    $('skip-text').textContent = error
+      ? `cannot replay without action${numbers.length > 1 ? 's' : ''} ${listed}: ${error}; showing the recorded state`
+      : `replaying without action${numbers.length > 1 ? 's' : ''} ${listed}: marked values differ from the recording`;
+    banner.classList.toggle('error', !!error);
+  }
+  renderRows();
+}
+
+$('clear-skips').addEventListener('click', () => {
+  app.skips.clear();
+  renderSkips();
+  select(app.sel);
+});
 
 // What the server said it took for the last state request (its Server-Timing header).
 function serverTime() {
@@ -532,12 +587,15 @@ function renderState(state, diff) {
     screens.replaceChildren();
   }
   const changes = diff ? diff.changes : state.changed;
+  // Replayed without skipped actions, the old values are the recorded ones.
+  tree.oldWord = state.skipped && !diff ? 'recorded' : 'was';
   const query = $('search').value;
   const count = tree.render(state.state, changes, query);
   // The server's count covers the whole state, the parts not loaded too.
   const found = app.found && app.found.seq === state.seq && app.found.query === query.trim() ? app.found : null;
   $('search-count').textContent = !query ? '' : found ? `${found.count}${found.complete ? '' : '+'} found` : `${count} found`;
-  if (query.trim() && !found) searchSoon();
+  // The server searches the recorded state: not while actions are skipped.
+  if (query.trim() && !found && !state.skipped) searchSoon();
   const text = $('diff-text');
   text.hidden = !diff;
   text.textContent = diff ? (diff.diff ?? `no change from ${diff.from} to ${diff.to}`) : '';
@@ -691,6 +749,12 @@ async function copy(text, what) {
 
 // The state after the selected action, whole (a long array's items too), from the server.
 async function wholeState() {
+  // The server's whole state is the recorded one; with actions skipped only the tree's is right.
+  if (app.skips.size) {
+    const held = tree.valueAt([]);
+    if (held?.complete) return held.value;
+    throw new Error('the whole state is not available while actions are skipped (a long array is cut): clear the skips to copy it');
+  }
   const answer = await api(`sessions/${encodeURIComponent(app.session.id)}/state`, { at: app.sel, full: 1 });
   return answer.state;
 }
