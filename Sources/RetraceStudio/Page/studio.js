@@ -20,6 +20,8 @@ const app = {
   // The actions skipped (Redux DevTools' Skip): the state shown is the session replayed
   // without them. Cleared when another session opens.
   skips: new Set(),
+  // Sessions removed from the list, so that a poll already under way does not bring one back.
+  removed: new Set(),
 };
 // What the browser tests and the benchmark read.
 window.studio = {
@@ -94,6 +96,17 @@ function renderSessions() {
       row.cells[0].prepend(dot);
       row.classList.add('live');
     }
+    const tools = document.createElement('td');
+    tools.className = 'tools';
+    // Any session but a live one whose app is still connected can be taken off the list.
+    if (!(session.live && session.connected)) {
+      const remove = Object.assign(document.createElement('button'), { className: 'remove', textContent: '×' });
+      remove.title = `Remove ${session.live ? session.name : session.id} from the list (the file stays)`;
+      remove.setAttribute('aria-label', remove.title);
+      remove.addEventListener('click', (event) => { event.stopPropagation(); removeSession(session.id); });
+      tools.append(remove);
+    }
+    row.append(tools);
     row.classList.toggle('current', row.dataset.id === app.session?.id);
     row.title = `${session.file}: ${session.diverged ? 'diverged' : session.integrity.status}`;
     row.addEventListener('click', () => openSession(session.id));
@@ -110,7 +123,7 @@ const POLL = 500;
 let lanesAsked = 0;
 async function poll() {
   try {
-    const sessions = await api('sessions', {}, 'poll-sessions');
+    const sessions = (await api('sessions', {}, 'poll-sessions')).filter((s) => !app.removed.has(s.id));
     // The rows are made again only when something changed, so that a click is not lost.
     if (JSON.stringify(sessions) !== JSON.stringify(app.sessions)) {
       app.sessions = sessions;
@@ -184,6 +197,52 @@ async function moveApp(to) {
 $('follow').addEventListener('click', () => { if (!needSession(null, true)) return; app.follow = true; renderLiveBar(); select(app.last, { scroll: true, following: true }); });
 $('move-app').addEventListener('click', () => moveApp(app.sel));
 $('resume-app').addEventListener('click', () => moveApp('last'));
+
+// Takes a session off the Studio's list (DELETE /api/sessions/{id}); if it was open, the
+// first other session opens, or the page empties when there is none.
+async function removeSession(id) {
+  try {
+    await api(`sessions/${encodeURIComponent(id)}`, {}, null, 'DELETE');
+  } catch (error) {
+    fail(error);
+    return;
+  }
+  app.removed.add(id);
+  app.sessions = app.sessions.filter((s) => s.id !== id);
+  renderSessions();
+  if (app.session?.id === id) {
+    const next = app.sessions.find((s) => !(s.live && s.connected)) || app.sessions[0];
+    if (next) await openSession(next.id).catch(fail);
+    else closeSession();
+  }
+  status(`removed ${id} from the list`);
+}
+
+// No session open: what the page shows before one is chosen.
+function closeSession() {
+  app.session = null;
+  app.sel = 0; app.start = 0; app.last = 0; app.follow = false;
+  app.rows.clear(); app.loading.clear(); app.marks = []; app.filter = ''; app.filtered = null;
+  app.lanes = null; app.lastState = null; app.skips.clear();
+  window.studio.lastState = null;
+  $('actions-spacer').replaceChildren();
+  $('actions-spacer').style.height = '0px';
+  $('session-title').textContent = '';
+  $('state-title').textContent = 'State';
+  $('action-detail').replaceChildren();
+  $('screens').replaceChildren();
+  $('tree').replaceChildren();
+  $('invariants').replaceChildren();
+  $('marks').replaceChildren();
+  $('position').textContent = '';
+  $('slider').min = 0; $('slider').max = 0; $('slider').value = 0;
+  $('type-filter').replaceChildren(new Option('all', ''));
+  const canvas = $('lanes');
+  canvas.getContext('2d').clearRect(0, 0, canvas.width, canvas.height);
+  renderSkips();
+  renderLiveBar();
+  history.replaceState(null, '', `?${new URLSearchParams({ token: params.get('token') || '' })}`);
+}
 
 async function openSession(id, at = null) {
   const session = await api(`sessions/${encodeURIComponent(id)}`);
