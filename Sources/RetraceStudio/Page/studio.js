@@ -17,6 +17,11 @@ const app = {
   sessions: [], session: null, sel: 0, start: 0, last: 0, follow: false,
   rows: new Map(), loading: new Set(), filter: '', filtered: null, filteredNext: null,
   marks: [], lanes: null, stateTime: null, screens: null, flows: null, firstLoadDone: false, found: null,
+  // The actions skipped (Redux DevTools' Skip): the state shown is the session replayed
+  // without them. Cleared when another session opens.
+  skips: new Set(),
+  // Sessions removed from the list, so that a poll already under way does not bring one back.
+  removed: new Set(),
 };
 // What the browser tests and the benchmark read.
 window.studio = {
@@ -25,6 +30,7 @@ window.studio = {
 };
 
 const tree = new StateTree($('tree'), async (path, offset) => {
+  if (app.skips.size) throw new Error('the items between the ends are not available while actions are skipped');
   const part = await api(`sessions/${encodeURIComponent(app.session.id)}/state`,
     { at: app.sel, path: JSON.stringify(path), offset, limit: 100 });
   return part.value;
@@ -90,6 +96,17 @@ function renderSessions() {
       row.cells[0].prepend(dot);
       row.classList.add('live');
     }
+    const tools = document.createElement('td');
+    tools.className = 'tools';
+    // Any session but a live one whose app is still connected can be taken off the list.
+    if (!(session.live && session.connected)) {
+      const remove = Object.assign(document.createElement('button'), { className: 'remove', textContent: '×' });
+      remove.title = `Remove ${session.live ? session.name : session.id} from the list (the file stays)`;
+      remove.setAttribute('aria-label', remove.title);
+      remove.addEventListener('click', (event) => { event.stopPropagation(); removeSession(session.id); });
+      tools.append(remove);
+    }
+    row.append(tools);
     row.classList.toggle('current', row.dataset.id === app.session?.id);
     row.title = `${session.file}: ${session.diverged ? 'diverged' : session.integrity.status}`;
     row.addEventListener('click', () => openSession(session.id));
@@ -106,7 +123,7 @@ const POLL = 500;
 let lanesAsked = 0;
 async function poll() {
   try {
-    const sessions = await api('sessions', {}, 'poll-sessions');
+    const sessions = (await api('sessions', {}, 'poll-sessions')).filter((s) => !app.removed.has(s.id));
     // The rows are made again only when something changed, so that a click is not lost.
     if (JSON.stringify(sessions) !== JSON.stringify(app.sessions)) {
       app.sessions = sessions;
@@ -181,6 +198,52 @@ $('follow').addEventListener('click', () => { if (!needSession(null, true)) retu
 $('move-app').addEventListener('click', () => moveApp(app.sel));
 $('resume-app').addEventListener('click', () => moveApp('last'));
 
+// Takes a session off the Studio's list (DELETE /api/sessions/{id}); if it was open, the
+// first other session opens, or the page empties when there is none.
+async function removeSession(id) {
+  try {
+    await api(`sessions/${encodeURIComponent(id)}`, {}, null, 'DELETE');
+  } catch (error) {
+    fail(error);
+    return;
+  }
+  app.removed.add(id);
+  app.sessions = app.sessions.filter((s) => s.id !== id);
+  renderSessions();
+  if (app.session?.id === id) {
+    const next = app.sessions.find((s) => !(s.live && s.connected)) || app.sessions[0];
+    if (next) await openSession(next.id).catch(fail);
+    else closeSession();
+  }
+  status(`removed ${id} from the list`);
+}
+
+// No session open: what the page shows before one is chosen.
+function closeSession() {
+  app.session = null;
+  app.sel = 0; app.start = 0; app.last = 0; app.follow = false;
+  app.rows.clear(); app.loading.clear(); app.marks = []; app.filter = ''; app.filtered = null;
+  app.lanes = null; app.lastState = null; app.skips.clear();
+  window.studio.lastState = null;
+  $('actions-spacer').replaceChildren();
+  $('actions-spacer').style.height = '0px';
+  $('session-title').textContent = '';
+  $('state-title').textContent = 'State';
+  $('action-detail').replaceChildren();
+  $('screens').replaceChildren();
+  $('tree').replaceChildren();
+  $('invariants').replaceChildren();
+  $('marks').replaceChildren();
+  $('position').textContent = '';
+  $('slider').min = 0; $('slider').max = 0; $('slider').value = 0;
+  $('type-filter').replaceChildren(new Option('all', ''));
+  const canvas = $('lanes');
+  canvas.getContext('2d').clearRect(0, 0, canvas.width, canvas.height);
+  renderSkips();
+  renderLiveBar();
+  history.replaceState(null, '', `?${new URLSearchParams({ token: params.get('token') || '' })}`);
+}
+
 async function openSession(id, at = null) {
   const session = await api(`sessions/${encodeURIComponent(id)}`);
   app.session = session;
@@ -197,6 +260,8 @@ async function openSession(id, at = null) {
   app.lanes = null;
   window.studio.lanesReady = false;
   app.flows = null;
+  app.skips.clear();
+  renderSkips();
   for (const row of $('sessions').tBodies[0].rows) row.classList.toggle('current', row.dataset.id === id);
   $('session-title').textContent = `${session.file} · ${session.domain} · ${session.actions.toLocaleString('en')} actions`;
   const filter = $('type-filter');
@@ -280,17 +345,16 @@ function renderRows() {
     const position = list.scrollTop + (index * ROW - virtualTop) + 'px';
     if (row.style.top !== position) row.style.top = position;
     const violated = app.marks.some((m) => m.fail !== null && sequence >= m.fail && (m.heal === null || sequence < m.heal));
-    const className = 'row' + (sequence === app.sel ? ' selected' : '') + (violated ? ' violated' : '');
+    const className = 'row' + (sequence === app.sel ? ' selected' : '') + (violated ? ' violated' : '') +
+      (app.skips.has(sequence) ? ' skipped' : '');
     if (row.className !== className) row.className = className;
     const filled = action ? 'action' : 'pending';
     if (row.dataset.filled !== filled) {
       row.dataset.filled = filled;
       const seq = Object.assign(document.createElement('span'), { className: 'seq', textContent: sequence });
       if (action) {
-        const name = Object.assign(document.createElement('span'), { className: 'case', textContent: action.case });
-        const payload = action.action?.[action.case];
-        row.replaceChildren(seq, name, payload && Object.keys(payload).length ? JSON.stringify(payload) : '');
-        row.title = isoTime(action.time);
+        row.replaceChildren(seq, actionText(action));
+        row.title = `${JSON.stringify(action.action)}\n${isoTime(action.time)}`;
       } else {
         row.replaceChildren(seq, '…');
       }
@@ -298,6 +362,17 @@ function renderRows() {
   }
   for (const row of existing.values()) if (!kept.has(row)) row.remove();
   if (app.filtered && bottom >= rowCount() - 20 && app.filteredNext !== null) loadFiltered(true);
+}
+
+// An action as a developer reads it: its label (`navigation › push(about)`), the case's name
+// in its own color; the raw JSON is the row's title and the state panel's details.
+function actionText(action) {
+  const text = document.createElement('span');
+  text.className = 'text';
+  const label = action.label ?? action.case;
+  const name = label.startsWith(action.case) ? action.case : label;
+  text.append(Object.assign(document.createElement('span'), { className: 'case', textContent: name }), label.slice(name.length));
+  return text;
 }
 
 async function fetchPage(sequence) {
@@ -440,9 +515,16 @@ async function select(sequence, { scroll = false, following = false } = {}) {
   // The state is asked for first: the server works on it while the page updates the rest.
   const compare = $('compare-toggle').checked;
   const id = app.session.id;
+  // With actions skipped, the state replayed without them is asked for too: the recorded
+  // answer still gives the action and the screens.
+  const skip = skipParameter();
   const answers = Promise.all([
     api(`sessions/${encodeURIComponent(id)}/state`, { at: sequence }, 'state'),
     compare ? api(`sessions/${encodeURIComponent(id)}/diff`, { from: $('compare-at').value, to: sequence }, 'diff') : null,
+    skip ? api(`sessions/${encodeURIComponent(id)}/state`, { at: sequence, skip }, 'skip-state').catch((error) => {
+      if (isAbort(error)) throw error;
+      return { error: error.message };
+    }) : null,
   ]);
   answers.catch(() => {});
   $('slider').value = sequence;
@@ -451,9 +533,12 @@ async function select(sequence, { scroll = false, following = false } = {}) {
   if (scroll) scrollToSelection();
   renderRows();
   try {
-    const [state, diff] = await answers;
-    if (app.sel !== sequence || app.session.id !== id) return;
+    const [recorded, diff, skipped] = await answers;
+    if (app.sel !== sequence || app.session.id !== id || skip !== skipParameter()) return;
     const fetched = performance.now();
+    const state = skipped && !skipped.error
+      ? { ...recorded, state: skipped.state, changed: skipped.changed, skipped: skipped.skipped } : recorded;
+    renderSkips(skipped?.error);
     renderState(state, diff);
     const rendered = performance.now();
     await new Promise((resolve) => requestAnimationFrame(() => resolve()));
@@ -474,6 +559,59 @@ async function select(sequence, { scroll = false, following = false } = {}) {
   }
 }
 
+// MARK: - Skipping actions
+
+function skipParameter() {
+  return [...app.skips].sort((a, b) => a - b).join(',');
+}
+
+// Under the heading (which reads the selected action as a developer does): its time, a Skip
+// toggle, and its raw JSON behind a toggle (kept open or closed from one action to the next).
+let payloadOpen = false;
+function renderActionDetail(action) {
+  const detail = $('action-detail');
+  if (!action) { detail.replaceChildren(); return; }
+  const skip = Object.assign(document.createElement('input'), { type: 'checkbox', id: 'skip-toggle', checked: app.skips.has(action.seq) });
+  skip.addEventListener('change', () => toggleSkip(action.seq));
+  const skipLabel = Object.assign(document.createElement('label'), { className: 'skip', title: 'Replay the session without this action (Redux DevTools’ Skip)' });
+  skipLabel.append(skip, ' skip');
+  const line = Object.assign(document.createElement('div'), { className: 'action-line' });
+  line.append(Object.assign(document.createElement('span'), { className: 'meta', textContent: isoTime(action.time) }), ' ', skipLabel);
+  const details = Object.assign(document.createElement('details'), { id: 'action-json', open: payloadOpen });
+  details.addEventListener('toggle', () => { payloadOpen = details.open; });
+  details.append(Object.assign(document.createElement('summary'), { textContent: 'JSON' }),
+    Object.assign(document.createElement('pre'), { textContent: JSON.stringify(action.action, null, 2) }));
+  detail.replaceChildren(line, details);
+}
+
+function toggleSkip(sequence) {
+  if (app.skips.has(sequence)) app.skips.delete(sequence); else app.skips.add(sequence);
+  renderSkips();
+  select(app.sel);
+}
+
+// The banner that says the state is not the recorded one, with a way back.
+function renderSkips(error = null) {
+  const banner = $('skip-banner');
+  banner.hidden = !app.skips.size;
+  window.studio.skips = [...app.skips];
+  if (app.skips.size) {
+    const numbers = [...app.skips].sort((a, b) => a - b);
+    const listed = numbers.slice(0, 10).map((n) => n.toLocaleString('en')).join(', ') + (numbers.length > 10 ? ` and ${numbers.length - 10} more` : '');
+    $('skip-text').textContent = error
+      ? `cannot replay without action${numbers.length > 1 ? 's' : ''} ${listed}: ${error}; showing the recorded state`
+      : `replaying without action${numbers.length > 1 ? 's' : ''} ${listed}: marked values differ from the recording`;
+    banner.classList.toggle('error', !!error);
+  }
+  renderRows();
+}
+
+$('clear-skips').addEventListener('click', () => {
+  app.skips.clear();
+  renderSkips();
+  select(app.sel);
+});
+
 // What the server said it took for the last state request (its Server-Timing header).
 function serverTime() {
   const entries = performance.getEntriesByType('resource').filter((e) => e.name.includes('/state?'));
@@ -488,8 +626,9 @@ function renderState(state, diff) {
   window.studio.lastState = state;
   app.lastDiff = diff;
   const action = state.action;
-  $('state-title').textContent = `State after ${state.seq.toLocaleString('en')}` + (action ? ` · ${action.case}` : ' · initial state');
-  $('action-detail').textContent = action ? JSON.stringify(action.action) + '  ' + isoTime(action.time) : '';
+  const heading = Object.assign(document.createElement('span'), { className: 'title-label', textContent: action ? action.label ?? action.case : 'initial state' });
+  $('state-title').replaceChildren(`State after ${state.seq.toLocaleString('en')} · `, heading);
+  renderActionDetail(action);
   app.stateTime = action ? action.time : null;
   app.screens = state.screens;
   const screens = $('screens');
@@ -507,12 +646,15 @@ function renderState(state, diff) {
     screens.replaceChildren();
   }
   const changes = diff ? diff.changes : state.changed;
+  // Replayed without skipped actions, the old values are the recorded ones.
+  tree.oldWord = state.skipped && !diff ? 'recorded' : 'was';
   const query = $('search').value;
   const count = tree.render(state.state, changes, query);
   // The server's count covers the whole state, the parts not loaded too.
   const found = app.found && app.found.seq === state.seq && app.found.query === query.trim() ? app.found : null;
   $('search-count').textContent = !query ? '' : found ? `${found.count}${found.complete ? '' : '+'} found` : `${count} found`;
-  if (query.trim() && !found) searchSoon();
+  // The server searches the recorded state: not while actions are skipped.
+  if (query.trim() && !found && !state.skipped) searchSoon();
   const text = $('diff-text');
   text.hidden = !diff;
   text.textContent = diff ? (diff.diff ?? `no change from ${diff.from} to ${diff.to}`) : '';
@@ -666,6 +808,12 @@ async function copy(text, what) {
 
 // The state after the selected action, whole (a long array's items too), from the server.
 async function wholeState() {
+  // The server's whole state is the recorded one; with actions skipped only the tree's is right.
+  if (app.skips.size) {
+    const held = tree.valueAt([]);
+    if (held?.complete) return held.value;
+    throw new Error('the whole state is not available while actions are skipped (a long array is cut): clear the skips to copy it');
+  }
   const answer = await api(`sessions/${encodeURIComponent(app.session.id)}/state`, { at: app.sel, full: 1 });
   return answer.state;
 }

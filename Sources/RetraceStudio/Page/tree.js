@@ -44,6 +44,9 @@ export class StateTree {
     this.current = -1;
     // The path of the line picked (clicked) for the copy buttons, or null for the whole state.
     this.picked = null;
+    // The word before a changed value's old one: 'was', or 'recorded' for a replay that
+    // skipped actions.
+    this.oldWord = 'was';
   }
 
   // The value at `path` as the tree holds it, and whether it holds all of it (a long array's
@@ -188,7 +191,7 @@ export class StateTree {
       if (this.old.has(id)) {
         const was = document.createElement('span');
         was.className = 'was';
-        was.append(' (was ', this.leaf(this.old.get(id)), ')');
+        was.append(` (${this.oldWord} `, this.leaf(this.old.get(id)), ')');
         label.append(was);
       }
       return node;
