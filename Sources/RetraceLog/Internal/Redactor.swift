@@ -445,7 +445,7 @@ struct Redactor {
     let pseudonym = String(result)
     pseudonyms[text] = pseudonym
     var utf8 = text
-    utf8.withUTF8 { originalHashes.insert(XXH64.hash(UnsafeRawBufferPointer($0))) }
+    originalHashes.insert(utf8.withUTF8 { XXH64.hash(UnsafeRawBufferPointer($0)) })
     return pseudonym
   }
 }
