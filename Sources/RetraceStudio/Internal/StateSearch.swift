@@ -185,13 +185,13 @@ private struct SearchKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProto
   ) -> KeyedEncodingContainer<NestedKey> {
     // A key met here cannot stop the walk (this cannot throw); the next value does.
     let child = path + [.key(key.stringValue)]
-    try? walk.check(key.stringValue, at: child)
+    _ = try? walk.check(key.stringValue, at: child)
     return KeyedEncodingContainer(SearchKeyedContainer<NestedKey>(walk: walk, path: child))
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
     let child = path + [.key(key.stringValue)]
-    try? walk.check(key.stringValue, at: child)
+    _ = try? walk.check(key.stringValue, at: child)
     return SearchUnkeyedContainer(walk: walk, path: child)
   }
 
