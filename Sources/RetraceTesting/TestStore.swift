@@ -16,7 +16,7 @@ import Retrace
 /// ```
 ///
 /// A state that differs from the expected one fails the test with a field-level diff
-/// (`-` expected, `+` actual). By default the store is exhaustive: every action an effect
+/// (`-` expected, `+` actual), followed by the action on one line, cut after 200 characters. By default the store is exhaustive: every action an effect
 /// sends must be received with ``receive(_:timeout:assert:fileID:filePath:line:column:)``,
 /// and ``finish(timeout:fileID:filePath:line:column:)`` fails while effects are still running
 /// or actions are left unreceived. Set ``exhaustivity`` to ``Exhaustivity/off`` to assert
