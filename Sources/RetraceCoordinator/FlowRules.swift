@@ -27,7 +27,20 @@ import OrderedCollections
 ///   .allowPresent(from: "account", to: "newTransaction")
 /// ```
 ///
-/// Lookups are hashed (a dictionary of sets), so checking a rule costs two hash lookups.
+/// A rule that knows only names cannot tell one note from another. A rule with a condition
+/// sees the route values, so an app can allow editing only the note that is shown:
+///
+/// ```swift
+/// let rules = FlowRules<NotesRoute>()
+///   .root("list")
+///   .allowPush(from: "list", to: "detail")
+///   .allowPresent(from: "detail", to: "edit") { from, to in
+///     from.noteID == to.noteID   // edit(n2) from detail(n1) is refused
+///   }
+/// ```
+///
+/// Lookups are hashed (a dictionary of sets), so checking a rule costs two hash lookups,
+/// and one more for a transition between routes whose names a condition covers.
 public struct FlowRules<Route: Routable>: Sendable {
   /// Whether every transition is allowed (``allowingEverything``).
   public private(set) var allowsEverything: Bool
@@ -39,6 +52,16 @@ public struct FlowRules<Route: Routable>: Sendable {
   public private(set) var pushes: OrderedDictionary<String, OrderedSet<String>> = [:]
   /// The allowed presentations: route name to the names it may present.
   public private(set) var presents: OrderedDictionary<String, OrderedSet<String>> = [:]
+
+  /// Decides whether a transition between two routes whose names a rule allows is allowed
+  /// for these values: it sees the route the transition starts from and the one it leads to.
+  public typealias Condition = @Sendable (_ from: Route, _ to: Route) -> Bool
+
+  // The conditions of the pushes and presentations that are allowed only when one of them
+  // holds, by pair of names. A pair that is in `pushes` (`presents`) but not here is allowed
+  // whatever the values.
+  @usableFromInline var pushConditions: [NamePair: [Condition]] = [:]
+  @usableFromInline var presentConditions: [NamePair: [Condition]] = [:]
 
   /// Creates empty rules, which allow nothing until transitions are declared.
   public init() {
@@ -86,7 +109,42 @@ public struct FlowRules<Route: Routable>: Sendable {
   /// - Returns: The extended rules.
   public func allowPush(from: String, to: String...) -> FlowRules {
     var rules = self
-    for name in to { rules.pushes[from, default: []].append(name) }
+    for name in to {
+      rules.pushes[from, default: []].append(name)
+      rules.pushConditions[NamePair(from, name)] = nil
+    }
+    return rules
+  }
+
+  /// Returns rules in which the route called `from` may push the route called `to` when
+  /// `condition` holds for the two route values.
+  ///
+  /// ```swift
+  /// .allowPush(from: "account", to: "transaction") { from, to in
+  ///   from.iban == to.iban
+  /// }
+  /// ```
+  ///
+  /// Several conditions for one pair of names allow the push when any of them holds; a rule
+  /// without a condition for the same pair (``allowPush(from:to:)``) allows it always. A push
+  /// that a condition refuses is reported as ``NavigationRefusal/Reason/pushNotAllowed``,
+  /// and deep links (``RouteTable/path(for:rules:)``) and ``NavigationState/validate(rules:)``
+  /// check it too. Conditions hold even in ``allowingEverything``.
+  ///
+  /// - Parameters:
+  ///   - from: The name of the pushing route.
+  ///   - to: The name of the route it may push.
+  ///   - condition: Whether the route `from` may push the route `to`. It must be a pure
+  ///     function of the two routes, as the reducer that calls it is.
+  /// - Returns: The extended rules.
+  public func allowPush(from: String, to: String, when condition: @escaping Condition)
+    -> FlowRules
+  {
+    var rules = self
+    let pair = NamePair(from, to)
+    let isUnconditional = pushes[from]?.contains(to) == true && pushConditions[pair] == nil
+    rules.pushes[from, default: []].append(to)
+    if !isUnconditional { rules.pushConditions[pair, default: []].append(condition) }
     return rules
   }
 
@@ -98,32 +156,108 @@ public struct FlowRules<Route: Routable>: Sendable {
   /// - Returns: The extended rules.
   public func allowPresent(from: String, to: String...) -> FlowRules {
     var rules = self
-    for name in to { rules.presents[from, default: []].append(name) }
+    for name in to {
+      rules.presents[from, default: []].append(name)
+      rules.presentConditions[NamePair(from, name)] = nil
+    }
     return rules
   }
 
-  /// Whether `from` may push `to`.
+  /// Returns rules in which the route called `from` may present the route called `to` when
+  /// `condition` holds for the two route values.
+  ///
+  /// ```swift
+  /// .allowPresent(from: "detail", to: "edit") { from, to in
+  ///   from.noteID == to.noteID
+  /// }
+  /// ```
+  ///
+  /// Several conditions for one pair of names allow the presentation when any of them
+  /// holds; a rule without a condition for the same pair (``allowPresent(from:to:)``) allows
+  /// it always. A presentation that a condition refuses is reported as
+  /// ``NavigationRefusal/Reason/presentNotAllowed``, and deep links
+  /// (``RouteTable/path(for:rules:)``) and ``NavigationState/validate(rules:)`` check it too.
+  /// Conditions hold even in ``allowingEverything``.
+  ///
+  /// - Parameters:
+  ///   - from: The name of the presenting route.
+  ///   - to: The name of the route it may present.
+  ///   - condition: Whether the route `from` may present the route `to`. It must be a pure
+  ///     function of the two routes, as the reducer that calls it is.
+  /// - Returns: The extended rules.
+  public func allowPresent(from: String, to: String, when condition: @escaping Condition)
+    -> FlowRules
+  {
+    var rules = self
+    let pair = NamePair(from, to)
+    let isUnconditional = presents[from]?.contains(to) == true && presentConditions[pair] == nil
+    rules.presents[from, default: []].append(to)
+    if !isUnconditional { rules.presentConditions[pair, default: []].append(condition) }
+    return rules
+  }
+
+  /// Whether `from` may push `to`: a rule allows their names, and, where the rule has
+  /// conditions, one of them holds for these values.
   @inlinable
   public func allowsPush(from: Route, to: Route) -> Bool {
-    allowsPush(fromName: from.name, toName: to.name)
+    let (fromName, toName) = (from.name, to.name)
+    guard allowsPush(fromName: fromName, toName: toName) else { return false }
+    return pushConditions.isEmpty
+      || Self.holds(pushConditions[NamePair(fromName, toName)], from: from, to: to)
   }
 
-  /// Whether `from` may present `to`.
+  /// Whether `from` may present `to`: a rule allows their names, and, where the rule has
+  /// conditions, one of them holds for these values.
   @inlinable
   public func allowsPresent(from: Route, to: Route) -> Bool {
-    allowsPresent(fromName: from.name, toName: to.name)
+    let (fromName, toName) = (from.name, to.name)
+    guard allowsPresent(fromName: fromName, toName: toName) else { return false }
+    return presentConditions.isEmpty
+      || Self.holds(presentConditions[NamePair(fromName, toName)], from: from, to: to)
   }
 
-  /// Whether the route called `from` may push the route called `to`.
+  /// Whether the route called `from` may push the route called `to`, for some values of
+  /// the two routes (a rule's condition may still refuse particular ones).
   @inlinable
   public func allowsPush(fromName from: String, toName to: String) -> Bool {
     allowsEverything || pushes[from]?.contains(to) == true
   }
 
-  /// Whether the route called `from` may present the route called `to`.
+  /// Whether the route called `from` may present the route called `to`, for some values of
+  /// the two routes (a rule's condition may still refuse particular ones).
   @inlinable
   public func allowsPresent(fromName from: String, toName to: String) -> Bool {
     allowsEverything || presents[from]?.contains(to) == true
+  }
+
+  /// Whether a push from the route called `from` to the route called `to` is allowed only
+  /// when a condition holds (``allowPush(from:to:when:)``).
+  ///
+  /// - Parameters:
+  ///   - from: The name of the pushing route.
+  ///   - to: The name of the pushed route.
+  /// - Returns: `true` when a condition decides it.
+  public func hasCondition(pushFrom from: String, to: String) -> Bool {
+    pushConditions[NamePair(from, to)] != nil
+  }
+
+  /// Whether a presentation from the route called `from` of the route called `to` is
+  /// allowed only when a condition holds (``allowPresent(from:to:when:)``).
+  ///
+  /// - Parameters:
+  ///   - from: The name of the presenting route.
+  ///   - to: The name of the presented route.
+  /// - Returns: `true` when a condition decides it.
+  public func hasCondition(presentFrom from: String, to: String) -> Bool {
+    presentConditions[NamePair(from, to)] != nil
+  }
+
+  /// Whether `conditions` is `nil` (the pair is allowed whatever the values) or one holds.
+  @inlinable
+  static func holds(_ conditions: [Condition]?, from: Route, to: Route) -> Bool {
+    guard let conditions else { return true }
+    for condition in conditions where condition(from, to) { return true }
+    return false
   }
 
   /// Whether `route` may start the stack of the tab called `tab`.
@@ -155,6 +289,7 @@ public struct FlowRules<Route: Routable>: Sendable {
   }
 
   /// The name of the tab whose declared root is called `rootName`, if there is one.
+  @inlinable
   public func tab(withRoot rootName: String) -> String? {
     tabs.first { $0.value == rootName }?.key
   }
@@ -171,5 +306,18 @@ public struct FlowRules<Route: Routable>: Sendable {
       names.append(contentsOf: targets)
     }
     return names
+  }
+}
+
+/// A pair of route names: the key of a rule's conditions.
+@usableFromInline
+struct NamePair: Hashable, Sendable {
+  @usableFromInline var from: String
+  @usableFromInline var to: String
+
+  @inlinable
+  init(_ from: String, _ to: String) {
+    self.from = from
+    self.to = to
   }
 }

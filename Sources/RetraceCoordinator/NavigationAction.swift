@@ -52,6 +52,7 @@ public enum NavigationAction<Route: Routable>: Hashable, Codable, Sendable {
   case setPath(path: RoutePath<Route>)
 
   /// The case's name, as it appears in the encoded action (`push`, `setPath`, …).
+  @inlinable
   public var name: String {
     switch self {
     case .push: "push"
@@ -97,6 +98,7 @@ public struct RoutePath<Route: Routable>: Hashable, Codable, Sendable {
   ///   - tab: The tab to select and whose stack to replace; `nil` for the selected tab.
   ///   - stack: The tab's new stack, root first.
   ///   - presentations: The presentations above it, bottom first.
+  @inlinable
   public init(tab: String? = nil, stack: [Route], presentations: [Presentation<Route>] = []) {
     self.tab = tab
     self.stack = stack
@@ -104,6 +106,7 @@ public struct RoutePath<Route: Routable>: Hashable, Codable, Sendable {
   }
 
   /// The screen the path shows: the top of its topmost stack.
+  @inlinable
   public var visibleRoute: Route? {
     presentations.last?.stack.last ?? stack.last
   }

@@ -200,7 +200,7 @@ extension NavigationState {
   /// The first step of `stack` that the rules do not allow as a push.
   @inlinable
   static func forbiddenPush(in stack: [Route], rules: FlowRules<Route>) -> PathProblem<Route>? {
-    if rules.allowsEverything { return nil }
+    if rules.allowsEverything, rules.pushConditions.isEmpty { return nil }
     for index in stack.indices.dropFirst() {
       let (from, to) = (stack[index - 1], stack[index])
       if !rules.allowsPush(from: from, to: to) {

@@ -113,16 +113,20 @@ public struct NavigationState<Route: Routable>: Hashable, Codable, Sendable {
   }
 
   /// The stack of the tab called `tab`, if there is one.
+  @inlinable
   public func stack(ofTab tab: String) -> [Route]? {
-    tabs.first { $0.name == tab }?.stack
+    for index in _tabs.indices where _tabs[index].name == tab { return _tabs[index].stack }
+    return nil
   }
 
   /// The path the user sees: the selected tab, its stack and the presentations.
   ///
   /// Send it back as ``NavigationAction/setPath(path:)`` to restore the navigation, or turn
   /// it into a link with ``RouteTable/url(for:)``.
+  @inlinable
   public var path: RoutePath<Route> {
-    RoutePath(tab: selectedTab, stack: tabs[selectedTabIndex].stack, presentations: presentations)
+    RoutePath(
+      tab: _selectedTab, stack: _tabs[selectedTabIndex].stack, presentations: _presentations)
   }
 
   /// Whether `route` is on any stack: any tab's or any presentation's.
@@ -133,9 +137,31 @@ public struct NavigationState<Route: Routable>: Hashable, Codable, Sendable {
   }
 
   /// Every route on every stack: the tabs' in tab order, then the presentations', bottom first.
+  ///
+  /// It builds an array (one allocation; none when there is one tab and nothing is
+  /// presented, whose stack it returns). To look at each route without one, iterate
+  /// ``routes``.
+  @inlinable
   public var allRoutes: [Route] {
-    tabs.flatMap(\.stack) + presentations.flatMap(\.stack)
+    if _tabs.count == 1, _presentations.isEmpty { return _tabs[0].stack }
+    var count = 0
+    for tab in _tabs { count += tab.stack.count }
+    for presentation in _presentations { count += presentation.stack.count }
+    var routes: [Route] = []
+    routes.reserveCapacity(count)
+    for tab in _tabs { routes.append(contentsOf: tab.stack) }
+    for presentation in _presentations { routes.append(contentsOf: presentation.stack) }
+    return routes
   }
+
+  /// Every route on every stack, in the order of ``allRoutes``, without building an array.
+  ///
+  /// ```swift
+  /// for route in navigation.routes where route.name == "postDetail" { … }
+  /// navigation.routes.allSatisfy { screens[$0] != nil }
+  /// ```
+  @inlinable
+  public var routes: Routes { Routes(tabs: _tabs, presentations: _presentations) }
 
   private enum CodingKeys: String, CodingKey {
     case tabs, selectedTab, presentations, lastRefusal, refusalCount

@@ -38,6 +38,7 @@ public struct Presentation<Route: Routable>: Hashable, Codable, Sendable {
   /// - Parameters:
   ///   - route: The presented screen.
   ///   - style: How it covers the screens beneath it.
+  @inlinable
   public init(_ route: Route, style: PresentationStyle = .sheet) {
     self.init(style: style, stack: [route])
   }
@@ -58,6 +59,7 @@ public struct NavigationTab<Route: Routable>: Hashable, Codable, Sendable {
   /// - Parameters:
   ///   - name: The tab's name.
   ///   - stack: The tab's stack, root first.
+  @inlinable
   public init(name: String, stack: [Route]) {
     self.name = name
     self.stack = stack

@@ -26,6 +26,29 @@
 /// "new"), an entry whose parameters do not parse does not match, and among the rest the
 /// first in table order that the rules allow wins. A query (`?…`) and a fragment (`#…`) are
 /// ignored.
+///
+/// Patterns may also be written as paths from the root down, as a web app writes its routes:
+/// an entry whose pattern begins with the segments of the route before it and goes on
+/// (`notes/:id` after `notes`, `notes/:id/edit` after `notes/:id`) matches there when no
+/// entry matches at the next segment, so `notes://notes/n1/edit` reads as the list, note
+/// `n1` and its edit sheet. An entry whose pattern begins another's is tried before it
+/// (`notes` before `notes/:id` at the root). A parameter a pattern names twice
+/// (`notes/:id/edit/:id`) must have the same text in both places.
+///
+/// ```swift
+/// let links = RouteTable<NotesRoute>(scheme: "notes")
+///   .route(.list, pattern: "notes")
+///   .route("detail", pattern: "notes/:id",
+///          build: { .detail(id: $0[0]) },
+///          parameters: { if case .detail(let id) = $0 { [id] } else { nil } })
+///   .route("edit", pattern: "edit/:id", presentedAs: .sheet,
+///          build: { .edit(id: $0[0]) },
+///          parameters: { if case .edit(let id) = $0 { [id] } else { nil } })
+///
+/// try links.path(for: "notes://notes/n1/edit/n1", rules: notesRules)
+/// // RoutePath(stack: [.list, .detail(id: "n1")],
+/// //           presentations: [Presentation(.edit(id: "n1"), style: .sheet)])
+/// ```
 public struct RouteTable<Route: Routable>: Sendable {
   /// The URL scheme of the links, such as `app`.
   public let scheme: String
@@ -84,8 +107,8 @@ public struct RouteTable<Route: Routable>: Sendable {
   ///   - style: The style of presentation the route starts, or `nil` when it is pushed.
   ///   - build: Makes the route from the parameters' texts (in pattern order, decoded), or
   ///     returns `nil` when they are not valid.
-  ///   - parameters: The parameters' texts of a route (in pattern order), or `nil` when the
-  ///     route is not this entry's.
+  ///   - parameters: The parameters' texts of a route (in pattern order, a parameter named
+  ///     twice as often as it appears), or `nil` when the route is not this entry's.
   /// - Returns: The extended table.
   public func route(
     _ name: String,
@@ -134,36 +157,23 @@ extension RouteTable {
     var stack: [Route] = []
     var presentations: [Presentation<Route>] = []
     var index = 0
+    // Where the segments of the route before began: an entry may start there again.
+    var previousStart = 0
 
     while index < segments.count {
       let previous = presentations.last?.stack.last ?? stack.last
-      // The matching entries with the most literal segments compete; a parameter never
-      // shadows a literal. An entry whose parameters do not parse does not match.
-      var candidates: [(route: Route, entry: Entry)] = []
-      var mostLiterals = -1
-      var invalidParameter: CoordinatorError?
-      for entry in entries where matches(entry, segments, at: index) {
-        var parameterTexts: [String] = []
-        for (offset, segment) in entry.pattern.enumerated() {
-          if case .parameter = segment { parameterTexts.append(segments[index + offset]) }
+      // The entries that match at the next segment; failing that, those that repeat the
+      // previous route's segments and go on from there (`notes/:id` after `notes`).
+      var start = index
+      var (candidates, invalidParameter) = self.candidates(
+        in: segments, at: index, after: previous, rules: rules)
+      if candidates.isEmpty, invalidParameter == nil, previous != nil {
+        let overlapping = self.candidates(
+          in: segments, at: previousStart, beyond: index, after: previous, rules: rules)
+        if !overlapping.candidates.isEmpty {
+          (candidates, start) = (overlapping.candidates, previousStart)
         }
-        guard let route = entry.build(parameterTexts) else {
-          if invalidParameter == nil, allowsEntry(entry, after: previous, rules: rules) {
-            let texts = parameterTexts.map { "\"\($0)\"" }.joined(separator: ", ")
-            invalidParameter = CoordinatorError(
-              code: .invalidParameter,
-              message: "\(texts) is not a valid parameter of \(entry.name)",
-              segmentIndex: index, segment: segments[index])
-          }
-          continue
-        }
-        let literals = entry.pattern.count - entry.parameterCount
-        if literals > mostLiterals {
-          candidates = [(route, entry)]
-          mostLiterals = literals
-        } else if literals == mostLiterals {
-          candidates.append((route, entry))
-        }
+        invalidParameter = overlapping.invalidParameter
       }
 
       // The first candidate the rules allow wins.
@@ -202,7 +212,8 @@ extension RouteTable {
       } else {
         presentations[presentations.count - 1].stack.append(route)
       }
-      index += entry.pattern.count
+      previousStart = start
+      index = start + entry.pattern.count
     }
     return RoutePath(tab: tab, stack: stack, presentations: presentations)
   }
@@ -219,9 +230,11 @@ extension RouteTable {
   ///   entry is presented, or the other way round).
   public func url(for path: RoutePath<Route>) throws(CoordinatorError) -> String {
     var segments: [String] = []
-    try appendSegments(of: path.stack, presentedAs: nil, to: &segments)
+    var previous: [String] = []
+    try appendSegments(of: path.stack, presentedAs: nil, to: &segments, after: &previous)
     for presentation in path.presentations {
-      try appendSegments(of: presentation.stack, presentedAs: presentation.style, to: &segments)
+      try appendSegments(
+        of: presentation.stack, presentedAs: presentation.style, to: &segments, after: &previous)
     }
     guard !segments.isEmpty else {
       throw CoordinatorError(code: .emptyPath, message: "the path has no routes")
@@ -229,10 +242,14 @@ extension RouteTable {
     return "\(scheme)://" + segments.joined(separator: "/")
   }
 
+  /// Appends the segments of each route of `stack`. `previous` holds the segments of the
+  /// route before (those it covers, repeated ones included): a route whose segments begin
+  /// with them and go on (`notes/n1` after `notes`) writes only the rest, as reading expects.
   private func appendSegments(
     of stack: [Route],
     presentedAs style: PresentationStyle?,
-    to segments: inout [String]
+    to segments: inout [String],
+    after previous: inout [String]
   ) throws(CoordinatorError) {
     for (position, route) in stack.enumerated() {
       let expectedStyle = position == 0 ? style : nil
@@ -245,12 +262,18 @@ extension RouteTable {
           code: .unlinkable, message: "the table has no entry for \(route.name) \(how)")
       }
       var next = parameters.makeIterator()
+      var own: [String] = []
       for segment in entry.pattern {
         switch segment {
-        case .literal(let text): segments.append(PercentEncoding.encode(text))
-        case .parameter: segments.append(PercentEncoding.encode(next.next()!))
+        case .literal(let text): own.append(text)
+        case .parameter: own.append(next.next()!)
         }
       }
+      let repeatsPrevious =
+        segments.count > 0 && own.count > previous.count && own.starts(with: previous)
+      let written = repeatsPrevious ? own.dropFirst(previous.count) : own[...]
+      segments.append(contentsOf: written.map(PercentEncoding.encode))
+      previous = own
     }
   }
 
@@ -281,6 +304,77 @@ extension RouteTable {
       throw CoordinatorError(code: .emptyPath, message: "\"\(url)\" names no route")
     }
     return segments
+  }
+
+  /// The routes of the entries that match `segments` at `start` (and cover more than the
+  /// segments before `end`), in the order to try them: those with the most literal
+  /// segments (a parameter never shadows a literal), each preceded by the entries whose
+  /// patterns begin it (`notes` before `notes/:id`, shortest first); and, if an entry
+  /// matched whose parameters do not parse, the error to report when nothing else does.
+  private func candidates(
+    in segments: [String], at start: Int, beyond end: Int? = nil, after previous: Route?,
+    rules: FlowRules<Route>
+  ) -> (candidates: [(route: Route, entry: Entry)], invalidParameter: CoordinatorError?) {
+    var candidates: [(route: Route, entry: Entry)] = []
+    var others: [(route: Route, entry: Entry)] = []
+    var mostLiterals = -1
+    var invalidParameter: CoordinatorError?
+    let failing = end ?? start
+    for entry in entries where matches(entry, segments, at: start) {
+      if let end, start + entry.pattern.count <= end { continue }
+      // A parameter that a pattern names twice (`notes/:id/edit/:id`) has one value.
+      var parameterTexts: [String] = []
+      var valueOfName: [String: String] = [:]
+      var consistent = true
+      for (offset, segment) in entry.pattern.enumerated() {
+        guard case .parameter(let name) = segment else { continue }
+        let text = segments[start + offset]
+        if let earlier = valueOfName.updateValue(text, forKey: name), earlier != text {
+          consistent = false
+        }
+        parameterTexts.append(text)
+      }
+      guard consistent else { continue }
+      guard let route = entry.build(parameterTexts) else {
+        if invalidParameter == nil, allowsEntry(entry, after: previous, rules: rules) {
+          let texts = parameterTexts.map { "\"\($0)\"" }.joined(separator: ", ")
+          invalidParameter = CoordinatorError(
+            code: .invalidParameter,
+            message: "\(texts) is not a valid parameter of \(entry.name)",
+            segmentIndex: failing, segment: segments[failing])
+        }
+        continue
+      }
+      let literals = entry.pattern.count - entry.parameterCount
+      if literals > mostLiterals {
+        others += candidates
+        candidates = [(route, entry)]
+        mostLiterals = literals
+      } else if literals == mostLiterals {
+        candidates.append((route, entry))
+      } else {
+        others.append((route, entry))
+      }
+    }
+    let beginnings = others.filter { other in
+      candidates.contains { Self.pattern(other.entry.pattern, begins: $0.entry.pattern) }
+    }
+    .sorted { $0.entry.pattern.count < $1.entry.pattern.count }
+    return (beginnings + candidates, invalidParameter)
+  }
+
+  /// Whether `pattern` is shorter than `longer` and each of its segments is the same literal,
+  /// or a parameter where `longer` has one.
+  private static func pattern(_ pattern: [Entry.Segment], begins longer: [Entry.Segment]) -> Bool {
+    guard pattern.count < longer.count else { return false }
+    for (segment, other) in zip(pattern, longer) {
+      switch (segment, other) {
+      case (.literal(let a), .literal(let b)) where a == b: continue
+      case (.parameter, .parameter): continue
+      default: return false
+      }
+    }
+    return true
   }
 
   private func matches(_ entry: Entry, _ segments: [String], at index: Int) -> Bool {

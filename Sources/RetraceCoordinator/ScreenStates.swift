@@ -139,9 +139,16 @@ public struct ScreenStates<Route: Routable, Screen: Hashable & Codable & Sendabl
   ///   - navigation: The navigation state.
   ///   - make: The same function given to ``sync(with:make:)``.
   /// - Returns: `true` when they match.
+  ///
+  /// Inlinable and free of allocations, so that an invariant that checks it after every
+  /// action runs code compiled for the app's routes (W7i in Benchmarks/README.md).
+  @inlinable
   public func isInStep(with navigation: NavigationState<Route>, make: (Route) -> Screen?) -> Bool {
-    screens.keys.allSatisfy(navigation.contains)
-      && navigation.allRoutes.allSatisfy { screens[$0] != nil || make($0) == nil }
+    for route in _screens.keys where !navigation.contains(route) { return false }
+    for route in navigation.routes where _screens[route] == nil && make(route) != nil {
+      return false
+    }
+    return true
   }
 }
 

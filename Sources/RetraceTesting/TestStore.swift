@@ -16,7 +16,7 @@ import Retrace
 /// ```
 ///
 /// A state that differs from the expected one fails the test with a field-level diff
-/// (`-` expected, `+` actual). By default the store is exhaustive: every action an effect
+/// (`-` expected, `+` actual), followed by the action on one line, cut after 200 characters. By default the store is exhaustive: every action an effect
 /// sends must be received with ``receive(_:timeout:assert:fileID:filePath:line:column:)``,
 /// and ``finish(timeout:fileID:filePath:line:column:)`` fails while effects are still running
 /// or actions are left unreceived. Set ``exhaustivity`` to ``Exhaustivity/off`` to assert
@@ -71,7 +71,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     if exhaustivity == .on, !received.isEmpty {
       reportIssue(
         "Must handle \(received.count) received action(s) before sending an action:\n"
-          + received.map { "  " + String(customDumping: $0) }.joined(separator: "\n"),
+          + received.map { "  " + Self.shortDescription(of: $0) }.joined(separator: "\n"),
         fileID: fileID, filePath: filePath, line: line, column: column)
     }
     apply(action, assert: assert, fileID: fileID, filePath: filePath, line: line, column: column)
@@ -104,7 +104,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
         guard ContinuousClock.now < deadline else {
           reportIssue(
             "Expected to receive an action, but received none after \(timeout ?? self.timeout):\n  "
-              + String(customDumping: expected),
+              + Self.shortDescription(of: expected),
             fileID: fileID, filePath: filePath, line: line, column: column)
           return
         }
@@ -161,7 +161,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     if exhaustivity == .on, !received.isEmpty {
       reportIssue(
         "\(received.count) received action(s) were not handled:\n"
-          + received.map { "  " + String(customDumping: $0) }.joined(separator: "\n"),
+          + received.map { "  " + Self.shortDescription(of: $0) }.joined(separator: "\n"),
         fileID: fileID, filePath: filePath, line: line, column: column)
     }
   }
@@ -208,10 +208,29 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     if expected != after {
       let difference = diff(expected, after).map { "\n\($0)" } ?? ""
       reportIssue(
-        "The state after \(String(customDumping: action)) is not as expected (- expected, + actual):"
-          + difference,
+        "The state is not as expected (- expected, + actual):" + difference
+          + "\nafter the action " + Self.shortDescription(of: action),
         fileID: fileID, filePath: filePath, line: line, column: column)
     }
+  }
+
+  /// The most characters of an action that a failure message shows.
+  static var actionDescriptionLimit: Int { 200 }
+
+  /// An action on one line, cut after ``actionDescriptionLimit`` characters: a failure shows
+  /// its diff first, and an action that carries a large payload must not bury it.
+  static func shortDescription(of action: Action) -> String {
+    // custom-dump's lines, indentation dropped: `Action.add([1, 2, 3])`.
+    var oneLine = ""
+    for line in String(customDumping: action).split(separator: "\n") {
+      let part = line.trimmingPrefix(while: \.isWhitespace)
+      let glued =
+        oneLine.isEmpty || oneLine.last == "(" || oneLine.last == "["
+        || part.first == ")" || part.first == "]"
+      oneLine += (glued ? "" : " ") + part
+    }
+    guard oneLine.count > actionDescriptionLimit else { return oneLine }
+    return "\(oneLine.prefix(actionDescriptionLimit))… (\(oneLine.count) characters)"
   }
 }
 

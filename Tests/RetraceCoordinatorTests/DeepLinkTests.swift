@@ -161,3 +161,81 @@ struct DeepLinkTests {
     }
   }
 }
+
+@Suite("Deep links whose patterns repeat earlier segments")
+struct OverlappingDeepLinkTests {
+  @Test func aPatternMayBeginWithTheSegmentsOfTheRouteBefore() throws {
+    // `notes/:id` after `notes`: the note's pattern repeats the list's segment.
+    let path = try Notes.links.path(for: "notes://notes/n1/edit/n1", rules: Notes.rules)
+    #expect(
+      path
+        == RoutePath(
+          stack: [.list, .detail(id: "n1")],
+          presentations: [Presentation(.edit(id: "n1"), style: .sheet)]))
+    #expect(try Notes.links.url(for: path) == "notes://notes/n1/edit/n1")
+    #expect(
+      try Notes.links.path(for: "notes://notes/n1", rules: Notes.rules)
+        == RoutePath(stack: [.list, .detail(id: "n1")]))
+    #expect(
+      try Notes.links.path(for: "notes://notes", rules: Notes.rules)
+        == RoutePath(stack: [.list]))
+  }
+
+  @Test func aLaterPatternMayReuseTheParameterOfAnEarlierSegment() throws {
+    // The edit sheet's pattern is the note's path and one more segment: `:id` is the note's.
+    let links = RouteTable<NotesRoute>(scheme: "notes")
+      .route(.list, pattern: "notes")
+      .route(
+        "detail", pattern: "notes/:id",
+        build: { .detail(id: $0[0]) },
+        parameters: { if case .detail(let id) = $0 { [id] } else { nil } }
+      )
+      .route(
+        "edit", pattern: "notes/:id/edit", presentedAs: .sheet,
+        build: { .edit(id: $0[0]) },
+        parameters: { if case .edit(let id) = $0 { [id] } else { nil } })
+    let path = try links.path(for: "notes://notes/n1/edit", rules: Notes.rules)
+    #expect(
+      path
+        == RoutePath(
+          stack: [.list, .detail(id: "n1")],
+          presentations: [Presentation(.edit(id: "n1"), style: .sheet)]))
+    #expect(try links.url(for: path) == "notes://notes/n1/edit")
+  }
+
+  @Test func aParameterNamedTwiceInAPatternHasOneValue() throws {
+    let links = RouteTable<NotesRoute>(scheme: "notes")
+      .route(.list, pattern: "notes")
+      .route(
+        "detail", pattern: "notes/:id",
+        build: { .detail(id: $0[0]) },
+        parameters: { if case .detail(let id) = $0 { [id] } else { nil } }
+      )
+      .route(
+        "edit", pattern: "notes/:id/edit/:id", presentedAs: .sheet,
+        build: { $0[0] == $0[1] ? .edit(id: $0[0]) : nil },
+        parameters: { if case .edit(let id) = $0 { [id, id] } else { nil } })
+    let path = try links.path(for: "notes://notes/n1/edit/n1", rules: Notes.rules)
+    #expect(path.visibleRoute == .edit(id: "n1"))
+    #expect(try links.url(for: path) == "notes://notes/n1/edit/n1")
+    let error = try #require(throws: CoordinatorError.self) {
+      try links.path(for: "notes://notes/n1/edit/n2", rules: Notes.rules)
+    }
+    #expect(error.code == .unknownSegment)
+    #expect(error.segmentIndex == 2)
+  }
+
+  @Test func aPatternThatMatchesAtTheNextSegmentWinsOverOneThatRepeats() throws {
+    // The posts links have no overlapping patterns: they read as before.
+    #expect(
+      try PostsFlow.links.path(for: "app://posts/42/share", rules: PostsFlow.rules)
+        == RoutePath(
+          tab: "feed", stack: [.postList, .postDetail(id: 42)],
+          presentations: [Presentation(.share)]))
+    let error = try #require(throws: CoordinatorError.self) {
+      try Notes.links.path(for: "notes://notes/n1/n2", rules: Notes.rules)
+    }
+    #expect(error.code == .unknownSegment)
+    #expect(error.segmentIndex == 2)
+  }
+}

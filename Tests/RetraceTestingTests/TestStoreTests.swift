@@ -1,5 +1,6 @@
 import Retrace
 import RetraceTesting
+import Synchronization
 import Testing
 
 @MainActor
@@ -76,4 +77,56 @@ import Testing
     await store.finish()
     #expect(store.state.items == ["a"])
   }
+
+  @Test func aFailureShowsTheDiffFirstThenTheActionCutShort() async throws {
+    struct Total: Equatable, Sendable { var total = 0 }
+    let store = TestStore(
+      initialState: Total(),
+      reducer: Reduce<Total, [Int]> { state, amounts in
+        state.total += amounts.reduce(0, +)
+        return .none
+      })
+    let messages = IssueMessages()
+    await withKnownIssue {
+      await store.send(Array(1...1_000)) { $0.total = 3 }
+    } matching: { issue in
+      messages.append(String(describing: issue))
+      return true
+    }
+    let message = try #require(messages.all.first)
+    let expected = try #require(message.range(of: "total: 3"))
+    let actual = try #require(message.range(of: "total: 500500"))
+    let action = try #require(message.range(of: "after the action [[0]: 1, [1]: 2, [2]: 3,"))
+    #expect(expected.lowerBound < action.lowerBound)
+    #expect(actual.lowerBound < action.lowerBound)
+    // The action's 1,000 numbers are cut after 200 characters, with its length.
+    #expect(message.contains("characters)"))
+    #expect(!message.contains("[999]: 1000"))
+    #expect(message.count < 600)
+  }
+
+  @Test func aShortActionIsShownWhole() async throws {
+    let store = TestStore(initialState: LoadState(), reducer: loadReducer { ["a"] })
+    let messages = IssueMessages()
+    await withKnownIssue {
+      await store.send(.load) { $0.items = ["b"] }
+    } matching: { issue in
+      messages.append(String(describing: issue))
+      return true
+    }
+    let message = try #require(messages.all.first)
+    #expect(message.contains("after the action LoadAction.load"))
+    store.cancelInFlightEffects()
+  }
+}
+
+/// What a test's expected failures said, collected by `withKnownIssue`'s matcher.
+final class IssueMessages: Sendable {
+  private let messages = Mutex<[String]>([])
+
+  func append(_ message: String) {
+    messages.withLock { $0.append(message) }
+  }
+
+  var all: [String] { messages.withLock { $0 } }
 }
