@@ -62,7 +62,7 @@ struct Debug: AsyncParsableCommand {
       print(reply.output.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? "")
     }
     while true {
-      print("(retrace) ".cyan, terminator: "")
+      print("(\(CommandContext.name)) ".cyan, terminator: "")
       fflush(nil)
       guard let line = readLine() else {
         print("")
