@@ -96,6 +96,24 @@ struct LiveMemoryTests {
     #expect(FileManager.default.fileExists(atPath: segment.recordedTo))
   }
 
+  /// Two apps of one domain are listed apart: by the app's name and the time it started.
+  @Test func liveSessionsAreNamedByTheirAppAndStartTime() async throws {
+    let directory = try LiveSessionTests.directory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let studio = try await LiveSessionTests.studio(directory)
+    defer { Task { await studio.stop() } }
+    let link = try await RawWebSocket.connect(port: studio.port, token: StudioHarness.token)
+    defer { link.close() }
+    try await link.send(try RawWebSocket.hello(appName: "Acme"))
+    _ = try await Self.segment(in: studio) { _ in true }
+    let listed = try #require(try await studio.get("/api/sessions").json() as? [[String: Any]])
+    let name = try #require(listed.first?["name"] as? String)
+    // The hello's start time, 1,763,771,000 s, in this machine's zone.
+    let started = Date(timeIntervalSince1970: 1_763_771_000).formatted(
+      .dateTime.hour(.twoDigits(amPM: .omitted)).minute(.twoDigits).second(.twoDigits))
+    #expect(name == "banking · live · Acme · \(started)", "\(name)")
+  }
+
   /// Past the limit of ended segments, the oldest ended ones leave the list; connected ones
   /// and files stay.
   @Test func theOldestEndedSegmentsLeaveTheListPastTheLimit() async throws {

@@ -53,6 +53,8 @@ final class LiveSession<D: Domain>: LiveSegment {
   let recordedTo: String
   /// The facts about the app its `hello` gave.
   let app: [String: String]
+  /// When the app's session started, in seconds since 1970, as its `hello` gave it.
+  let startTime: Double
   private let flow: NavigationFlow?
   private let recorder: TraceRecorder<D.State, D.Action>
   private let live: Mutex<Live>
@@ -127,6 +129,7 @@ final class LiveSession<D: Domain>: LiveSegment {
     self.sessionID = hello.sessionID
     self.recordedTo = path
     self.app = hello.app
+    self.startTime = hello.startTime
     self.flow = flow
     let state: D.State
     do {
@@ -381,6 +384,23 @@ final class LiveSession<D: Domain>: LiveSegment {
 
   // MARK: - Requests
 
+  /// How the session list names the segment, so that apps and launches stand apart: the
+  /// domain, `live`, the app's name and version when its `hello` gave them, the time the
+  /// session started (this machine's clock and zone), and the segment after the first:
+  /// `banking · live · Acme 2.1 · 14:03:12 · segment 2`.
+  var displayName: String {
+    var parts = [domain.name, "live"]
+    let app = [self.app["name"], self.app["version"]].compactMap { $0 }.joined(separator: " ")
+    if !app.isEmpty { parts.append(String(app.prefix(60))) }
+    if startTime.isFinite, startTime > 0 {
+      parts.append(
+        Date(timeIntervalSince1970: startTime).formatted(
+          .dateTime.hour(.twoDigits(amPM: .omitted)).minute(.twoDigits).second(.twoDigits)))
+    }
+    if segment > 1 { parts.append("segment \(segment)") }
+    return parts.joined(separator: " · ")
+  }
+
   /// The file session's fields, with the live session's: `live`, `connected`, `diverged`,
   /// `recordedTo`, and an integrity that says `diverged` when a checkpoint did not match.
   private func liveFields(_ value: RetraceLog.JSONValue) -> RetraceLog.JSONValue {
@@ -391,8 +411,7 @@ final class LiveSession<D: Domain>: LiveSegment {
         unchecked: $0.checkpointsUnchecked, appError: $0.appError, problem: $0.problem
       )
     }
-    let name =
-      segment > 1 ? "\(domain.name) · live · segment \(segment)" : "\(domain.name) · live"
+    let name = displayName
     var fields: [(String, RetraceLog.JSONValue)] = [
       ("live", .bool(true)),
       ("name", .string(name)),
