@@ -96,6 +96,38 @@ struct LiveMemoryTests {
     #expect(FileManager.default.fileExists(atPath: segment.recordedTo))
   }
 
+  /// Checkpoints sent as fast as a socket takes them are not each hashed: one for a state
+  /// already checked, or sooner than a tenth of the time since the last hash, is counted as
+  /// unchecked, and the Studio goes on answering.
+  @Test func aFloodOfCheckpointsIsNotHashedEachTime() async throws {
+    let directory = try LiveSessionTests.directory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let studio = try await LiveSessionTests.studio(directory)
+    defer { Task { await studio.stop() } }
+    let link = try await RawWebSocket.connect(port: studio.port, token: StudioHarness.token)
+    defer { link.close() }
+    try await link.send(try RawWebSocket.hello(appName: "flood"))
+    let hash = try StateHash(of: bankingDomain.initialState).rawValue
+    let checkpoint = CBORValue.map([
+      .init(.textString("type"), .textString("checkpoint")),
+      .init(.textString("sequence"), .unsigned(0)), .init(.textString("hash"), .unsigned(hash)),
+    ]).encoded()
+    for _ in 0..<500 { try await link.send(checkpoint) }
+    let segment = try await Self.segment(in: studio) { _ in true }
+    var counts: (matched: Int, unchecked: Int) = (0, 0)
+    for _ in 0..<600 where counts.matched + counts.unchecked < 500 {
+      try await Task.sleep(for: .milliseconds(50))
+      let summary = try #require(
+        try JSONSerialization.jsonObject(with: Data(try await segment.summary().text.utf8))
+          as? [String: Any])
+      let checkpoints = try #require(summary["appCheckpoints"] as? [String: Any])
+      counts = (checkpoints["matched"] as? Int ?? 0, checkpoints["unchecked"] as? Int ?? 0)
+    }
+    #expect(counts.matched + counts.unchecked == 500)
+    #expect(counts.matched <= 1, "\(counts)")
+    #expect(try await studio.get("/api/sessions").status == 200)
+  }
+
   /// Two apps of one domain are listed apart: by the app's name and the time it started.
   @Test func liveSessionsAreNamedByTheirAppAndStartTime() async throws {
     let directory = try LiveSessionTests.directory()

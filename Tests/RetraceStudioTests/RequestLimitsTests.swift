@@ -129,6 +129,25 @@ import Testing
     #expect(closed)
   }
 
+  /// Blank lines before a request are dropped, a few as a client may send them, and a flood
+  /// of them is 400 once past 8 KiB, rather than read without end.
+  @Test func aFloodOfBlankLinesIs400() async throws {
+    let studio = try await StudioHarness.start(["counter.trace"])
+    defer { Task { await studio.stop() } }
+    let polite = try await RawClient(port: studio.port)
+    defer { polite.close() }
+    try await polite.send(
+      "\r\n\r\n" + request("GET / HTTP/1.1", port: studio.port, headers: "Connection: close\r\n"))
+    #expect(Self.status(await polite.readToEnd().text) == 200)
+    let flood = try await RawClient(port: studio.port)
+    defer { flood.close() }
+    try await flood.send(String(repeating: "\r\n", count: 32_768))
+    let (answer, closed) = await flood.readToEnd()
+    #expect(Self.status(answer) == 400, "\(answer.prefix(200))")
+    #expect(answer.contains("blank lines"))
+    #expect(closed)
+  }
+
   /// A client that sends half a request line and stops delays no other, and is cut off
   /// with 408 when its head's time runs out; so is one that trickles a byte at a time.
   @Test func aStalledClientDelaysNoOtherAndIsCutOff() async throws {

@@ -190,7 +190,9 @@ final class FileSession<D: Domain>: StudioSession {
   func state(at sequence: UInt64?, skipping skipped: Set<UInt64>) async throws -> JSONValue {
     let source = try await source.value
     let domain = self.domain
-    return try await offload { [self] in
+    // A replay of up to the whole session: on the pool for such work, so that it never keeps
+    // a step or a jump waiting.
+    return try await offload(.wholeSession) { [self] in
       let target = sequence ?? source.lastSequence
       try source.checkInRange(target)
       let recorded = try self.state(at: target, in: source)

@@ -95,6 +95,10 @@ final class LiveSession<D: Domain>: LiveSegment {
     var keptSinceEstimate = 0
     var checkpointsMatched = 0
     var checkpointsUnchecked = 0
+    /// The last checkpoint hashed, when its hash was done, and what it cost.
+    var lastHashedSequence: UInt64 = 0
+    var lastHashEnded: ContinuousClock.Instant?
+    var lastHashCost: Duration = .zero
     /// The first checkpoint whose hash is not the Studio's.
     var divergence: (sequence: UInt64, app: StateHash, studio: StateHash)?
     var connected = true
@@ -259,10 +263,21 @@ final class LiveSession<D: Domain>: LiveSegment {
         live.kept.first { $0.sequence == sequence }?.state
         ?? (sequence == live.sequence ? live.state : nil)
       live.kept.removeAll { $0.sequence <= sequence }
-      guard let state, let ours = try? StateHash(of: state) else {
+      // Hashing a state costs its size: a checkpoint that comes again for a state already
+      // checked, or sooner than a tenth of the time since the last hash allows, is counted
+      // as unchecked rather than hashed, so that an app (or anyone with the token) sending
+      // checkpoints as fast as it can keeps the Studio at most a tenth busy with them.
+      let now = ContinuousClock.now
+      let affordable =
+        sequence > live.lastHashedSequence
+        && (live.lastHashEnded.map { now - $0 >= live.lastHashCost * 10 } ?? true)
+      guard affordable, let state, let ours = try? StateHash(of: state) else {
         live.checkpointsUnchecked += 1
         return
       }
+      live.lastHashedSequence = sequence
+      live.lastHashEnded = ContinuousClock.now
+      live.lastHashCost = live.lastHashEnded! - now
       if ours == hash {
         live.checkpointsMatched += 1
       } else if live.divergence == nil {

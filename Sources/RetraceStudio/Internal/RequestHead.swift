@@ -23,6 +23,9 @@ struct RequestLimits: Sendable {
   var headTime: Duration = .seconds(10)
   /// How long a request's body may take to arrive, from the end of its head; longer is 408.
   var bodyTime: Duration = .seconds(10)
+  /// How long writing an answer may take before the connection is closed: a client that
+  /// does not read it cannot hold it, and its memory, longer.
+  var writeTime: Duration = .seconds(60)
   /// How long a request may run before the server answers 500 (a shrink or a bench of a
   /// long session can take many minutes).
   var handlerTime: Duration = .seconds(3_600)

@@ -120,7 +120,12 @@ struct StudioConnection: Sendable {
     text += "\r\n"
     var data = Data(text.utf8)
     if method != .HEAD { data.append(body) }
-    try await socket.write(data)
+    // A client that never reads its answer would hold it (and the memory behind it, an
+    // export of a long session) for as long as it kept the connection: past the write time
+    // the connection is closed.
+    let socket = self.socket
+    let payload = data
+    try await withDeadline(.now + limits.writeTime) { try await socket.write(payload) }
   }
 
   /// Copies bytes both ways between the client and FlyingFox's server, starting with
@@ -225,16 +230,33 @@ private struct ConnectionBytes {
 
   /// Waits for bytes of the next request; returns false if the client closed the connection
   /// or sent nothing before `deadline`.
+  ///
+  /// Blank lines before a request are dropped as they come, and at most
+  /// ``blankBytesLimit`` of them are taken: a client that sends nothing else holds neither
+  /// memory nor the server's time (each read was checked whole before).
+  ///
+  /// - Throws: ``RequestRefusal`` (400) past that many blank bytes.
   mutating func waitForData(until deadline: ContinuousClock.Instant) async throws -> Bool {
-    while pending.allSatisfy({ $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") }) {
+    var blank = 0
+    while true {
+      let before = pending.count
+      skipBlankLines()
+      blank += before - pending.count
+      guard blank <= Self.blankBytesLimit else {
+        throw RequestRefusal(
+          400, "more than \(Self.blankBytesLimit) bytes of blank lines before a request")
+      }
+      if !pending.isEmpty { return true }
       do {
         guard try await read(until: deadline) else { return false }
       } catch is DeadlineError {
         return false
       }
     }
-    return true
   }
+
+  /// The most bytes of blank lines taken before a request.
+  static let blankBytesLimit = 8_192
 
   /// Reads what has arrived; returns false if the client closed the connection.
   ///
