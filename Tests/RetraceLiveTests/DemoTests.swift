@@ -71,8 +71,10 @@ struct DemoTests {
       .appendingPathComponent("demo-\(UUID().uuidString).trace").path
     defer { try? FileManager.default.removeItem(atPath: trace) }
     let demo = try Demo([
+      // Idle for 10 s before it exits: on two cores busy with the whole suite, the jump sent
+      // after the last action can take seconds to arrive.
       "banking", "--live", studio.address, "--rate", "0", "--actions", "300",
-      "--exit-after-idle", "1", "--seed", "5", "--trace", trace,
+      "--exit-after-idle", "10", "--seed", "5", "--trace", trace,
     ])
     do {
       try await eventually("300 actions") { studio.actionsSinceLastHello().count == 300 }
