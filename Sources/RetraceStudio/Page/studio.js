@@ -501,12 +501,14 @@ $('lanes').addEventListener('click', (event) => {
 
 // MARK: - Selection and state
 
-async function select(sequence, { scroll = false, following = false } = {}) {
+async function select(sequence, { scroll = false, following = false, pinned = false } = {}) {
   if (!app.session || !Number.isFinite(sequence)) return;
   sequence = Math.max(app.start, Math.min(app.last, Math.round(sequence)));
-  if (app.session.live && !following && app.follow !== (sequence === app.last)) {
-    // Moving away from the last action stops following it; going back to it follows again.
-    app.follow = sequence === app.last;
+  // Moving away from the last action stops following it; going back to it follows again.
+  // A row pressed is pinned: the developer chose that action, even when it is the last one.
+  const follow = !pinned && sequence === app.last;
+  if (app.session.live && !following && app.follow !== follow) {
+    app.follow = follow;
     renderLiveBar();
   }
   performance.mark('move-start');
@@ -668,7 +670,7 @@ $('actions').addEventListener('scroll', () => renderRows());
 // the list has moved on (a live session that follows its app scrolls it).
 $('actions').addEventListener('mousedown', (event) => {
   const row = event.button === 0 && event.target.closest('.row');
-  if (row) select(Number(row.dataset.seq));
+  if (row) select(Number(row.dataset.seq), { pinned: true });
 });
 $('type-filter').addEventListener('change', async (event) => {
   app.filter = event.target.value;
