@@ -25,7 +25,7 @@ struct StudioHarness {
   /// Serves the sample traces `names`, the files at `paths`, and `extra` sessions after them.
   static func start(
     _ names: [String], paths: [String] = [], extra: [any StudioSession] = [],
-    limits: RequestLimits = RequestLimits()
+    limits: RequestLimits = RequestLimits(), uploadDirectory: String? = nil
   ) async throws
     -> StudioHarness
   {
@@ -38,7 +38,7 @@ struct StudioHarness {
     let server = StudioServer(
       catalog: SessionCatalog(sessions: catalog.sessions + extra),
       address: ListenAddress("127.0.0.1")!, port: 0, token: token, registry: registry,
-      flows: flows, limits: limits)
+      flows: flows, limits: limits, uploadDirectory: uploadDirectory)
     let url = try await server.start()
     let port = try #require(URLComponents(string: url)?.port)
     #expect(url == "http://127.0.0.1:\(port)/?token=\(token)")

@@ -12,14 +12,17 @@ final class StudioHandler: HTTPHandler, Sendable {
   let page: PageResources
   /// The live link's endpoint, `GET /api/live`.
   let live: WebSocketHTTPHandler
+  /// Where uploaded files go, or `nil` when the Studio takes none.
+  let uploads: Uploads?
   private let served = Mutex<(address: ListenAddress, port: UInt16)?>(nil)
 
   /// A handler of `catalog`'s sessions, whose live link hands `hub` messages of at most
   /// `maximumLiveMessageSize` bytes.
   init(
     catalog: SessionCatalog, token: String, page: PageResources, hub: LiveHub,
-    maximumLiveMessageSize: Int = LiveFrames.defaultMaximumMessageSize
+    maximumLiveMessageSize: Int = LiveFrames.defaultMaximumMessageSize, uploads: Uploads? = nil
   ) {
+    self.uploads = uploads
     self.catalog = catalog
     self.token = token
     self.page = page
@@ -83,6 +86,14 @@ final class StudioHandler: HTTPHandler, Sendable {
       }
       return Self.json(try await jump(parts[2], Parameters(request.query)))
     }
+    // A trace file the page uploads, which then opens as a session.
+    if request.method == .POST, parts == ["api", "uploads"] {
+      try checkToken(request)
+      guard let uploads else { throw APIError(404, "this Studio takes no uploads") }
+      return Self.json(
+        try await uploads.take(
+          try await request.bodyData, name: Parameters(request.query).string("name") ?? ""))
+    }
     // The other command: take a session off the list, and let go of what it holds.
     if request.method == .DELETE, parts.count == 3, parts[0] == "api", parts[1] == "sessions" {
       try checkToken(request)
@@ -91,7 +102,7 @@ final class StudioHandler: HTTPHandler, Sendable {
     guard request.method == .GET else {
       throw APIError(
         405,
-        "only GET is served, and POST to …/jump and …/dispatch, DELETE to /api/sessions/ID"
+        "only GET is served, and POST to …/jump, …/dispatch and /api/uploads, DELETE to /api/sessions/ID"
       )
     }
     guard parts.first == "api" else {
