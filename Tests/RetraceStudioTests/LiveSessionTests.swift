@@ -302,6 +302,30 @@ struct LiveSessionTests {
     #expect(new.commands == ["jump", "dispatch"])
   }
 
+  /// An app whose link predates `dispatch` (its hello lists no commands) is sent none: the
+  /// command answers 409 and says why.
+  @Test func anOlderAppIsSentNoDispatch() async throws {
+    let directory = try Self.directory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let studio = try await Self.studio(directory)
+    defer { Task { await studio.stop() } }
+    let link = try await RawWebSocket.connect(port: studio.port, token: StudioHarness.token)
+    defer { link.close() }
+    try await link.send(try RawWebSocket.hello(appName: "old"))
+    var session: [String: Any] = [:]
+    try await Self.eventually("the session listed") {
+      session = try await Self.liveSessions(studio).first ?? [:]
+      return session["connected"] as? Bool == true
+    }
+    #expect(session["commands"] as? [String] == ["jump"])
+    let id = try #require(session["id"] as? String)
+    let response = try await studio.get(
+      "/api/sessions/\(id)/dispatch", method: .POST,
+      body: Data("{\"moveAccount\":{\"from\":0,\"to\":1}}".utf8))
+    #expect(response.status == 409)
+    #expect(try response.error()?.contains("does not take dispatch") == true)
+  }
+
   @Test func aFileSessionTakesNoDispatch() async throws {
     let studio = try await StudioHarness.start(["counter.trace"])
     defer { Task { await studio.stop() } }

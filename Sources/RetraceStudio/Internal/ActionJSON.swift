@@ -48,7 +48,10 @@ enum ActionJSON {
     if let error = error as? DecodingError {
       let context: DecodingError.Context?
       switch error {
-      case .typeMismatch(_, let found), .valueNotFound(_, let found), .dataCorrupted(let found):
+      case .typeMismatch(_, let found), .valueNotFound(_, let found):
+        context = found
+        text = found.debugDescription
+      case .dataCorrupted(let found):
         context = found
         text = found.debugDescription + (found.underlyingError.map { " \($0)" } ?? "")
       case .keyNotFound(let key, let found):
@@ -62,6 +65,8 @@ enum ActionJSON {
         text = "at \(path.joined(separator: ".")): \(text)"
       }
     }
+    // The offsets are in the CBOR made of the JSON, which the developer did not type.
+    text = text.replacing(/\ at byte offset \d+/, with: "")
     let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
     return line.count > 300 ? String(line.prefix(300)) + "…" : line
   }
