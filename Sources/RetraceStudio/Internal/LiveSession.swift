@@ -121,7 +121,8 @@ final class LiveSession<D: Domain>: LiveSegment {
     /// The app's jumps, in order: after which action, to the state after which action
     /// (`nil` when it is not a state the Studio sent), and when.
     var jumps: [(after: UInt64, to: UInt64?, time: Double)] = []
-    /// The jumps sent and not answered yet, in order: their target and the state's hash.
+    /// The jumps sent and not answered yet, in order: their target and the state's hash (at
+    /// most 64: an app that refuses them all does not grow it).
     var pendingJumps: [(to: UInt64, hash: StateHash)] = []
     /// The action whose state the app shows since its last jump, or `nil` while it shows the
     /// state after its last action (or was moved to a state the Studio did not send:
@@ -189,13 +190,19 @@ final class LiveSession<D: Domain>: LiveSegment {
       } catch {
         throw LiveProtocolError("the jump's state does not decode as \(domain.name)'s: \(error)")
       }
-      // The Studio's command this jump answers, if any: the oldest one not answered yet,
-      // when the state is the one it sent.
-      let pending = live.withLock { $0.pendingJumps.first }
+      // The Studio's command this jump answers, if any: the oldest one sent whose state it
+      // is (by hash). Those sent before it were refused by the app (an `error`) and are
+      // let go of with it.
       var target: UInt64? = nil
-      if let pending {
-        live.withLock { _ = $0.pendingJumps.removeFirst() }
-        if (try? StateHash(of: state)) == pending.hash { target = pending.to }
+      if live.withLock({ !$0.pendingJumps.isEmpty }), let hash = try? StateHash(of: state) {
+        target = live.withLock { live in
+          guard let index = live.pendingJumps.firstIndex(where: { $0.hash == hash }) else {
+            return nil
+          }
+          let to = live.pendingJumps[index].to
+          live.pendingJumps.removeFirst(index + 1)
+          return to
+        }
       }
       try live.withLock { live throws(LiveProtocolError) in
         // A jump comes in its place among the actions: after the last one received.
@@ -382,7 +389,10 @@ final class LiveSession<D: Domain>: LiveSegment {
     let bytes = try CBOREncoder(deterministic: true).encode(state)
     let hash = try StateHash(of: state)
     let message = LiveMessage.jump(to: target, state: bytes, hash: hash.rawValue)
-    live.withLock { $0.pendingJumps.append((to: target, hash: hash)) }
+    live.withLock { live in
+      live.pendingJumps.append((to: target, hash: hash))
+      if live.pendingJumps.count > 64 { live.pendingJumps.removeFirst() }
+    }
     guard let sent = outgoing.withLock({ $0?.yield(.data(message)) }), case .enqueued = sent else {
       live.withLock { _ = $0.pendingJumps.popLast() }
       throw APIError(409, "the app of live session '\(id)' is not connected")
