@@ -139,15 +139,20 @@ export function layoutFlows(nodes, edges, roots) {
     (down.get(a) || down.set(a, []).get(a)).push(b);
     (up.get(b) || up.set(b, []).get(b)).push(a);
   }
+  // Links between the same two layers cross when their ends are in opposite orders.
+  const itemLayer = new Map();
+  order.forEach((items, l) => items.forEach((item) => itemLayer.set(item, l)));
+  const linksByLayer = order.map(() => []);
+  for (const link of links) linksByLayer[itemLayer.get(link[0])].push(link);
   const crossings = () => {
     let count = 0;
-    for (let i = 0; i < links.length; i++) {
-      for (let j = i + 1; j < links.length; j++) {
-        const [a, b] = links[i], [c, d] = links[j];
-        if (a === c || b === d) continue;
-        const la = order.findIndex((items) => items.includes(a));
-        if (la !== order.findIndex((items) => items.includes(c))) continue;
-        if ((position.get(a) - position.get(c)) * (position.get(b) - position.get(d)) < 0) count++;
+    for (const group of linksByLayer) {
+      for (let i = 0; i < group.length; i++) {
+        for (let j = i + 1; j < group.length; j++) {
+          const [a, b] = group[i], [c, d] = group[j];
+          if (a === c || b === d) continue;
+          if ((position.get(a) - position.get(c)) * (position.get(b) - position.get(d)) < 0) count++;
+        }
       }
     }
     return count;
@@ -284,7 +289,20 @@ export function layoutFlows(nodes, edges, roots) {
   // and no label placed before; failing that, below the graph, clear of everything.
   const taken = [...boxes.values()].map((b) => ({ x: b.x - 2, y: b.y - 2, w: b.w + 4, h: b.h + 4 }));
   const overlaps = (a) => taken.some((b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h);
-  const crossed = (a) => samples.some(([px, py]) => px > a.x - 1 && px < a.x + a.w + 1 && py > a.y - 1 && py < a.y + a.h + 1);
+  // The samples by 16-pixel cell, so that a box looks only at the cells it covers.
+  const CELL = 16, cells = new Map();
+  for (const sample of samples) {
+    const key = `${Math.floor(sample[0] / CELL)},${Math.floor(sample[1] / CELL)}`;
+    (cells.get(key) || cells.set(key, []).get(key)).push(sample);
+  }
+  const crossed = (a) => {
+    for (let cx = Math.floor((a.x - 1) / CELL); cx <= Math.floor((a.x + a.w + 1) / CELL); cx++) {
+      for (let cy = Math.floor((a.y - 1) / CELL); cy <= Math.floor((a.y + a.h + 1) / CELL); cy++) {
+        if ((cells.get(`${cx},${cy}`) || []).some(([px, py]) => px > a.x - 1 && px < a.x + a.w + 1 && py > a.y - 1 && py < a.y + a.h + 1)) return true;
+      }
+    }
+    return false;
+  };
   const labels = [];
   for (const e of edges) {
     if (!e.observed || !segments.has(e)) continue;
