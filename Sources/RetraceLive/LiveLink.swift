@@ -36,6 +36,11 @@ import Retrace
 /// recorders, this link among them, which sends a `jump` message back. A state that does
 /// not decode or does not match its hash is refused with an `error` message, and the store
 /// is left alone.
+///
+/// A `dispatch` from the Studio carries an action, which the link decodes with the domain's
+/// decoding and sends to the store on the main actor (`Store.send(_:)`), as if the user had:
+/// the store reduces and records it, and the link streams it back like any other action. An
+/// action that does not decode is refused with an `error` message.
 public final class LiveLink<State: Codable & Sendable, Action: Codable & Sendable>: StoreRecorder {
   @usableFromInline let core: LiveCore<State, Action>
 
@@ -79,7 +84,9 @@ public final class LiveLink<State: Codable & Sendable, Action: Codable & Sendabl
       session: .init(
         domain: domain.name, actionSchemaVersion: domain.actionSchemaVersion,
         sessionID: sessionID ?? UUID().uuidString.lowercased(), app: app),
-      configuration: configuration, onEvent: onEvent)
+      configuration: configuration,
+      decodeAction: { bytes in try bytes.withUnsafeBytes { try domain.decodeAction(from: $0) } },
+      onEvent: onEvent)
   }
 
   deinit {
@@ -125,6 +132,11 @@ public final class LiveLink<State: Codable & Sendable, Action: Codable & Sendabl
           guard let store else { return nil }
           store.jump(to: state)
           return store.sequence
+        },
+        dispatch: { [weak store] action in
+          guard let store else { return false }
+          store.send(action)
+          return true
         }))
   }
 

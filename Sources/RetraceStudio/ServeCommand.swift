@@ -55,6 +55,22 @@ public struct ServeCommand: AsyncParsableCommand {
       valueName: "MiB"))
   public var liveMessageLimit: Int = 64
 
+  /// Where files uploaded from the page are written.
+  @Option(
+    name: .customLong("upload-dir"),
+    help: ArgumentHelp(
+      "The directory files dropped on the page are written to, created if missing (default: a new one in the temporary directory).",
+      valueName: "dir"))
+  public var uploadDirectory: String?
+
+  /// The most MiB a file uploaded from the page may hold.
+  @Option(
+    name: .customLong("upload-limit"),
+    help: ArgumentHelp(
+      "The most MiB a file dropped on the page may hold; a larger one is refused with 413.",
+      valueName: "MiB"))
+  public var uploadLimit: Int = 64
+
   /// The port; 0 picks a free one.
   @Option(name: .long, help: "The port to listen on (0 picks a free one).")
   public var port: Int = 7420
@@ -90,6 +106,9 @@ public struct ServeCommand: AsyncParsableCommand {
       throw ValidationError(
         "--live-message-limit must be from 1 to 4096 (MiB), not \(liveMessageLimit).")
     }
+    guard (1...4_096).contains(uploadLimit) else {
+      throw ValidationError("--upload-limit must be from 1 to 4096 (MiB), not \(uploadLimit).")
+    }
     guard ListenAddress(host) != nil else {
       throw ValidationError("--host must be an IPv4 or IPv6 address or localhost, not '\(host)'.")
     }
@@ -108,8 +127,8 @@ public struct ServeCommand: AsyncParsableCommand {
     // server passes them to everything it runs on its own threads.
     let registry = CommandContext.registry
     let flows = CommandContext.flows
-    let catalog = try SessionCatalog.open(
-      paths, key: try keyOptions.load(), registry: registry, flows: flows)
+    let key = try keyOptions.load()
+    let catalog = try SessionCatalog.open(paths, key: key, registry: registry, flows: flows)
     let address = ListenAddress(host)!
     if !address.isLoopback {
       warn(
@@ -119,7 +138,8 @@ public struct ServeCommand: AsyncParsableCommand {
     let server = StudioServer(
       catalog: catalog, address: address, port: UInt16(port),
       token: token ?? StudioToken.random(), recordDirectory: recordDirectory,
-      registry: registry, flows: flows, maximumLiveMessageSize: liveMessageLimit << 20)
+      registry: registry, flows: flows, maximumLiveMessageSize: liveMessageLimit << 20,
+      limits: RequestLimits(upload: uploadLimit << 20), uploadDirectory: uploadDirectory, key: key)
     let url = try await server.start()
     let signals = removeSocketsOnInterrupt()
     defer { signals.forEach { $0.cancel() } }

@@ -179,6 +179,41 @@ struct LiveLinkTests {
     await link.close()
   }
 
+  /// The Studio's `dispatch` sends an action to the store as if the user had: reduced,
+  /// and streamed back like any other; one that does not decode is refused.
+  @Test func aDispatchFromTheStudioIsSentToTheStore() async throws {
+    let studio = try await TestStudio.start()
+    defer { Task { await studio.stop() } }
+    let store = Store(initialState: CounterState(), reducer: CounterReducer())
+    let events = Events()
+    let link = try LiveLink(
+      domain: counterDomain, studio: studio.address, onEvent: events.handler)
+    store.attach(link)
+    for _ in 0..<3 { store.send(.increment) }
+    try await eventually("3 actions") { studio.actionsSinceLastHello().count == 3 }
+    // The hello says the link takes dispatch.
+    let hello = try #require(studio.messages(ofType: "hello").first)
+    #expect(hello["commands"] == .array(["jump", "dispatch"]))
+    let decrement = try CBOREncoder().encode(CounterAction.decrement)
+    studio.send(.map([.init("type", "dispatch"), .init("action", .byteString(decrement))]))
+    try await eventually("the store reduced it") { store.state == CounterState(count: 2) }
+    #expect(store.sequence == 4)
+    try await eventually("action 4 streamed") { studio.actionsSinceLastHello().last?.0 == 4 }
+    #expect(studio.actionsSinceLastHello().last?.1 == decrement)
+    // An action that does not decode, and a dispatch without one.
+    studio.send(.map([.init("type", "dispatch"), .init("action", .byteString([0xa0]))]))
+    studio.send(.map([.init("type", "dispatch")]))
+    try await eventually("two errors") { studio.messages(ofType: "error").count == 2 }
+    guard case .textString(let message)? = studio.messages(ofType: "error")[0]["message"] else {
+      Issue.record("no message")
+      return
+    }
+    #expect(message.contains("dispatch refused: the action does not decode"), "\(message)")
+    #expect(store.state == CounterState(count: 2))
+    #expect(store.sequence == 4)
+    await link.close()
+  }
+
   @Test func aStudioThatGoesAwayNeverBlocksSendAndGetsANewHelloWhenBack() async throws {
     var studio = try await TestStudio.start()
     let port = studio.listeningPort

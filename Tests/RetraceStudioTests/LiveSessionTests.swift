@@ -194,6 +194,147 @@ struct LiveSessionTests {
     #expect(verify.status == 0, "\(verify.stderr)")
   }
 
+  /// An action typed in the Studio is sent to the app, whose store reduces and records it:
+  /// it comes back as the session's next action. The session lists where the app was moved
+  /// and which action's state it shows.
+  @Test func aDispatchedActionIsRecordedAndJumpsAreMarked() async throws {
+    let directory = try Self.directory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let studio = try await Self.studio(directory)
+    defer { Task { await studio.stop() } }
+    let demo = try Demo([
+      "banking", "--live", Self.address(studio), "--rate", "0", "--actions", "200",
+      "--exit-after-idle", "10", "--seed", "3",
+    ])
+    var session: [String: Any] = [:]
+    try await Self.eventually("200 actions in the Studio") {
+      session = try await Self.liveSessions(studio).first ?? [:]
+      return session["actions"] as? Int == 200
+    }
+    let id = try #require(session["id"] as? String)
+    #expect(session["commands"] as? [String] == ["dispatch", "jump"])
+    #expect(session["appAt"] as? Int == 200)
+    #expect((session["jumps"] as? [Any])?.isEmpty == true)
+
+    // Action 1 as the actions endpoint shows it, sent back: it becomes action 201.
+    func actionJSON(_ sequence: Int) async throws -> String {
+      let page = try await studio.get(
+        "/api/sessions/\(id)/actions", ["from": "\(sequence)", "to": "\(sequence)"])
+      let rows = try #require((try page.json() as? [String: Any])?["actions"] as? [[String: Any]])
+      let action = try #require(rows.first?["action"])
+      return String(
+        decoding: try JSONSerialization.data(withJSONObject: action, options: [.sortedKeys]),
+        as: UTF8.self)
+    }
+    let sent = try await actionJSON(1)
+    let dispatch = try await studio.get(
+      "/api/sessions/\(id)/dispatch", method: .POST, body: Data(sent.utf8))
+    #expect(dispatch.status == 200, "\(String(decoding: dispatch.body, as: UTF8.self))")
+    #expect((try dispatch.json() as? [String: Any])?["sent"] as? Bool == true)
+    try await Self.eventually("action 201") {
+      try await Self.liveSessions(studio).first?["actions"] as? Int == 201
+    }
+    #expect(try await actionJSON(201) == sent)
+
+    // Bad actions are refused with the problem, and nothing is sent.
+    let notJSON = try await studio.get(
+      "/api/sessions/\(id)/dispatch", method: .POST, body: Data("{\"deposit\"".utf8))
+    #expect(notJSON.status == 400)
+    #expect(try notJSON.error()?.hasPrefix("the action is not JSON") == true)
+    let unknown = try await studio.get(
+      "/api/sessions/\(id)/dispatch", method: .POST, body: Data("{\"fly\":{}}".utf8))
+    #expect(unknown.status == 400)
+    #expect(try unknown.error()?.hasPrefix("the action is not a banking action") == true)
+    let empty = try await studio.get("/api/sessions/\(id)/dispatch", method: .POST)
+    #expect(empty.status == 400)
+
+    // Move the app to 100, then resume: each jump is listed, and where the app is.
+    _ = try await studio.get("/api/sessions/\(id)/jump", ["to": "100"], method: .POST)
+    try await Self.eventually("the jump listed") {
+      session = try await Self.liveSessions(studio).first ?? [:]
+      return (session["jumps"] as? [Any])?.count == 1
+    }
+    let jump = try #require((session["jumps"] as? [[String: Any]])?.first)
+    #expect(jump["after"] as? Int == 201)
+    #expect(jump["to"] as? Int == 100)
+    #expect(session["appAt"] as? Int == 100)
+    _ = try await studio.get("/api/sessions/\(id)/jump", ["to": "last"], method: .POST)
+    try await Self.eventually("the resume listed") {
+      session = try await Self.liveSessions(studio).first ?? [:]
+      return (session["jumps"] as? [Any])?.count == 2
+    }
+    #expect((session["jumps"] as? [[String: Any]])?.last?["to"] as? Int == 201)
+    #expect(session["appAt"] as? Int == 201)
+    // An action after a jump: the app is at its last action again.
+    _ = try await studio.get("/api/sessions/\(id)/jump", ["to": "50"], method: .POST)
+    try await Self.eventually("the third jump") {
+      (try await Self.liveSessions(studio).first?["jumps"] as? [Any])?.count == 3
+    }
+    _ = try await studio.get(
+      "/api/sessions/\(id)/dispatch", method: .POST, body: Data(sent.utf8))
+    try await Self.eventually("action 202") {
+      session = try await Self.liveSessions(studio).first ?? [:]
+      return session["actions"] as? Int == 202
+    }
+    #expect(session["appAt"] as? Int == 202)
+    demo.process.terminate()
+  }
+
+  /// A `hello` without `commands` is an older link's: it takes `jump` only, and the Studio
+  /// sends it no `dispatch`.
+  @Test func anOlderAppsHelloTakesJumpOnly() throws {
+    let hello = CBORValue.map([
+      .init("type", "hello"), .init("protocol", .unsigned(1)), .init("domain", "counter"),
+      .init("actionSchemaVersion", .unsigned(1)), .init("sessionID", "s"),
+      .init("sequence", .unsigned(0)), .init("state", .byteString([0xa0])),
+    ])
+    guard case .hello(let old) = try LiveMessage(decoding: hello.encoded()) else {
+      Issue.record("not a hello")
+      return
+    }
+    #expect(old.commands == ["jump"])
+    guard case .map(var pairs) = hello else { return }
+    pairs.append(.init("commands", .array(["jump", "dispatch"])))
+    guard case .hello(let new) = try LiveMessage(decoding: CBORValue.map(pairs).encoded()) else {
+      Issue.record("not a hello")
+      return
+    }
+    #expect(new.commands == ["jump", "dispatch"])
+  }
+
+  /// An app whose link predates `dispatch` (its hello lists no commands) is sent none: the
+  /// command answers 409 and says why.
+  @Test func anOlderAppIsSentNoDispatch() async throws {
+    let directory = try Self.directory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let studio = try await Self.studio(directory)
+    defer { Task { await studio.stop() } }
+    let link = try await RawWebSocket.connect(port: studio.port, token: StudioHarness.token)
+    defer { link.close() }
+    try await link.send(try RawWebSocket.hello(appName: "old"))
+    var session: [String: Any] = [:]
+    try await Self.eventually("the session listed") {
+      session = try await Self.liveSessions(studio).first ?? [:]
+      return session["connected"] as? Bool == true
+    }
+    #expect(session["commands"] as? [String] == ["jump"])
+    let id = try #require(session["id"] as? String)
+    let response = try await studio.get(
+      "/api/sessions/\(id)/dispatch", method: .POST,
+      body: Data("{\"moveAccount\":{\"from\":0,\"to\":1}}".utf8))
+    #expect(response.status == 409)
+    #expect(try response.error()?.contains("does not take dispatch") == true)
+  }
+
+  @Test func aFileSessionTakesNoDispatch() async throws {
+    let studio = try await StudioHarness.start(["counter.trace"])
+    defer { Task { await studio.stop() } }
+    let response = try await studio.get(
+      "/api/sessions/counter/dispatch", method: .POST, body: Data("{\"increment\":{}}".utf8))
+    #expect(response.status == 404)
+    #expect(try response.error()?.contains("not a live session") == true)
+  }
+
   @Test func aFileSessionHasNoAppToMove() async throws {
     let studio = try await StudioHarness.start(["counter.trace"])
     defer { Task { await studio.stop() } }

@@ -25,7 +25,7 @@ struct StudioHarness {
   /// Serves the sample traces `names`, the files at `paths`, and `extra` sessions after them.
   static func start(
     _ names: [String], paths: [String] = [], extra: [any StudioSession] = [],
-    limits: RequestLimits = RequestLimits()
+    limits: RequestLimits = RequestLimits(), uploadDirectory: String? = nil
   ) async throws
     -> StudioHarness
   {
@@ -38,7 +38,7 @@ struct StudioHarness {
     let server = StudioServer(
       catalog: SessionCatalog(sessions: catalog.sessions + extra),
       address: ListenAddress("127.0.0.1")!, port: 0, token: token, registry: registry,
-      flows: flows, limits: limits)
+      flows: flows, limits: limits, uploadDirectory: uploadDirectory)
     let url = try await server.start()
     let port = try #require(URLComponents(string: url)?.port)
     #expect(url == "http://127.0.0.1:\(port)/?token=\(token)")
@@ -66,7 +66,7 @@ struct StudioHarness {
   /// and the Host header of the address served unless `host` is given.
   func get(
     _ path: String, _ query: [String: String] = [:], token: TokenPlacement = .header,
-    host: String? = nil, method: HTTPMethod = .GET
+    host: String? = nil, method: HTTPMethod = .GET, body: Data = Data()
   ) async throws -> Response {
     var headers: HTTPHeaders = [.host: host ?? "127.0.0.1:\(port)"]
     var items = query.sorted { $0.key < $1.key }.map {
@@ -80,7 +80,7 @@ struct StudioHarness {
     }
     let request = HTTPRequest(
       method: method, version: .http11, path: path, query: items, headers: headers,
-      body: HTTPBodySequence(data: Data()))
+      body: HTTPBodySequence(data: body))
     var client = HTTPClient()
     let response = try await client.sendHTTPRequest(
       request, to: try sockaddr_in.inet(ip4: "127.0.0.1", port: port))

@@ -202,7 +202,7 @@ extension LiveCore {
     guard let snapshot else { return nil }
     let state = try encodeState(snapshot.state)
     var message = FrameBuilder(capacity: state.count + 256)
-    MessageEncoding.map(10, into: &message.bytes)
+    MessageEncoding.map(11, into: &message.bytes)
     MessageEncoding.text("type", into: &message.bytes)
     MessageEncoding.text("hello", into: &message.bytes)
     MessageEncoding.text("protocol", into: &message.bytes)
@@ -227,6 +227,9 @@ extension LiveCore {
     MessageEncoding.byteString(state, into: &message.bytes)
     MessageEncoding.text("dropped", into: &message.bytes)
     MessageEncoding.integer(droppedCount, into: &message.bytes)
+    MessageEncoding.text("commands", into: &message.bytes)
+    MessageEncoding.array(Self.commands.count, into: &message.bytes)
+    for command in Self.commands { MessageEncoding.text(command, into: &message.bytes) }
     return (snapshot.sequence, message.finish(opcode: 0x2))
   }
 
@@ -436,6 +439,23 @@ extension LiveCore {
         return
       }
       onEvent?(.jumped(sequence: sequence, hash: hash))
+    case .dispatch(let bytes):
+      let action: Action
+      do {
+        action = try decodeAction(bytes)
+      } catch {
+        refuse(
+          LiveLinkError(
+            .commandRefused, "dispatch refused: the action does not decode: \(error)",
+            cause: error))
+        return
+      }
+      guard let access = store.withLock({ $0 }),
+        await MainActor.run(body: { access.dispatch(action) })
+      else {
+        refuse(LiveLinkError(.commandRefused, "dispatch refused: the store is gone"))
+        return
+      }
     case .error(let text):
       throw LiveLinkError(.refusedByStudio, "the Studio refused the session: \(text)")
     case .other:

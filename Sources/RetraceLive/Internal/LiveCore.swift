@@ -105,7 +105,13 @@ final class LiveCore<State: Codable & Sendable, Action: Codable & Sendable>: Sen
     let read: @MainActor @Sendable () -> (UInt64, State)?
     /// Moves the store to a state; returns its sequence number, or `nil` when it is gone.
     let jump: @MainActor @Sendable (State) -> UInt64?
+    /// Sends an action to the store; returns `false` when the store is gone.
+    let dispatch: @MainActor @Sendable (Action) -> Bool
   }
+
+  /// The commands the link carries out, which its `hello` lists (`commands`): a Studio
+  /// sends no other (`docs/LIVE.md`, "Versions").
+  static var commands: [String] { ["jump", "dispatch"] }
 
   /// What the session's `hello` messages say besides the state.
   struct Session: Sendable {
@@ -128,6 +134,8 @@ final class LiveCore<State: Codable & Sendable, Action: Codable & Sendable>: Sen
   let endpoint: StudioEndpoint
   let session: Session
   let onEvent: (@Sendable (LiveLinkEvent) -> Void)?
+  /// Decodes an action of a `dispatch` command with the domain's decoding.
+  let decodeAction: @Sendable ([UInt8]) throws -> Action
   let statusValue = Mutex<LiveLinkStatus>(.disconnected(nil))
   let sentCount = Atomic<Int>(0)
   let store = Mutex<StoreAccess?>(nil)
@@ -142,8 +150,10 @@ final class LiveCore<State: Codable & Sendable, Action: Codable & Sendable>: Sen
 
   init(
     endpoint: StudioEndpoint, session: Session, configuration: LiveLinkConfiguration,
+    decodeAction: @escaping @Sendable ([UInt8]) throws -> Action,
     onEvent: (@Sendable (LiveLinkEvent) -> Void)?
   ) {
+    self.decodeAction = decodeAction
     self.endpoint = endpoint
     self.session = session
     self.configuration = configuration

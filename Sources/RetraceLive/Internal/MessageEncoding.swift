@@ -76,6 +76,8 @@ struct MessageEncoding {
 enum StudioMessage {
   /// Move the store to `state`, the state after action `to`, whose hash is `hash`.
   case jump(to: UInt64, state: [UInt8], hash: UInt64)
+  /// Send `action` (an action as the trace writes it) to the store, as if the user had.
+  case dispatch(action: [UInt8])
   /// The Studio refused the session.
   case error(String)
   /// A message of another type, which the app ignores.
@@ -107,6 +109,11 @@ enum StudioMessage {
           .commandRefused, "a jump needs to (unsigned), state (bytes) and hash (unsigned)")
       }
       self = .jump(to: to, state: state, hash: hash)
+    case "dispatch":
+      guard case .byteString(let action)? = field("action") else {
+        throw LiveLinkError(.commandRefused, "a dispatch needs action (bytes)")
+      }
+      self = .dispatch(action: action)
     case "error":
       if case .textString(let message)? = field("message") {
         self = .error(message)

@@ -37,6 +37,9 @@ enum LiveMessage: Sendable {
     var state: [UInt8]
     /// The actions the link dropped so far.
     var dropped: Int
+    /// The commands the app carries out (`commands`); an app whose `hello` has none takes
+    /// `jump` only.
+    var commands: Set<String> = ["jump"]
   }
 
   /// Decodes one binary frame's payload.
@@ -70,6 +73,12 @@ enum LiveMessage: Sendable {
           }
         }
       }
+      var commands: Set<String> = ["jump"]
+      if case .array(let items)? = fields["commands"] {
+        for item in items {
+          if case .textString(let command) = item { commands.insert(command) }
+        }
+      }
       self = .hello(
         Hello(
           version: try message.unsigned("protocol"), domain: try message.text("domain"),
@@ -77,7 +86,7 @@ enum LiveMessage: Sendable {
           sessionID: try message.text("sessionID"),
           startTime: (try? message.double("startTime")) ?? Date().timeIntervalSince1970,
           app: app, sequence: try message.unsigned("sequence"), state: try message.bytes("state"),
-          dropped: (try? message.integer("dropped")) ?? 0))
+          dropped: (try? message.integer("dropped")) ?? 0, commands: commands))
     case "actions":
       guard case .array(let timeItems)? = fields["times"],
         case .array(let actionItems)? = fields["actions"], timeItems.count == actionItems.count
@@ -123,6 +132,15 @@ enum LiveMessage: Sendable {
         .init(.textString("to"), .unsigned(sequence)),
         .init(.textString("state"), .byteString(state)),
         .init(.textString("hash"), .unsigned(hash)),
+      ]).encoded())
+  }
+
+  /// The `dispatch` command: send the app's store `action`, an action as the trace writes it.
+  static func dispatch(action: [UInt8]) -> Data {
+    Data(
+      CBORValue.map([
+        .init(.textString("type"), .textString("dispatch")),
+        .init(.textString("action"), .byteString(action)),
       ]).encoded())
   }
 

@@ -30,6 +30,13 @@ protocol LiveSegment: StudioSession {
   /// - Throws: `APIError`: 409 when the app is not connected, 400 for a sequence number
   ///   outside the segment.
   func jump(to sequence: UInt64?) async throws -> UInt64
+  /// Sends the app the `dispatch` command with `json`, an action in the domain's JSON form
+  /// (as the actions endpoint shows it), once it decodes as the domain's action; returns
+  /// the action's case.
+  ///
+  /// - Throws: `APIError`: 400 when the text is not JSON or not one of the domain's
+  ///   actions, 409 when the app is not connected or does not take `dispatch`.
+  func dispatch(json: String) async throws -> String
 }
 
 /// A segment of a running app's session, streamed over the live link: from one `hello` to
@@ -56,6 +63,8 @@ final class LiveSession<D: Domain>: LiveSegment {
   /// When the app's session started, in seconds since 1970, as its `hello` gave it.
   let startTime: Double
   private let flow: NavigationFlow?
+  /// The commands the app carries out, from its `hello`.
+  private let commands: Set<String>
   private let recorder: TraceRecorder<D.State, D.Action>
   private let live: Mutex<Live>
   private let opened = Mutex<Opened?>(nil)
@@ -109,6 +118,18 @@ final class LiveSession<D: Domain>: LiveSegment {
     var appError: String?
     /// Why the Studio ended the segment, when it did.
     var problem: String?
+    /// The app's jumps, in order: after which action, to the state after which action
+    /// (`nil` when it is not a state the Studio sent), and when.
+    var jumps: [(after: UInt64, to: UInt64?, time: Double)] = []
+    /// The jumps sent and not answered yet, in order: their target and the state's hash (at
+    /// most 64: an app that refuses them all does not grow it).
+    var pendingJumps: [(to: UInt64, hash: StateHash)] = []
+    /// The action whose state the app shows since its last jump, or `nil` while it shows the
+    /// state after its last action (or was moved to a state the Studio did not send:
+    /// ``jumpedElsewhere``).
+    var movedTo: UInt64?
+    /// Whether the app's last jump took it to a state the Studio did not send.
+    var jumpedElsewhere = false
   }
 
   /// The file session over the trace as it was when last opened.
@@ -135,6 +156,7 @@ final class LiveSession<D: Domain>: LiveSegment {
     self.app = hello.app
     self.startTime = hello.startTime
     self.flow = flow
+    self.commands = hello.commands
     let state: D.State
     do {
       state = try CBORDecoder().decode(D.State.self, from: hello.state)
@@ -168,6 +190,20 @@ final class LiveSession<D: Domain>: LiveSegment {
       } catch {
         throw LiveProtocolError("the jump's state does not decode as \(domain.name)'s: \(error)")
       }
+      // The Studio's command this jump answers, if any: the oldest one sent whose state it
+      // is (by hash). Those sent before it were refused by the app (an `error`) and are
+      // let go of with it.
+      var target: UInt64? = nil
+      if live.withLock({ !$0.pendingJumps.isEmpty }), let hash = try? StateHash(of: state) {
+        target = live.withLock { live in
+          guard let index = live.pendingJumps.firstIndex(where: { $0.hash == hash }) else {
+            return nil
+          }
+          let to = live.pendingJumps[index].to
+          live.pendingJumps.removeFirst(index + 1)
+          return to
+        }
+      }
       try live.withLock { live throws(LiveProtocolError) in
         // A jump comes in its place among the actions: after the last one received.
         guard sequence == live.sequence else {
@@ -184,6 +220,9 @@ final class LiveSession<D: Domain>: LiveSegment {
         live.state = state
         live.sequence = sequence
         live.changes += 1
+        live.jumps.append((after: sequence, to: target, time: time))
+        live.movedTo = target == sequence ? nil : target
+        live.jumpedElsewhere = target == nil
         recorder.jumped(sequence: sequence, time: time, from: previous, to: state)
       }
     case .error(let text):
@@ -214,6 +253,8 @@ final class LiveSession<D: Domain>: LiveSegment {
         }
         _ = domain.reduce(into: &live.state, action: action)
         live.beforeJump = nil
+        live.movedTo = nil
+        live.jumpedElsewhere = false
         live.sequence = sequence
         let wanted = recorder.wantsStateAfter(sequence: sequence)
         recorder.record(
@@ -348,10 +389,34 @@ final class LiveSession<D: Domain>: LiveSegment {
     let bytes = try CBOREncoder(deterministic: true).encode(state)
     let hash = try StateHash(of: state)
     let message = LiveMessage.jump(to: target, state: bytes, hash: hash.rawValue)
+    live.withLock { live in
+      live.pendingJumps.append((to: target, hash: hash))
+      if live.pendingJumps.count > 64 { live.pendingJumps.removeFirst() }
+    }
     guard let sent = outgoing.withLock({ $0?.yield(.data(message)) }), case .enqueued = sent else {
+      live.withLock { _ = $0.pendingJumps.popLast() }
       throw APIError(409, "the app of live session '\(id)' is not connected")
     }
     return target
+  }
+
+  func dispatch(json: String) async throws -> String {
+    guard live.withLock({ $0.connected }), outgoing.withLock({ $0 != nil }) else {
+      throw APIError(409, "the app of live session '\(id)' is not connected")
+    }
+    guard commands.contains("dispatch") else {
+      throw APIError(
+        409,
+        "the app of live session '\(id)' does not take dispatch: its link is older (its hello lists no 'dispatch' command)"
+      )
+    }
+    let (bytes, action) = try ActionJSON.decode(json, as: domain)
+    guard let sent = outgoing.withLock({ $0?.yield(.data(LiveMessage.dispatch(action: bytes))) }),
+      case .enqueued = sent
+    else {
+      throw APIError(409, "the app of live session '\(id)' is not connected")
+    }
+    return actionCaseName(of: action)
   }
 
   // MARK: - The file session over the recording
@@ -423,7 +488,8 @@ final class LiveSession<D: Domain>: LiveSegment {
     let live = self.live.withLock {
       (
         connected: $0.connected, divergence: $0.divergence, matched: $0.checkpointsMatched,
-        unchecked: $0.checkpointsUnchecked, appError: $0.appError, problem: $0.problem
+        unchecked: $0.checkpointsUnchecked, appError: $0.appError, problem: $0.problem,
+        jumps: $0.jumps, appAt: $0.jumpedElsewhere ? nil : ($0.movedTo ?? $0.sequence)
       )
     }
     let name = displayName
@@ -451,6 +517,18 @@ final class LiveSession<D: Domain>: LiveSegment {
         }
       ),
       ("appError", .optional(live.appError) { .string($0) }),
+      ("commands", .array(commands.sorted().map { .string($0) })),
+      (
+        "jumps",
+        .array(
+          live.jumps.map { jump in
+            .object([
+              ("after", .uint(jump.after)), ("to", .optional(jump.to) { .uint($0) }),
+              ("time", .double(jump.time)),
+            ])
+          })
+      ),
+      ("appAt", .optional(live.appAt) { .uint($0) }),
       ("problem", .optional(live.problem) { .string($0) }),
     ]
     for index in pairs.indices {

@@ -17,6 +17,9 @@ struct RequestLimits: Sendable {
   var headerCount = 100
   /// The largest body (`Content-Length`); larger is 413, refused before a byte of it is read.
   var body = 65_536
+  /// The largest body of `POST /api/uploads` (a trace file the page uploads); larger is 413,
+  /// refused before a byte of it is read (`retrace serve --upload-limit`).
+  var upload = Uploads.defaultLimitMiB << 20
   /// How long a connection may wait for the first byte of its next request.
   var idle: Duration = .seconds(60)
   /// How long a request's head may take to arrive, from its first byte; longer is 408.
@@ -140,9 +143,10 @@ struct RequestHead: Sendable {
     }
     method = HTTPMethod(String(parts[0]))
     version = HTTPVersion(String(parts[2]))
-    let target = parts[1].split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+    let targetParts = parts[1].split(
+      separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
     self.target = HTTPRequest.Target(
-      path: String(target[0]), query: target.count > 1 ? String(target[1]) : "")
+      path: String(targetParts[0]), query: targetParts.count > 1 ? String(targetParts[1]) : "")
 
     headers = HTTPHeaders()
     for line in lines.dropFirst() {
@@ -171,8 +175,10 @@ struct RequestHead: Sendable {
       guard lengths.count == 1, let text = lengths.first, !text.isEmpty, text.count <= 19,
         text.allSatisfy({ $0.isASCII && $0.isNumber }), let length = Int(text)
       else { throw RequestRefusal(400, "the Content-Length is not one whole number") }
-      guard length <= limits.body else {
-        throw RequestRefusal(413, "the request body is longer than \(limits.body) bytes")
+      let limit =
+        method == .POST && targetParts[0] == "/api/uploads" ? limits.upload : limits.body
+      guard length <= limit else {
+        throw RequestRefusal(413, "the request body is longer than \(limit) bytes")
       }
       contentLength = length
     }

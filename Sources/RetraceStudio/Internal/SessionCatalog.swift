@@ -1,4 +1,5 @@
 import Foundation
+import Retrace
 import RetraceCLI
 import RetraceDebugger
 import RetraceLog
@@ -120,13 +121,7 @@ final class SessionCatalog: Sendable {
     var sessions: [any StudioSession] = []
     var ids = Set<String>()
     func add(_ path: String) throws {
-      let file = try SessionFile.open(path, usingIndex: true, key: key)
-      if case .trace(let reader) = file.content, let encryption = reader.header.encryption,
-        !reader.canReadRecords
-      {
-        throw TraceError.keyNeeded(encryption, path: path)
-      }
-      let domain = try file.domain(in: registry)
+      let (file, domain) = try openFile(path, key: key, registry: registry)
       var id = Self.slug(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
       if ids.contains(id) {
         var number = 2
@@ -167,6 +162,22 @@ final class SessionCatalog: Sendable {
         .notFound, "no trace or JSON Lines file found in \(paths.joined(separator: ", "))")
     }
     return SessionCatalog(sessions: sessions)
+  }
+
+  /// Opens the trace or JSON Lines file at `path` and finds its domain in `registry`.
+  ///
+  /// - Throws: `TraceError` for a file that cannot be read (or an encrypted one without
+  ///   `key`), `DebuggerError` for a domain the registry lacks.
+  static func openFile(_ path: String, key: TracePrivateKey?, registry: DomainRegistry) throws
+    -> (SessionFile, any Domain)
+  {
+    let file = try SessionFile.open(path, usingIndex: true, key: key)
+    if case .trace(let reader) = file.content, let encryption = reader.header.encryption,
+      !reader.canReadRecords
+    {
+      throw TraceError.keyNeeded(encryption, path: path)
+    }
+    return (file, try file.domain(in: registry))
   }
 
   /// `name` with every character but letters, digits, `-`, `_` and `.` replaced by `-`.

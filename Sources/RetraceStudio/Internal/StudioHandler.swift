@@ -12,14 +12,17 @@ final class StudioHandler: HTTPHandler, Sendable {
   let page: PageResources
   /// The live link's endpoint, `GET /api/live`.
   let live: WebSocketHTTPHandler
+  /// Where uploaded files go, or `nil` when the Studio takes none.
+  let uploads: Uploads?
   private let served = Mutex<(address: ListenAddress, port: UInt16)?>(nil)
 
   /// A handler of `catalog`'s sessions, whose live link hands `hub` messages of at most
   /// `maximumLiveMessageSize` bytes.
   init(
     catalog: SessionCatalog, token: String, page: PageResources, hub: LiveHub,
-    maximumLiveMessageSize: Int = LiveFrames.defaultMaximumMessageSize
+    maximumLiveMessageSize: Int = LiveFrames.defaultMaximumMessageSize, uploads: Uploads? = nil
   ) {
+    self.uploads = uploads
     self.catalog = catalog
     self.token = token
     self.page = page
@@ -72,13 +75,24 @@ final class StudioHandler: HTTPHandler, Sendable {
       try checkToken(request)
       return try await live.handleRequest(request)
     }
-    // The one command: move a live session's app (the page posts it, so that no link or
-    // prefetch can).
+    // The commands to a live session's app: move it, send it an action (the page posts
+    // them, so that no link or prefetch can).
     if request.method == .POST, parts.count == 4, parts[0] == "api", parts[1] == "sessions",
-      parts[3] == "jump"
+      parts[3] == "jump" || parts[3] == "dispatch"
     {
       try checkToken(request)
+      if parts[3] == "dispatch" {
+        return Self.json(try await dispatch(parts[2], try await request.bodyData))
+      }
       return Self.json(try await jump(parts[2], Parameters(request.query)))
+    }
+    // A trace file the page uploads, which then opens as a session.
+    if request.method == .POST, parts == ["api", "uploads"] {
+      try checkToken(request)
+      guard let uploads else { throw APIError(404, "this Studio takes no uploads") }
+      return Self.json(
+        try await uploads.take(
+          try await request.bodyData, name: Parameters(request.query).string("name") ?? ""))
     }
     // The other command: take a session off the list, and let go of what it holds.
     if request.method == .DELETE, parts.count == 3, parts[0] == "api", parts[1] == "sessions" {
@@ -86,7 +100,10 @@ final class StudioHandler: HTTPHandler, Sendable {
       return Self.json(try remove(parts[2]))
     }
     guard request.method == .GET else {
-      throw APIError(405, "only GET is served, and POST to …/jump, DELETE to /api/sessions/ID")
+      throw APIError(
+        405,
+        "only GET is served, and POST to …/jump, …/dispatch and /api/uploads, DELETE to /api/sessions/ID"
+      )
     }
     guard parts.first == "api" else {
       let name = parts.isEmpty ? "index.html" : parts.joined(separator: "/")
@@ -251,6 +268,24 @@ final class StudioHandler: HTTPHandler, Sendable {
     }
     let sent = try await live.jump(to: target)
     return .object([("sent", .bool(true)), ("to", .uint(sent))])
+  }
+
+  /// `POST /api/sessions/{id}/dispatch` with an action's JSON as the body: sends a live
+  /// session's app the `dispatch` command.
+  private func dispatch(_ id: String, _ body: Data) async throws -> RetraceLog.JSONValue {
+    guard let session = catalog.session(id) else { throw APIError(404, "no session '\(id)'") }
+    guard let live = session as? any LiveSegment else {
+      throw APIError(
+        404, "session '\(id)' is a file, not a live session: there is no app to send an action to")
+    }
+    guard let text = String(data: body, encoding: .utf8),
+      !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+    else {
+      throw APIError(
+        400, "the body must be the action as JSON text (UTF-8), and is empty or not text")
+    }
+    let name = try await live.dispatch(json: text)
+    return .object([("sent", .bool(true)), ("case", .string(name))])
   }
 
   // MARK: - Responses

@@ -34,14 +34,17 @@ final class StudioServer: Sendable {
   /// The registry and the flows are given, not read from the command's task-local context:
   /// the server's work runs on threads and tasks of its own, which see no task-local value.
   /// A live app's message may hold `maximumLiveMessageSize` bytes (``LiveFrames``), and
-  /// `endedLiveSegmentLimit` ended live segments stay listed (``LiveHub``).
+  /// `endedLiveSegmentLimit` ended live segments stay listed (``LiveHub``). Files the page
+  /// uploads are written into `uploadDirectory` (a new temporary directory by default) and
+  /// read with `key` (``Uploads``).
   init(
     catalog: SessionCatalog, address: ListenAddress, port: UInt16, token: String,
     recordDirectory: String = "retrace-live", registry: DomainRegistry,
     flows: [NavigationFlow],
     maximumLiveMessageSize: Int = LiveFrames.defaultMaximumMessageSize,
     endedLiveSegmentLimit: Int = LiveHub.defaultEndedSegmentLimit,
-    limits: RequestLimits = RequestLimits()
+    limits: RequestLimits = RequestLimits(), uploadDirectory: String? = nil,
+    key: TracePrivateKey? = nil
   ) {
     self.catalog = catalog
     self.address = address
@@ -54,7 +57,10 @@ final class StudioServer: Sendable {
       endedSegmentLimit: endedLiveSegmentLimit)
     let handler = StudioHandler(
       catalog: catalog, token: token, page: PageResources.load(), hub: hub,
-      maximumLiveMessageSize: maximumLiveMessageSize)
+      maximumLiveMessageSize: maximumLiveMessageSize,
+      uploads: Uploads(
+        directory: uploadDirectory ?? Uploads.temporaryDirectory(), limit: limits.upload,
+        catalog: catalog, registry: registry, flows: flows, key: key))
     self.handler = handler
     pool = NoDelaySocketPool(base: HTTPServer.defaultPool())
     webSocketDirectory = SocketDirectories.make()

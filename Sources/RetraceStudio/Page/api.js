@@ -1,5 +1,6 @@
 // The Studio's only way to the server: GET requests to /api with the token from the page's
-// address, answered with JSON (and one POST, the command that moves a live session's app). A request made again for the same purpose (`key`) cancels
+// address, answered with JSON (and the POSTs: the commands to a live session's app, and an
+// uploaded file, whose `body` is sent as it is). A request made again for the same purpose (`key`) cancels
 // the one before it, so that holding an arrow key never queues stale states.
 const token = new URLSearchParams(location.search).get('token') || '';
 const inFlight = new Map();
@@ -8,7 +9,7 @@ export class APIError extends Error {
   constructor(status, message) { super(message); this.status = status; }
 }
 
-export async function api(path, params = {}, key = null, method = 'GET') {
+export async function api(path, params = {}, key = null, method = 'GET', payload = undefined) {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) {
     if (value !== null && value !== undefined && value !== '') query.set(name, value);
@@ -25,6 +26,7 @@ export async function api(path, params = {}, key = null, method = 'GET') {
       method,
       headers: { Authorization: 'Bearer ' + token },
       signal: controller?.signal,
+      body: payload,
     });
     const body = await response.json().catch(() => ({ error: response.statusText }));
     if (!response.ok) throw new APIError(response.status, body.error || response.statusText);

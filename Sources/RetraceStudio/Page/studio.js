@@ -4,6 +4,8 @@
 import { api, isAbort, download } from './api.js';
 import { StateTree } from './tree.js';
 import { drawFlows, drawBench } from './panels.js';
+import { setUpDispatch, renderDispatch } from './dispatch.js';
+import { setUpUploads } from './upload.js';
 
 const ROW = 22;
 const PAGE = 200;
@@ -155,6 +157,7 @@ async function refreshLive(summary) {
     else $('position').textContent = `after action ${app.sel.toLocaleString('en')} of ${app.last.toLocaleString('en')}`;
     if (Date.now() - lanesAsked > 2000 && app.session?.id === id) { lanesAsked = Date.now(); loadLanes(); }
   }
+  refreshJumpMarks();
   renderLiveBar();
 }
 
@@ -162,15 +165,20 @@ function renderLiveBar() {
   const session = app.session;
   const bar = $('live-bar');
   bar.hidden = !session?.live;
+  renderDispatch(session);
   if (!session?.live) return;
   const parts = [session.connected ? 'app connected' : 'app disconnected'];
+  if (session.connected) parts.push(appPosition(session));
   if (session.diverged) parts.push(`diverged: ${session.integrity.problem}`);
   if (session.appError) parts.push(`app: ${session.appError}`);
   $('live-status').textContent = parts.join(' · ');
   $('live-status').className = session.diverged ? 'error' : '';
   $('follow').hidden = app.follow;
   $('move-app').hidden = $('resume-app').hidden = !session.connected;
-  window.studio.live = { last: app.last, follow: app.follow, connected: session.connected, diverged: session.diverged };
+  window.studio.live = {
+    last: app.last, follow: app.follow, connected: session.connected, diverged: session.diverged,
+    jumps: session.jumps || [], appAt: session.appAt ?? null,
+  };
 }
 
 // Says, in `where` (the status line by default), that a control needs an open session (or a
@@ -191,6 +199,91 @@ async function moveApp(to) {
     status(`the app was sent to the state after ${answer.to.toLocaleString('en')}`);
   } catch (error) {
     fail(error);
+  }
+}
+
+// MARK: - Jumps: where the app was moved, and where it is now
+
+// A live session's `jumps` ({after, to, time}) and `appAt` (the action whose state the app
+// shows) mark the scrubber, the swimlanes and the action list.
+let jumpKey = '';
+function refreshJumpMarks() {
+  const key = JSON.stringify([app.session?.jumps, app.session?.appAt]);
+  if (key === jumpKey) return;
+  jumpKey = key;
+  renderMarks();
+  renderRows();
+  drawLanes();
+}
+
+function appPosition(session) {
+  if (session.appAt === null || session.appAt === undefined) return 'app moved to a state the Studio did not send';
+  return session.appAt === session.lastSequence ? `app at its last action, ${session.appAt.toLocaleString('en')}`
+    : `app moved to action ${session.appAt.toLocaleString('en')}`;
+}
+
+function jumpsAfter(sequence) {
+  return (app.session?.jumps || []).filter((jump) => jump.after === sequence);
+}
+
+function jumpText(jump) {
+  return jump.to === null ? 'moved elsewhere' : jump.to === jump.after ? 'resumed' : `moved to ${jump.to.toLocaleString('en')}`;
+}
+
+function jumpRowClass(sequence) {
+  if (!app.session?.live) return '';
+  return (jumpsAfter(sequence).length ? ' jumped-after' : '') + (app.session.connected && app.session.appAt === sequence ? ' app-now' : '');
+}
+
+// The row's badge: the jumps after it and, on the action whose state the app shows, "app".
+function markJumpRow(row, sequence) {
+  const parts = jumpsAfter(sequence).map((jump) => `↩ ${jumpText(jump)}`);
+  if (app.session?.live && app.session.connected && app.session.appAt === sequence) parts.push('◀ app is here');
+  const text = parts.join(' · ');
+  if ((row.dataset.live || '') !== text) {
+    if (text) row.dataset.live = text; else delete row.dataset.live;
+  }
+}
+
+function jumpMarkButtons(span) {
+  const session = app.session;
+  if (!session?.live) return [];
+  const buttons = (session.jumps || []).map((jump) => {
+    const button = document.createElement('button');
+    button.className = 'mark jump';
+    button.style.left = ((jump.after - app.start) / span) * 100 + '%';
+    button.title = `after action ${jump.after.toLocaleString('en')} the app was ${jumpText(jump)}`;
+    button.setAttribute('aria-label', button.title);
+    button.addEventListener('click', () => select(jump.to ?? jump.after, { scroll: true }));
+    return button;
+  });
+  if (session.connected && session.appAt !== null && session.appAt !== undefined) {
+    const here = document.createElement('button');
+    here.className = 'mark app-now';
+    here.style.left = ((session.appAt - app.start) / span) * 100 + '%';
+    here.title = `the app shows the state after action ${session.appAt.toLocaleString('en')}`;
+    here.setAttribute('aria-label', here.title);
+    here.addEventListener('click', () => select(session.appAt, { scroll: true }));
+    buttons.push(here);
+  }
+  return buttons;
+}
+
+// On the swimlanes: an orange line at each jump's time, and a green one at the time of the
+// action whose state the app shows (when its row has been loaded).
+function drawJumpLanes(context, width, height) {
+  const lanes = app.lanes, session = app.session;
+  if (!session?.live || !lanes || !(lanes.end > lanes.start)) return;
+  const at = (time) => LABEL + ((time - lanes.start) / (lanes.end - lanes.start)) * (width - LABEL);
+  context.fillStyle = '#e08a00';
+  for (const jump of session.jumps || []) {
+    const x = Math.min(width - 1, Math.max(LABEL, at(jump.time)));
+    for (let y = 0; y < height; y += 6) context.fillRect(x - 0.5, y, 1.5, 3);
+  }
+  const here = session.connected ? app.rows.get(session.appAt) : null;
+  if (here) {
+    context.fillStyle = '#2b9348';
+    context.fillRect(Math.min(width - 2, Math.max(LABEL, at(here.time))) - 1, 0, 2.5, height);
   }
 }
 
@@ -346,8 +439,9 @@ function renderRows() {
     if (row.style.top !== position) row.style.top = position;
     const violated = app.marks.some((m) => m.fail !== null && sequence >= m.fail && (m.heal === null || sequence < m.heal));
     const className = 'row' + (sequence === app.sel ? ' selected' : '') + (violated ? ' violated' : '') +
-      (app.skips.has(sequence) ? ' skipped' : '');
+      (app.skips.has(sequence) ? ' skipped' : '') + jumpRowClass(sequence);
     if (row.className !== className) row.className = className;
+    markJumpRow(row, sequence);
     const filled = action ? 'action' : 'pending';
     if (row.dataset.filled !== filled) {
       row.dataset.filled = filled;
@@ -436,7 +530,7 @@ function renderMarks() {
       buttons.push(button);
     }
   }
-  marks.replaceChildren(...buttons);
+  marks.replaceChildren(...buttons, ...jumpMarkButtons(span));
 }
 
 async function loadLanes() {
@@ -483,6 +577,7 @@ function drawLanes() {
     context.fillStyle = '#d33b2f';
     context.fillRect(x - 0.5, 0, 1.5, height);
   }
+  drawJumpLanes(context, width, height);
 }
 
 $('lanes').addEventListener('click', (event) => {
@@ -1001,3 +1096,22 @@ function isoTime(seconds) {
   const date = new Date(seconds * 1000);
   return Number.isNaN(date.getTime()) ? `${seconds} s` : date.toISOString();
 }
+
+// MARK: - Dispatch and opening files (dispatch.js, upload.js)
+
+setUpDispatch({
+  session: () => app.session,
+  selectedAction: () => app.rows.get(app.sel)?.action,
+  report: (text) => status(text),
+});
+
+setUpUploads({
+  opened: async (answer) => {
+    app.removed.delete(answer.id);
+    app.sessions = (await api('sessions')).filter((s) => !app.removed.has(s.id));
+    renderSessions();
+    await openSession(answer.id);
+    status(`opened ${answer.file}`);
+  },
+  report: status,
+});

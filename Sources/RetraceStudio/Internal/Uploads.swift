@@ -1,0 +1,102 @@
+import Foundation
+import Retrace
+import RetraceCLI
+import RetraceDebugger
+import RetraceLog
+
+/// Trace and JSON Lines files the page uploads (`POST /api/uploads?name=N`, dropped on the
+/// page or picked with its Open button): each is written into ``directory`` under a name no
+/// file there has, opened as a session, and added to the list.
+struct Uploads: Sendable {
+  /// The default largest upload, in MiB (`retrace serve --upload-limit`).
+  static let defaultLimitMiB = 64
+
+  /// Where uploaded files are written, created at the first upload.
+  let directory: String
+  /// The largest upload, in bytes; a larger one is refused (413) before it is read.
+  let limit: Int
+  let catalog: SessionCatalog
+  let registry: DomainRegistry
+  let flows: [NavigationFlow]
+  let key: TracePrivateKey?
+
+  /// A new directory in the system's temporary directory, for a Studio given none.
+  static func temporaryDirectory() -> String {
+    FileManager.default.temporaryDirectory
+      .appendingPathComponent("retrace-uploads-\(UUID().uuidString.prefix(8).lowercased())").path
+  }
+
+  /// Writes `data`, uploaded as `name`, into the directory (as `name`, or `name-2`, … when
+  /// that file exists: a file is never overwritten), opens it and lists it.
+  ///
+  /// - Returns: `{"id", "file", "bytes"}`: the new session's id, the path written, its size.
+  /// - Throws: `APIError` 400 for a name that is not a `.trace` or `.jsonl` file's, an empty
+  ///   upload, or a file that does not open (which is then deleted); 500 when it cannot be
+  ///   written.
+  func take(_ data: Data, name: String) async throws -> RetraceLog.JSONValue {
+    let base = URL(fileURLWithPath: name.isEmpty ? "/" : name).lastPathComponent
+    let suffix = [".trace", ".jsonl"].first { base.hasSuffix($0) }
+    guard let suffix, base.count > suffix.count else {
+      throw APIError(
+        400, "an upload must be named NAME.trace or NAME.jsonl (?name=), not '\(name.prefix(100))'")
+    }
+    guard !data.isEmpty else { throw APIError(400, "the upload '\(base)' is empty") }
+    guard data.count <= limit else {
+      throw APIError(413, "the upload is larger than \(limit) bytes (retrace serve --upload-limit)")
+    }
+    let stem = SessionCatalog.slug(String(base.dropLast(suffix.count)))
+    let (directory, catalog, registry, flows, key) = (
+      self.directory, self.catalog, self.registry, self.flows, self.key
+    )
+    return try await offload {
+      let path = try Self.write(data, stem: stem, suffix: suffix, in: directory)
+      let file: SessionFile
+      let domain: any Domain
+      do {
+        (file, domain) = try SessionCatalog.openFile(path, key: key, registry: registry)
+      } catch {
+        try? FileManager.default.removeItem(atPath: path)
+        let reason = "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ")
+        throw APIError(400, "'\(base)' does not open as a session: \(reason)")
+      }
+      func add<E: Domain>(_ domain: E) -> any StudioSession {
+        catalog.add(idBase: stem) { id in
+          FileSession<E>(
+            id: id, domain: domain, file: file, flow: flows.first { $0.domain == domain.name },
+            key: key)
+        }
+      }
+      let session = add(domain)
+      return .object([
+        ("id", .string(session.id)), ("file", .string(path)), ("bytes", .int(Int64(data.count))),
+      ])
+    }
+  }
+
+  /// Writes `data` to `stem.suffix` in `directory`, or `stem-2.suffix`, … the first name no
+  /// file has: the file is created exclusively, so that two uploads never write one file.
+  private static func write(_ data: Data, stem: String, suffix: String, in directory: String)
+    throws -> String
+  {
+    do {
+      try FileManager.default.createDirectory(
+        atPath: directory, withIntermediateDirectories: true)
+    } catch {
+      throw APIError(500, "cannot create the upload directory \(directory): \(error)")
+    }
+    for number in 1...10_000 {
+      let name = number == 1 ? stem + suffix : "\(stem)-\(number)\(suffix)"
+      let path = (directory as NSString).appendingPathComponent(name)
+      do {
+        try data.write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
+        return path
+      } catch let error as CocoaError where error.code == .fileWriteFileExists {
+        continue
+      } catch {
+        if FileManager.default.fileExists(atPath: path) { continue }
+        throw APIError(500, "cannot write \(path): \(error.localizedDescription)")
+      }
+    }
+    throw APIError(500, "the upload directory \(directory) has too many files named \(stem)")
+  }
+}
