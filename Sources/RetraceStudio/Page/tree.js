@@ -47,6 +47,8 @@ export class StateTree {
     // The word before a changed value's old one: 'was', or 'recorded' for a replay that
     // skipped actions.
     this.oldWord = 'was';
+    this.movedFrom = new Map();
+    this.removed = new Map();
   }
 
   // The value at `path` as the tree holds it, and whether it holds all of it (a long array's
@@ -72,8 +74,9 @@ export class StateTree {
     this.marks = new Map();
     this.old = new Map();
     this.ancestors = new Set();
+    this.noteMoves(changes);
     for (const change of changes) {
-      this.marks.set(pathKey(change.path), change.kind);
+      if (change.kind !== 'removed') this.marks.set(pathKey(change.path), change.kind);
       if ('old' in change) this.old.set(pathKey(change.path), change.old);
       for (let depth = 0; depth < change.path.length; depth++) {
         const key = pathKey(change.path.slice(0, depth));
@@ -90,6 +93,50 @@ export class StateTree {
     this.matches = [...this.element.querySelectorAll('.label.match')];
     this.current = -1;
     return this.matches.length;
+  }
+
+  // Notes where items moved from, and what was removed: a removed item's path ends with its
+  // index before (another item may be at that index now), so it is shown apart, as a line at
+  // the end of its parent's.
+  noteMoves(changes) {
+    this.movedFrom = new Map();
+    this.removed = new Map();
+    for (const change of changes) {
+      if (change.kind === 'moved') this.movedFrom.set(pathKey(change.path), change.from);
+      if (change.kind !== 'removed') continue;
+      const parent = pathKey(change.path.slice(0, -1));
+      if (!this.removed.has(parent)) this.removed.set(parent, []);
+      this.removed.get(parent).push(change);
+    }
+  }
+
+  // The lines of the items or keys removed from the value at `id`.
+  removedLines(id) {
+    return (this.removed.get(id) ?? []).map((change) => {
+      const line = document.createElement('div');
+      line.className = 'node';
+      const label = document.createElement('div');
+      label.className = 'label removed';
+      const key = change.path[change.path.length - 1];
+      const keySpan = document.createElement('span');
+      keySpan.className = 'key';
+      keySpan.textContent = typeof key === 'number' ? `[${key}]` : key;
+      const what = document.createElement('span');
+      what.className = 'was';
+      what.textContent = 'id' in change ? `removed (id ${change.id})` : 'removed';
+      label.append(keySpan, ': ', what);
+      line.append(label);
+      return line;
+    });
+  }
+
+  // "moved from [3]" beside an item that moved in its array, or nothing.
+  movedNote(id) {
+    if (!this.movedFrom.has(id)) return [];
+    const note = document.createElement('span');
+    note.className = 'was moved-from';
+    note.textContent = ` moved from [${this.movedFrom.get(id)}]`;
+    return [note];
   }
 
   // Opens the ancestors of every key or value that contains the query.
@@ -187,7 +234,7 @@ export class StateTree {
       label.append(keySpan, ': ');
     }
     if (!isObject) {
-      label.append(this.leaf(value));
+      label.append(this.leaf(value), ...this.movedNote(id));
       if (this.old.has(id)) {
         const was = document.createElement('span');
         was.className = 'was';
@@ -200,7 +247,7 @@ export class StateTree {
     const meta = document.createElement('span');
     meta.className = 'meta';
     meta.textContent = array ? `[${count.toLocaleString('en')}]` : `{${count}}`;
-    label.append(meta);
+    label.append(meta, ...this.movedNote(id));
     if (!this.open.has(id)) {
       meta.addEventListener('click', () => { this.open.add(id); node.replaceWith(this.node(key, value, path)); });
       return node;
@@ -229,6 +276,7 @@ export class StateTree {
         expected = index + 1;
       }
       if (expected < count) gap(expected, count);
+      node.append(...this.removedLines(id));
       return node;
     }
     const limit = this.shown.get(id) || PAGE;
@@ -245,6 +293,7 @@ export class StateTree {
       });
       node.append(more);
     }
+    node.append(...this.removedLines(id));
     return node;
   }
 
