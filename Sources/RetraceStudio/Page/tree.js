@@ -49,6 +49,8 @@ export class StateTree {
     this.oldWord = 'was';
     this.movedFrom = new Map();
     this.removed = new Map();
+    // The domain's display formats, by path pattern (docs/DOMAINS.md): set per session.
+    this.displayFormats = {};
   }
 
   // The value at `path` as the tree holds it, and whether it holds all of it (a long array's
@@ -128,6 +130,18 @@ export class StateTree {
       line.append(label);
       return line;
     });
+  }
+
+  // A number the domain has a display format for, formatted, beside the raw value: " (44.12
+  // EUR)"; the raw value is also the formatted one's tooltip.
+  formattedNote(value, path) {
+    const shown = formatValue(this.displayFormats, path, value);
+    if (shown === null) return [];
+    const note = document.createElement('span');
+    note.className = 'formatted';
+    note.title = String(value);
+    note.textContent = ` (${shown})`;
+    return [note];
   }
 
   // "moved from [3]" beside an item that moved in its array, or nothing.
@@ -234,11 +248,14 @@ export class StateTree {
       label.append(keySpan, ': ');
     }
     if (!isObject) {
-      label.append(this.leaf(value), ...this.movedNote(id));
+      label.append(this.leaf(value), ...this.formattedNote(value, path), ...this.movedNote(id));
       if (this.old.has(id)) {
         const was = document.createElement('span');
         was.className = 'was';
-        was.append(` (${this.oldWord} `, this.leaf(this.old.get(id)), ')');
+        const old = this.leaf(this.old.get(id));
+        const shown = formatValue(this.displayFormats, path, this.old.get(id));
+        if (shown !== null) old.title = shown;
+        was.append(` (${this.oldWord} `, old, ')');
         label.append(was);
       }
       return node;
@@ -304,4 +321,41 @@ export class StateTree {
     else { span.className = 'lit'; span.textContent = String(value); }
     return span;
   }
+}
+
+// The value shown for the number `value` at `path` under a domain's display formats
+// ({pattern: {money: {currencyCode, minorUnits}} or {date: 'epochSeconds'}}), as
+// `retrace state` shows it (DisplayFormat in the Swift sources), or null when no format
+// applies. Of several matching patterns, the one with the most literal keys wins, then the
+// longest.
+export function formatValue(formats, path, value) {
+  if (typeof value !== 'number' || !formats) return null;
+  const literal = (keys) => keys.filter((k) => k !== '*' && k !== '**').length;
+  const matches = (keys, steps) => {
+    if (!keys.length) return !steps.length;
+    if (keys[0] === '**') return steps.some((_, i) => matches(keys.slice(1), steps.slice(i))) || matches(keys.slice(1), []);
+    if (!steps.length) return false;
+    if (keys[0] !== '*' && (typeof steps[0] === 'number' || keys[0] !== steps[0])) return false;
+    return matches(keys.slice(1), steps.slice(1));
+  };
+  const found = Object.entries(formats).map(([pattern, format]) => [pattern.split('.'), format, pattern])
+    .filter(([keys]) => matches(keys, path))
+    .sort((a, b) => literal(b[0]) - literal(a[0]) || b[0].length - a[0].length || (a[2] < b[2] ? 1 : -1))[0];
+  if (!found) return null;
+  const format = found[1];
+  if (format.money) {
+    const { currencyCode, minorUnits } = format.money;
+    if (!Number.isSafeInteger(value)) return null;
+    let digits = String(Math.abs(value)).padStart(minorUnits + 1, '0');
+    const whole = digits.slice(0, digits.length - minorUnits).replace(/\B(?=(\d{3})+$)/g, ',');
+    const fraction = minorUnits > 0 ? '.' + digits.slice(digits.length - minorUnits) : '';
+    return `${value < 0 ? '-' : ''}${whole}${fraction} ${currencyCode}`;
+  }
+  if (format.date) {
+    const seconds = Math.floor(format.date === 'epochMilliseconds' ? value / 1000 : value);
+    if (!(seconds >= -62167219200 && seconds < 253402300800)) return null;
+    const iso = new Date(seconds * 1000).toISOString();
+    return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+  }
+  return null;
 }
