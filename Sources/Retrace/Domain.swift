@@ -38,6 +38,9 @@ public protocol Domain<State, Action>: Sendable {
   /// Which action and state fields hold personal data, and what a recorder with a
   /// redaction key writes of them; `nil` (the default) when the domain declares none.
   var redaction: RedactionPolicy? { get }
+  /// How tools show some of the state's numbers (money, dates), by path pattern
+  /// (``DisplayFormat``); empty (the default) when the domain declares none.
+  var displayFormats: [String: DisplayFormat] { get }
 
   /// Applies an action with the domain's reducer.
   func reduce(into state: inout State, action: Action) -> Effect<Action>
@@ -83,6 +86,9 @@ public protocol Domain<State, Action>: Sendable {
 extension Domain {
   /// By default a domain declares no redaction.
   public var redaction: RedactionPolicy? { nil }
+
+  /// By default a domain declares no display formats.
+  public var displayFormats: [String: DisplayFormat] { [:] }
 
   /// By default actions need no upcasting.
   public func upcast(_ action: CBORValue, fromVersion version: Int) throws -> CBORValue {
@@ -141,6 +147,8 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
   public let workload: Workload<State, Action>?
   /// Which action and state fields hold personal data; `nil` for none.
   public let redaction: RedactionPolicy?
+  /// How tools show some of the state's numbers, by path pattern (``DisplayFormat``).
+  public let displayFormats: [String: DisplayFormat]
   @usableFromInline let reducer: Reduce<State, Action>
   @usableFromInline let upcaster: (@Sendable (CBORValue, Int) throws -> CBORValue)?
   @usableFromInline let legacyEncoder: (@Sendable (Action, Int) -> (any Encodable & Sendable)?)?
@@ -157,7 +165,7 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
   ///   - initialState: The state before the first action.
   ///   - reducer: The domain's reducer.
   ///   - actionCases: The names of the action cases, as they appear in encoded actions.
-  ///     Prefer ``init(name:summary:actionSchemaVersion:initialState:reducer:sampleActions:invariants:workload:upcaster:legacyEncoder:redaction:)``,
+  ///     Prefer ``init(name:summary:actionSchemaVersion:initialState:reducer:sampleActions:invariants:workload:upcaster:legacyEncoder:redaction:displayFormats:)``,
   ///     which derives them from actions, so that the compiler checks them.
   ///   - invariants: The rules the state must obey.
   ///   - workload: A generator of realistic action sequences, for `retrace generate` and
@@ -168,6 +176,8 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
   ///     it, or `nil` for a version it cannot write: the inverse of `upcaster`, for tools
   ///     that write sessions as older releases did.
   ///   - redaction: Which action and state fields hold personal data; `nil` for none.
+  ///   - displayFormats: How tools show some of the state's numbers, by path pattern
+  ///     (`"accounts.*.balance": .money(currencyCode: "EUR")`); none by default.
   @inlinable
   public init<R: Reducer & Sendable>(
     name: String,
@@ -180,9 +190,11 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
     workload: Workload<State, Action>? = nil,
     upcaster: (@Sendable (CBORValue, Int) throws -> CBORValue)? = nil,
     legacyEncoder: (@Sendable (Action, Int) -> (any Encodable & Sendable)?)? = nil,
-    redaction: RedactionPolicy? = nil
+    redaction: RedactionPolicy? = nil,
+    displayFormats: [String: DisplayFormat] = [:]
   ) where R.State == State, R.Action == Action {
     self.redaction = redaction
+    self.displayFormats = displayFormats
     self.name = name
     self.summary = summary
     self.actionSchemaVersion = actionSchemaVersion
@@ -220,6 +232,8 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
   ///   - upcaster: Rewrites an action recorded with an older schema version.
   ///   - legacyEncoder: The action as an older schema version encoded it.
   ///   - redaction: Which action and state fields hold personal data; `nil` for none.
+  ///   - displayFormats: How tools show some of the state's numbers, by path pattern
+  ///     (`"accounts.*.balance": .money(currencyCode: "EUR")`); none by default.
   @inlinable
   public init<R: Reducer & Sendable>(
     name: String,
@@ -232,7 +246,8 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
     workload: Workload<State, Action>? = nil,
     upcaster: (@Sendable (CBORValue, Int) throws -> CBORValue)? = nil,
     legacyEncoder: (@Sendable (Action, Int) -> (any Encodable & Sendable)?)? = nil,
-    redaction: RedactionPolicy? = nil
+    redaction: RedactionPolicy? = nil,
+    displayFormats: [String: DisplayFormat] = [:]
   ) where R.State == State, R.Action == Action {
     var names: [String] = []
     for action in sampleActions {
@@ -244,7 +259,7 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
       initialState: initialState,
       reducer: reducer, actionCases: names, invariants: invariants, workload: workload,
       upcaster: upcaster,
-      legacyEncoder: legacyEncoder, redaction: redaction)
+      legacyEncoder: legacyEncoder, redaction: redaction, displayFormats: displayFormats)
   }
 
   /// Applies an action with the domain's reducer.

@@ -32,7 +32,7 @@ public struct DomainRegistry: Sendable {
 
   /// Checks what the compiler cannot: that every action case a domain's workload makes is
   /// among its `Domain.actionCases` (a hand-written list of names can drift from the
-  /// enum; `DomainDefinition.init(name:summary:actionSchemaVersion:initialState:reducer:sampleActions:invariants:workload:upcaster:legacyEncoder:redaction:)`
+  /// enum; `DomainDefinition.init(name:summary:actionSchemaVersion:initialState:reducer:sampleActions:invariants:workload:upcaster:legacyEncoder:redaction:displayFormats:)`
   /// derives it instead), and that no name is listed twice. `RetraceCommand` runs it at
   /// startup.
   ///

@@ -142,24 +142,10 @@ public struct SessionDirectory: Sendable {
   static func timestamp(_ time: Double) -> String {
     let millis = Int64((time * 1000).rounded(.down))
     let seconds = millis.quotientAndRemainder(dividingBy: 1000)
-    let days = Int64((Double(seconds.quotient) / 86_400).rounded(.down))
-    let secondOfDay = seconds.quotient - days * 86_400
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let day = doy - (153 * mp + 2) / 5 + 1
-    let month = mp < 10 ? mp + 3 : mp - 9
-    let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-    func pad(_ value: Int64, _ width: Int) -> String {
-      let text = String(value)
-      return String(repeating: "0", count: max(0, width - text.count)) + text
-    }
-    return pad(year, 4) + pad(month, 2) + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2)
-      + pad(secondOfDay / 60 % 60, 2) + pad(secondOfDay % 60, 2) + "."
+    let utc = UTCTime(secondsSince1970: seconds.quotient)
+    let pad = UTCTime.padded
+    return pad(utc.year, 4) + pad(utc.month, 2) + pad(utc.day, 2) + "T" + pad(utc.hour, 2)
+      + pad(utc.minute, 2) + pad(utc.second, 2) + "."
       + pad(Int64(seconds.remainder), 3) + "Z"
   }
 }

@@ -72,7 +72,9 @@ import Testing
       #expect(result.exitCode == 0)
       let expected =
         try debugger.diff(from: UInt64(from), to: UInt64(to))
-        .map { "state from \(from) to \(to):\n\($0)\n" } ?? "no change from \(from) to \(to)\n"
+        .map {
+          "state from \(from) to \(to):\n\(displayFormatted($0, bankingDomain.displayFormats))\n"
+        } ?? "no change from \(from) to \(to)\n"
       #expect(result.stdout == expected, "\(from)...\(to)")
     }
     let outside = try workspace.run("diff r.trace --from 10 --to 6001")
@@ -124,7 +126,12 @@ import Testing
     let before = try workspace.run("diff f.trace --from \(intact - 5) --to \(intact) --full")
     let expected = try Debugger(domain: bankingDomain, session: session).diff(
       from: UInt64(intact - 5), to: UInt64(intact))
-    #expect(before.stdout == expected.map { "state from \(intact - 5) to \(intact):\n\($0)\n" })
+    // The CLI writes the banking domain's display formats beside the raw values.
+    #expect(
+      before.stdout
+        == expected.map {
+          "state from \(intact - 5) to \(intact):\n\(displayFormatted($0, bankingDomain.displayFormats))\n"
+        })
   }
 
   @Test func aLogThatMeetsAnUndecodableChunkPrintsEveryActionBeforeIt() throws {
@@ -185,7 +192,9 @@ import Testing
         let result = try workspace.run("diff \(file) --from \(from) --to \(to) --full")
         let expected =
           try debugger.diff(from: UInt64(from), to: UInt64(to))
-          .map { "state from \(from) to \(to):\n\($0)\n" } ?? "no change from \(from) to \(to)\n"
+          .map {
+            "state from \(from) to \(to):\n\(displayFormatted($0, bankingDomain.displayFormats))\n"
+          } ?? "no change from \(from) to \(to)\n"
         #expect(result.stdout == expected, "\(file) \(from)...\(to)")
       }
       let early = try workspace.run("diff \(file) --from 999 --to 1500")

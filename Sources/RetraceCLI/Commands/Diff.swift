@@ -90,7 +90,7 @@ struct Diff: AsyncParsableCommand {
         ).text)
     } else if let diff {
       print("state from \(from) to \(to)\(unfinished):".bold)
-      print(Terminal.colorDiff(diff.text))
+      print(Terminal.colorDiff(displayFormatted(diff.text, domain.displayFormats)))
       if !diff.isComplete {
         Terminal.writeError(
           "\(CommandContext.name): the change is large: shown in part (… marks the rest); --full prints all of it, --json too"
@@ -153,7 +153,7 @@ struct Diff: AsyncParsableCommand {
       }
       if let stateDiff = difference.stateDiff {
         print("state after \(difference.sequence), from \(traces[0]) to \(traces[1]):")
-        print(Terminal.colorDiff(stateDiff))
+        print(Terminal.colorDiff(displayFormatted(stateDiff, domain.displayFormats)))
       } else {
         print("the states after \(difference.sequence) are equal")
       }

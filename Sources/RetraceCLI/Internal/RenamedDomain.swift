@@ -14,6 +14,7 @@ struct RenamedDomain<Base: Domain>: Domain {
   var invariants: [Invariant<Base.State>] { base.invariants }
   var workload: Workload<Base.State, Base.Action>? { base.workload }
   var redaction: RedactionPolicy? { base.redaction }
+  var displayFormats: [String: DisplayFormat] { base.displayFormats }
 
   func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     base.reduce(into: &state, action: action)

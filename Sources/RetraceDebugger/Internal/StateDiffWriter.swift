@@ -15,14 +15,14 @@ import CustomDump
 ///   with `==` on the collections' elements, without mirrors where those are `Equatable`),
 ///   and matches the elements between as swift-custom-dump does (a Myers diff in which
 ///   elements with one `id` or equal are the same element) when there are at most
-///   ``smallWindow`` of them, by position when there are more; changed elements go through
+///   ``ElementMatching/smallWindow`` of them, by position when there are more; changed elements go through
 ///   this writer, removed and inserted ones are dumped;
 /// - everything else (values of at most ``smallNodeCount`` nodes, enums, dictionaries, sets,
 ///   classes, types with a custom dump) goes to swift-custom-dump's own `diff`.
 ///
 /// The output is swift-custom-dump's, character for character (`StateDiffTests` compares
 /// them), except where a window is matched by position (an element inserted in the middle of
-/// more than ``smallWindow`` changed elements shows as the elements after it changing), and
+/// more than ``ElementMatching/smallWindow`` changed elements shows as the elements after it changing), and
 /// where the Myers diff pairs a removal with an insertion at another position (both are
 /// dumped, where swift-custom-dump diffs them against each other), and in the numbers of
 /// objects (`#1 Box`), which start again in each part handed to swift-custom-dump.
@@ -131,7 +131,7 @@ struct StateDiffWriter {
   ///
   /// The elements between are matched as swift-custom-dump matches them (its Myers diff,
   /// with elements of one `id` or equal taken as the same element) when there are at most
-  /// ``smallWindow`` of them, and by position otherwise.
+  /// ``ElementMatching/smallWindow`` of them, and by position otherwise.
   private mutating func writeCollection(
     _ old: Any, _ new: Any, _ oldMirror: Mirror, _ newMirror: Mirror, label: String?, indent: Int,
     separator: String
@@ -141,14 +141,19 @@ struct StateDiffWriter {
     let oldCount = oldElements.count
     let newCount = newElements.count
     let (prefix, equalSuffix) = commonEnds(old, new, oldCount: oldCount, newCount: newCount)
-    // swift-custom-dump's Myers diff matches, from the front, every element with the same
-    // `id` as well as equal ones: the suffix must leave those to it, or it would match them
-    // differently.
-    let sameRun = Self.sameElementRun(oldElements.dropFirst(prefix), newElements.dropFirst(prefix))
-    let suffix = min(equalSuffix, min(oldCount, newCount) - prefix - sameRun)
+    // The elements after the prefix that the matching may compare: no more than a window it
+    // matches with a Myers diff.
+    let oldHead = Array(oldElements.dropFirst(prefix).prefix(ElementMatching.smallWindow))
+    let newHead = Array(newElements.dropFirst(prefix).prefix(ElementMatching.smallWindow))
+    let matches = ElementMatching(
+      oldCount: oldCount, newCount: newCount, prefix: prefix, equalSuffix: equalSuffix
+    ) {
+      isIdentityEqual(oldHead[$0].value, newHead[$1].value)
+        || areEqual(oldHead[$0].value, newHead[$1].value)
+    }
+    let suffix = matches.suffix
     let oldWindow = oldElements.dropFirst(prefix).dropLast(suffix).lazy.map(\.value)
     let newWindow = newElements.dropFirst(prefix).dropLast(suffix).lazy.map(\.value)
-    let matches = Self.match(oldWindow, newWindow)
     line("  ", indent, "\(label.map { "\($0): " } ?? "")[")
     let inner = indent + 2
     var unchanged = UnchangedRun(newCount: newCount, indent: inner)
@@ -279,50 +284,6 @@ struct StateDiffWriter {
       }
       (count, self.last) = (0, nil)
     }
-  }
-
-  /// Windows of at most this many elements (both sides together) are matched with a Myers
-  /// diff, as swift-custom-dump does; larger ones by position.
-  static let smallWindow = 1_000
-
-  /// How many elements at the start of two collections are the same element (one `id`, or
-  /// equal), looking at no more than ``smallWindow``: past that the window is matched by
-  /// position anyway.
-  private static func sameElementRun(
-    _ old: some Collection<Mirror.Child>, _ new: some Collection<Mirror.Child>
-  ) -> Int {
-    zip(old.prefix(smallWindow), new.prefix(smallWindow))
-      .prefix { isIdentityEqual($0.value, $1.value) || areEqual($0.value, $1.value) }
-      .count
-  }
-
-  /// Which elements of the old window are removed and which of the new one inserted.
-  private struct Matches {
-    var isRemoval: (Int) -> Bool
-    var isInsertion: (Int) -> Bool
-  }
-
-  /// Matches the elements of two windows: a Myers diff in which elements with one `id` or
-  /// equal are the same element, as in swift-custom-dump, for small windows; by position
-  /// for large ones (the extra elements of the longer side removed or inserted).
-  private static func match<Window: Collection<Any>>(_ old: Window, _ new: Window) -> Matches {
-    let oldCount = old.count
-    let newCount = new.count
-    guard oldCount + newCount <= smallWindow else {
-      return Matches(isRemoval: { $0 >= newCount }, isInsertion: { $0 >= oldCount })
-    }
-    let difference = Array(new).difference(from: Array(old)) {
-      isIdentityEqual($0, $1) || areEqual($0, $1)
-    }
-    var removals = Set<Int>()
-    var insertions = Set<Int>()
-    for change in difference {
-      switch change {
-      case .remove(let offset, _, _): removals.insert(offset)
-      case .insert(let offset, _, _): insertions.insert(offset)
-      }
-    }
-    return Matches(isRemoval: removals.contains, isInsertion: insertions.contains)
   }
 
   // MARK: - Lines

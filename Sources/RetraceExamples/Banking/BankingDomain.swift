@@ -13,8 +13,17 @@ public let bankingDomain = DomainDefinition(
   workload: BankingWorkload.workload,
   upcaster: BankingSchema.upcast,
   legacyEncoder: BankingSchema.legacyEncoding,
-  redaction: bankingRedaction
+  redaction: bankingRedaction,
+  displayFormats: bankingDisplayFormats
 )
+
+/// How tools show the banking state's numbers: amounts and balances, in cents, as euros;
+/// transaction dates, in seconds since 1970, as dates.
+public let bankingDisplayFormats: [String: DisplayFormat] = [
+  "accounts.*.balance": .money(currencyCode: "EUR", minorUnits: 2),
+  "accounts.*.transactions.*.amount": .money(currencyCode: "EUR", minorUnits: 2),
+  "accounts.*.transactions.*.date": .date(.epochSeconds),
+]
 
 /// What a recording with a redaction key writes of a banking session: account names, IBANs
 /// and beneficiaries become keyed pseudonyms (an IBAN keeps its country code, so it still
@@ -48,7 +57,8 @@ public let bankingWithFeesDomain = DomainDefinition(
   invariants: bankingInvariants,
   workload: BankingWorkload.workload,
   upcaster: BankingSchema.upcast,
-  legacyEncoder: BankingSchema.legacyEncoding
+  legacyEncoder: BankingSchema.legacyEncoding,
+  displayFormats: bankingDisplayFormats
 )
 
 /// The banking domain's invariants.

@@ -131,6 +131,7 @@ final class FileSession<D: Domain>: StudioSession {
             })
         ),
         ("navigation", .bool(flow != nil)),
+        ("displayFormats", DisplayFormat.json(domain.displayFormats)),
       ])
   }
 

@@ -1,3 +1,5 @@
+import RetraceDebugger
+
 /// The long arrays of a state (more than ``StatePreview/head`` + ``StatePreview/tail``
 /// items), held so that the items a preview leaves out can be compared with another state's.
 ///
@@ -40,11 +42,18 @@ struct LongArrays {
   /// The indexes, by the path of their array, of the items that differ from those of the
   /// same array in `old` and that a preview leaves out (between the ends); at most `limit`
   /// in all.
-  func changedItems(from old: LongArrays, limit: Int) -> [[PathStep]: [Int]] {
+  ///
+  /// - Parameter oldPath: Where an array of this state was in `old` (an array in an item
+  ///   that moved is compared with the one in the same item), `nil` when it was not there.
+  /// - Parameter matched: The arrays matched by identity instead (``identityMatch(at:from:at:)``).
+  func changedItems(
+    from old: LongArrays, limit: Int, oldPath: ([PathStep]) -> [PathStep]? = { $0 },
+    skipping matched: Set<[PathStep]> = []
+  ) -> [[PathStep]: [Int]] {
     var changed: [[PathStep]: [Int]] = [:]
     var found = 0
-    for (path, array) in arrays where found < limit {
-      guard let before = old.arrays[path] else { continue }
+    for (path, array) in arrays where found < limit && !matched.contains(path) {
+      guard let before = oldPath(path).flatMap({ old.arrays[$0] }) else { continue }
       let middle = StatePreview.head..<(min(array.count, before.count) - StatePreview.tail)
       guard !middle.isEmpty,
         let indexes = array.differingIndexes(from: before, in: middle, limit: limit - found),
@@ -57,6 +66,43 @@ struct LongArrays {
   }
 }
 
+extension LongArrays {
+  /// How the items of the array at `path` match those of the array at `oldPath` in `old`
+  /// by identity (``ItemMatch``): when both are held, their items are `Identifiable`, and at
+  /// most ``ElementMatching/smallWindow`` items lie between their common ends, the cap that
+  /// keeps the work of matching small (`retrace diff` matches such arrays by position too).
+  func identityMatch(at path: [PathStep], from old: LongArrays, at oldPath: [PathStep])
+    -> ItemMatch?
+  {
+    guard let array = arrays[path], let before = old.arrays[oldPath] else { return nil }
+    return array.identityMatch(from: before)
+  }
+}
+
+/// Matches two arrays' items by identity, reading each item's `id` once.
+private func matchByIdentity(
+  oldCount: Int, newCount: Int, equal: (Int, Int) -> Bool, old: (Int) -> Any, new: (Int) -> Any
+) -> ItemMatch? {
+  var oldIDs: [Int: String?] = [:]
+  var newIDs: [Int: String?] = [:]
+  func oldID(_ index: Int) -> String? {
+    if let id = oldIDs[index] { return id }
+    let id = identity(of: old(index))
+    oldIDs[index] = id
+    return id
+  }
+  func newID(_ index: Int) -> String? {
+    if let id = newIDs[index] { return id }
+    let id = identity(of: new(index))
+    newIDs[index] = id
+    return id
+  }
+  return ItemMatch(
+    oldCount: oldCount, newCount: newCount, maxWindow: ElementMatching.smallWindow,
+    equal: equal, oldID: oldID, newID: newID, oldKey: { oldID($0) ?? "" },
+    newKey: { newID($0) ?? "" })
+}
+
 /// An array whose items can be compared with another's.
 protocol ItemComparable {
   /// How many items it has.
@@ -67,10 +113,24 @@ protocol ItemComparable {
   /// `nil` when `old` is not an array of the same type.
   func differingIndexes(from old: any ItemComparable, in range: Range<Int>, limit: Int)
     -> [Int]?
+  /// How this array's items match `old`'s by identity, when they are `Identifiable` and few
+  /// lie between the common ends (``LongArrays/identityMatch(at:from:at:)``).
+  func identityMatch(from old: any ItemComparable) -> ItemMatch?
 }
 
 extension Array: ItemComparable where Element: Equatable {
   func item(_ index: Int) -> (any Encodable)? { self[index] as? any Encodable }
+
+  func identityMatch(from old: any ItemComparable) -> ItemMatch? {
+    guard Element.self is any Identifiable.Type, let old = old as? [Element] else { return nil }
+    let same = withUnsafeBufferPointer { new in
+      old.withUnsafeBufferPointer { $0.baseAddress == new.baseAddress }
+    }
+    if same { return ItemMatch() }
+    return matchByIdentity(
+      oldCount: old.count, newCount: count, equal: { old[$0] == self[$1] }, old: { old[$0] },
+      new: { self[$0] })
+  }
 
   func differingIndexes(from old: any ItemComparable, in range: Range<Int>, limit: Int)
     -> [Int]?
@@ -102,6 +162,18 @@ private struct BoxedCollection<C: RandomAccessCollection>: ItemComparable {
 
   func item(_ index: Int) -> (any Encodable)? {
     items[items.index(items.startIndex, offsetBy: index)] as? any Encodable
+  }
+
+  func identityMatch(from old: any ItemComparable) -> ItemMatch? {
+    guard C.Element.self is any Identifiable.Type, let old = old as? BoxedCollection<C> else {
+      return nil
+    }
+    if let same, same(items, old.items) { return ItemMatch() }
+    let oldItem = { old.items[old.items.index(old.items.startIndex, offsetBy: $0)] }
+    let newItem = { items[items.index(items.startIndex, offsetBy: $0)] }
+    return matchByIdentity(
+      oldCount: old.count, newCount: count, equal: { equal(oldItem($0), newItem($1)) },
+      old: oldItem, new: newItem)
   }
 
   func differingIndexes(from old: any ItemComparable, in range: Range<Int>, limit: Int)

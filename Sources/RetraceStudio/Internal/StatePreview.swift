@@ -65,27 +65,57 @@ struct StatePreview: Sendable {
   /// `oldArrays` holds) and `new`: the preview of `new`, which also keeps every item changed
   /// in the middle of a long array, and the changes, those items' included.
   ///
-  /// The middle of a long array is compared item by item (``LongArrays``); an item that
-  /// differs is kept in both previews' comparison, so the change is found to its field, with
-  /// the old value.
+  /// The items of an array are matched as `retrace diff` matches them, by `id` when they are
+  /// `Identifiable` (``PreviewComparison``). The middle of a long array is compared through
+  /// ``LongArrays``: by identity (``ItemMatch``) when its items are `Identifiable` and few
+  /// lie between its common ends, item by item by index otherwise. An item that differs is
+  /// kept in the preview and compared with the old item itself, so the change is found to its
+  /// field, with the old value.
   static func changes<State: Encodable>(
     from old: StatePreview, _ oldArrays: LongArrays, to new: State, limit: Int = 2_000
   ) throws -> (preview: StatePreview, changes: [Change]) {
     let (plain, newArrays) = try capturing(new)
-    let changedItems = newArrays.changedItems(from: oldArrays, limit: limit)
-    guard !changedItems.isEmpty else { return (plain, old.changes(to: plain, limit: limit)) }
-    let preview = try StatePreview(new, keeping: changedItems.mapValues(Set.init))
-    var changes = old.changes(to: preview, limit: limit)
-    for (path, indexes) in changedItems.sorted(by: { "\($0.key)" < "\($1.key)" }) {
-      for index in indexes {
-        guard changes.count < limit, let item = oldArrays.item(index, at: path),
-          let newItem = preview.node(at: path + [.index(index)])
-        else { continue }
-        let oldItem = PreviewNode()
-        try PreviewContext(window: nil, keeping: [:]).encode(item, into: oldItem, path: [])
-        changes += Self.compare(
-          oldItem.value, newItem, at: path + [.index(index)], limit: limit - changes.count)
-      }
+    // A long array of `Identifiable` items is matched by identity, once.
+    var matches: [[PathStep]: ItemMatch?] = [:]
+    let longMatch = { (path: [PathStep], oldPath: [PathStep]) -> ItemMatch? in
+      if let known = matches[path] { return known }
+      let match = newArrays.identityMatch(at: path, from: oldArrays, at: oldPath)
+      matches[path] = match
+      return match
+    }
+    var comparison = PreviewComparison(limit: limit, longMatch: longMatch)
+    comparison.compare(old.root, plain.root)
+    // An array inside an item that moved is compared with the one at the item's old path.
+    let oldPath = comparison.oldPath(of:)
+    let changedItems = newArrays.changedItems(
+      from: oldArrays, limit: limit, oldPath: oldPath, skipping: comparison.matchedPaths)
+    var keeping = changedItems.mapValues(Set.init)
+    for item in comparison.unreached { keeping[item.path, default: []].insert(item.new) }
+    // Items added or moved between the ends of a long array, so that the page shows them.
+    for change in comparison.changes where change.kind == "added" || change.kind == "moved" {
+      guard case .index(let index)? = change.path.last,
+        case .array(let count, let items, _)? = plain.node(at: Array(change.path.dropLast())),
+        items.count < count, !items.contains(where: { $0.index == index })
+      else { continue }
+      keeping[Array(change.path.dropLast()), default: []].insert(index)
+    }
+    guard !keeping.isEmpty else { return (plain, comparison.changes) }
+    let preview = try StatePreview(new, keeping: keeping)
+    var second = PreviewComparison(limit: limit, longMatch: longMatch)
+    second.compare(old.root, preview.root)
+    var changes = second.changes
+    // The items neither preview holds both of: compared with the old item itself.
+    var pairs = changedItems.flatMap { path, indexes in indexes.map { (path, $0, $0) } }
+    pairs += second.unreached.map { ($0.path, $0.old, $0.new) }
+    for (path, index, newIndex) in pairs.sorted(by: { ("\($0.0)", $0.2) < ("\($1.0)", $1.2) }) {
+      guard changes.count < limit, let before = oldPath(path),
+        let item = oldArrays.item(index, at: before),
+        let newItem = preview.node(at: path + [.index(newIndex)])
+      else { continue }
+      let oldItem = PreviewNode()
+      try PreviewContext(window: nil, keeping: [:]).encode(item, into: oldItem, path: [])
+      changes += Self.compare(
+        oldItem.value, newItem, at: path + [.index(newIndex)], limit: limit - changes.count)
     }
     return (preview, changes)
   }
@@ -105,7 +135,7 @@ struct StatePreview: Sendable {
       case (.object(let fields), .key(let key)):
         guard let child = fields.first(where: { $0.key == key })?.value else { return nil }
         node = child
-      case (.array(_, let items), .index(let index)):
+      case (.array(_, let items, _), .index(let index)):
         guard let child = items.first(where: { $0.index == index })?.value else { return nil }
         node = child
       default: return nil
@@ -117,15 +147,23 @@ struct StatePreview: Sendable {
   /// One place where two states differ.
   struct Change {
     var path: [PathStep]
-    /// `changed`, `added` or `removed`.
+    /// `changed`, `added`, `removed` or `moved`. The path of an item removed from an array
+    /// ends with its index in the old array; any other path is in the new state.
     var kind: String
     /// For a changed value that is not an object or an array: its old value, as JSON.
     var old: String?
+    /// For an item moved in its array: its index before.
+    var from: Int? = nil
+    /// For an item of an array of `Identifiable` values that moved, was added or removed:
+    /// its `id`, as text.
+    var id: String? = nil
 
     var json: JSONValue {
       .object(
         [("path", .array(path.map(\.json))), ("kind", .string(kind))]
-          + (old.map { [("old", .raw($0))] } ?? []))
+          + (old.map { [("old", .raw($0))] } ?? [])
+          + (from.map { [("from", .int(Int64($0)))] } ?? [])
+          + (id.map { [("id", .string($0))] } ?? []))
     }
   }
 
@@ -139,52 +177,9 @@ struct StatePreview: Sendable {
   static func compare(
     _ old: PreviewValue, _ new: PreviewValue, at start: [PathStep], limit: Int
   ) -> [Change] {
-    var changes: [Change] = []
-    var path = start
-    func compare(_ old: PreviewValue, _ new: PreviewValue) {
-      guard changes.count < limit else { return }
-      switch (old, new) {
-      case (.object(let a), .object(let b)):
-        let oldFields = Dictionary(a, uniquingKeysWith: { x, _ in x })
-        let newFields = Dictionary(b, uniquingKeysWith: { x, _ in x })
-        for key in Set(oldFields.keys).union(newFields.keys).sorted() {
-          path.append(.key(key))
-          switch (oldFields[key], newFields[key]) {
-          case (let x?, let y?): compare(x, y)
-          case (nil, _?): changes.append(Change(path: path, kind: "added"))
-          case (_?, nil): changes.append(Change(path: path, kind: "removed"))
-          case (nil, nil): break
-          }
-          path.removeLast()
-        }
-      case (.array(let oldCount, let a), .array(let newCount, let b)):
-        let oldItems = Dictionary(a, uniquingKeysWith: { x, _ in x })
-        for (index, node) in b {
-          path.append(.index(index))
-          if index >= oldCount {
-            changes.append(Change(path: path, kind: "added"))
-          } else if let before = oldItems[index] {
-            compare(before, node)
-          }
-          path.removeLast()
-        }
-        for (index, _) in a where index >= newCount {
-          path.append(.index(index))
-          changes.append(Change(path: path, kind: "removed"))
-          path.removeLast()
-        }
-      case (.leaf(let a), .leaf(let b)):
-        if a != b { changes.append(Change(path: path, kind: "changed", old: a)) }
-      default:
-        if case .leaf(let a) = old {
-          changes.append(Change(path: path, kind: "changed", old: a))
-        } else {
-          changes.append(Change(path: path, kind: "changed"))
-        }
-      }
-    }
-    compare(old, new)
-    return changes
+    var comparison = PreviewComparison(limit: limit, at: start)
+    comparison.compare(old, new)
+    return comparison.changes
   }
 }
 
@@ -197,6 +192,8 @@ final class PreviewNode {
   }
 
   var kind: Kind = .leaf(.null)
+  /// The value's `id`, as text, when it is `Identifiable`: an array's items are matched by it.
+  var id: String?
 
   /// The finished value.
   var value: PreviewValue {
@@ -205,7 +202,9 @@ final class PreviewNode {
     case .object(let object):
       .object(object.fields.keys.sorted().map { ($0, object.fields[$0]!.value) })
     case .array(let array):
-      .array(count: array.count, items: array.items.map { ($0.index, $0.node.value) })
+      .array(
+        count: array.count, items: array.items.map { ($0.index, $0.node.value) },
+        ids: array.items.contains { $0.node.id != nil } ? array.items.map(\.node.id) : [])
     }
   }
 }
@@ -216,8 +215,9 @@ indirect enum PreviewValue: Sendable {
   case leaf(String)
   /// An object's fields, by key.
   case object([(key: String, value: PreviewValue)])
-  /// An array's count and the items kept, by index.
-  case array(count: Int, items: [(index: Int, value: PreviewValue)])
+  /// An array's count and the items kept, by index, with the `id` of each (``PreviewNode/id``),
+  /// in the same order, when any has one.
+  case array(count: Int, items: [(index: Int, value: PreviewValue)], ids: [String?])
 
   /// The estimated size of the whole value's JSON, in bytes (``StatePreview/estimatedBytes``).
   var estimatedBytes: Int {
@@ -225,7 +225,7 @@ indirect enum PreviewValue: Sendable {
     case .leaf(let text): return text.utf8.count
     case .object(let fields):
       return fields.reduce(2) { $0 + $1.key.utf8.count + 4 + $1.value.estimatedBytes }
-    case .array(let count, let items):
+    case .array(let count, let items, _):
       let held = items.reduce(0) { $0 + $1.value.estimatedBytes + 1 }
       guard !items.isEmpty else { return 2 }
       return 2 + held + (count - items.count) * (held / items.count)
@@ -237,7 +237,7 @@ indirect enum PreviewValue: Sendable {
     switch self {
     case .leaf(let text): return .raw(text)
     case .object(let fields): return .object(fields.map { ($0.key, $0.value.json) })
-    case .array(let count, let items):
+    case .array(let count, let items, _):
       if items.count == count { return .array(items.map(\.value.json)) }
       var ranges: [(start: Int, items: [JSONValue])] = []
       for (index, value) in items {
@@ -400,6 +400,7 @@ final class PreviewContext {
   }
 
   func encode<T: Encodable>(_ value: T, into node: PreviewNode, path: [PathStep]) throws {
+    if let id = identity(of: value) { node.id = id }
     // Foundation's types that JSONEncoder writes its own way.
     if let data = value as? Data {
       node.kind = .leaf(.string(data.base64EncodedString()))

@@ -360,6 +360,7 @@ async function openSession(id, at = null) {
   const filter = $('type-filter');
   filter.replaceChildren(new Option('all', ''), ...session.actionCases.map((c) => new Option(`${c.name} (${c.count})`, c.name)));
   renderInvariants();
+  tree.displayFormats = session.displayFormats ?? {};
   $('slider').min = app.start;
   $('slider').max = app.last;
   $('export-from').value = Math.min(app.last, app.start + 1);

@@ -47,6 +47,10 @@ export class StateTree {
     // The word before a changed value's old one: 'was', or 'recorded' for a replay that
     // skipped actions.
     this.oldWord = 'was';
+    this.movedFrom = new Map();
+    this.removed = new Map();
+    // The domain's display formats, by path pattern (docs/DOMAINS.md): set per session.
+    this.displayFormats = {};
   }
 
   // The value at `path` as the tree holds it, and whether it holds all of it (a long array's
@@ -72,8 +76,9 @@ export class StateTree {
     this.marks = new Map();
     this.old = new Map();
     this.ancestors = new Set();
+    this.noteMoves(changes);
     for (const change of changes) {
-      this.marks.set(pathKey(change.path), change.kind);
+      if (change.kind !== 'removed') this.marks.set(pathKey(change.path), change.kind);
       if ('old' in change) this.old.set(pathKey(change.path), change.old);
       for (let depth = 0; depth < change.path.length; depth++) {
         const key = pathKey(change.path.slice(0, depth));
@@ -90,6 +95,62 @@ export class StateTree {
     this.matches = [...this.element.querySelectorAll('.label.match')];
     this.current = -1;
     return this.matches.length;
+  }
+
+  // Notes where items moved from, and what was removed: a removed item's path ends with its
+  // index before (another item may be at that index now), so it is shown apart, as a line at
+  // the end of its parent's.
+  noteMoves(changes) {
+    this.movedFrom = new Map();
+    this.removed = new Map();
+    for (const change of changes) {
+      if (change.kind === 'moved') this.movedFrom.set(pathKey(change.path), change.from);
+      if (change.kind !== 'removed') continue;
+      const parent = pathKey(change.path.slice(0, -1));
+      if (!this.removed.has(parent)) this.removed.set(parent, []);
+      this.removed.get(parent).push(change);
+    }
+  }
+
+  // The lines of the items or keys removed from the value at `id`.
+  removedLines(id) {
+    return (this.removed.get(id) ?? []).map((change) => {
+      const line = document.createElement('div');
+      line.className = 'node';
+      const label = document.createElement('div');
+      label.className = 'label removed';
+      const key = change.path[change.path.length - 1];
+      const keySpan = document.createElement('span');
+      keySpan.className = 'key';
+      keySpan.textContent = typeof key === 'number' ? `[${key}]` : key;
+      const what = document.createElement('span');
+      what.className = 'was';
+      what.textContent = 'id' in change ? `removed (id ${change.id})` : 'removed';
+      label.append(keySpan, ': ', what);
+      line.append(label);
+      return line;
+    });
+  }
+
+  // A number the domain has a display format for, formatted, beside the raw value: " (44.12
+  // EUR)"; the raw value is also the formatted one's tooltip.
+  formattedNote(value, path) {
+    const shown = formatValue(this.displayFormats, path, value);
+    if (shown === null) return [];
+    const note = document.createElement('span');
+    note.className = 'formatted';
+    note.title = String(value);
+    note.textContent = ` (${shown})`;
+    return [note];
+  }
+
+  // "moved from [3]" beside an item that moved in its array, or nothing.
+  movedNote(id) {
+    if (!this.movedFrom.has(id)) return [];
+    const note = document.createElement('span');
+    note.className = 'was moved-from';
+    note.textContent = ` moved from [${this.movedFrom.get(id)}]`;
+    return [note];
   }
 
   // Opens the ancestors of every key or value that contains the query.
@@ -187,11 +248,14 @@ export class StateTree {
       label.append(keySpan, ': ');
     }
     if (!isObject) {
-      label.append(this.leaf(value));
+      label.append(this.leaf(value), ...this.formattedNote(value, path), ...this.movedNote(id));
       if (this.old.has(id)) {
         const was = document.createElement('span');
         was.className = 'was';
-        was.append(` (${this.oldWord} `, this.leaf(this.old.get(id)), ')');
+        const old = this.leaf(this.old.get(id));
+        const shown = formatValue(this.displayFormats, path, this.old.get(id));
+        if (shown !== null) old.title = shown;
+        was.append(` (${this.oldWord} `, old, ')');
         label.append(was);
       }
       return node;
@@ -200,7 +264,7 @@ export class StateTree {
     const meta = document.createElement('span');
     meta.className = 'meta';
     meta.textContent = array ? `[${count.toLocaleString('en')}]` : `{${count}}`;
-    label.append(meta);
+    label.append(meta, ...this.movedNote(id));
     if (!this.open.has(id)) {
       meta.addEventListener('click', () => { this.open.add(id); node.replaceWith(this.node(key, value, path)); });
       return node;
@@ -229,6 +293,7 @@ export class StateTree {
         expected = index + 1;
       }
       if (expected < count) gap(expected, count);
+      node.append(...this.removedLines(id));
       return node;
     }
     const limit = this.shown.get(id) || PAGE;
@@ -245,6 +310,7 @@ export class StateTree {
       });
       node.append(more);
     }
+    node.append(...this.removedLines(id));
     return node;
   }
 
@@ -255,4 +321,41 @@ export class StateTree {
     else { span.className = 'lit'; span.textContent = String(value); }
     return span;
   }
+}
+
+// The value shown for the number `value` at `path` under a domain's display formats
+// ({pattern: {money: {currencyCode, minorUnits}} or {date: 'epochSeconds'}}), as
+// `retrace state` shows it (DisplayFormat in the Swift sources), or null when no format
+// applies. Of several matching patterns, the one with the most literal keys wins, then the
+// longest.
+export function formatValue(formats, path, value) {
+  if (typeof value !== 'number' || !formats) return null;
+  const literal = (keys) => keys.filter((k) => k !== '*' && k !== '**').length;
+  const matches = (keys, steps) => {
+    if (!keys.length) return !steps.length;
+    if (keys[0] === '**') return steps.some((_, i) => matches(keys.slice(1), steps.slice(i))) || matches(keys.slice(1), []);
+    if (!steps.length) return false;
+    if (keys[0] !== '*' && (typeof steps[0] === 'number' || keys[0] !== steps[0])) return false;
+    return matches(keys.slice(1), steps.slice(1));
+  };
+  const found = Object.entries(formats).map(([pattern, format]) => [pattern.split('.'), format, pattern])
+    .filter(([keys]) => matches(keys, path))
+    .sort((a, b) => literal(b[0]) - literal(a[0]) || b[0].length - a[0].length || (a[2] < b[2] ? 1 : -1))[0];
+  if (!found) return null;
+  const format = found[1];
+  if (format.money) {
+    const { currencyCode, minorUnits } = format.money;
+    if (!Number.isSafeInteger(value)) return null;
+    let digits = String(Math.abs(value)).padStart(minorUnits + 1, '0');
+    const whole = digits.slice(0, digits.length - minorUnits).replace(/\B(?=(\d{3})+$)/g, ',');
+    const fraction = minorUnits > 0 ? '.' + digits.slice(digits.length - minorUnits) : '';
+    return `${value < 0 ? '-' : ''}${whole}${fraction} ${currencyCode}`;
+  }
+  if (format.date) {
+    const seconds = Math.floor(format.date === 'epochMilliseconds' ? value / 1000 : value);
+    if (!(seconds >= -62167219200 && seconds < 253402300800)) return null;
+    const iso = new Date(seconds * 1000).toISOString();
+    return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+  }
+  return null;
 }
