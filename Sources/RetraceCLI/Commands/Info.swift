@@ -91,7 +91,7 @@ struct Info: AsyncParsableCommand {
     func row(_ label: String, _ value: String) {
       print(
         label.padding(toLength: labelWidth, withPad: " ", startingAt: 0).bold
-          + Terminal.oneLine(value))
+          + value.oneLine())
     }
     row("file", "\(trace) (\(summary.format))")
     row("domain", "\(summary.info.domain) (action schema \(summary.info.actionSchemaVersion))")

@@ -48,10 +48,10 @@ struct State: AsyncParsableCommand {
       print(
         "state after \(sequence) of \(last)\(file.unfinished.map { " (\($0.text))" } ?? ""):".bold)
       if full {
-        print(stateDump(state))
+        print(Terminal.lines(stateDump(state)))
       } else {
         let (text, depth) = stateDump(state, maxNodes: readableNodeCount)
-        print(text)
+        print(Terminal.lines(text))
         if let depth {
           Terminal.writeError(
             "\(CommandContext.name): the state is large: shown \(depth) levels deep (… marks the rest); "
