@@ -67,9 +67,10 @@ final class StudioHandler: HTTPHandler, Sendable {
     guard served.withLock({ $0?.address.accepts(host: host, port: $0!.port) ?? false }) else {
       throw APIError(403, "the Host header '\(host)' is not the address served")
     }
-    let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    let target = try RequestTarget(request.target)
+    let parts = target.segments
     if parts == ["api", "live"] {
-      try checkToken(request)
+      try checkToken(request, target.query)
       return try await live.handleRequest(request)
     }
     // The one command: move a live session's app (the page posts it, so that no link or
@@ -77,12 +78,12 @@ final class StudioHandler: HTTPHandler, Sendable {
     if request.method == .POST, parts.count == 4, parts[0] == "api", parts[1] == "sessions",
       parts[3] == "jump"
     {
-      try checkToken(request)
-      return Self.json(try await jump(parts[2], Parameters(request.query)))
+      try checkToken(request, target.query)
+      return Self.json(try await jump(parts[2], Parameters(target.query)))
     }
     // The other command: take a session off the list, and let go of what it holds.
     if request.method == .DELETE, parts.count == 3, parts[0] == "api", parts[1] == "sessions" {
-      try checkToken(request)
+      try checkToken(request, target.query)
       return Self.json(try remove(parts[2]))
     }
     guard request.method == .GET else {
@@ -101,9 +102,9 @@ final class StudioHandler: HTTPHandler, Sendable {
         ]),
         body: file.data)
     }
-    try checkToken(request)
+    try checkToken(request, target.query)
     let started = ContinuousClock.now
-    let value = try await api(Array(parts.dropFirst()), request.query)
+    let value = try await api(Array(parts.dropFirst()), target.query)
     // The time the server took, for the page's Performance API (`serverTiming`): what a
     // move costs here, apart from the network and the drawing.
     let elapsed = ContinuousClock.now - started
@@ -116,8 +117,9 @@ final class StudioHandler: HTTPHandler, Sendable {
     return response
   }
 
-  private func checkToken(_ request: HTTPRequest) throws {
-    var given = request.query["token"]
+  /// Throws 401 unless `request` carries the token, as a bearer token or in `query`.
+  private func checkToken(_ request: HTTPRequest, _ query: [HTTPRequest.QueryItem]) throws {
+    var given = query["token"]
     if let authorization = request.headers[.authorization],
       authorization.lowercased().hasPrefix("bearer ")
     {
