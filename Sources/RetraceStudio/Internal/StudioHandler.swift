@@ -40,7 +40,9 @@ final class StudioHandler: HTTPHandler, Sendable {
     } catch let error as DebuggerError {
       return Self.json(.object([("error", .string(error.message))]), status: Self.status(error))
     } catch let error as TraceError {
-      return Self.json(.object([("error", .string(error.message))]), status: Self.status(error))
+      // The CLI's line: the file, where in it, and what is wrong there.
+      return Self.json(
+        .object([("error", .string(error.description.oneLine()))]), status: Self.status(error))
     } catch {
       return Self.json(.object([("error", .string("\(error)"))]), status: 500)
     }
@@ -53,10 +55,17 @@ final class StudioHandler: HTTPHandler, Sendable {
     }
   }
 
+  /// 404 for a sequence number out of range; 422 for a file that is not a session the
+  /// Studio can read there (damaged, truncated, of a newer version or another domain,
+  /// encrypted to a key not given); 500 for one that cannot be read at all (gone, an I/O
+  /// error).
   static func status(_ error: TraceError) -> Int {
     switch error.code {
     case .outOfRange: 404
-    default: 500
+    case .notATrace, .unsupportedVersion, .truncated, .corrupted, .tooLarge, .undecodable,
+      .wrongDomain, .encrypted:
+      422
+    case .notFound, .io, .closed: 500
     }
   }
 
@@ -193,11 +202,20 @@ final class StudioHandler: HTTPHandler, Sendable {
   }
 
   /// What the session list says of a session whose summary failed: its id, the fields the
-  /// page shows, an integrity of status `unreadable` and the `error`.
+  /// page shows, an integrity and the `error`. The integrity's status is `damaged` or
+  /// `truncated` for a file damaged where it was read, with the CLI's line as its `problem`
+  /// and the position in `line`, `offset` and `sequence`; `unreadable` for any other error.
   static func unreadable(_ session: any StudioSession, _ error: any Error) -> RetraceLog.JSONValue {
+    let trace = error as? TraceError
     let message =
       (error as? APIError)?.message ?? (error as? DebuggerError)?.message
-      ?? (error as? TraceError)?.message ?? "\(error)"
+      ?? trace?.description.oneLine() ?? "\(error)"
+    let status =
+      switch trace?.code {
+      case .truncated: "truncated"
+      case .corrupted, .tooLarge, .undecodable: "damaged"
+      default: "unreadable"
+      }
     return .object([
       ("id", .string(session.id)),
       // What the page shows of a live session's row.
@@ -208,9 +226,11 @@ final class StudioHandler: HTTPHandler, Sendable {
       (
         "integrity",
         .object([
-          ("status", .string("unreadable")), ("intactActions", .int(0)),
-          ("recoveredActions", .int(0)), ("problem", .string(message)), ("line", .null),
-          ("offset", .null), ("sequence", .null),
+          ("status", .string(status)), ("intactActions", .int(0)),
+          ("recoveredActions", .int(0)), ("problem", .string(message)),
+          ("line", .optional(trace?.line) { .int(Int64($0)) }),
+          ("offset", .optional(trace?.offset) { .int(Int64($0)) }),
+          ("sequence", .optional(trace?.sequence) { .uint($0) }),
         ])
       ),
       ("live", .bool(session is any LiveSegment)),
@@ -285,6 +305,7 @@ final class StudioHandler: HTTPHandler, Sendable {
     case 411: "Length Required"
     case 413: "Content Too Large"
     case 414: "URI Too Long"
+    case 422: "Unprocessable Content"
     case 431: "Request Header Fields Too Large"
     case 505: "HTTP Version Not Supported"
     default: "Internal Server Error"
