@@ -20,10 +20,10 @@ struct DamagedSession: StudioSession {
     }
   }
 
+  /// The session list's entry: `StudioHandler.unreadable(_:_:)`'s, with the file's path.
   func summary() async throws -> JSONValue {
-    guard case .object(let fields) = StudioHandler.unreadable(self, error) else {
-      return StudioHandler.unreadable(self, error)
-    }
+    let listed = StudioHandler.unreadable(self, error)
+    guard case .object(let fields) = listed else { return listed }
     return .object(fields + [("file", .string(path))])
   }
 
