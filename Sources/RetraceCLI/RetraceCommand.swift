@@ -135,9 +135,8 @@ public struct RetraceCommand: AsyncParsableCommand {
           in: arguments ?? Array(CommandLine.arguments.dropFirst()), root: self)
       {
         Terminal.writeError(
-          Terminal.oneLine(
-            "\(CommandContext.name): \(unknown.message) (see '\(([CommandContext.name] + unknown.commandPath + ["--help"]).joined(separator: " "))')"
-          ))
+          ("\(CommandContext.name): \(unknown.message) (see '\(([CommandContext.name] + unknown.commandPath + ["--help"]).joined(separator: " "))')")
+            .oneLine())
         return RetraceExitCode.usage.rawValue
       }
       return reportParseError(error)
@@ -189,7 +188,7 @@ public struct RetraceCommand: AsyncParsableCommand {
     }
     // One line: the problem, and where the usage is (swift-argument-parser's full message
     // adds the option's help and the command's usage lines).
-    var problem = Terminal.oneLine(message(for: error))
+    var problem = message(for: error).oneLine()
     if problem.hasSuffix(".") { problem.removeLast() }
     var line = "\(CommandContext.name): " + problem
     if let help = fullMessage(for: error).split(separator: "\n").last(where: {

@@ -16,6 +16,7 @@ import Retrace
 /// written `case › child`; a case with
 /// no payload is its name; a case with one associated value shows the value without its
 /// label, with several, each as `label: value`. Text is quoted and cut at 40 characters,
+/// its invisible characters escaped (`String.oneLine(quoted:)`),
 /// collections show their size, and a struct its fields while the label stays short. The
 /// whole label is cut at `maxLength` characters with `…`.
 ///
@@ -79,7 +80,7 @@ private struct ActionLabelWriter {
     switch value {
     case .textString(let text):
       let cut = text.count > 40 ? String(text.prefix(39)) + "…" : text
-      written = "\"" + cut.replacingControlCharacters() + "\""
+      written = cut.oneLine(quoted: true)
     case .unsigned(let number): written = String(number)
     case .negative(let number):
       written = number == .max ? "-18446744073709551616" : "-\(number + 1)"
@@ -117,39 +118,12 @@ private struct ActionLabelWriter {
     guard case .map(let pairs) = value, pairs.count == 1, let name = text(pairs[0].key),
       case .map = pairs[0].value
     else { return nil }
-    return (name, pairs[0].value)
+    return (name.oneLine(), pairs[0].value)
   }
 
+  /// A key's text, made one line: keys come from the encoding, which a trace can forge.
   static func text(_ value: CBORValue) -> String? {
-    if case .textString(let text) = value { return text }
+    if case .textString(let text) = value { return text.oneLine() }
     return nil
-  }
-}
-
-extension String {
-  /// The text with each control character written as its escape (`\n`, `\u{1B}`), so that
-  /// a label stays on one line and cannot forge another.
-  fileprivate func replacingControlCharacters() -> String {
-    var result = ""
-    for scalar in unicodeScalars {
-      switch scalar {
-      case "\n": result += "\\n"
-      case "\r": result += "\\r"
-      case "\t": result += "\\t"
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      default:
-        // Control characters, and the bidirectional overrides that reorder what a reader
-        // sees; a joiner inside an emoji stays.
-        if scalar.properties.generalCategory == .control || (0x202A...0x202E).contains(scalar.value)
-          || (0x2066...0x2069).contains(scalar.value)
-        {
-          result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-        } else {
-          result.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return result
   }
 }

@@ -219,7 +219,10 @@ public enum JSONLines {
   ///   - path: The file's name, for errors.
   /// - Returns: The header.
   /// - Throws: ``TraceError``: ``TraceError/Code/notATrace`` when the first line is
-  ///   not a header, ``TraceError/Code/unsupportedVersion`` for a newer version.
+  ///   not a header, ``TraceError/Code/unsupportedVersion`` for a newer version,
+  ///   ``TraceError/Code/corrupted`` for impossible values, ``TraceError/Code/tooLarge``
+  ///   for session facts (a session ID, app facts) larger than a trace's header may hold;
+  ///   the last three name line 1.
   public static func readHeader(from data: Data, path: String? = nil) throws(TraceError)
     -> Header
   {
@@ -461,10 +464,17 @@ public enum JSONLines {
     let asTrace = TraceHeader(
       domain: header.domain, actionSchemaVersion: header.actionSchemaVersion,
       sessionID: header.sessionID,
-      startTime: header.startTime, producer: header.producer, firstSequence: header.firstSequence,
-      checkpointInterval: 0, snapshotInterval: 0)
+      startTime: header.startTime, producer: header.producer, app: header.app ?? [:],
+      firstSequence: header.firstSequence, checkpointInterval: 0, snapshotInterval: 0)
     if let impossibility = asTrace.impossibility {
       throw TraceError(.corrupted, impossibility, path: path, line: number)
+    }
+    // The session facts a trace's header holds, within what a reader of traces accepts: a
+    // 50 MB session ID is refused here, on its line, not by `import` on the trace it writes.
+    do {
+      try asTrace.checkWritable(path: path ?? "")
+    } catch {
+      throw TraceError(.tooLarge, error.message, path: path, line: number)
     }
     return header
   }
@@ -502,9 +512,19 @@ public enum JSONLines {
       return "unknown action case '\(name)' for domain \(domain.name); known: "
         + domain.actionCases.joined(separator: ", ")
     }
-    guard (try? JSONSerialization.jsonObject(with: line)) is [String: Any] else {
-      return "not a JSON object (or a number in it is beyond a Double's range)"
+    let object: Any
+    do {
+      object = try JSONSerialization.jsonObject(with: line)
+    } catch {
+      // What the parser says is wrong, and where in the line: nested too deep, cut short,
+      // a number beyond a Double's range.
+      guard var why = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String,
+        let first = why.first
+      else { return "not valid JSON" }
+      why = first.lowercased() + why.dropFirst()
+      return "not valid JSON (\(why.hasSuffix(".") ? String(why.dropLast()) : why))"
     }
+    guard object is [String: Any] else { return "not a JSON object" }
     return describe(error)
   }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RetraceCLI
+import RetraceDebugger
 
 /// `retrace serve`: Retrace Studio, a web UI over the debugger's engine, served on this
 /// machine.
@@ -214,24 +215,8 @@ public struct ServeCommand: AsyncParsableCommand {
 /// Writes `NAME: message` on stderr, as one line.
 ///
 /// Messages hold what peers sent (a live app's name, a session id, a domain name) and file
-/// names: their control characters and bidirectional controls are escaped (``logLine(_:)``),
+/// names: their control characters and bidirectional controls are escaped (`String.oneLine()`),
 /// so that none can end the line and forge another, or drive the terminal.
 func warn(_ message: String) {
-  FileHandle.standardError.write(Data((logLine("\(CommandContext.name): \(message)") + "\n").utf8))
-}
-
-/// `text` with its control characters (`\n`, `\u{1B}`) and bidirectional controls
-/// (`\u{202E}`) escaped, as Swift writes them: one line that reads as it is stored.
-func logLine(_ text: String) -> String {
-  func mustBeEscaped(_ scalar: Unicode.Scalar) -> Bool {
-    scalar.properties.generalCategory == .control || scalar.properties.isBidiControl
-      || scalar.properties.generalCategory == .lineSeparator
-      || scalar.properties.generalCategory == .paragraphSeparator
-  }
-  guard text.unicodeScalars.contains(where: mustBeEscaped) else { return text }
-  var line = ""
-  for scalar in text.unicodeScalars {
-    line += mustBeEscaped(scalar) ? scalar.escaped(asASCII: true) : String(scalar)
-  }
-  return line
+  FileHandle.standardError.write(Data(("\(CommandContext.name): \(message)".oneLine() + "\n").utf8))
 }

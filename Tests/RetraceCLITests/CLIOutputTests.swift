@@ -15,8 +15,9 @@ import Testing
     }.sorted()
   }
 
-  /// A write that fails part-way (here the recorder refuses a header of 2 MB) used to
-  /// truncate the existing output first and leave a journal beside it.
+  /// An import that fails used to truncate the existing output first and leave a journal
+  /// beside it. Here a header of 2 MB, which the recorder refused part-way through the
+  /// write; the JSON Lines reader now refuses it first, on its line.
   @Test func aFailedWriteKeepsTheFileThatWasThereAndLeavesNothingElse() throws {
     let workspace = try Workspace()
     let header =
@@ -28,7 +29,7 @@ import Testing
     try workspace.write("keep me", to: "out.trace")
     let result = try workspace.run("import big.jsonl -o out.trace")
     #expect(result.exitCode == 3, "\(result)")
-    #expect(result.stderr.hasPrefix("retrace: out.trace: the header takes"), "\(result)")
+    #expect(result.stderr.hasPrefix("retrace: big.jsonl: line 1: the header takes"), "\(result)")
     #expect(try workspace.read("out.trace") == "keep me")
     #expect(try files(in: workspace) == ["big.jsonl", "out.trace"])
   }

@@ -73,7 +73,8 @@ import Testing
     // and `replay --verify` answer "damaged" (1). `flows` and `bisect` work on the prefix.
     let damagedAfterPrefix: (String) -> Int32 = { command in
       switch command {
-      case "verify @", "replay @ --verify": 1
+      // `info` describes the intact part, and answers that the file is not intact.
+      case "info @", "verify @", "replay @ --verify": 1
       case "import @ -o imported.jsonl": 3
       case "shrink @ --invariant non-negative-balance -o shrunk.trace": 1
       default: 0

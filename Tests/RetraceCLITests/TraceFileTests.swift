@@ -43,7 +43,7 @@ import Testing
     #expect(integrity["offset"] is Int)
 
     let info = try workspace.run("info cut.trace --json")
-    #expect(info.exitCode == 0)
+    #expect(info.exitCode == 1)
     #expect(try info.json()["actions"] as? Int == intact)
 
     // Never "verified": the intact part is checked, and the answer says the trace is cut.

@@ -78,7 +78,7 @@ import Testing
       (
         header + "\n" + #"{"seq":1,"time":0,"action":{"increment":{}}}"# + "\nnot json\n",
         .corrupted,
-        "not a JSON object"
+        "not valid JSON (invalid value around character"
       ),
       (
         header + "\n" + #"{"seq":1,"time":0,"action":{"increment":{}}}"# + "\n"

@@ -64,7 +64,7 @@ struct Bisect: AsyncParsableCommand {
         print(
           "\(invariant) first fails after action \(violation) of \(debugger.session.endSequence):"
             .red.bold
-            + " \(writer.text(for: action.action)) at \(formatTime(action.time))")
+            + " \(writer.text(for: action.action).oneLine()) at \(formatTime(action.time))")
         print(result.stateDiff.map(Terminal.colorDiff) ?? "(the action changed nothing)")
       } else {
         print("\(invariant) fails already in the initial state (\(violation))".red.bold)

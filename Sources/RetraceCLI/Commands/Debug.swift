@@ -79,7 +79,7 @@ struct Debug: AsyncParsableCommand {
     guard !reply.output.isEmpty else { return }
     if reply.isError {
       // One line, whatever was typed (an escape, a NUL).
-      Terminal.writeError(Terminal.oneLine(reply.output))
+      Terminal.writeError(reply.output.oneLine())
     } else {
       print(Terminal.colorDiff(reply.output))
     }

@@ -149,7 +149,7 @@ struct Diff: AsyncParsableCommand {
       print("first difference at \(difference.sequence): \(what)".bold)
       for (path, action) in [(traces[0], difference.first), (traces[1], difference.second)] {
         let description = action.map { writer.text(for: $0.action) }
-        print("  \(path): \(description ?? "(no action)")")
+        print("  \(path): \(description ?? "(no action)")".oneLine())
       }
       if let stateDiff = difference.stateDiff {
         print("state after \(difference.sequence), from \(traces[0]) to \(traces[1]):")
@@ -163,7 +163,7 @@ struct Diff: AsyncParsableCommand {
     if !output.json {
       for (path, unfinished) in unfinished {
         print(
-          "(\(Terminal.oneLine(path)): \(unfinished.text): it never closed, so it ends where the recording stopped)"
+          "(\(path.oneLine()): \(unfinished.text): it never closed, so it ends where the recording stopped)"
         )
       }
     }

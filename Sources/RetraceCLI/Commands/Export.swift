@@ -50,7 +50,7 @@ struct Export: AsyncParsableCommand {
     try SessionFile.writeText(text, to: output)
     if let output, output != "-" {
       Terminal.writeError(
-        Terminal.oneLine("exported \(session.actions.count) actions to \(output)"))
+        "exported \(session.actions.count) actions to \(output)".oneLine())
     }
   }
 }

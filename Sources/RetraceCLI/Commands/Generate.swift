@@ -113,7 +113,6 @@ struct Generate: AsyncParsableCommand {
     let schema = actionSchema.map { " in action schema \($0)" } ?? ""
     let redacted = (redact ? " redacted" : "") + (encryptionKey != nil ? " encrypted" : "")
     Terminal.writeError(
-      Terminal.oneLine(
-        "wrote \(actions.count)\(redacted) \(domain.name) actions\(schema) to \(output)"))
+      "wrote \(actions.count)\(redacted) \(domain.name) actions\(schema) to \(output)".oneLine())
   }
 }

@@ -46,7 +46,7 @@ struct Import: AsyncParsableCommand {
       ? " (of an unfinished session: \(header.recoveredActions ?? 0) actions recovered from the journal; the trace written is closed)"
       : ""
     Terminal.writeError(
-      Terminal.oneLine(
-        "imported \(session.actions.count) \(domain.name) actions into \(output)\(unfinished)"))
+      "imported \(session.actions.count) \(domain.name) actions into \(output)\(unfinished)"
+        .oneLine())
   }
 }

@@ -9,7 +9,10 @@ import RetraceLog
 struct Info: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Show a trace's domain, session, actions per case, size and integrity.",
-    discussion: "Reads a trace without decoding its actions, so it needs no registered domain.")
+    discussion: """
+      Reads a trace without decoding its actions, so it needs no registered domain. A damaged \
+      or truncated file is described up to the damage, and the exit code is 1.
+      """)
 
   @Argument(help: "The trace to describe.")
   var trace: String
@@ -19,6 +22,14 @@ struct Info: AsyncParsableCommand {
   @OptionGroup var keyOptions: KeyOptions
 
   mutating func run() async throws {
+    // A damaged or truncated file is described (its intact part), and is a negative answer,
+    // as for `verify`: a script that checks the exit code learns of the damage.
+    guard try describe() else { throw ExitCode(RetraceExitCode.negative.rawValue) }
+  }
+
+  /// Prints what the file holds; returns false when its contents were read and are not
+  /// intact (damaged or truncated).
+  private func describe() throws -> Bool {
     let key = try keyOptions.load()
     Terminal.configureColor(colorOptions)
     let file = try SessionFile.open(trace, key: key)
@@ -83,7 +94,7 @@ struct Info: AsyncParsableCommand {
         (summary.jumps > 0
           ? json.inserting(("jumps", .int(Int64(summary.jumps))), after: "checkpoints") : json)
           .text)
-      return
+      return !summary.contentsRead || integrity.isIntact
     }
 
     let labelWidth = 13
@@ -91,7 +102,7 @@ struct Info: AsyncParsableCommand {
     func row(_ label: String, _ value: String) {
       print(
         label.padding(toLength: labelWidth, withPad: " ", startingAt: 0).bold
-          + Terminal.oneLine(value))
+          + value.oneLine())
     }
     row("file", "\(trace) (\(summary.format))")
     row("domain", "\(summary.info.domain) (action schema \(summary.info.actionSchemaVersion))")
@@ -152,9 +163,10 @@ struct Info: AsyncParsableCommand {
     }
     guard summary.contentsRead else {
       row("integrity", Self.unreadable.yellow)
-      return
+      return true
     }
     row("integrity", integrity.isIntact ? integrity.summary.green : integrity.summary.red)
+    return integrity.isIntact
   }
 
   /// What `info` says of an encrypted trace's contents without its key.

@@ -74,7 +74,7 @@ struct Log: AsyncParsableCommand {
           text +=
             String(action.sequence).leftPadded(to: width).bold + "  " + formatTime(action.time).dim
             + "  "
-            + name.cyan + (payload.isEmpty ? "" : " " + payload)
+            + name.cyan + (payload.isEmpty ? "" : " " + payload.oneLine())
         }
       } catch {
         throw TraceError(

@@ -73,13 +73,13 @@ struct ReplayResults {
       func label(_ text: String) -> String {
         text.padding(toLength: 10, withPad: " ", startingAt: 0)
       }
-      let name = Terminal.oneLine(file).padding(toLength: width, withPad: " ", startingAt: 0)
+      let name = file.oneLine().padding(toLength: width, withPad: " ", startingAt: 0)
       switch status {
       case "diverged":
         return label("DIVERGED").red
           + "  \(name)  " + (divergence ?? "diverged")
       case "error":
-        return label("ERROR").red + "  \(name)  " + Terminal.oneLine(error ?? "unreadable")
+        return label("ERROR").red + "  \(name)  " + (error ?? "unreadable").oneLine()
       default:
         return label(status.uppercased()).red + "  \(name)"
       }

@@ -253,7 +253,7 @@ struct Replay: AsyncParsableCommand {
   private static func line(for result: Result<Outcome, any Error>, path: String, width: Int)
     -> String
   {
-    let name = Terminal.oneLine(path).padding(toLength: width, withPad: " ", startingAt: 0)
+    let name = path.oneLine().padding(toLength: width, withPad: " ", startingAt: 0)
     // The labels padded to one width, so that the names line up.
     func label(_ text: String) -> String { text.padding(toLength: 10, withPad: " ", startingAt: 0) }
     switch result {
@@ -275,7 +275,7 @@ struct Replay: AsyncParsableCommand {
           + outcome.unfinishedSuffix
       case .damaged:
         return label("DAMAGED").red + "  \(name)  "
-          + Terminal.oneLine(outcome.integrity?.summary ?? "damaged") + outcome.unfinishedSuffix
+          + (outcome.integrity?.summary ?? "damaged").oneLine() + outcome.unfinishedSuffix
       case .verified:
         return label("ok").green + "  \(name)  " + outcome.countsText + outcome.unfinishedSuffix
       case .replayed:
@@ -283,7 +283,7 @@ struct Replay: AsyncParsableCommand {
           + outcome.unfinishedSuffix
       }
     case .failure(let error):
-      return label("ERROR").red + "  \(name)  " + Terminal.oneLine("\(error)")
+      return label("ERROR").red + "  \(name)  " + "\(error)".oneLine()
     }
   }
 
@@ -543,13 +543,13 @@ struct Replay: AsyncParsableCommand {
           lines.append("no snapshot at \(divergence.sequence) holds the recorded state, so no diff")
         }
         if let integrity, !integrity.isIntact {
-          lines.append("the trace is also \(Terminal.oneLine(integrity.summary))")
+          lines.append("the trace is also \(integrity.summary.oneLine())")
         }
         return lines.joined(separator: "\n")
       case .damaged:
         var line =
           "DAMAGED".red.bold + "\(unfinished) \(path): "
-          + Terminal.oneLine(integrity?.summary ?? "damaged")
+          + (integrity?.summary ?? "damaged").oneLine()
         line +=
           "; the intact part: " + (uncoveredActions > 0 ? coverageText : "\(countsText) reproduced")
         return line + ", " + timing + "; nothing after the damage was checked"

@@ -75,23 +75,21 @@ struct Report: AsyncParsableCommand {
         return
       }
       print(
-        Terminal.oneLine(
-          "\(self.report): made \(formatTime(report.createdAt)), \(report.entries.count) sessions, \(report.bytes.count) bytes"
-            + (report.isComplete ? "" : " (cut short: some sessions are incomplete)")))
+        ("\(self.report): made \(formatTime(report.createdAt)), \(report.entries.count) sessions, \(report.bytes.count) bytes"
+          + (report.isComplete ? "" : " (cut short: some sessions are incomplete)")).oneLine())
       for (name, value) in report.app.sorted(by: { $0.key < $1.key }) {
-        print(Terminal.oneLine("app   \(name): \(value)"))
+        print("app   \(name): \(value)".oneLine())
       }
-      print(Terminal.oneLine("note  " + note.description))
+      print(("note  " + note.description).oneLine())
       for (index, entry) in report.entries.enumerated() {
         let actions = traces[index].map { "\($0.actionCount) actions" } ?? "unreadable"
         let encryption = entry.keyID.map { ", encrypted to key \($0)" } ?? ""
         print(
-          Terminal.oneLine(
-            "#\(index + 1)  \(entry.name)  \(entry.domain), \(actions), \(entry.traceBytes + entry.journalBytes) bytes\(encryption)"
-          ))
+          "#\(index + 1)  \(entry.name)  \(entry.domain), \(actions), \(entry.traceBytes + entry.journalBytes) bytes\(encryption)"
+            .oneLine())
       }
       for omission in report.omitted {
-        print(Terminal.oneLine("left out  \(omission.name): \(omission.reason)"))
+        print("left out  \(omission.name): \(omission.reason)".oneLine())
       }
     }
   }
@@ -154,9 +152,8 @@ struct Report: AsyncParsableCommand {
         try OutputFile.createNew(output + "/" + file.name, file.bytes, mode: file.mode)
       }
       Terminal.writeError(
-        Terminal.oneLine(
-          "wrote \(report.entries.count) sessions\(files.contains { $0.name == "note.txt" } ? " and the note" : "") to \(output)"
-        ))
+        ("wrote \(report.entries.count) sessions\(files.contains { $0.name == "note.txt" } ? " and the note" : "") to \(output)")
+          .oneLine())
     }
   }
 
@@ -204,8 +201,8 @@ struct Report: AsyncParsableCommand {
         BugReport.Options(lastSessions: sessions, note: note, maxBytes: maxBytes, encryptTo: key))
       try OutputFile.writeText(report.bytes, to: output)
       Terminal.writeError(
-        Terminal.oneLine(
-          "wrote \(report.entries.count) sessions (\(report.omitted.count) left out) to \(output)"))
+        "wrote \(report.entries.count) sessions (\(report.omitted.count) left out) to \(output)"
+          .oneLine())
     }
   }
 

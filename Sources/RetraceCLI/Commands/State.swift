@@ -48,10 +48,10 @@ struct State: AsyncParsableCommand {
       print(
         "state after \(sequence) of \(last)\(file.unfinished.map { " (\($0.text))" } ?? ""):".bold)
       if full {
-        print(displayFormatted(stateDump(state), domain.displayFormats))
+        print(Terminal.lines(displayFormatted(stateDump(state), domain.displayFormats)))
       } else {
         let (text, depth) = stateDump(state, maxNodes: readableNodeCount)
-        print(displayFormatted(text, domain.displayFormats))
+        print(Terminal.lines(displayFormatted(text, domain.displayFormats)))
         if let depth {
           Terminal.writeError(
             "\(CommandContext.name): the state is large: shown \(depth) levels deep (… marks the rest); "

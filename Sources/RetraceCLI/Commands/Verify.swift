@@ -61,7 +61,7 @@ struct Verify: AsyncParsableCommand {
       if nothingChecked {
         summary += "; but it holds no actions: nothing was checked beyond its header"
       }
-      let line = Terminal.oneLine("\(trace): \(summary)")
+      let line = "\(trace): \(summary)".oneLine()
       print(integrity.isIntact && !nothingChecked ? line.green : line.red)
     }
     if !integrity.isIntact || nothingChecked {

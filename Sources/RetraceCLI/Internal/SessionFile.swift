@@ -109,9 +109,8 @@ package struct SessionFile: Sendable {
     // warning per file.
     guard let unfinished, Self.warned.withLock({ $0.insert(path).inserted }) else { return }
     Terminal.writeError(
-      Terminal.oneLine(
-        "\(CommandContext.name): warning: \(path): \(unfinished.text); it never closed, so it ends where the recording stopped"
-      ))
+      "\(CommandContext.name): warning: \(path): \(unfinished.text); it never closed, so it ends where the recording stopped"
+        .oneLine())
   }
 
   /// `trace` or `jsonl`.
@@ -410,8 +409,7 @@ package struct SessionFile: Sendable {
     guard Self.warned.withLock({ $0.insert(path).inserted }) else { return }
     // "truncated" says the recording stopped, and the description the journal's actions.
     Terminal.writeError(
-      Terminal.oneLine(
-        "\(CommandContext.name): warning: \(path): \(integrity.description); using the \(reader.actionCount) intact actions"
-      ))
+      "\(CommandContext.name): warning: \(path): \(integrity.description); using the \(reader.actionCount) intact actions"
+        .oneLine())
   }
 }

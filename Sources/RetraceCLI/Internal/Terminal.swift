@@ -30,7 +30,6 @@ enum Terminal {
   /// Whether stderr is a terminal, where a progress bar may be drawn.
   static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
 
-  /// Writes one line to stderr.
   /// Writes out what stdout holds in its buffer, and returns the error if any of the
   /// command's output could not be written (a full disk, a device that refuses it).
   static func flushStandardOutput() -> TraceError? {
@@ -47,28 +46,11 @@ enum Terminal {
     return nil
   }
 
-  /// Writes `retrace: ` and the error on stderr, as one line: control characters from a
-  /// file (a session ID or domain name with a newline or a terminal escape) are escaped.
+  /// Writes `retrace: ` and the error on stderr, as one line: control, format and
+  /// bidirectional characters from a file (a session ID or domain name with a newline or a
+  /// terminal escape) are escaped (`String.oneLine()`).
   static func writeError(_ error: some Error & CustomStringConvertible) {
-    writeError("\(CommandContext.name): " + oneLine(error.description))
-  }
-
-  /// `text` with its control characters escaped (`\n`, `\u{1B}`), so that it prints as one
-  /// line and cannot drive the terminal, and its bidirectional controls too (`\u{202E}`), so
-  /// that a file name cannot make the line read in another order than it is.
-  static func oneLine(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: mustBeEscaped) else { return text }
-    var line = ""
-    for scalar in text.unicodeScalars {
-      line += mustBeEscaped(scalar) ? scalar.escaped(asASCII: true) : String(scalar)
-    }
-    return line
-  }
-
-  /// Control characters, and the bidirectional marks, embeddings, overrides and isolates
-  /// (Unicode's `Bidi_Control` property), which reorder what follows them.
-  private static func mustBeEscaped(_ scalar: Unicode.Scalar) -> Bool {
-    scalar.properties.generalCategory == .control || scalar.properties.isBidiControl
+    writeError("\(CommandContext.name): " + error.description.oneLine())
   }
 
   /// Writes `line` and a newline on stderr, after what stdout holds.
@@ -84,14 +66,24 @@ enum Terminal {
     _ = text.withUTF8 { OutputFile.writeFully(2, UnsafeRawBufferPointer($0)) }
   }
 
-  /// A state diff with its removed lines in red and added lines in green.
+  /// A state diff with its removed lines in red and added lines in green, each line made
+  /// safe to print (``lines(_:)``).
   static func colorDiff(_ text: String) -> String {
-    guard Rainbow.enabled else { return text }
+    guard Rainbow.enabled else { return lines(text) }
     return text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-      if line.hasPrefix("-") { return String(line).red }
-      if line.hasPrefix("+") { return String(line).green }
-      return String(line)
+      let safe = line.oneLine()
+      if line.hasPrefix("-") { return safe.red }
+      if line.hasPrefix("+") { return safe.green }
+      return safe
     }.joined(separator: "\n")
+  }
+
+  /// Text of several lines from a session (a state dump, a diff), each line made safe to
+  /// print (`String.oneLine()`): its line breaks stay, every other control, format or
+  /// bidirectional character in it is escaped.
+  static func lines(_ text: String) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.oneLine() }
+      .joined(separator: "\n")
   }
 }
 

@@ -120,7 +120,8 @@ struct RequestHead: Sendable {
 
   /// Parses a whole head, `bytes` up to the index ``end(in:limits:)`` gave.
   ///
-  /// - Throws: ``RequestRefusal``: 400 for a malformed line, two `Host` headers or a bad
+  /// - Throws: ``RequestRefusal``: 400 for a malformed line, a target that is not a path
+  ///   (not origin-form: an absolute URL, `*`), two `Host` headers or a bad
   ///   `Content-Length`, 505 for a version other than HTTP/1.x, 411 for a body sent with
   ///   `Transfer-Encoding`, 413 for a body over the limit.
   init(_ bytes: ArraySlice<UInt8>, limits: RequestLimits) throws(RequestRefusal) {
@@ -140,6 +141,14 @@ struct RequestHead: Sendable {
     guard parts[2] == "HTTP/1.1" || parts[2] == "HTTP/1.0" else {
       throw RequestRefusal(
         505, "only HTTP/1.1 and HTTP/1.0 are served, not '\(parts[2].prefix(16))'")
+    }
+    // Origin-form only (`/api/sessions?…`): the Studio is no proxy, and an absolute URL
+    // (`http://other.example/api/sessions`) or `*` names something it does not serve, or
+    // says where the request is for apart from the Host header that was checked.
+    guard parts[1].hasPrefix("/") else {
+      throw RequestRefusal(
+        400, "the request target must be a path such as /api/sessions, not '\(parts[1].prefix(60))'"
+      )
     }
     method = HTTPMethod(String(parts[0]))
     version = HTTPVersion(String(parts[2]))

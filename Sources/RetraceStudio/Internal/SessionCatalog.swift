@@ -103,7 +103,8 @@ final class SessionCatalog: Sendable {
 
   /// Opens every session in `paths`: files as given, and the `.trace` and `.jsonl` files in
   /// directories (not their subdirectories), sorted by name. A file given by name must open;
-  /// a file in a directory that does not is skipped with a warning.
+  /// a file in a directory that does not is skipped with a warning. A file whose head is
+  /// damaged is listed as a ``DamagedSession`` either way.
   ///
   /// No paths give an empty catalog, for live sessions only.
   ///
@@ -120,8 +121,7 @@ final class SessionCatalog: Sendable {
   ) throws -> SessionCatalog {
     var sessions: [any StudioSession] = []
     var ids = Set<String>()
-    func add(_ path: String) throws {
-      let (file, domain) = try openFile(path, key: key, registry: registry)
+    func uniqueID(_ path: String) -> String {
       var id = Self.slug(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
       if ids.contains(id) {
         var number = 2
@@ -129,8 +129,20 @@ final class SessionCatalog: Sendable {
         id = "\(id)-\(number)"
       }
       ids.insert(id)
+      return id
+    }
+    func add(_ path: String) throws {
+      let file: SessionFile
+      let domain: any Domain
+      do {
+        (file, domain) = try openFile(path, key: key, registry: registry)
+      } catch let error as TraceError where DamagedSession.isDamage(error) {
+        // Listed as damaged, with where and why, rather than stopping the Studio.
+        sessions.append(DamagedSession(id: uniqueID(path), path: path, error: error))
+        return
+      }
       sessions.append(
-        makeFileSession(domain, file: file, id: id, flows: flows, key: key))
+        makeFileSession(domain, file: file, id: uniqueID(path), flows: flows, key: key))
     }
     for path in paths {
       var isDirectory: ObjCBool = false

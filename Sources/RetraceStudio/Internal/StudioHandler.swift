@@ -43,7 +43,9 @@ final class StudioHandler: HTTPHandler, Sendable {
     } catch let error as DebuggerError {
       return Self.json(.object([("error", .string(error.message))]), status: Self.status(error))
     } catch let error as TraceError {
-      return Self.json(.object([("error", .string(error.message))]), status: Self.status(error))
+      // The CLI's line: the file, where in it, and what is wrong there.
+      return Self.json(
+        .object([("error", .string(error.description.oneLine()))]), status: Self.status(error))
     } catch {
       return Self.json(.object([("error", .string("\(error)"))]), status: 500)
     }
@@ -56,10 +58,17 @@ final class StudioHandler: HTTPHandler, Sendable {
     }
   }
 
+  /// 404 for a sequence number out of range; 422 for a file that is not a session the
+  /// Studio can read there (damaged, truncated, of a newer version or another domain,
+  /// encrypted to a key not given); 500 for one that cannot be read at all (gone, an I/O
+  /// error).
   static func status(_ error: TraceError) -> Int {
     switch error.code {
     case .outOfRange: 404
-    default: 500
+    case .notATrace, .unsupportedVersion, .truncated, .corrupted, .tooLarge, .undecodable,
+      .wrongDomain, .encrypted:
+      422
+    case .notFound, .io, .closed: 500
     }
   }
 
@@ -70,9 +79,10 @@ final class StudioHandler: HTTPHandler, Sendable {
     guard served.withLock({ $0?.address.accepts(host: host, port: $0!.port) ?? false }) else {
       throw APIError(403, "the Host header '\(host)' is not the address served")
     }
-    let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    let target = try RequestTarget(request.target)
+    let parts = target.segments
     if parts == ["api", "live"] {
-      try checkToken(request)
+      try checkToken(request, target.query)
       return try await live.handleRequest(request)
     }
     // The commands to a live session's app: move it, send it an action (the page posts
@@ -80,23 +90,23 @@ final class StudioHandler: HTTPHandler, Sendable {
     if request.method == .POST, parts.count == 4, parts[0] == "api", parts[1] == "sessions",
       parts[3] == "jump" || parts[3] == "dispatch"
     {
-      try checkToken(request)
+      try checkToken(request, target.query)
       if parts[3] == "dispatch" {
         return Self.json(try await dispatch(parts[2], try await request.bodyData))
       }
-      return Self.json(try await jump(parts[2], Parameters(request.query)))
+      return Self.json(try await jump(parts[2], Parameters(target.query)))
     }
     // A trace file the page uploads, which then opens as a session.
     if request.method == .POST, parts == ["api", "uploads"] {
-      try checkToken(request)
+      try checkToken(request, target.query)
       guard let uploads else { throw APIError(404, "this Studio takes no uploads") }
       return Self.json(
         try await uploads.take(
-          try await request.bodyData, name: Parameters(request.query).string("name") ?? ""))
+          try await request.bodyData, name: Parameters(target.query).string("name") ?? ""))
     }
     // The other command: take a session off the list, and let go of what it holds.
     if request.method == .DELETE, parts.count == 3, parts[0] == "api", parts[1] == "sessions" {
-      try checkToken(request)
+      try checkToken(request, target.query)
       return Self.json(try remove(parts[2]))
     }
     guard request.method == .GET else {
@@ -118,9 +128,9 @@ final class StudioHandler: HTTPHandler, Sendable {
         ]),
         body: file.data)
     }
-    try checkToken(request)
+    try checkToken(request, target.query)
     let started = ContinuousClock.now
-    let value = try await api(Array(parts.dropFirst()), request.query)
+    let value = try await api(Array(parts.dropFirst()), target.query)
     // The time the server took, for the page's Performance API (`serverTiming`): what a
     // move costs here, apart from the network and the drawing.
     let elapsed = ContinuousClock.now - started
@@ -133,8 +143,9 @@ final class StudioHandler: HTTPHandler, Sendable {
     return response
   }
 
-  private func checkToken(_ request: HTTPRequest) throws {
-    var given = request.query["token"]
+  /// Throws 401 unless `request` carries the token, as a bearer token or in `query`.
+  private func checkToken(_ request: HTTPRequest, _ query: [HTTPRequest.QueryItem]) throws {
+    var given = query["token"]
     if let authorization = request.headers[.authorization],
       authorization.lowercased().hasPrefix("bearer ")
     {
@@ -208,11 +219,20 @@ final class StudioHandler: HTTPHandler, Sendable {
   }
 
   /// What the session list says of a session whose summary failed: its id, the fields the
-  /// page shows, an integrity of status `unreadable` and the `error`.
+  /// page shows, an integrity and the `error`. The integrity's status is `damaged` or
+  /// `truncated` for a file damaged where it was read, with the CLI's line as its `problem`
+  /// and the position in `line`, `offset` and `sequence`; `unreadable` for any other error.
   static func unreadable(_ session: any StudioSession, _ error: any Error) -> RetraceLog.JSONValue {
+    let trace = error as? TraceError
     let message =
       (error as? APIError)?.message ?? (error as? DebuggerError)?.message
-      ?? (error as? TraceError)?.message ?? "\(error)"
+      ?? trace?.description.oneLine() ?? "\(error)"
+    let status =
+      switch trace?.code {
+      case .truncated: "truncated"
+      case .corrupted, .tooLarge, .undecodable: "damaged"
+      default: "unreadable"
+      }
     return .object([
       ("id", .string(session.id)),
       // What the page shows of a live session's row.
@@ -223,9 +243,11 @@ final class StudioHandler: HTTPHandler, Sendable {
       (
         "integrity",
         .object([
-          ("status", .string("unreadable")), ("intactActions", .int(0)),
-          ("recoveredActions", .int(0)), ("problem", .string(message)), ("line", .null),
-          ("offset", .null), ("sequence", .null),
+          ("status", .string(status)), ("intactActions", .int(0)),
+          ("recoveredActions", .int(0)), ("problem", .string(message)),
+          ("line", .optional(trace?.line) { .int(Int64($0)) }),
+          ("offset", .optional(trace?.offset) { .int(Int64($0)) }),
+          ("sequence", .optional(trace?.sequence) { .uint($0) }),
         ])
       ),
       ("live", .bool(session is any LiveSegment)),
@@ -318,6 +340,7 @@ final class StudioHandler: HTTPHandler, Sendable {
     case 411: "Length Required"
     case 413: "Content Too Large"
     case 414: "URI Too Long"
+    case 422: "Unprocessable Content"
     case 431: "Request Header Fields Too Large"
     case 505: "HTTP Version Not Supported"
     default: "Internal Server Error"
