@@ -73,7 +73,12 @@ enum ActionJSON {
 
   /// A JSON value, decoded as it is.
   private indirect enum Item: Decodable {
-    case null, bool(Bool), unsigned(UInt64), negative(Int64), float(Double), text(String)
+    case null
+    case bool(Bool)
+    case unsigned(UInt64)
+    case negative(Int64)
+    case float(Double)
+    case text(String)
     case array([Item])
     case object([(String, Item)])
 
