@@ -208,7 +208,8 @@ import Testing
     }
     // A page of three, then the rest from `next`, with the case filter.
     let rent = try actions.filter {
-      $0["case"] as? String == "addTransaction" && (try text($0)).contains("rent")
+      let mentions = try text($0).contains("rent")
+      return $0["case"] as? String == "addTransaction" && mentions
     }.compactMap { $0["seq"] as? Int }
     let first = try #require(
       try await studio.get(path, ["text": "RENT", "type": "addTransaction", "limit": "3"]).json()

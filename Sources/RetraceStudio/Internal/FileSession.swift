@@ -157,7 +157,8 @@ final class FileSession<D: Domain>: StudioSession {
     return try await offload {
       // The action before `from` is read too, for the time since it.
       let before = from.flatMap { from in
-        from > source.startSequence + 1 && from <= source.lastSequence ? from - 1 : nil
+        from > source.startSequence + 1 && from <= min(to ?? .max, source.lastSequence)
+          ? from - 1 : nil
       }
       let actions = try file.actions(as: domain, from: before ?? from, through: to, in: source)
       let writer = JSONLines.ActionWriter<D.Action>()
@@ -188,10 +189,11 @@ final class FileSession<D: Domain>: StudioSession {
             next = action.sequence
             throw EnoughActions()
           }
+          // `nil` (JSON null) for the session's first action, which is still listed with it.
+          let since: Double? = previousTime.map { action.time - $0 }
           items.append(
             Self.json(
-              action, name: name, writer: writer, encoded: encoded,
-              sincePrevious: previousTime.map { action.time - $0 }))
+              action, name: name, writer: writer, encoded: encoded, sincePrevious: .some(since)))
         }
       } catch is EnoughActions {}
       return .object([
