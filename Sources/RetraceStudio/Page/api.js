@@ -94,6 +94,12 @@ export async function apiWithProgress(path, params, { signal, progress }) {
 
 export function isAbort(error) { return error?.name === 'AbortError'; }
 
+// Cancels the request made for `key`, if one is under way.
+export function cancel(key) {
+  inFlight.get(key)?.abort();
+  inFlight.delete(key);
+}
+
 export function download(name, text, type = 'application/octet-stream') {
   const url = URL.createObjectURL(new Blob([text], { type }));
   const link = document.createElement('a');

@@ -1,7 +1,7 @@
 // Retrace Studio's page: sessions, a virtualized timeline with swimlanes and invariant
 // marks, the state tree at the selected action, and the navigation, bench and export tabs.
 // It reads everything through the JSON API (api.js); docs/STUDIO.md describes both.
-import { api, apiWithProgress, onBusy, isAbort, download } from './api.js';
+import { api, apiWithProgress, onBusy, cancel, isAbort, download } from './api.js';
 import { StateTree } from './tree.js';
 import { drawFlows, drawBench } from './panels.js';
 
@@ -201,6 +201,8 @@ $('resume-app').addEventListener('click', () => moveApp('last'));
 // Takes a session off the Studio's list (DELETE /api/sessions/{id}); if it was open, the
 // first other session opens, or the page empties when there is none.
 async function removeSession(id) {
+  // Its swimlanes, still being read, are not asked for once it is gone.
+  if (app.session?.id === id) cancelSessionWork();
   try {
     await api(`sessions/${encodeURIComponent(id)}`, {}, null, 'DELETE');
   } catch (error) {
@@ -366,6 +368,8 @@ function renderRows() {
     }
   }
   for (const row of existing.values()) if (!kept.has(row)) row.remove();
+  // The selected action's time since the previous one, once its row has come.
+  renderSince();
   if (app.filtered && bottom >= rowCount() - 20 && app.filteredNext !== null) loadFiltered(true);
 }
 
@@ -1031,6 +1035,7 @@ function isoTime(seconds) {
 
 // Everything here starts afresh when a session opens or closes.
 function resetNavigation() {
+  cancelSessionWork();
   stopPlaying();
   zoom.from = zoom.to = null;
   showZoom();
@@ -1087,9 +1092,11 @@ function showZoom() {
   if (!app.session) return;
   if (zoomFrame === null) {
     zoomFrame = requestAnimationFrame(() => {
+      const started = performance.now();
       zoomFrame = null;
       renderMarks();
       drawLanes();
+      (window.studio.zoomDrawMs ||= []).push(performance.now() - started);
     });
   }
   clearTimeout(zoomLanesTimer);
@@ -1194,6 +1201,13 @@ $('zoom-out').addEventListener('click', () => { if (needSession()) zoomBy(4, sel
 $('zoom-reset').addEventListener('click', () => { if (needSession()) setView(app.start, app.last); });
 window.studio.zoomTo = (from, to) => setView(from, to);
 
+// The requests for the open session that no move replaces: its swimlanes and its filter.
+function cancelSessionWork() {
+  cancel('lanes');
+  cancel('filter');
+  clearTimeout(zoomLanesTimer);
+}
+
 function showLanesStatus(text) {
   $('lanes-status').hidden = !text;
   $('lanes-status').textContent = text || '';
@@ -1234,7 +1248,8 @@ function renderSince() {
   const action = app.lastState?.action;
   if (!element || !action) return;
   const text = sinceText(sinceOf(action.seq));
-  element.textContent = text ? ` · ${text} since the previous action` : '';
+  const line = text ? ` · ${text} since the previous action` : '';
+  if (element.textContent !== line) element.textContent = line;
 }
 
 // MARK: Filter by text
