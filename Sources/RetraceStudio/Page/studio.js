@@ -1096,7 +1096,8 @@ function showZoom() {
       zoomFrame = null;
       renderMarks();
       drawLanes();
-      (window.studio.zoomDrawMs ||= []).push(performance.now() - started);
+      // The last hundred, for the browser test.
+      window.studio.zoomDrawMs = [...(window.studio.zoomDrawMs || []).slice(-99), performance.now() - started];
     });
   }
   clearTimeout(zoomLanesTimer);
