@@ -68,7 +68,7 @@ let countedDomain = DomainDefinition(
     let before = CountedAction.decodings.withLock { $0 }
     for from in stride(from: 1, through: count, by: 200) {
       let page = try await served.actions(
-        from: UInt64(from), to: UInt64(from + 199), type: nil, limit: 200)
+        from: UInt64(from), to: UInt64(from + 199), type: nil, text: nil, limit: 200)
       let body = try JSONSerialization.jsonObject(with: Data(page.text.utf8)) as? [String: Any]
       #expect((body?["actions"] as? [Any])?.count == 200)
     }

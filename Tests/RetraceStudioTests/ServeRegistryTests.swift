@@ -99,7 +99,7 @@ final class UnreadableSession: StudioSession {
   }
   func detail() async throws -> RetraceLog.JSONValue { try await summary() }
   func bisect(invariant: String) async throws -> RetraceLog.JSONValue { try await summary() }
-  func actions(from: UInt64?, to: UInt64?, type: String?, limit: Int) async throws
+  func actions(from: UInt64?, to: UInt64?, type: String?, text: String?, limit: Int) async throws
     -> RetraceLog.JSONValue
   {
     try await summary()
@@ -116,7 +116,9 @@ final class UnreadableSession: StudioSession {
   func diff(from: UInt64?, to: UInt64?) async throws -> RetraceLog.JSONValue { try await summary() }
   func bench(repetitions: Int) async throws -> RetraceLog.JSONValue { try await summary() }
   func flows() async throws -> RetraceLog.JSONValue { try await summary() }
-  func lanes(buckets: Int) async throws -> RetraceLog.JSONValue { try await summary() }
+  func lanes(buckets: Int, span: ClosedRange<UInt64>?) async throws -> RetraceLog.JSONValue {
+    try await summary()
+  }
   func export(from: UInt64?, to: UInt64?) async throws -> String { "" }
   func shrink(invariant: String) async throws -> RetraceLog.JSONValue { try await summary() }
 }

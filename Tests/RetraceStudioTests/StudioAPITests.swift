@@ -168,6 +168,8 @@ import Testing
     for (served, logged) in zip(actions, lines) {
       var served = served
       #expect(served.removeValue(forKey: "case") as? String != nil)
+      // The counter's actions are a second apart.
+      #expect(served.removeValue(forKey: "sincePrevious") as? Double == 1)
       let label = served.removeValue(forKey: "label") as? String
       #expect(label == "increment" || label == "decrement", "\(String(describing: label))")
       #expect(NSDictionary(dictionary: served) == NSDictionary(dictionary: logged))
@@ -179,6 +181,96 @@ import Testing
     #expect(decrements.count == 5)
     #expect(decrements.allSatisfy { $0["case"] as? String == "decrement" })
     #expect(typed["next"] is NSNumber)
+  }
+
+  /// `text` keeps the actions whose label or JSON contains it, ignoring case, with the case
+  /// filter too, in pages that go on from `next`.
+  @Test func actionsAreFilteredByText() async throws {
+    let studio = try await StudioHarness.start(["banking-overdraft.trace"])
+    defer { Task { await studio.stop() } }
+    let path = "/api/sessions/banking-overdraft/actions"
+    let all = try #require(
+      try await studio.get(path, ["limit": "10000"]).json() as? [String: Any])
+    let actions = try #require(all["actions"] as? [[String: Any]])
+    func text(_ action: [String: Any]) throws -> String {
+      let json = try JSONSerialization.data(withJSONObject: action["action"] ?? NSNull())
+      return ((action["label"] as? String ?? "") + String(decoding: json, as: UTF8.self))
+        .lowercased()
+    }
+    for needle in ["Spotify", "rent", "-1199"] {
+      let expected = try actions.filter { try text($0).contains(needle.lowercased()) }
+        .compactMap { $0["seq"] as? Int }
+      #expect(!expected.isEmpty, "\(needle)")
+      let served = try #require(
+        try await studio.get(path, ["text": needle, "limit": "10000"]).json() as? [String: Any])
+      #expect((served["actions"] as? [[String: Any]])?.compactMap { $0["seq"] as? Int } == expected)
+      #expect(served["next"] is NSNull)
+    }
+    // A page of three, then the rest from `next`, with the case filter.
+    let rent = try actions.filter {
+      let mentions = try text($0).contains("rent")
+      return $0["case"] as? String == "addTransaction" && mentions
+    }.compactMap { $0["seq"] as? Int }
+    let first = try #require(
+      try await studio.get(path, ["text": "RENT", "type": "addTransaction", "limit": "3"]).json()
+        as? [String: Any])
+    #expect(
+      (first["actions"] as? [[String: Any]])?.compactMap { $0["seq"] as? Int }
+        == Array(rent.prefix(3)))
+    let next = try #require(first["next"] as? Int)
+    #expect(next == rent[3])
+    let rest = try #require(
+      try await studio.get(
+        path, ["text": "rent", "type": "addTransaction", "from": "\(next)", "limit": "10000"]
+      ).json() as? [String: Any])
+    #expect(
+      (rest["actions"] as? [[String: Any]])?.compactMap { $0["seq"] as? Int }
+        == Array(rent.dropFirst(3)))
+    #expect(rest["from"] as? Int == next)
+    let none = try #require(
+      try await studio.get(path, ["text": "no action says this"]).json() as? [String: Any])
+    #expect((none["actions"] as? [Any])?.isEmpty == true)
+  }
+
+  /// Each action listed says how long after the session's previous one it came, the first of
+  /// a page too (`null` for the session's first).
+  @Test func actionsSayTheTimeSinceThePreviousAction() async throws {
+    let studio = try await StudioHarness.start(["banking-overdraft.trace"])
+    defer { Task { await studio.stop() } }
+    let path = "/api/sessions/banking-overdraft/actions"
+    let start = try #require(
+      try await studio.get(path, ["from": "1", "to": "3"]).json() as? [String: Any])
+    let first = try #require(start["actions"] as? [[String: Any]])
+    #expect(first.map { $0["seq"] as? Int } == [1, 2, 3])
+    #expect(first[0]["sincePrevious"] is NSNull)
+    #expect(first.dropFirst().allSatisfy { $0["sincePrevious"] as? Double == 1 })
+    #expect(start["from"] as? Int == 1)
+    let page = try #require(
+      try await studio.get(path, ["from": "1069", "to": "1070"]).json() as? [String: Any])
+    #expect(page["from"] as? Int == 1069)
+    let actions = try #require(page["actions"] as? [[String: Any]])
+    #expect(actions.map { $0["seq"] as? Int } == [1069, 1070])
+    #expect(actions.map { $0["sincePrevious"] as? Double } == [1, 1])
+  }
+
+  /// The swimlanes of a zoomed timeline count only the actions in its span.
+  @Test func lanesCountTheActionsOfASpan() async throws {
+    let studio = try await StudioHarness.start(["counter.trace"])
+    defer { Task { await studio.stop() } }
+    let lanes = try #require(
+      try await studio.get(
+        "/api/sessions/counter/lanes", ["buckets": "10", "from": "101", "to": "150"]
+      ).json() as? [String: Any])
+    let counts = (lanes["lanes"] as? [[String: Any]])?.flatMap { $0["counts"] as? [Int] ?? [] }
+    #expect(counts?.reduce(0, +) == 50)
+    #expect(lanes["from"] as? Int == 101)
+    #expect(lanes["to"] as? Int == 150)
+    let firsts = (lanes["lanes"] as? [[String: Any]])?.flatMap { $0["first"] as? [Any] ?? [] }
+      .compactMap { $0 as? Int }
+    #expect(firsts?.allSatisfy { (101...150).contains($0) } == true)
+    let bad = try await studio.get(
+      "/api/sessions/counter/lanes", ["from": "150", "to": "101"])
+    #expect(bad.status == 400)
   }
 
   @Test func badRequestsGetAJSONErrorAndTheServerGoesOn() async throws {

@@ -22,7 +22,9 @@ final class BlockingSession: StudioSession {
       return .object([("invariant", .string(invariant)), ("firstViolation", .null)])
     }
   }
-  func actions(from: UInt64?, to: UInt64?, type: String?, limit: Int) async throws -> JSONValue {
+  func actions(from: UInt64?, to: UInt64?, type: String?, text: String?, limit: Int) async throws
+    -> JSONValue
+  {
     .null
   }
   func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> JSONValue { .null }
@@ -31,7 +33,7 @@ final class BlockingSession: StudioSession {
   func diff(from: UInt64?, to: UInt64?) async throws -> JSONValue { .null }
   func bench(repetitions: Int) async throws -> JSONValue { .null }
   func flows() async throws -> JSONValue { .null }
-  func lanes(buckets: Int) async throws -> JSONValue { .null }
+  func lanes(buckets: Int, span: ClosedRange<UInt64>?) async throws -> JSONValue { .null }
   func export(from: UInt64?, to: UInt64?) async throws -> String { "" }
   func shrink(invariant: String) async throws -> JSONValue { .null }
 }

@@ -28,9 +28,9 @@ struct DamagedSession: StudioSession {
   }
 
   func detail() async throws -> JSONValue { throw error }
-  func actions(from: UInt64?, to: UInt64?, type: String?, limit: Int) async throws -> JSONValue {
-    throw error
-  }
+  func actions(from: UInt64?, to: UInt64?, type: String?, text: String?, limit: Int)
+    async throws -> JSONValue
+  { throw error }
   func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> JSONValue {
     throw error
   }
@@ -42,7 +42,9 @@ struct DamagedSession: StudioSession {
   func bisect(invariant: String) async throws -> JSONValue { throw error }
   func bench(repetitions: Int) async throws -> JSONValue { throw error }
   func flows() async throws -> JSONValue { throw error }
-  func lanes(buckets: Int) async throws -> JSONValue { throw error }
+  func lanes(buckets: Int, span: ClosedRange<UInt64>?) async throws -> JSONValue {
+    throw error
+  }
   func export(from: UInt64?, to: UInt64?) async throws -> String { throw error }
   func shrink(invariant: String) async throws -> JSONValue { throw error }
 }

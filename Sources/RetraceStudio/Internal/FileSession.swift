@@ -137,7 +137,9 @@ final class FileSession<D: Domain>: StudioSession {
 
   // MARK: - Actions, states, diffs
 
-  func actions(from: UInt64?, to: UInt64?, type: String?, limit: Int) async throws -> JSONValue {
+  func actions(from: UInt64?, to: UInt64?, type: String?, text: String?, limit: Int)
+    async throws -> JSONValue
+  {
     if let type, !domain.actionCases.contains(type) {
       throw APIError(
         404,
@@ -146,26 +148,57 @@ final class FileSession<D: Domain>: StudioSession {
     }
     let file = self.file
     let domain = self.domain
+    let needle = text.map(TextNeedle.init)
+    // A filter reads at most this many actions per request: a rare match in a long session
+    // comes a page at a time, with `next` saying where to go on, rather than after one long
+    // wait.
+    let budget = type != nil || text != nil ? Self.filterReadBudget : Int.max
     // The session as read once: a JSON Lines file is not parsed again for each page.
     let source = try await source.value
     return try await offload {
-      let actions = try file.actions(as: domain, from: from, through: to, in: source)
+      // The action before `from` is read too, for the time since it.
+      let before = from.flatMap { from in
+        from > source.startSequence + 1 && from <= min(to ?? .max, source.lastSequence)
+          ? from - 1 : nil
+      }
+      let actions = try file.actions(as: domain, from: before ?? from, through: to, in: source)
       let writer = JSONLines.ActionWriter<D.Action>()
       var items: [JSONValue] = []
       var next: UInt64?
+      var previousTime: Double?
+      var read = 0
       do {
         try actions.forEach { action in
+          defer { previousTime = action.time }
+          if action.sequence == before { return }
+          if read == budget {
+            next = action.sequence
+            throw EnoughActions()
+          }
+          read += 1
           let name = actionCaseName(of: action.action)
           if let type, name != type { return }
+          var encoded: String?
+          if let needle {
+            encoded = try? writer.json(for: action.action)
+            guard
+              encoded.map(needle.isFound(in:)) == true
+                || needle.isFound(in: actionLabel(action.action))
+            else { return }
+          }
           if items.count == limit {
             next = action.sequence
             throw EnoughActions()
           }
-          items.append(Self.json(action, name: name, writer: writer))
+          // `nil` (JSON null) for the session's first action, which is still listed with it.
+          let since: Double? = previousTime.map { action.time - $0 }
+          items.append(
+            Self.json(
+              action, name: name, writer: writer, encoded: encoded, sincePrevious: .some(since)))
         }
       } catch is EnoughActions {}
       return .object([
-        ("from", .optional(actions.range) { .uint($0.lowerBound) }),
+        ("from", .optional(actions.range) { .uint(from ?? $0.lowerBound) }),
         ("to", .optional(actions.range) { .uint($0.upperBound) }),
         ("last", .uint(actions.last)),
         ("next", .optional(next) { .uint($0) }),
@@ -176,16 +209,23 @@ final class FileSession<D: Domain>: StudioSession {
 
   /// An action as `log --json` prints it, with its case's name and its one-line label
   /// (`navigation › push(about)`).
+  /// In a list of actions, `sincePrevious`: the seconds since the session's previous action
+  /// (`null` for its first).
   private static func json(
-    _ action: TimedAction<D.Action>, name: String, writer: JSONLines.ActionWriter<D.Action>
+    _ action: TimedAction<D.Action>, name: String, writer: JSONLines.ActionWriter<D.Action>,
+    encoded: String? = nil, sincePrevious: Double?? = nil
   ) -> JSONValue {
-    .object([
+    var fields: [(String, JSONValue)] = [
       ("seq", .uint(action.sequence)),
       ("time", .double(action.time)),
-      ("action", (try? writer.json(for: action.action)).map { .raw($0) } ?? .null),
+      ("action", (encoded ?? (try? writer.json(for: action.action))).map { .raw($0) } ?? .null),
       ("case", .string(name)),
       ("label", .string(actionLabel(action.action))),
-    ])
+    ]
+    if let sincePrevious {
+      fields.append(("sincePrevious", .optional(sincePrevious) { .double($0) }))
+    }
+    return .object(fields)
   }
 
   func state(at sequence: UInt64?, skipping skipped: Set<UInt64>) async throws -> JSONValue {
@@ -529,8 +569,9 @@ final class FileSession<D: Domain>: StudioSession {
     }
   }
 
-  func lanes(buckets: Int) async throws -> JSONValue {
-    try await laneCounts.value.json(buckets: buckets)
+  func lanes(buckets: Int, span: ClosedRange<UInt64>?) async throws -> JSONValue {
+    let lanes = try await laneCounts.value
+    return try await offload { lanes.json(buckets: buckets, span: span) }
   }
 
   func export(from: UInt64?, to: UInt64?) async throws -> String {
@@ -629,6 +670,46 @@ extension FlowGraph {
           })
       ),
     ])
+  }
+}
+
+extension FileSession {
+  /// How many actions a filtered request of ``actions(from:to:type:text:limit:)`` reads at
+  /// most.
+  static var filterReadBudget: Int { 100_000 }
+}
+
+/// Text to find in actions' JSON and labels, ignoring case: ASCII letters are compared byte
+/// by byte (a million actions' JSON is not lowercased, copied, for each request); text with
+/// other letters is compared as lowercased strings.
+struct TextNeedle: Sendable {
+  let text: String
+  private let bytes: [UInt8]
+  private let ascii: Bool
+
+  init(_ text: String) {
+    self.text = text.lowercased()
+    bytes = Array(self.text.utf8)
+    ascii = text.utf8.allSatisfy { $0 < 0x80 }
+  }
+
+  func isFound(in haystack: String) -> Bool {
+    guard ascii else { return haystack.lowercased().contains(text) }
+    guard let first = bytes.first else { return true }
+    var haystack = haystack
+    return haystack.withUTF8 { buffer in
+      guard buffer.count >= bytes.count else { return false }
+      for start in 0...(buffer.count - bytes.count) where Self.lower(buffer[start]) == first {
+        var index = 1
+        while index < bytes.count, Self.lower(buffer[start + index]) == bytes[index] { index += 1 }
+        if index == bytes.count { return true }
+      }
+      return false
+    }
+  }
+
+  private static func lower(_ byte: UInt8) -> UInt8 {
+    byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
   }
 }
 

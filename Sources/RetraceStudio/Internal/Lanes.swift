@@ -31,10 +31,13 @@ struct Lanes: Sendable {
   }
 
   /// Counts per case in `buckets` equal spans of time, with the first sequence number of
-  /// each case in each span (where a click on the lane jumps).
-  func json(buckets requested: Int) -> JSONValue {
+  /// each case in each span (where a click on the lane jumps): over the actions whose
+  /// sequence numbers are in `span` (a zoomed timeline), or all of them.
+  func json(buckets requested: Int, span sequenceSpan: ClosedRange<UInt64>? = nil) -> JSONValue {
     let buckets = max(1, min(requested, 2_000))
-    guard let start = times.first, let end = times.last else {
+    let chosen = sequenceSpan.map { indices(in: $0) } ?? cases.indices
+    guard let start = chosen.first.map({ times[$0] }), let end = chosen.last.map({ times[$0] })
+    else {
       return .object([
         ("buckets", .int(Int64(buckets))), ("start", .null), ("end", .null),
         ("lanes", .array([])),
@@ -44,11 +47,12 @@ struct Lanes: Sendable {
     var counts = [[Int]](repeating: [Int](repeating: 0, count: buckets), count: names.count)
     var firsts = [[UInt64?]](
       repeating: [UInt64?](repeating: nil, count: buckets), count: names.count)
-    for index in cases.indices {
+    for index in chosen {
       // By time; a session recorded within one instant is spread by position instead.
       let position =
         span > 0
-        ? (times[index] - start) / span : Double(index) / Double(max(1, cases.count - 1))
+        ? (times[index] - start) / span
+        : Double(index - chosen.lowerBound) / Double(max(1, chosen.count - 1))
       // Clamped as a Double: a time far outside the others (which a JSON Lines file may
       // hold) must not overflow the conversion.
       let scaled = position * Double(buckets)
@@ -59,6 +63,8 @@ struct Lanes: Sendable {
     }
     return .object([
       ("buckets", .int(Int64(buckets))), ("start", .double(start)), ("end", .double(end)),
+      ("from", .uint(sequences[chosen.lowerBound])),
+      ("to", .uint(sequences[chosen.upperBound - 1])),
       (
         "lanes",
         .array(
@@ -71,5 +77,23 @@ struct Lanes: Sendable {
           })
       ),
     ])
+  }
+
+  /// The positions of the actions whose sequence numbers are in `span`: the sequence numbers
+  /// rise, so two binary searches find them.
+  private func indices(in span: ClosedRange<UInt64>) -> Range<Int> {
+    func firstIndex(notBelow bound: UInt64) -> Int {
+      var low = 0
+      var high = sequences.count
+      while low < high {
+        let middle = (low + high) / 2
+        if sequences[middle] < bound { low = middle + 1 } else { high = middle }
+      }
+      return low
+    }
+    let lower = firstIndex(notBelow: span.lowerBound)
+    let upper =
+      span.upperBound == .max ? sequences.count : firstIndex(notBelow: span.upperBound + 1)
+    return lower..<max(lower, upper)
   }
 }

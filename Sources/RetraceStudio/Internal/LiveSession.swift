@@ -565,10 +565,10 @@ final class LiveSession<D: Domain>: LiveSegment {
     liveFields(try await current().detail())
   }
 
-  func actions(from: UInt64?, to: UInt64?, type: String?, limit: Int) async throws
+  func actions(from: UInt64?, to: UInt64?, type: String?, text: String?, limit: Int) async throws
     -> RetraceLog.JSONValue
   {
-    try await current().actions(from: from, to: to, type: type, limit: limit)
+    try await current().actions(from: from, to: to, type: type, text: text, limit: limit)
   }
 
   func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> RetraceLog.JSONValue {
@@ -599,8 +599,8 @@ final class LiveSession<D: Domain>: LiveSegment {
     try await current().flows()
   }
 
-  func lanes(buckets: Int) async throws -> RetraceLog.JSONValue {
-    try await current().lanes(buckets: buckets)
+  func lanes(buckets: Int, span: ClosedRange<UInt64>?) async throws -> RetraceLog.JSONValue {
+    try await current().lanes(buckets: buckets, span: span)
   }
 
   func export(from: UInt64?, to: UInt64?) async throws -> String {

@@ -15,8 +15,10 @@ protocol StudioSession: Sendable {
   func summary() async throws -> JSONValue
   /// `GET /api/sessions/{id}`: the summary with the domain's invariants and action cases.
   func detail() async throws -> JSONValue
-  /// `GET …/actions`.
-  func actions(from: UInt64?, to: UInt64?, type: String?, limit: Int) async throws -> JSONValue
+  /// `GET …/actions`: those of case `type` whose label or JSON contains `text` (ignoring
+  /// case), when given.
+  func actions(from: UInt64?, to: UInt64?, type: String?, text: String?, limit: Int)
+    async throws -> JSONValue
   /// `GET …/state`: the state's preview, or the part of it at a path, with an array's
   /// window there; or the whole state when `full`.
   func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> JSONValue
@@ -34,8 +36,8 @@ protocol StudioSession: Sendable {
   func bench(repetitions: Int) async throws -> JSONValue
   /// `GET …/flows`.
   func flows() async throws -> JSONValue
-  /// `GET …/lanes`.
-  func lanes(buckets: Int) async throws -> JSONValue
+  /// `GET …/lanes`: over the actions in `span` (sequence numbers), or all of them.
+  func lanes(buckets: Int, span: ClosedRange<UInt64>?) async throws -> JSONValue
   /// `GET …/export`: JSON Lines text.
   func export(from: UInt64?, to: UInt64?) async throws -> String
   /// `GET …/shrink`.

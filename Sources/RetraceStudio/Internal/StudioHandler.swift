@@ -186,7 +186,7 @@ final class StudioHandler: HTTPHandler, Sendable {
     case "actions":
       return try await session.actions(
         from: parameters.sequence("from"), to: parameters.sequence("to"),
-        type: parameters.string("type"),
+        type: parameters.string("type"), text: parameters.string("text"),
         limit: try parameters.integer("limit", in: 1...10_000) ?? 1_000)
     case "state":
       if let skipped = try parameters.sequences("skip") {
@@ -209,7 +209,8 @@ final class StudioHandler: HTTPHandler, Sendable {
     case "flows": return try await session.flows()
     case "lanes":
       return try await session.lanes(
-        buckets: try parameters.integer("buckets", in: 1...2_000) ?? 200)
+        buckets: try parameters.integer("buckets", in: 1...2_000) ?? 200,
+        span: try parameters.span())
     case "export":
       return .string(
         try await session.export(from: parameters.sequence("from"), to: parameters.sequence("to")))
@@ -379,6 +380,18 @@ struct Parameters {
         400, "'\(name)' must be a sequence number (a whole number from 0), not '\(text)'")
     }
     return value
+  }
+
+  /// `from` and `to`, sequence numbers, as a range (either end open when absent); `nil`
+  /// when both are absent.
+  func span() throws -> ClosedRange<UInt64>? {
+    let from = try sequence("from")
+    let to = try sequence("to")
+    if from == nil && to == nil { return nil }
+    let lower = from ?? 0
+    let upper = to ?? .max
+    guard lower <= upper else { throw APIError(400, "from (\(lower)) is after to (\(upper))") }
+    return lower...upper
   }
 
   /// A comma-separated list of sequence numbers, at most 1,000 of them; `nil` when absent.

@@ -1,7 +1,7 @@
 // Retrace Studio's page: sessions, a virtualized timeline with swimlanes and invariant
 // marks, the state tree at the selected action, and the navigation, bench and export tabs.
 // It reads everything through the JSON API (api.js); docs/STUDIO.md describes both.
-import { api, isAbort, download } from './api.js';
+import { api, apiWithProgress, onBusy, cancel, isAbort, download } from './api.js';
 import { StateTree } from './tree.js';
 import { drawFlows, drawBench } from './panels.js';
 import { setUpDispatch, renderDispatch } from './dispatch.js';
@@ -149,7 +149,7 @@ async function refreshLive(summary) {
     // The page that held the old last action was fetched short: fetch it again.
     app.loading.delete(Math.floor((oldLast - app.start - 1) / PAGE));
     app.loading.delete(Math.floor((oldLast - app.start) / PAGE));
-    $('slider').max = app.last;
+    if (!zoomed()) $('slider').max = app.last;
     $('export-to').value = app.last;
     $('session-title').textContent = `${summary.name} · ${summary.actions.toLocaleString('en')} actions · recorded to ${summary.recordedTo}`;
     layoutRows();
@@ -294,6 +294,8 @@ $('resume-app').addEventListener('click', () => moveApp('last'));
 // Takes a session off the Studio's list (DELETE /api/sessions/{id}); if it was open, the
 // first other session opens, or the page empties when there is none.
 async function removeSession(id) {
+  // Its swimlanes, still being read, are not asked for once it is gone.
+  if (app.session?.id === id) cancelSessionWork();
   try {
     await api(`sessions/${encodeURIComponent(id)}`, {}, null, 'DELETE');
   } catch (error) {
@@ -317,6 +319,7 @@ function closeSession() {
   app.sel = 0; app.start = 0; app.last = 0; app.follow = false;
   app.rows.clear(); app.loading.clear(); app.marks = []; app.filter = ''; app.filtered = null;
   app.lanes = null; app.lastState = null; app.skips.clear();
+  resetNavigation();
   window.studio.lastState = null;
   $('actions-spacer').replaceChildren();
   $('actions-spacer').style.height = '0px';
@@ -354,6 +357,7 @@ async function openSession(id, at = null) {
   window.studio.lanesReady = false;
   app.flows = null;
   app.skips.clear();
+  resetNavigation();
   renderSkips();
   for (const row of $('sessions').tBodies[0].rows) row.classList.toggle('current', row.dataset.id === id);
   $('session-title').textContent = `${session.file} · ${session.domain} · ${session.actions.toLocaleString('en')} actions`;
@@ -425,6 +429,7 @@ function renderRows() {
   const existing = new Map();
   for (const row of spacer.children) existing.set(row.dataset.seq, row);
   const kept = new Set();
+  let previous = null;
   for (let index = top; index < bottom; index++) {
     const sequence = sequenceAt(index);
     const action = app.filtered ? app.filtered[index] : app.rows.get(sequence);
@@ -433,8 +438,10 @@ function renderRows() {
     if (!row) {
       row = document.createElement('div');
       row.dataset.seq = sequence;
-      spacer.append(row);
+      // In the list's order (a redraw may add rows above those kept), as it is read.
+      if (previous) previous.after(row); else spacer.prepend(row);
     }
+    previous = row;
     kept.add(row);
     const position = list.scrollTop + (index * ROW - virtualTop) + 'px';
     if (row.style.top !== position) row.style.top = position;
@@ -448,7 +455,7 @@ function renderRows() {
       row.dataset.filled = filled;
       const seq = Object.assign(document.createElement('span'), { className: 'seq', textContent: sequence });
       if (action) {
-        row.replaceChildren(seq, actionText(action));
+        row.replaceChildren(seq, sinceSpan(action), actionText(action));
         row.title = `${JSON.stringify(action.action)}\n${isoTime(action.time)}`;
       } else {
         row.replaceChildren(seq, '…');
@@ -456,6 +463,8 @@ function renderRows() {
     }
   }
   for (const row of existing.values()) if (!kept.has(row)) row.remove();
+  // The selected action's time since the previous one, once its row has come.
+  renderSince();
   if (app.filtered && bottom >= rowCount() - 20 && app.filteredNext !== null) loadFiltered(true);
 }
 
@@ -487,19 +496,27 @@ async function fetchPage(sequence) {
   }
 }
 
+// The list of the actions the filters keep (case and text), a page of 2,000 at a time from
+// the server; a change of filter cancels the load under way and starts afresh.
 async function loadFiltered(more = false) {
-  if (app.filterLoading) return;
+  if (more && app.filterLoading) return;
+  const asked = filterParams();
+  const same = () => JSON.stringify(filterParams()) === JSON.stringify(asked);
   app.filterLoading = true;
+  renderFilterCount();
   try {
     const from = more ? app.filteredNext : null;
-    const result = await api(`sessions/${encodeURIComponent(app.session.id)}/actions`, { type: app.filter, from, limit: 2000 });
+    const result = await api(`sessions/${encodeURIComponent(app.session.id)}/actions`, { ...asked, from, limit: 2000 }, 'filter');
+    if (!same() || !app.filtered) return;
     app.filtered = more ? app.filtered.concat(result.actions) : result.actions;
     app.filteredNext = result.next;
+    app.filterLoading = false;
     layoutRows();
   } catch (error) {
     fail(error);
   } finally {
-    app.filterLoading = false;
+    if (same()) app.filterLoading = false;
+    renderFilterCount();
   }
 }
 
@@ -517,14 +534,16 @@ function scrollToSelection() {
 
 function renderMarks() {
   const marks = $('marks');
-  const span = Math.max(1, app.last - app.start);
+  // Over the part of the session the timeline shows (all of it unless zoomed).
+  const [from, to] = viewRange();
+  const span = Math.max(1, to - from);
   const buttons = [];
   for (const mark of app.marks) {
     for (const [kind, sequence] of [['fail', mark.fail], ['heal', mark.heal]]) {
-      if (sequence === null) continue;
+      if (sequence === null || sequence < from || sequence > to) continue;
       const button = document.createElement('button');
       button.className = `mark ${kind}`;
-      button.style.left = ((sequence - app.start) / span) * 100 + '%';
+      button.style.left = ((sequence - from) / span) * 100 + '%';
       button.title = `${mark.invariant} ${kind === 'fail' ? 'fails after' : 'holds again after'} ${sequence}`;
       button.setAttribute('aria-label', button.title);
       button.addEventListener('click', () => select(sequence, { scroll: true }));
@@ -537,13 +556,19 @@ function renderMarks() {
 async function loadLanes() {
   const canvas = $('lanes');
   const id = app.session.id;
+  // The first time, the server reads the whole session: say so where the lanes will be.
+  if (!app.lanes) showLanesStatus('reading the whole session for the swimlanes…');
   try {
-    const lanes = await api(`sessions/${encodeURIComponent(id)}/lanes`, { buckets: Math.max(50, Math.floor(canvas.clientWidth / 3)) });
+    const lanes = await api(`sessions/${encodeURIComponent(id)}/lanes`,
+      { buckets: Math.max(50, Math.floor(canvas.clientWidth / 3)), ...lanesSpan() }, 'lanes');
     if (app.session.id !== id) return;
     app.lanes = lanes;
+    window.studio.lanesSpan = { from: lanes.from, to: lanes.to };
+    showLanesStatus(null);
     drawLanes();
     window.studio.lanesReady = true;
   } catch (error) {
+    if (!isAbort(error)) showLanesStatus(null);
     fail(error);
   }
 }
@@ -597,9 +622,11 @@ $('lanes').addEventListener('click', (event) => {
 
 // MARK: - Selection and state
 
-async function select(sequence, { scroll = false, following = false, pinned = false } = {}) {
+async function select(sequence, { scroll = false, following = false, pinned = false, playing = false } = {}) {
   if (!app.session || !Number.isFinite(sequence)) return;
   sequence = Math.max(app.start, Math.min(app.last, Math.round(sequence)));
+  // Any move but the player's stops it.
+  if (!playing) stopPlaying();
   // Moving away from the last action stops following it; going back to it follows again.
   // A row pressed is pinned: the developer chose that action, even when it is the last one.
   const follow = !pinned && sequence === app.last;
@@ -625,6 +652,7 @@ async function select(sequence, { scroll = false, following = false, pinned = fa
     }) : null,
   ]);
   answers.catch(() => {});
+  keepInView(sequence);
   $('slider').value = sequence;
   $('position').textContent = `after action ${sequence.toLocaleString('en')} of ${app.last.toLocaleString('en')}`;
   history.replaceState(null, '', `?${new URLSearchParams({ token: params.get('token') || '', session: app.session.id, at: sequence })}`);
@@ -674,7 +702,8 @@ function renderActionDetail(action) {
   const skipLabel = Object.assign(document.createElement('label'), { className: 'skip', title: 'Replay the session without this action (Redux DevTools’ Skip)' });
   skipLabel.append(skip, ' skip');
   const line = Object.assign(document.createElement('div'), { className: 'action-line' });
-  line.append(Object.assign(document.createElement('span'), { className: 'meta', textContent: isoTime(action.time) }), ' ', skipLabel);
+  line.append(Object.assign(document.createElement('span'), { className: 'meta', textContent: isoTime(action.time) }),
+    Object.assign(document.createElement('span'), { className: 'meta', id: 'action-since' }), ' ', skipLabel);
   const details = Object.assign(document.createElement('details'), { id: 'action-json', open: payloadOpen });
   details.addEventListener('toggle', () => { payloadOpen = details.open; });
   details.append(Object.assign(document.createElement('summary'), { textContent: 'JSON' }),
@@ -727,6 +756,7 @@ function renderState(state, diff) {
   const heading = Object.assign(document.createElement('span'), { className: 'title-label', textContent: action ? action.label ?? action.case : 'initial state' });
   $('state-title').replaceChildren(`State after ${state.seq.toLocaleString('en')} · `, heading);
   renderActionDetail(action);
+  renderSince();
   app.stateTime = action ? action.time : null;
   app.screens = state.screens;
   const screens = $('screens');
@@ -750,7 +780,7 @@ function renderState(state, diff) {
   const count = tree.render(state.state, changes, query);
   // The server's count covers the whole state, the parts not loaded too.
   const found = app.found && app.found.seq === state.seq && app.found.query === query.trim() ? app.found : null;
-  $('search-count').textContent = !query ? '' : found ? `${found.count}${found.complete ? '' : '+'} found` : `${count} found`;
+  renderSearchCount(query, count, found);
   // The server searches the recorded state: not while actions are skipped.
   if (query.trim() && !found && !state.skipped) searchSoon();
   const text = $('diff-text');
@@ -770,13 +800,9 @@ $('actions').addEventListener('mousedown', (event) => {
 });
 $('type-filter').addEventListener('change', async (event) => {
   app.filter = event.target.value;
-  app.filtered = null;
-  $('actions-spacer').replaceChildren();
-  $('actions').scrollTop = 0;
   // The keys move between actions, not between the select's options.
   $('actions').focus();
-  if (app.filter) await loadFiltered(); else layoutRows();
-  scrollToSelection();
+  await applyFilters();
 });
 $('search').addEventListener('input', () => { if (app.lastState) renderState(app.lastState, app.lastDiff); });
 
@@ -793,8 +819,11 @@ async function searchState() {
   const query = $('search').value.trim();
   const state = app.lastState;
   if (!query || !state || !app.session) return;
+  app.searching = query;
+  refreshSearchCount();
   try {
     const result = await api(`sessions/${encodeURIComponent(app.session.id)}/search`, { at: state.seq, q: query, limit: 1000 }, 'search');
+    if (app.searching === query) app.searching = null;
     if (app.lastState !== state || $('search').value.trim() !== query) return;
     app.found = { seq: state.seq, query, count: result.count, complete: result.complete };
     await tree.reveal(result.paths);
@@ -802,10 +831,15 @@ async function searchState() {
     renderState(state, app.lastDiff);
     window.studio.searched = { seq: state.seq, query, count: result.count };
   } catch (error) {
+    if (!isAbort(error) && app.searching === query) { app.searching = null; refreshSearchCount(); }
     fail(error);
   }
 }
-$('search').addEventListener('keydown', (event) => { if (event.key === 'Enter') tree.nextMatch(); });
+$('search').addEventListener('keydown', (event) => {
+  if (event.key !== 'Enter') return;
+  event.preventDefault();
+  moveMatch(event.shiftKey ? -1 : 1);
+});
 $('compare-toggle').addEventListener('change', () => select(app.sel));
 $('compare-at').addEventListener('change', () => { if ($('compare-toggle').checked) select(app.sel); });
 
@@ -849,7 +883,7 @@ async function lastFiltered() {
   app.filterLoading = true;
   try {
     while (app.filtered && app.filter === filter && app.filteredNext !== null) {
-      const result = await api(`sessions/${encodeURIComponent(app.session.id)}/actions`, { type: filter, from: app.filteredNext, limit: 10000 });
+      const result = await api(`sessions/${encodeURIComponent(app.session.id)}/actions`, { ...filterParams(), from: app.filteredNext, limit: 10000 });
       if (app.filter !== filter || !app.filtered) return app.sel;
       app.filtered = app.filtered.concat(result.actions);
       app.filteredNext = result.next;
@@ -1055,16 +1089,7 @@ $('run-bench').addEventListener('click', async () => {
   }
 });
 
-$('export-button').addEventListener('click', async () => {
-  if (!needSession()) return;
-  const from = $('export-from').value, to = $('export-to').value;
-  try {
-    const text = await api(`sessions/${encodeURIComponent(app.session.id)}/export`, { from, to });
-    download(`${app.session.id}-${from}-${to}.jsonl`, text, 'application/x-ndjson');
-  } catch (error) {
-    fail(error);
-  }
-});
+$('export-button').addEventListener('click', () => exportRange());
 
 let shrunk = null;
 $('shrink-button').addEventListener('click', async () => {
@@ -1090,6 +1115,10 @@ $('shrink-jsonl').addEventListener('click', () => download(`${app.session.id}-sh
 $('shrink-test').addEventListener('click', () => download(`${app.session.id}-shrunk-test.swift`, shrunk.swiftTest, 'text/x-swift'));
 
 window.addEventListener('resize', () => { renderRows(); drawLanes(); });
+window.addEventListener('panes', () => { renderRows(); drawLanes(); });
+// The list's height changes without a scroll when the swimlanes above it are drawn (or the
+// window or a divider moves): on a long list the rows' places depend on it.
+new ResizeObserver(() => renderRows()).observe($('actions'));
 loadSessions().catch(fail);
 
 /** An action's time as ISO 8601, or the seconds themselves when no Date can hold them. */
@@ -1116,3 +1145,460 @@ setUpUploads({
   },
   report: status,
 });
+
+// MARK: - Navigation: zoom, time between actions, filters, search matches, play, work under way
+
+// Everything here starts afresh when a session opens or closes.
+function resetNavigation() {
+  cancelSessionWork();
+  stopPlaying();
+  zoom.from = zoom.to = null;
+  showZoom();
+  app.textFilter = '';
+  $('text-filter').value = '';
+  app.filterLoading = false;
+  renderFilterCount();
+  showLanesStatus(null);
+}
+
+// MARK: Timeline zoom
+
+// The part of the session the slider, the marks and the swimlanes show: [from, to] in
+// sequence numbers, or all of it (null) when not zoomed. Ctrl + wheel (or a pinch) over the
+// timeline zooms around the pointer, − and + around the selection; the wheel alone, or a drag
+// on the swimlanes, pans a zoomed timeline.
+const zoom = { from: null, to: null };
+const MIN_SPAN = 20;
+
+function zoomed() { return zoom.from !== null; }
+
+function viewRange() {
+  if (!zoomed()) return [app.start, app.last];
+  return [Math.max(app.start, zoom.from), Math.min(app.last, zoom.to)];
+}
+
+// Shows [from, to] (a span of at least MIN_SPAN actions, within the session; all of it
+// ends the zoom).
+function setView(from, to) {
+  const total = app.last - app.start;
+  const span = Math.max(Math.min(MIN_SPAN, total), Math.round(to - from));
+  if (!app.session || span >= total) {
+    zoom.from = zoom.to = null;
+  } else {
+    zoom.from = Math.round(Math.max(app.start, Math.min(app.last - span, from)));
+    zoom.to = zoom.from + span;
+  }
+  showZoom();
+}
+
+// Draws what depends on the view from what the page holds, once a frame however many wheel
+// events come in it, and asks for the swimlanes of the new view when the zoom has paused.
+let zoomLanesTimer = null;
+let zoomFrame = null;
+function showZoom() {
+  const [from, to] = viewRange();
+  $('slider').min = from;
+  $('slider').max = to;
+  $('slider').value = app.sel;
+  $('zoom-range').textContent = zoomed() && app.session
+    ? `${from.toLocaleString('en')}–${to.toLocaleString('en')} (×${((app.last - app.start) / Math.max(1, to - from)).toFixed(1)})` : '';
+  $('zoom-reset').disabled = $('zoom-out').disabled = !zoomed();
+  window.studio.zoom = { from, to, zoomed: zoomed() };
+  if (!app.session) return;
+  if (zoomFrame === null) {
+    zoomFrame = requestAnimationFrame(() => {
+      const started = performance.now();
+      zoomFrame = null;
+      renderMarks();
+      drawLanes();
+      // The last hundred, for the browser test.
+      window.studio.zoomDrawMs = [...(window.studio.zoomDrawMs || []).slice(-99), performance.now() - started];
+    });
+  }
+  clearTimeout(zoomLanesTimer);
+  zoomLanesTimer = setTimeout(() => { if (app.session && app.lanes) loadLanes(); }, 150);
+}
+
+// The lanes endpoint's span for the view: none when the whole session is shown.
+function lanesSpan() {
+  if (!zoomed()) return {};
+  const [from, to] = viewRange();
+  return { from: Math.max(app.start + 1, from), to };
+}
+
+function zoomBy(factor, anchor) {
+  const [from, to] = viewRange();
+  const span = Math.max(1, to - from);
+  const center = Number.isFinite(anchor) && anchor >= from && anchor <= to ? anchor : from + span / 2;
+  const ratio = (center - from) / span;
+  const next = span * factor;
+  setView(center - ratio * next, center - ratio * next + next);
+}
+
+function panBy(actions) {
+  if (!zoomed()) return;
+  const [from, to] = viewRange();
+  setView(from + actions, to + actions);
+}
+
+// A selection outside a zoomed view moves the view to it, keeping its span.
+function keepInView(sequence) {
+  if (!zoomed()) return;
+  const [from, to] = viewRange();
+  if (sequence >= from && sequence <= to) return;
+  const span = to - from;
+  setView(sequence - span / 2, sequence + span / 2);
+}
+
+// The sequence number under the pointer: the slider and the marks span the whole width, the
+// swimlanes the width right of their labels.
+function sequenceAtPointer(element, clientX) {
+  const rect = element.getBoundingClientRect();
+  const left = element.id === 'lanes' ? LABEL : 0;
+  const ratio = Math.max(0, Math.min(1, (clientX - rect.left - left) / Math.max(1, rect.width - left)));
+  const [from, to] = viewRange();
+  return from + ratio * (to - from);
+}
+
+function timelineWidth(element) {
+  return Math.max(1, element.getBoundingClientRect().width - (element.id === 'lanes' ? LABEL : 0));
+}
+
+for (const element of [$('scrubber'), $('lanes')]) {
+  element.addEventListener('wheel', (event) => {
+    if (!app.session) return;
+    const delta = event.deltaMode === 1 ? event.deltaY * 16 : event.deltaY;
+    if (event.ctrlKey || event.metaKey) {
+      event.preventDefault();
+      zoomBy(Math.exp(Math.max(-300, Math.min(300, delta)) * 0.003), sequenceAtPointer(element, event.clientX));
+    } else if (zoomed()) {
+      event.preventDefault();
+      const [from, to] = viewRange();
+      const sideways = Math.abs(event.deltaX) > Math.abs(delta) ? event.deltaX : delta;
+      panBy((sideways / timelineWidth(element)) * (to - from));
+    }
+  }, { passive: false });
+}
+
+// A drag on the swimlanes pans; a press without a drag is still a click that jumps.
+let lanesDrag = null;
+$('lanes').addEventListener('pointerdown', (event) => {
+  if (event.button !== 0 || !zoomed()) return;
+  lanesDrag = { x: event.clientX, view: viewRange(), moved: false, pointer: event.pointerId };
+});
+$('lanes').addEventListener('pointermove', (event) => {
+  if (!lanesDrag) return;
+  const dx = event.clientX - lanesDrag.x;
+  if (!lanesDrag.moved && Math.abs(dx) < 4) return;
+  if (!lanesDrag.moved) { $('lanes').setPointerCapture(lanesDrag.pointer); $('lanes').classList.add('panning'); }
+  lanesDrag.moved = true;
+  const [from, to] = lanesDrag.view;
+  const shift = (-dx / timelineWidth($('lanes'))) * (to - from);
+  setView(from + shift, to + shift);
+});
+for (const name of ['pointerup', 'pointercancel']) {
+  $('lanes').addEventListener(name, () => {
+    $('lanes').classList.remove('panning');
+    if (lanesDrag && !lanesDrag.moved) lanesDrag = null;
+  });
+}
+// Capturing, on the canvas itself: runs before the click that jumps, and stops it after a drag.
+$('lanes').addEventListener('click', (event) => {
+  if (lanesDrag?.moved) event.stopImmediatePropagation();
+  lanesDrag = null;
+}, true);
+
+function selectionOrCenter() {
+  const [from, to] = viewRange();
+  return app.sel >= from && app.sel <= to ? app.sel : (from + to) / 2;
+}
+$('zoom-in').addEventListener('click', () => { if (needSession()) zoomBy(1 / 4, selectionOrCenter()); });
+$('zoom-out').addEventListener('click', () => { if (needSession()) zoomBy(4, selectionOrCenter()); });
+$('zoom-reset').addEventListener('click', () => { if (needSession()) setView(app.start, app.last); });
+window.studio.zoomTo = (from, to) => setView(from, to);
+
+// The requests for the open session that no move replaces: its swimlanes and its filter.
+function cancelSessionWork() {
+  cancel('lanes');
+  cancel('filter');
+  clearTimeout(zoomLanesTimer);
+}
+
+function showLanesStatus(text) {
+  $('lanes-status').hidden = !text;
+  $('lanes-status').textContent = text || '';
+}
+
+// MARK: Time between actions
+
+// `+120 ms`, `+3.2 s`, `+4 min 05 s`, `+2 h 10 min`: the time since the previous action.
+function sinceText(seconds) {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return '';
+  const sign = seconds < 0 ? '−' : '+';
+  const s = Math.abs(seconds);
+  if (s < 1) return `${sign}${Math.round(s * 1000)} ms`;
+  if (s < 60) return `${sign}${s.toFixed(1)} s`;
+  if (s < 3600) return `${sign}${Math.floor(s / 60)} min ${String(Math.floor(s % 60)).padStart(2, '0')} s`;
+  return `${sign}${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
+}
+
+window.studio.sinceText = sinceText;
+
+function sinceSpan(action) {
+  const text = sinceText(action.sincePrevious);
+  const span = Object.assign(document.createElement('span'), { className: 'since', textContent: text });
+  if (text) span.title = 'since the previous action';
+  return span;
+}
+
+// The selected action's time since the previous one, from the rows the page holds.
+function sinceOf(sequence) {
+  const row = app.rows.get(sequence) ?? app.filtered?.[indexOf(sequence)];
+  if (row && row.seq === sequence && row.sincePrevious !== undefined) return row.sincePrevious;
+  const action = app.lastState?.action, previous = app.rows.get(sequence - 1);
+  return action && previous ? action.time - previous.time : undefined;
+}
+
+function renderSince() {
+  const element = document.getElementById('action-since');
+  const action = app.lastState?.action;
+  if (!element || !action) return;
+  const text = sinceText(sinceOf(action.seq));
+  const line = text ? ` · ${text} since the previous action` : '';
+  if (element.textContent !== line) element.textContent = line;
+}
+
+// MARK: Filter by text
+
+function filterParams() {
+  return { type: app.filter, text: app.textFilter };
+}
+
+function filtering() {
+  return !!(app.filter || app.textFilter);
+}
+
+// Lists the actions the filters keep, afresh: the server filters (every action of a long
+// session is read there, a page of 2,000 at a time).
+async function applyFilters() {
+  app.filtered = filtering() ? [] : null;
+  app.filteredNext = null;
+  app.filterLoading = false;
+  $('actions-spacer').replaceChildren();
+  $('actions').scrollTop = 0;
+  if (filtering()) await loadFiltered(); else layoutRows();
+  scrollToSelection();
+  renderFilterCount();
+}
+
+function renderFilterCount() {
+  const count = $('filter-count');
+  window.studio.filter = { text: app.textFilter || '', count: app.filtered?.length ?? null, more: app.filteredNext !== null, loading: !!app.filterLoading };
+  if (!filtering() || !app.filtered) { count.textContent = ''; return; }
+  const listed = `${app.filtered.length.toLocaleString('en')}${app.filteredNext !== null ? '+' : ''}`;
+  // The server reads a long session a stretch at a time: how far it has read.
+  const read = app.filteredNext !== null ? ` (read to ${app.filteredNext.toLocaleString('en')} of ${app.last.toLocaleString('en')})` : '';
+  count.textContent = app.filterLoading ? `filtering… ${app.filtered.length ? listed + ' found' : ''}${read}`
+    : app.filtered.length ? `${listed} action${app.filtered.length === 1 && app.filteredNext === null ? '' : 's'}`
+      : app.textFilter ? `no action contains “${app.textFilter}”` : 'none';
+}
+
+let textFilterTimer = null;
+$('text-filter').addEventListener('input', () => {
+  clearTimeout(textFilterTimer);
+  textFilterTimer = setTimeout(() => {
+    const text = $('text-filter').value.trim();
+    if (text === (app.textFilter || '') || !app.session) return;
+    app.textFilter = text;
+    applyFilters();
+  }, 300);
+});
+$('text-filter').addEventListener('keydown', (event) => {
+  if (event.key === 'Escape') { $('text-filter').value = ''; $('text-filter').dispatchEvent(new Event('input')); }
+  // Enter goes to the list, where the keys move between the actions kept.
+  if (event.key === 'Enter') { event.preventDefault(); $('actions').focus(); }
+});
+
+// MARK: Search matches: "n of m"
+
+function renderSearchCount(query, count, found) {
+  const element = $('search-count');
+  const searching = app.searching && app.searching === query.trim();
+  const none = !query;
+  $('search-prev').hidden = $('search-next').hidden = none;
+  if (none) { element.textContent = ''; window.studio.searchCount = null; app.autoMatch = null; return; }
+  // A new query goes to its first match, as a browser's find does.
+  if (count && tree.current < 0 && app.autoMatch !== query.trim()) {
+    app.autoMatch = query.trim();
+    tree.moveMatch(1);
+  }
+  const current = tree.current >= 0 ? tree.current + 1 : 0;
+  let text = count ? `${current} of ${count}` : 'no match';
+  // The server's count covers the whole state, the parts the tree does not hold too.
+  if (found && (found.count !== count || !found.complete)) text += ` (${found.count}${found.complete ? '' : '+'} in the state)`;
+  if (searching) text += ' · searching…';
+  element.textContent = text;
+  window.studio.searchCount = { current, count, total: found?.count ?? null };
+}
+
+// The count again, for the tree as it is.
+function refreshSearchCount() {
+  const query = $('search').value;
+  const found = app.found && app.lastState && app.found.seq === app.lastState.seq && app.found.query === query.trim() ? app.found : null;
+  renderSearchCount(query, tree.matches.length, found);
+}
+
+function moveMatch(delta) {
+  tree.moveMatch(delta);
+  refreshSearchCount();
+}
+$('search-next').addEventListener('click', () => moveMatch(1));
+$('search-prev').addEventListener('click', () => moveMatch(-1));
+
+// MARK: Play
+
+// Steps through the actions (the ones the filters keep) at the speed chosen, one step after
+// the state of the last has been shown; stops at the end or on any other move.
+const player = { timer: null, running: false };
+
+function playing() { return player.running; }
+
+function stopPlaying() {
+  if (!player.running) return;
+  player.running = false;
+  clearTimeout(player.timer);
+  player.timer = null;
+  showPlayer();
+}
+
+function showPlayer() {
+  $('play').textContent = player.running ? '❚❚ pause' : '▶ play';
+  $('play').classList.toggle('playing', player.running);
+  $('play').setAttribute('aria-pressed', String(player.running));
+  window.studio.playing = player.running;
+}
+
+// The action after `sequence` among those listed, or null at the end.
+async function nextListed(sequence) {
+  if (!app.filtered) return sequence < app.last ? sequence + 1 : null;
+  let index = app.filtered.findIndex((a) => a.seq > sequence);
+  if (index < 0 && app.filteredNext !== null) {
+    await loadFiltered(true);
+    index = app.filtered?.findIndex((a) => a.seq > sequence) ?? -1;
+  }
+  return index < 0 ? null : app.filtered[index].seq;
+}
+
+async function firstListed() {
+  if (!app.filtered) return app.start;
+  return app.filtered[0]?.seq ?? null;
+}
+
+async function startPlaying() {
+  if (!needSession() || player.running) return;
+  player.running = true;
+  showPlayer();
+  // From the end, play starts again from the beginning.
+  if ((await nextListed(app.sel)) === null) {
+    const first = await firstListed();
+    if (first === null || !player.running) { stopPlaying(); return; }
+    await select(first, { scroll: true, playing: true });
+  }
+  scheduleStep(0);
+}
+
+function scheduleStep(spent) {
+  if (!player.running) return;
+  const interval = 1000 / Number($('play-speed').value || 5);
+  player.timer = setTimeout(step, Math.max(0, interval - spent));
+}
+
+async function step() {
+  if (!player.running) return;
+  const started = performance.now();
+  const next = await nextListed(app.sel);
+  if (!player.running) return;
+  if (next === null) { stopPlaying(); status('played to the last action'); return; }
+  await select(next, { scroll: true, playing: true });
+  scheduleStep(performance.now() - started);
+}
+
+function togglePlaying() {
+  if (player.running) stopPlaying(); else startPlaying().catch(fail);
+}
+$('play').addEventListener('click', togglePlaying);
+document.addEventListener('keydown', (event) => {
+  if (event.key !== ' ' || event.metaKey || event.ctrlKey || event.altKey) return;
+  // A text field, a button or a toggle has its own use of the space bar.
+  if (event.target.closest('input, select, textarea, button, summary, [contenteditable]')) return;
+  if (!app.session) return;
+  event.preventDefault();
+  togglePlaying();
+});
+
+// MARK: Work under way
+
+// The header says what the page has been waiting for more than 300 ms (a first load, the
+// swimlanes, a search), with the time it has taken so far.
+let busyList = [];
+let busyTimer = null;
+function renderBusy() {
+  const now = performance.now();
+  const slow = busyList.filter((entry) => now - entry.started > 300);
+  $('busy').hidden = !slow.length;
+  window.studio.busy = slow.map((entry) => entry.what);
+  if (slow.length) {
+    const oldest = slow[0];
+    const others = slow.length > 1 ? ` and ${slow.length - 1} more` : '';
+    $('busy-text').textContent = `loading ${oldest.what}${others}… ${((now - oldest.started) / 1000).toFixed(1)} s`;
+  }
+  clearTimeout(busyTimer);
+  if (busyList.length) busyTimer = setTimeout(renderBusy, 100);
+}
+onBusy((list) => { busyList = list; renderBusy(); });
+
+// MARK: Export with progress
+
+// Downloads the range as JSON Lines, saying how far it has come: the time while the server
+// prepares it, then the bytes received of the Content-Length. Cancel stops the download.
+let exporting = null;
+async function exportRange() {
+  if (!needSession()) return;
+  if (exporting) return;
+  const from = $('export-from').value, to = $('export-to').value;
+  const controller = new AbortController();
+  const started = performance.now();
+  const state = { received: 0, total: null, phase: 'preparing' };
+  exporting = controller;
+  window.studio.export = state;
+  $('export-cancel').hidden = false;
+  $('export-button').disabled = true;
+  const show = () => {
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const mb = (bytes) => (bytes / 1e6).toFixed(1);
+    $('export-progress').textContent = state.received === 0
+      ? `the server is preparing the export… ${seconds} s`
+      : state.total ? `received ${mb(state.received)} of ${mb(state.total)} MB (${Math.floor((state.received / state.total) * 100)}%) · ${seconds} s`
+        : `received ${mb(state.received)} MB · ${seconds} s`;
+  };
+  const ticker = setInterval(show, 200);
+  show();
+  try {
+    const text = await apiWithProgress(`sessions/${encodeURIComponent(app.session.id)}/export`, { from, to }, {
+      signal: controller.signal,
+      progress: (received, total) => { state.received = received; state.total = total; state.phase = received ? 'receiving' : 'preparing'; },
+    });
+    state.phase = 'done';
+    download(`${app.session.id}-${from}-${to}.jsonl`, text, 'application/x-ndjson');
+    $('export-progress').textContent = `exported ${text.length.toLocaleString('en')} characters in ${((performance.now() - started) / 1000).toFixed(1)} s`;
+  } catch (error) {
+    state.phase = isAbort(error) ? 'cancelled' : 'failed';
+    $('export-progress').textContent = isAbort(error) ? 'export cancelled' : error.message;
+  } finally {
+    clearInterval(ticker);
+    exporting = null;
+    $('export-cancel').hidden = true;
+    $('export-button').disabled = false;
+  }
+}
+$('export-cancel').addEventListener('click', () => exporting?.abort());

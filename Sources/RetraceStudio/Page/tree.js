@@ -86,6 +86,9 @@ export class StateTree {
         this.open.add(key);
       }
     }
+    // The match gone to stays the current one while the query is the same (another render of
+    // the same state, or the next action's).
+    const kept = this.query === query.trim().toLowerCase() ? this.current : -1;
     this.query = query.trim().toLowerCase();
     this.found = new Set();
     if (this.query) this.search(state, []);
@@ -93,7 +96,8 @@ export class StateTree {
     fragment.append(this.node(null, state, []));
     this.element.replaceChildren(fragment);
     this.matches = [...this.element.querySelectorAll('.label.match')];
-    this.current = -1;
+    this.current = kept < this.matches.length ? kept : -1;
+    this.matches[this.current]?.classList.add('current-match');
     return this.matches.length;
   }
 
@@ -200,10 +204,12 @@ export class StateTree {
     return loaded > 0;
   }
 
-  nextMatch() {
+  // Goes `delta` matches on (-1 back), round the ends, and scrolls the tree to it.
+  moveMatch(delta = 1) {
     if (!this.matches.length) return;
     this.matches[this.current]?.classList.remove('current-match');
-    this.current = (this.current + 1) % this.matches.length;
+    const from = this.current < 0 && delta < 0 ? 0 : this.current;
+    this.current = (from + delta + this.matches.length) % this.matches.length;
     const match = this.matches[this.current];
     match.classList.add('current-match');
     match.scrollIntoView({ block: 'center' });
