@@ -12,7 +12,7 @@ import Testing
 @Suite(.serialized)
 struct LiveMemoryTests {
   /// An `actions` message: `actions` numbered from `first`.
-  static func actions(_ actions: [BankingAction], first: UInt64) throws -> [UInt8] {
+  static func actions<Action: Encodable>(_ actions: [Action], first: UInt64) throws -> [UInt8] {
     let encoder = CBOREncoder()
     return CBORValue.map([
       .init(.textString("type"), .textString("actions")),

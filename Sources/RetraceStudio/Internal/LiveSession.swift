@@ -55,6 +55,8 @@ final class LiveSession<D: Domain>: LiveSegment {
   let app: [String: String]
   /// When the app's session started, in seconds since 1970, as its `hello` gave it.
   let startTime: Double
+  /// The app's sequence number at the `hello`: the first action recorded is the next.
+  let startSequence: UInt64
   private let flow: NavigationFlow?
   private let recorder: TraceRecorder<D.State, D.Action>
   private let live: Mutex<Live>
@@ -105,6 +107,11 @@ final class LiveSession<D: Domain>: LiveSegment {
     var closed = false
     /// Bumped by every message that changes the recording.
     var changes = 0
+    /// The actions recorded, and the times of the first and the last: what the session list
+    /// shows while the app is connected, without reading the recording.
+    var actionCount = 0
+    var firstTime: Double?
+    var lastTime: Double?
     /// The last `error` the app sent.
     var appError: String?
     /// Why the Studio ended the segment, when it did.
@@ -134,10 +141,11 @@ final class LiveSession<D: Domain>: LiveSegment {
     self.recordedTo = path
     self.app = hello.app
     self.startTime = hello.startTime
+    self.startSequence = hello.sequence
     self.flow = flow
     let state: D.State
     do {
-      state = try CBORDecoder().decode(D.State.self, from: hello.state)
+      state = try hello.state.withUnsafeBytes { try CBORDecoder().decode(D.State.self, from: $0) }
     } catch {
       throw LiveProtocolError("the hello's state does not decode as \(domain.name)'s: \(error)")
     }
@@ -157,14 +165,14 @@ final class LiveSession<D: Domain>: LiveSegment {
 
   func receive(_ message: LiveMessage) throws(LiveProtocolError) {
     switch message {
-    case .actions(let first, let times, let actions):
-      try record(first: first, times: times, actions: actions)
+    case .actions(let actions):
+      try record(actions)
     case .checkpoint(let sequence, let hash):
       check(sequence: sequence, hash: StateHash(rawValue: hash))
     case .jump(let sequence, let time, let bytes):
       let state: D.State
       do {
-        state = try CBORDecoder().decode(D.State.self, from: bytes)
+        state = try bytes.withUnsafeBytes { try CBORDecoder().decode(D.State.self, from: $0) }
       } catch {
         throw LiveProtocolError("the jump's state does not decode as \(domain.name)'s: \(error)")
       }
@@ -193,8 +201,8 @@ final class LiveSession<D: Domain>: LiveSegment {
     }
   }
 
-  private func record(first: UInt64, times: [Double], actions: [[UInt8]]) throws(LiveProtocolError)
-  {
+  private func record(_ actions: LiveMessage.Actions) throws(LiveProtocolError) {
+    let first = actions.first
     try live.withLock { live throws(LiveProtocolError) in
       guard live.sequence < UInt64(Int64.max), first == live.sequence + 1,
         UInt64(actions.count) <= UInt64(Int64.max) - live.sequence
@@ -203,11 +211,11 @@ final class LiveSession<D: Domain>: LiveSegment {
           "actions from \(first) after action \(live.sequence): the actions between are missing"
         throw LiveProtocolError(live.problem!)
       }
-      for (offset, bytes) in actions.enumerated() {
+      try actions.forEach { offset, time, bytes throws(LiveProtocolError) in
         let sequence = first + UInt64(offset)
         let action: D.Action
         do {
-          action = try bytes.withUnsafeBytes { try domain.decodeAction(from: $0) }
+          action = try domain.decodeAction(from: bytes)
         } catch {
           live.problem = "action \(sequence) does not decode as a \(domain.name) action: \(error)"
           throw LiveProtocolError(live.problem!)
@@ -215,9 +223,12 @@ final class LiveSession<D: Domain>: LiveSegment {
         _ = domain.reduce(into: &live.state, action: action)
         live.beforeJump = nil
         live.sequence = sequence
+        live.actionCount += 1
+        if live.firstTime == nil { live.firstTime = time }
+        live.lastTime = time
         let wanted = recorder.wantsStateAfter(sequence: sequence)
         recorder.record(
-          sequence: sequence, time: times[offset], action: action, stateBefore: nil,
+          sequence: sequence, time: time, action: action, stateBefore: nil,
           stateAfter: wanted ? live.state : nil)
         if sequence % Self.keptStateSpacing == 0 {
           Self.keep(live.state, at: sequence, in: &live)
@@ -308,7 +319,7 @@ final class LiveSession<D: Domain>: LiveSegment {
       live.kept = []
       return held
     }
-    releaseInBackground(held)
+    releaseInBackground(held, returningMemory: true)
     // The file session opened while the app was connected (with the whole session and its
     // checkpoints, if the page loaded them) is opened again from the closed recording when
     // it is next asked for.
@@ -316,7 +327,7 @@ final class LiveSession<D: Domain>: LiveSegment {
       opened.withLock { opened in
         defer { opened = nil }
         return opened?.session
-      })
+      }, returningMemory: true)
   }
 
   // MARK: - Commands
@@ -345,8 +356,10 @@ final class LiveSession<D: Domain>: LiveSegment {
     } else {
       (target, state) = live.withLock { ($0.sequence, $0.beforeJump ?? $0.state) }
     }
-    let bytes = try CBOREncoder(deterministic: true).encode(state)
-    let hash = try StateHash(of: state)
+    // Encoding and hashing a large state takes long: on a worker thread.
+    let (bytes, hash) = try await offload {
+      (try CBOREncoder(deterministic: true).encode(state), try StateHash(of: state))
+    }
     let message = LiveMessage.jump(to: target, state: bytes, hash: hash.rawValue)
     guard let sent = outgoing.withLock({ $0?.yield(.data(message)) }), case .enqueued = sent else {
       throw APIError(409, "the app of live session '\(id)' is not connected")
@@ -479,8 +492,29 @@ final class LiveSession<D: Domain>: LiveSegment {
     return .object(fields)
   }
 
+  /// While the app is connected, the summary is made from what the segment counted as it
+  /// recorded; once it has ended, from its recording (read once). Reopening the growing
+  /// recording for the list (a flush to disk, a hash of the state, a read of every action)
+  /// for every connected segment at each of the page's polls took seconds per segment.
   func summary() async throws -> RetraceLog.JSONValue {
-    liveFields(try await current().summary())
+    if let counted = countedSummary() { return liveFields(counted) }
+    return liveFields(try await current().summary())
+  }
+
+  /// The summary from the segment's counts, as the recording would give it (its integrity
+  /// `unfinished`, every action in its journal); `nil` once the segment has ended.
+  private func countedSummary() -> RetraceLog.JSONValue? {
+    live.withLock { live in
+      guard !live.closed else { return nil }
+      var integrity = IntegrityReport(status: .unfinished, intactActions: live.actionCount)
+      integrity.recoveredActions = live.actionCount
+      return .object(
+        FileSession<D>.summaryFields(
+          id: id, path: recordedTo, format: "trace", domain: domain.name,
+          actions: live.actionCount, first: startSequence + 1,
+          last: startSequence + UInt64(live.actionCount), startTime: startTime,
+          duration: (live.lastTime ?? 0) - (live.firstTime ?? 0), integrity: integrity))
+    }
   }
 
   func detail() async throws -> RetraceLog.JSONValue {

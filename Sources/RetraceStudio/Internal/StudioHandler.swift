@@ -12,6 +12,8 @@ final class StudioHandler: HTTPHandler, Sendable {
   let page: PageResources
   /// The live link's endpoint, `GET /api/live`.
   let live: WebSocketHTTPHandler
+  /// What takes the live link's messages, and counts its connections.
+  let hub: LiveHub
   private let served = Mutex<(address: ListenAddress, port: UInt16)?>(nil)
 
   /// A handler of `catalog`'s sessions, whose live link hands `hub` messages of at most
@@ -23,6 +25,7 @@ final class StudioHandler: HTTPHandler, Sendable {
     self.catalog = catalog
     self.token = token
     self.page = page
+    self.hub = hub
     self.live = WebSocketHTTPHandler(
       handler: LiveFrames(hub: hub, maximumMessageSize: maximumLiveMessageSize))
   }
@@ -70,6 +73,7 @@ final class StudioHandler: HTTPHandler, Sendable {
     let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
     if parts == ["api", "live"] {
       try checkToken(request)
+      guard hub.takesConnection else { throw APIError(503, LiveHub.tooMany(hub.connectionLimit)) }
       return try await live.handleRequest(request)
     }
     // The one command: move a live session's app (the page posts it, so that no link or
@@ -136,16 +140,25 @@ final class StudioHandler: HTTPHandler, Sendable {
   {
     guard parts.first == "sessions" else { throw APIError(404, "no such endpoint") }
     if parts.count == 1 {
-      var list: [RetraceLog.JSONValue] = []
-      for session in catalog.sessions {
-        do {
-          list.append(try await session.summary())
-        } catch {
-          // One session that cannot be read is listed as such: it never hides the others.
-          list.append(Self.unreadable(session, error))
+      // The summaries are made together (each on a worker thread when it needs work), so the
+      // list waits for the slowest session, not for the sum of them.
+      let sessions = catalog.sessions
+      let list = await withTaskGroup(of: (Int, RetraceLog.JSONValue).self) { group in
+        for (index, session) in sessions.enumerated() {
+          group.addTask {
+            do {
+              return (index, try await session.summary())
+            } catch {
+              // One session that cannot be read is listed as such: it never hides the others.
+              return (index, Self.unreadable(session, error))
+            }
+          }
         }
+        var listed: [(Int, RetraceLog.JSONValue)] = []
+        for await summary in group { listed.append(summary) }
+        return listed
       }
-      return .array(list)
+      return .array(list.sorted { $0.0 < $1.0 }.map(\.1))
     }
     guard let session = catalog.session(parts[1]) else {
       throw APIError(404, "no session '\(parts[1])'")
@@ -228,7 +241,7 @@ final class StudioHandler: HTTPHandler, Sendable {
     guard let removed = catalog.remove(id) else { throw APIError(404, "no session '\(id)'") }
     // What it holds (a whole session, its checkpoints) is freed when the last request that
     // uses it ends, here or on a worker thread: off this one.
-    releaseInBackground(removed)
+    releaseInBackground(removed, returningMemory: true)
     return .object([("removed", .bool(true)), ("id", .string(id))])
   }
 

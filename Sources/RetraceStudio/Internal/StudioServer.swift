@@ -33,14 +33,16 @@ final class StudioServer: Sendable {
   ///
   /// The registry and the flows are given, not read from the command's task-local context:
   /// the server's work runs on threads and tasks of its own, which see no task-local value.
-  /// A live app's message may hold `maximumLiveMessageSize` bytes (``LiveFrames``), and
-  /// `endedLiveSegmentLimit` ended live segments stay listed (``LiveHub``).
+  /// A live app's message may hold `maximumLiveMessageSize` bytes (``LiveFrames``),
+  /// `endedLiveSegmentLimit` ended live segments stay listed, and at most
+  /// `liveConnectionLimit` live connections are served at once (``LiveHub``).
   init(
     catalog: SessionCatalog, address: ListenAddress, port: UInt16, token: String,
     recordDirectory: String = "retrace-live", registry: DomainRegistry,
     flows: [NavigationFlow],
     maximumLiveMessageSize: Int = LiveFrames.defaultMaximumMessageSize,
     endedLiveSegmentLimit: Int = LiveHub.defaultEndedSegmentLimit,
+    liveConnectionLimit: Int = LiveHub.defaultConnectionLimit,
     limits: RequestLimits = RequestLimits()
   ) {
     self.catalog = catalog
@@ -51,7 +53,7 @@ final class StudioServer: Sendable {
     self.maximumLiveMessageSize = maximumLiveMessageSize
     let hub = LiveHub(
       catalog: catalog, registry: registry, flows: flows, recordDirectory: recordDirectory,
-      endedSegmentLimit: endedLiveSegmentLimit)
+      endedSegmentLimit: endedLiveSegmentLimit, connectionLimit: liveConnectionLimit)
     let handler = StudioHandler(
       catalog: catalog, token: token, page: PageResources.load(), hub: hub,
       maximumLiveMessageSize: maximumLiveMessageSize)
