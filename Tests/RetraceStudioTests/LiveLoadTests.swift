@@ -134,7 +134,9 @@ struct LiveLoadTests {
 
   /// A message of many small items takes a small multiple of its bytes to decode, not the
   /// some 25 times a tree of its items took: a 16 MiB message under an unknown key of a
-  /// `hello` (one-byte items) raises the peak resident memory by less than its own size.
+  /// `hello` (one-byte items) raised the peak resident memory by 385 MB, and now by nearly
+  /// nothing. The bound leaves room for what other tests running meanwhile allocate (the
+  /// peak is the process's).
   @Test(.enabled(if: FileManager.default.isWritableFile(atPath: "/proc/self/clear_refs")))
   func aMessageOfManySmallItemsDecodesInLittleMemory() throws {
     let count = 16 << 20
@@ -155,7 +157,7 @@ struct LiveLoadTests {
       return
     }
     let grown = try Self.peakMemory() - before
-    #expect(grown < message.count, "\(grown >> 20) MiB to decode \(message.count >> 20) MiB")
+    #expect(grown < 6 * message.count, "\(grown >> 20) MiB to decode \(message.count >> 20) MiB")
   }
 
   // MARK: - Connections
