@@ -256,6 +256,38 @@ struct LiveLoadTests {
     #expect(ended["connected"] as? Bool == false)
   }
 
+  /// The actions the list shows are there to ask for at once: a request for one the
+  /// recording opened last lacks reopens it, however recently it was opened.
+  @Test func whatTheListShowsCanBeAskedForAtOnce() async throws {
+    let directory = try LiveSessionTests.directory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let studio = try await LiveSessionTests.studio(directory)
+    defer { Task { await studio.stop() } }
+    let link = try await RawWebSocket.connect(port: studio.port, token: StudioHarness.token)
+    defer { link.close() }
+    try await link.send(try Self.hello())
+    let increments = Array(repeating: CounterAction.increment, count: 5)
+    try await link.send(try LiveMemoryTests.actions(increments, first: 1))
+    let segment = try await LiveMemoryTests.segment(in: studio) { $0.heldStates > 0 }
+    let path = "/api/sessions/\(segment.id)"
+    var state = try await studio.get("\(path)/state", ["at": "5"])
+    for _ in 0..<600 where state.status != 200 {
+      try await Task.sleep(for: .milliseconds(20))
+      state = try await studio.get("\(path)/state", ["at": "5"])
+    }
+    // The recording is open with five actions; five more come, and the list shows them.
+    try await link.send(try LiveMemoryTests.actions(increments, first: 6))
+    for _ in 0..<600 {
+      let listed = try await studio.get("/api/sessions").json() as? [[String: Any]]
+      if listed?.first?["lastSequence"] as? Int == 10 { break }
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    let actions = try await studio.get("\(path)/actions", ["from": "1", "to": "10"])
+    #expect(actions.status == 200, "\(String(decoding: actions.body, as: UTF8.self))")
+    let at10 = try await studio.get("\(path)/state", ["at": "10"])
+    #expect(at10.status == 200, "\(String(decoding: at10.body, as: UTF8.self))")
+  }
+
   // MARK: - Threads
 
   /// Whether the probe domain's reducer ran in a Swift task (on the concurrency pool's

@@ -121,6 +121,8 @@ final class LiveSession<D: Domain>: LiveSegment {
   /// The file session over the trace as it was when last opened.
   private struct Opened {
     var changes: Int
+    /// The last action the trace held when it was opened.
+    var lastSequence: UInt64
     var time: ContinuousClock.Instant
     var session: FileSession<D>
     var file: SessionFile
@@ -370,17 +372,31 @@ final class LiveSession<D: Domain>: LiveSegment {
   // MARK: - The file session over the recording
 
   /// The file session over the trace, reopened first when the session has changed since
-  /// it was opened and the last opening is at least ``reopenInterval`` old.
+  /// it was opened and the last opening is at least ``reopenInterval`` old, or when it lacks
+  /// action `sequence`, which the session list (counted as actions come) may already show.
   /// With `fresh`, it is reopened whenever the session has changed: a command computes its
   /// state from every action received.
-  func current(fresh: Bool = false) async throws -> FileSession<D> {
-    let changes = live.withLock { $0.changes }
-    if let opened = opened.withLock({ $0 }),
+  func current(fresh: Bool = false, through sequence: UInt64? = nil) async throws
+    -> FileSession<D>
+  {
+    let (changes, last) = live.withLock { ($0.changes, $0.sequence) }
+    let needed = sequence.map { min($0, last) } ?? 0
+    if let opened = opened.withLock({ $0 }), needed <= opened.lastSequence,
       opened.changes == changes
         || (!fresh && ContinuousClock.now - opened.time < Self.reopenInterval)
     {
       return opened.session
     }
+    let session = try await reopened()
+    // A reopening that was under way may have flushed before the action asked for came.
+    guard let opened = opened.withLock({ $0 }), opened.lastSequence < needed else {
+      return session
+    }
+    return try await reopened()
+  }
+
+  /// The reopening under way, or a new one.
+  private func reopened() async throws -> FileSession<D> {
     let task = reopening.withLock { task in
       if let task { return task }
       let started = Task { [self] in
@@ -396,16 +412,19 @@ final class LiveSession<D: Domain>: LiveSegment {
   /// Flushes the recorder and opens the trace, while no message is recorded, so that the
   /// file is read whole and consistent.
   private func reopen() throws -> FileSession<D> {
-    let (changes, file) = try live.withLock { live throws -> (Int, SessionFile) in
+    let (changes, last, file) = try live.withLock {
+      live throws -> (Int, UInt64, SessionFile) in
       if !live.closed {
         recorder.checkpoint(state: live.state, after: live.sequence)
         try recorder.flush()
       }
-      return (live.changes, try SessionFile.open(recordedTo, usingIndex: true, key: nil))
+      return (
+        live.changes, live.sequence, try SessionFile.open(recordedTo, usingIndex: true, key: nil)
+      )
     }
     let session = FileSession<D>(id: id, domain: domain, file: file, flow: flow, key: nil)
     opened.withLock {
-      $0 = Opened(changes: changes, time: .now, session: session, file: file)
+      $0 = Opened(changes: changes, lastSequence: last, time: .now, session: session, file: file)
     }
     return session
   }
@@ -524,23 +543,23 @@ final class LiveSession<D: Domain>: LiveSegment {
   func actions(from: UInt64?, to: UInt64?, type: String?, limit: Int) async throws
     -> RetraceLog.JSONValue
   {
-    try await current().actions(from: from, to: to, type: type, limit: limit)
+    try await current(through: to ?? from).actions(from: from, to: to, type: type, limit: limit)
   }
 
   func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> RetraceLog.JSONValue {
-    try await current().state(at: at, window: window, full: full)
+    try await current(through: at).state(at: at, window: window, full: full)
   }
 
   func state(at: UInt64?, skipping skipped: Set<UInt64>) async throws -> RetraceLog.JSONValue {
-    try await current().state(at: at, skipping: skipped)
+    try await current(through: at).state(at: at, skipping: skipped)
   }
 
   func search(at: UInt64?, query: String, limit: Int) async throws -> RetraceLog.JSONValue {
-    try await current().search(at: at, query: query, limit: limit)
+    try await current(through: at).search(at: at, query: query, limit: limit)
   }
 
   func diff(from: UInt64?, to: UInt64?) async throws -> RetraceLog.JSONValue {
-    try await current().diff(from: from, to: to)
+    try await current(through: [from, to].compactMap { $0 }.max()).diff(from: from, to: to)
   }
 
   func bisect(invariant: String) async throws -> RetraceLog.JSONValue {
@@ -560,7 +579,7 @@ final class LiveSession<D: Domain>: LiveSegment {
   }
 
   func export(from: UInt64?, to: UInt64?) async throws -> String {
-    try await current().export(from: from, to: to)
+    try await current(through: [from, to].compactMap { $0 }.max()).export(from: from, to: to)
   }
 
   func shrink(invariant: String) async throws -> RetraceLog.JSONValue {
