@@ -24,6 +24,23 @@ public struct CBORReader {
     position = 0
   }
 
+  /// A reader of the data items in `bytes`, from its start, valid while `bytes` is: for
+  /// package code that reads a message item by item instead of building a ``CBORValue``
+  /// tree of it (the Studio's live link).
+  package init(reading bytes: UnsafeRawBufferPointer) {
+    self.init(bytes)
+  }
+
+  /// Reads a definite-length byte string and returns where its content lies in the input,
+  /// without copying it.
+  package mutating func readByteString() throws(CBORError) -> Range<Int> {
+    let head = try input.head(at: position)
+    guard head.major == 2, !head.isIndefinite else { throw mismatch("a byte string", head) }
+    let end = try input.stringEnd(head, at: position)
+    position = end
+    return head.end..<end
+  }
+
   /// Reads the head of a definite-length map and returns its number of entries.
   @_transparent
   public mutating func readMapHeader() throws(CBORError) -> Int {

@@ -72,6 +72,14 @@ public struct ServeCommand: AsyncParsableCommand {
       valueName: "MiB"))
   public var uploadLimit: Int = 64
 
+  /// The most live connections served at once.
+  @Option(
+    name: .customLong("live-connection-limit"),
+    help: ArgumentHelp(
+      "The most live apps' connections served at once; one more is refused with 503.",
+      valueName: "n"))
+  public var liveConnectionLimit: Int = LiveHub.defaultConnectionLimit
+
   /// The port; 0 picks a free one.
   @Option(name: .long, help: "The port to listen on (0 picks a free one).")
   public var port: Int = 7420
@@ -110,6 +118,10 @@ public struct ServeCommand: AsyncParsableCommand {
     guard (1...4_096).contains(uploadLimit) else {
       throw ValidationError("--upload-limit must be from 1 to 4096 (MiB), not \(uploadLimit).")
     }
+    guard (1...4_096).contains(liveConnectionLimit) else {
+      throw ValidationError(
+        "--live-connection-limit must be from 1 to 4096, not \(liveConnectionLimit).")
+    }
     guard ListenAddress(host) != nil else {
       throw ValidationError("--host must be an IPv4 or IPv6 address or localhost, not '\(host)'.")
     }
@@ -140,6 +152,7 @@ public struct ServeCommand: AsyncParsableCommand {
       catalog: catalog, address: address, port: UInt16(port),
       token: token ?? StudioToken.random(), recordDirectory: recordDirectory,
       registry: registry, flows: flows, maximumLiveMessageSize: liveMessageLimit << 20,
+      liveConnectionLimit: liveConnectionLimit,
       limits: RequestLimits(upload: uploadLimit << 20), uploadDirectory: uploadDirectory, key: key)
     let url = try await server.start()
     let signals = removeSocketsOnInterrupt()

@@ -12,7 +12,7 @@ import Testing
 @Suite(.serialized)
 struct LiveMemoryTests {
   /// An `actions` message: `actions` numbered from `first`.
-  static func actions(_ actions: [BankingAction], first: UInt64) throws -> [UInt8] {
+  static func actions<Action: Encodable>(_ actions: [Action], first: UInt64) throws -> [UInt8] {
     let encoder = CBOREncoder()
     return CBORValue.map([
       .init(.textString("type"), .textString("actions")),
@@ -173,6 +173,11 @@ struct LiveMemoryTests {
       }) {
         try await Task.sleep(for: .milliseconds(20))
       }
+    }
+    // The oldest leave the list just after the last segment has ended (once its recording
+    // is closed).
+    for _ in 0..<250 where server.catalog.sessions.count > 2 {
+      try await Task.sleep(for: .milliseconds(20))
     }
     #expect(server.catalog.sessions.map(\.id) == Array(ids.suffix(2)))
   }

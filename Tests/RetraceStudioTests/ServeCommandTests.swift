@@ -47,6 +47,9 @@ import Testing
     (["serve", "traces/counter.trace", "--host", "example.com"], 2, "--host must be"),
     (["serve", "traces/counter.trace", "--token", "short"], 2, "--token must be"),
     (["serve", "--live-message-limit", "0"], 2, "--live-message-limit must be from 1 to 4096"),
+    (
+      ["serve", "--live-connection-limit", "0"], 2, "--live-connection-limit must be from 1 to 4096"
+    ),
     (["serve", "nope.trace"], 3, "nope.trace: no such file"),
     (["serve", "Sources"], 3, "no trace or JSON Lines file found"),
   ])

@@ -89,17 +89,30 @@ final class FileSession<D: Domain>: StudioSession {
   }
 
   private func summaryFields(_ summary: SessionFile.Summary) -> [(String, JSONValue)] {
+    Self.summaryFields(
+      id: id, path: file.path, format: summary.format, domain: summary.info.domain,
+      actions: summary.actionCount, first: summary.firstSequence, last: summary.lastSequence,
+      startTime: summary.info.startTime, duration: summary.duration,
+      integrity: summary.integrity)
+  }
+
+  /// What `GET /api/sessions` lists for a session: of a file, or of a live segment from what
+  /// it counted as it recorded.
+  static func summaryFields(
+    id: String, path: String, format: String, domain: String, actions: Int, first: UInt64,
+    last: UInt64, startTime: Double, duration: Double, integrity: IntegrityReport
+  ) -> [(String, JSONValue)] {
     [
       ("id", .string(id)),
-      ("file", .string(file.path)),
-      ("format", .string(summary.format)),
-      ("domain", .string(summary.info.domain)),
-      ("actions", .int(Int64(summary.actionCount))),
-      ("firstSequence", .uint(summary.firstSequence)),
-      ("lastSequence", .uint(summary.lastSequence)),
-      ("startTime", .double(summary.info.startTime)),
-      ("duration", .double(summary.duration)),
-      ("integrity", summary.integrity.json),
+      ("file", .string(path)),
+      ("format", .string(format)),
+      ("domain", .string(domain)),
+      ("actions", .int(Int64(actions))),
+      ("firstSequence", .uint(first)),
+      ("lastSequence", .uint(last)),
+      ("startTime", .double(startTime)),
+      ("duration", .double(duration)),
+      ("integrity", integrity.json),
       ("live", .bool(false)),
     ]
   }

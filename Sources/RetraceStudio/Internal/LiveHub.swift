@@ -9,6 +9,11 @@ import Synchronization
 /// The Studio's end of the live link (`GET /api/live`, docs/LIVE.md): reads each
 /// connection's messages in order, starts a ``LiveSession`` segment in the catalog at each
 /// `hello`, and hands it the messages that follow.
+///
+/// Each message is decoded and taken (a state decoded, actions reduced and recorded, a
+/// checkpoint hashed) on the ``WorkKind/live`` pool, never on the concurrency pool's few
+/// threads, which answer every request: apps that send large states or many actions keep
+/// the page answered at once. At most ``connectionLimit`` connections are served at once.
 final class LiveHub: WSMessageHandler, Sendable {
   /// The sessions served, where each segment is added when it starts.
   let catalog: SessionCatalog
@@ -26,18 +31,32 @@ final class LiveHub: WSMessageHandler, Sendable {
 
   /// How many ended live segments stay listed by default: 8.
   static let defaultEndedSegmentLimit = 8
+  /// How many connections are served at once, at most; an upgrade past it is refused (503).
+  let connectionLimit: Int
+  /// How many connections are being served.
+  private let connections = Mutex(0)
+
+  /// How many live connections are served at once by default: 32. Each holds a message of
+  /// up to the message limit and a segment's states while it is being read.
+  static let defaultConnectionLimit = 32
+
+  /// The close code of a connection past ``connectionLimit``: 1013, "try again later".
+  static let tryAgainLater: UInt16 = 1013
 
   /// The protocol version the Studio speaks.
   static let protocolVersion: UInt64 = 1
 
   /// A hub that adds segments to `catalog`, reads them with `registry`'s domains and
-  /// `flows`, records them in `recordDirectory`, and keeps `endedSegmentLimit` ended ones
-  /// listed.
+  /// `flows`, records them in `recordDirectory`, keeps `endedSegmentLimit` ended ones
+  /// listed, and serves at most `connectionLimit` connections at once.
   init(
     catalog: SessionCatalog, registry: DomainRegistry, flows: [NavigationFlow],
-    recordDirectory: String, endedSegmentLimit: Int = LiveHub.defaultEndedSegmentLimit
+    recordDirectory: String, endedSegmentLimit: Int = LiveHub.defaultEndedSegmentLimit,
+    connectionLimit: Int = LiveHub.defaultConnectionLimit
   ) {
     precondition(endedSegmentLimit >= 0, "a negative number of ended segments to keep")
+    precondition(connectionLimit > 0, "a live connection limit of at least one")
+    self.connectionLimit = connectionLimit
     self.endedSegmentLimit = endedSegmentLimit
     self.catalog = catalog
     self.registry = registry
@@ -45,53 +64,92 @@ final class LiveHub: WSMessageHandler, Sendable {
     self.recordDirectory = recordDirectory
   }
 
-  /// Starts reading a new connection's messages; returns what the Studio sends on it.
+  /// Whether a new connection would be served now: fewer than ``connectionLimit`` are.
+  var takesConnection: Bool { connections.withLock { $0 < connectionLimit } }
+
+  /// The number of connections being served.
+  var connectionCount: Int { connections.withLock { $0 } }
+
+  /// Starts reading a new connection's messages; returns what the Studio sends on it. A
+  /// connection past ``connectionLimit`` (upgrades that came together) is sent an `error`
+  /// and closed with 1013, "try again later".
   func makeMessages(for client: AsyncStream<WSMessage>) async throws -> AsyncStream<WSMessage> {
     let (outgoing, continuation) = AsyncStream<WSMessage>.makeStream()
-    Task { await self.serve(client, outgoing: continuation) }
+    let admitted = connections.withLock { count in
+      guard count < connectionLimit else { return false }
+      count += 1
+      return true
+    }
+    guard admitted else {
+      continuation.yield(.data(LiveMessage.error(Self.tooMany(connectionLimit))))
+      continuation.yield(.close(WSCloseCode(Self.tryAgainLater, reason: "")))
+      continuation.finish()
+      return outgoing
+    }
+    Task {
+      await self.serve(client, outgoing: continuation)
+      self.connections.withLock { $0 -= 1 }
+    }
     return outgoing
   }
 
-  /// Reads one connection to its end.
+  /// What a connection past `limit` is told.
+  static func tooMany(_ limit: Int) -> String {
+    "the Studio serves at most \(limit) live connections at once (retrace serve --live-connection-limit)"
+  }
+
+  /// Reads one connection to its end: each message is taken on the ``WorkKind/live`` pool,
+  /// in order.
   private func serve(
     _ client: AsyncStream<WSMessage>, outgoing: AsyncStream<WSMessage>.Continuation
   ) async {
     var segment: (any LiveSegment)?
-    defer {
-      end(segment)
-      outgoing.finish()
-    }
-    for await message in client {
-      let bytes: [UInt8]
+    reading: for await message in client {
+      let bytes: Data
       switch message {
-      case .data(let data): bytes = Array(data)
+      case .data(let data): bytes = data
       case .text:
         refuse("the live link sends binary messages, not text", outgoing)
-        return
-      case .close: return
+        break reading
+      case .close: break reading
       }
       do {
-        let decoded = try LiveMessage(decoding: bytes)
-        switch decoded {
-        case .hello(let hello):
-          end(segment)
-          segment = nil
-          segment = try start(hello, outgoing: outgoing)
-        case .unknown(let type):
-          outgoing.yield(.data(LiveMessage.error("unknown message type '\(type)'")))
-        default:
-          guard let segment else {
-            throw LiveProtocolError("a message before the hello")
-          }
-          try segment.receive(decoded)
+        segment = try await offload(.live) { [self, segment] in
+          try take(bytes, after: segment, outgoing: outgoing)
         }
       } catch let error as LiveProtocolError {
         refuse(error.description, outgoing)
-        return
+        break reading
       } catch {
         refuse("\(error)", outgoing)
-        return
+        break reading
       }
+    }
+    let last = segment
+    _ = try? await offload(.live) { [self] in end(last) }
+    outgoing.finish()
+  }
+
+  /// Takes one message of a connection whose current segment is `segment`; returns the
+  /// segment after it (a new one after a `hello`).
+  private func take(
+    _ bytes: Data, after segment: (any LiveSegment)?,
+    outgoing: AsyncStream<WSMessage>.Continuation
+  ) throws(LiveProtocolError) -> (any LiveSegment)? {
+    let decoded = try LiveMessage(decoding: bytes)
+    switch decoded {
+    case .hello(let hello):
+      end(segment)
+      return try start(hello, outgoing: outgoing)
+    case .unknown(let type):
+      outgoing.yield(.data(LiveMessage.error("unknown message type '\(type)'")))
+      return segment
+    default:
+      guard let segment else {
+        throw LiveProtocolError("a message before the hello")
+      }
+      try segment.receive(decoded)
+      return segment
     }
   }
 
@@ -100,12 +158,14 @@ final class LiveHub: WSMessageHandler, Sendable {
   private func end(_ segment: (any LiveSegment)?) {
     guard let segment else { return }
     segment.disconnect()
-    for removed in catalog.removeEndedLiveSegments(keeping: endedSegmentLimit) {
-      let recording = (removed as? any LiveSegment)?.recordedTo ?? "its recording"
+    let removed = catalog.removeEndedLiveSegments(keeping: endedSegmentLimit)
+    for session in removed {
+      let recording = (session as? any LiveSegment)?.recordedTo ?? "its recording"
       warn(
-        "live session \(removed.id) removed from the list (more than \(endedSegmentLimit) have ended); \(recording) keeps it"
+        "live session \(session.id) removed from the list (more than \(endedSegmentLimit) have ended); \(recording) keeps it"
       )
     }
+    if !removed.isEmpty { releaseInBackground(removed, returningMemory: true) }
   }
 
   /// Sends an `error` message and closes the connection.

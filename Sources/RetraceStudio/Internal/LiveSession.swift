@@ -62,6 +62,8 @@ final class LiveSession<D: Domain>: LiveSegment {
   let app: [String: String]
   /// When the app's session started, in seconds since 1970, as its `hello` gave it.
   let startTime: Double
+  /// The app's sequence number at the `hello`: the first action recorded is the next.
+  let startSequence: UInt64
   private let flow: NavigationFlow?
   /// The commands the app carries out, from its `hello`.
   private let commands: Set<String>
@@ -114,6 +116,11 @@ final class LiveSession<D: Domain>: LiveSegment {
     var closed = false
     /// Bumped by every message that changes the recording.
     var changes = 0
+    /// The actions recorded, and the times of the first and the last: what the session list
+    /// shows while the app is connected, without reading the recording.
+    var actionCount = 0
+    var firstTime: Double?
+    var lastTime: Double?
     /// The last `error` the app sent.
     var appError: String?
     /// Why the Studio ended the segment, when it did.
@@ -135,6 +142,8 @@ final class LiveSession<D: Domain>: LiveSegment {
   /// The file session over the trace as it was when last opened.
   private struct Opened {
     var changes: Int
+    /// The last action the trace held when it was opened.
+    var lastSequence: UInt64
     var time: ContinuousClock.Instant
     var session: FileSession<D>
     var file: SessionFile
@@ -155,11 +164,12 @@ final class LiveSession<D: Domain>: LiveSegment {
     self.recordedTo = path
     self.app = hello.app
     self.startTime = hello.startTime
+    self.startSequence = hello.sequence
     self.flow = flow
     self.commands = hello.commands
     let state: D.State
     do {
-      state = try CBORDecoder().decode(D.State.self, from: hello.state)
+      state = try hello.state.withUnsafeBytes { try CBORDecoder().decode(D.State.self, from: $0) }
     } catch {
       throw LiveProtocolError("the hello's state does not decode as \(domain.name)'s: \(error)")
     }
@@ -179,14 +189,14 @@ final class LiveSession<D: Domain>: LiveSegment {
 
   func receive(_ message: LiveMessage) throws(LiveProtocolError) {
     switch message {
-    case .actions(let first, let times, let actions):
-      try record(first: first, times: times, actions: actions)
+    case .actions(let actions):
+      try record(actions)
     case .checkpoint(let sequence, let hash):
       check(sequence: sequence, hash: StateHash(rawValue: hash))
     case .jump(let sequence, let time, let bytes):
       let state: D.State
       do {
-        state = try CBORDecoder().decode(D.State.self, from: bytes)
+        state = try bytes.withUnsafeBytes { try CBORDecoder().decode(D.State.self, from: $0) }
       } catch {
         throw LiveProtocolError("the jump's state does not decode as \(domain.name)'s: \(error)")
       }
@@ -232,8 +242,8 @@ final class LiveSession<D: Domain>: LiveSegment {
     }
   }
 
-  private func record(first: UInt64, times: [Double], actions: [[UInt8]]) throws(LiveProtocolError)
-  {
+  private func record(_ actions: LiveMessage.Actions) throws(LiveProtocolError) {
+    let first = actions.first
     try live.withLock { live throws(LiveProtocolError) in
       guard live.sequence < UInt64(Int64.max), first == live.sequence + 1,
         UInt64(actions.count) <= UInt64(Int64.max) - live.sequence
@@ -242,11 +252,11 @@ final class LiveSession<D: Domain>: LiveSegment {
           "actions from \(first) after action \(live.sequence): the actions between are missing"
         throw LiveProtocolError(live.problem!)
       }
-      for (offset, bytes) in actions.enumerated() {
+      try actions.forEach { offset, time, bytes throws(LiveProtocolError) in
         let sequence = first + UInt64(offset)
         let action: D.Action
         do {
-          action = try bytes.withUnsafeBytes { try domain.decodeAction(from: $0) }
+          action = try domain.decodeAction(from: bytes)
         } catch {
           live.problem = "action \(sequence) does not decode as a \(domain.name) action: \(error)"
           throw LiveProtocolError(live.problem!)
@@ -256,9 +266,12 @@ final class LiveSession<D: Domain>: LiveSegment {
         live.movedTo = nil
         live.jumpedElsewhere = false
         live.sequence = sequence
+        live.actionCount += 1
+        if live.firstTime == nil { live.firstTime = time }
+        live.lastTime = time
         let wanted = recorder.wantsStateAfter(sequence: sequence)
         recorder.record(
-          sequence: sequence, time: times[offset], action: action, stateBefore: nil,
+          sequence: sequence, time: time, action: action, stateBefore: nil,
           stateAfter: wanted ? live.state : nil)
         if sequence % Self.keptStateSpacing == 0 {
           Self.keep(live.state, at: sequence, in: &live)
@@ -349,7 +362,7 @@ final class LiveSession<D: Domain>: LiveSegment {
       live.kept = []
       return held
     }
-    releaseInBackground(held)
+    releaseInBackground(held, returningMemory: true)
     // The file session opened while the app was connected (with the whole session and its
     // checkpoints, if the page loaded them) is opened again from the closed recording when
     // it is next asked for.
@@ -357,7 +370,7 @@ final class LiveSession<D: Domain>: LiveSegment {
       opened.withLock { opened in
         defer { opened = nil }
         return opened?.session
-      })
+      }, returningMemory: true)
   }
 
   // MARK: - Commands
@@ -386,8 +399,10 @@ final class LiveSession<D: Domain>: LiveSegment {
     } else {
       (target, state) = live.withLock { ($0.sequence, $0.beforeJump ?? $0.state) }
     }
-    let bytes = try CBOREncoder(deterministic: true).encode(state)
-    let hash = try StateHash(of: state)
+    // Encoding and hashing a large state takes long: on a worker thread.
+    let (bytes, hash) = try await offload {
+      (try CBOREncoder(deterministic: true).encode(state), try StateHash(of: state))
+    }
     let message = LiveMessage.jump(to: target, state: bytes, hash: hash.rawValue)
     live.withLock { live in
       live.pendingJumps.append((to: target, hash: hash))
@@ -422,17 +437,31 @@ final class LiveSession<D: Domain>: LiveSegment {
   // MARK: - The file session over the recording
 
   /// The file session over the trace, reopened first when the session has changed since
-  /// it was opened and the last opening is at least ``reopenInterval`` old.
+  /// it was opened and the last opening is at least ``reopenInterval`` old, or when it lacks
+  /// action `sequence`, which the session list (counted as actions come) may already show.
   /// With `fresh`, it is reopened whenever the session has changed: a command computes its
   /// state from every action received.
-  func current(fresh: Bool = false) async throws -> FileSession<D> {
-    let changes = live.withLock { $0.changes }
-    if let opened = opened.withLock({ $0 }),
+  func current(fresh: Bool = false, through sequence: UInt64? = nil) async throws
+    -> FileSession<D>
+  {
+    let (changes, last) = live.withLock { ($0.changes, $0.sequence) }
+    let needed = sequence.map { min($0, last) } ?? 0
+    if let opened = opened.withLock({ $0 }), needed <= opened.lastSequence,
       opened.changes == changes
         || (!fresh && ContinuousClock.now - opened.time < Self.reopenInterval)
     {
       return opened.session
     }
+    let session = try await reopened()
+    // A reopening that was under way may have flushed before the action asked for came.
+    guard let opened = opened.withLock({ $0 }), opened.lastSequence < needed else {
+      return session
+    }
+    return try await reopened()
+  }
+
+  /// The reopening under way, or a new one.
+  private func reopened() async throws -> FileSession<D> {
     let task = reopening.withLock { task in
       if let task { return task }
       let started = Task { [self] in
@@ -448,16 +477,19 @@ final class LiveSession<D: Domain>: LiveSegment {
   /// Flushes the recorder and opens the trace, while no message is recorded, so that the
   /// file is read whole and consistent.
   private func reopen() throws -> FileSession<D> {
-    let (changes, file) = try live.withLock { live throws -> (Int, SessionFile) in
+    let (changes, last, file) = try live.withLock {
+      live throws -> (Int, UInt64, SessionFile) in
       if !live.closed {
         recorder.checkpoint(state: live.state, after: live.sequence)
         try recorder.flush()
       }
-      return (live.changes, try SessionFile.open(recordedTo, usingIndex: true, key: nil))
+      return (
+        live.changes, live.sequence, try SessionFile.open(recordedTo, usingIndex: true, key: nil)
+      )
     }
     let session = FileSession<D>(id: id, domain: domain, file: file, flow: flow, key: nil)
     opened.withLock {
-      $0 = Opened(changes: changes, time: .now, session: session, file: file)
+      $0 = Opened(changes: changes, lastSequence: last, time: .now, session: session, file: file)
     }
     return session
   }
@@ -557,8 +589,29 @@ final class LiveSession<D: Domain>: LiveSegment {
     return .object(fields)
   }
 
+  /// While the app is connected, the summary is made from what the segment counted as it
+  /// recorded; once it has ended, from its recording (read once). Reopening the growing
+  /// recording for the list (a flush to disk, a hash of the state, a read of every action)
+  /// for every connected segment at each of the page's polls took seconds per segment.
   func summary() async throws -> RetraceLog.JSONValue {
-    liveFields(try await current().summary())
+    if let counted = countedSummary() { return liveFields(counted) }
+    return liveFields(try await current().summary())
+  }
+
+  /// The summary from the segment's counts, as the recording would give it (its integrity
+  /// `unfinished`, every action in its journal); `nil` once the segment has ended.
+  private func countedSummary() -> RetraceLog.JSONValue? {
+    live.withLock { live in
+      guard !live.closed else { return nil }
+      var integrity = IntegrityReport(status: .unfinished, intactActions: live.actionCount)
+      integrity.recoveredActions = live.actionCount
+      return .object(
+        FileSession<D>.summaryFields(
+          id: id, path: recordedTo, format: "trace", domain: domain.name,
+          actions: live.actionCount, first: startSequence + 1,
+          last: startSequence + UInt64(live.actionCount), startTime: startTime,
+          duration: (live.lastTime ?? 0) - (live.firstTime ?? 0), integrity: integrity))
+    }
   }
 
   func detail() async throws -> RetraceLog.JSONValue {
@@ -568,23 +621,24 @@ final class LiveSession<D: Domain>: LiveSegment {
   func actions(from: UInt64?, to: UInt64?, type: String?, text: String?, limit: Int) async throws
     -> RetraceLog.JSONValue
   {
-    try await current().actions(from: from, to: to, type: type, text: text, limit: limit)
+    try await current(through: to ?? from).actions(
+      from: from, to: to, type: type, text: text, limit: limit)
   }
 
   func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> RetraceLog.JSONValue {
-    try await current().state(at: at, window: window, full: full)
+    try await current(through: at).state(at: at, window: window, full: full)
   }
 
   func state(at: UInt64?, skipping skipped: Set<UInt64>) async throws -> RetraceLog.JSONValue {
-    try await current().state(at: at, skipping: skipped)
+    try await current(through: at).state(at: at, skipping: skipped)
   }
 
   func search(at: UInt64?, query: String, limit: Int) async throws -> RetraceLog.JSONValue {
-    try await current().search(at: at, query: query, limit: limit)
+    try await current(through: at).search(at: at, query: query, limit: limit)
   }
 
   func diff(from: UInt64?, to: UInt64?) async throws -> RetraceLog.JSONValue {
-    try await current().diff(from: from, to: to)
+    try await current(through: [from, to].compactMap { $0 }.max()).diff(from: from, to: to)
   }
 
   func bisect(invariant: String) async throws -> RetraceLog.JSONValue {
@@ -604,7 +658,7 @@ final class LiveSession<D: Domain>: LiveSegment {
   }
 
   func export(from: UInt64?, to: UInt64?) async throws -> String {
-    try await current().export(from: from, to: to)
+    try await current(through: [from, to].compactMap { $0 }.max()).export(from: from, to: to)
   }
 
   func shrink(invariant: String) async throws -> RetraceLog.JSONValue {

@@ -16,10 +16,40 @@ func offload<T: Sendable>(
 ///
 /// The value is moved into a box that the release thread empties, so that it is freed there
 /// whichever thread lets go of the box last.
-func releaseInBackground<T: Sendable>(_ value: consuming T) {
+///
+/// With `returningMemory` (a whole session let go of), once nothing else waits to be freed,
+/// the memory freed is given back to the system (``returnFreedMemory()``).
+func releaseInBackground<T: Sendable>(_ value: consuming T, returningMemory: Bool = false) {
   let box = ReleaseBox(value)
-  releasePool.submit { _ = box.take() }
+  releasePool.submit {
+    _ = box.take()
+    if returningMemory, releasePool.load.waiting == 0 { returnFreedMemory() }
+  }
 }
+
+/// Gives the memory that has been freed back to the system, where the allocator keeps it.
+///
+/// glibc's allocator keeps what its per-thread arenas free for their next allocations, and
+/// returns little of it on its own: after live sessions that ran on many threads end and are
+/// removed, the Studio's resident memory stayed hundreds of MB above what it holds (460 MB
+/// for 66 MB in use after 20 sessions of 20,000 actions). `malloc_trim` returns the free
+/// pages of every arena. It is looked up at run time (Swift's `Glibc` module leaves
+/// `malloc.h` out); elsewhere this does nothing.
+func returnFreedMemory() {
+  _ = mallocTrim?(0)
+}
+
+/// glibc's `malloc_trim`, when the process has it.
+private let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+  #if os(Linux)
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else {
+      return nil
+    }
+    return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+  #else
+    return nil
+  #endif
+}()
 
 /// The thread that ``releaseInBackground(_:)`` frees values on.
 private let releasePool = WorkerPool(name: "retrace.studio.release", width: 1)

@@ -14,6 +14,8 @@ final class StudioHandler: HTTPHandler, Sendable {
   let live: WebSocketHTTPHandler
   /// Where uploaded files go, or `nil` when the Studio takes none.
   let uploads: Uploads?
+  /// What takes the live link's messages, and counts its connections.
+  let hub: LiveHub
   private let served = Mutex<(address: ListenAddress, port: UInt16)?>(nil)
 
   /// A handler of `catalog`'s sessions, whose live link hands `hub` messages of at most
@@ -26,6 +28,7 @@ final class StudioHandler: HTTPHandler, Sendable {
     self.catalog = catalog
     self.token = token
     self.page = page
+    self.hub = hub
     self.live = WebSocketHTTPHandler(
       handler: LiveFrames(hub: hub, maximumMessageSize: maximumLiveMessageSize))
   }
@@ -83,6 +86,7 @@ final class StudioHandler: HTTPHandler, Sendable {
     let parts = target.segments
     if parts == ["api", "live"] {
       try checkToken(request, target.query)
+      guard hub.takesConnection else { throw APIError(503, LiveHub.tooMany(hub.connectionLimit)) }
       return try await live.handleRequest(request)
     }
     // The commands to a live session's app: move it, send it an action (the page posts
@@ -164,16 +168,25 @@ final class StudioHandler: HTTPHandler, Sendable {
   {
     guard parts.first == "sessions" else { throw APIError(404, "no such endpoint") }
     if parts.count == 1 {
-      var list: [RetraceLog.JSONValue] = []
-      for session in catalog.sessions {
-        do {
-          list.append(try await session.summary())
-        } catch {
-          // One session that cannot be read is listed as such: it never hides the others.
-          list.append(Self.unreadable(session, error))
+      // The summaries are made together (each on a worker thread when it needs work), so the
+      // list waits for the slowest session, not for the sum of them.
+      let sessions = catalog.sessions
+      let list = await withTaskGroup(of: (Int, RetraceLog.JSONValue).self) { group in
+        for (index, session) in sessions.enumerated() {
+          group.addTask {
+            do {
+              return (index, try await session.summary())
+            } catch {
+              // One session that cannot be read is listed as such: it never hides the others.
+              return (index, Self.unreadable(session, error))
+            }
+          }
         }
+        var listed: [(Int, RetraceLog.JSONValue)] = []
+        for await summary in group { listed.append(summary) }
+        return listed
       }
-      return .array(list)
+      return .array(list.sorted { $0.0 < $1.0 }.map(\.1))
     }
     guard let session = catalog.session(parts[1]) else {
       throw APIError(404, "no session '\(parts[1])'")
@@ -268,7 +281,7 @@ final class StudioHandler: HTTPHandler, Sendable {
     guard let removed = catalog.remove(id) else { throw APIError(404, "no session '\(id)'") }
     // What it holds (a whole session, its checkpoints) is freed when the last request that
     // uses it ends, here or on a worker thread: off this one.
-    releaseInBackground(removed)
+    releaseInBackground(removed, returningMemory: true)
     return .object([("removed", .bool(true)), ("id", .string(id))])
   }
 

@@ -33,8 +33,9 @@ final class StudioServer: Sendable {
   ///
   /// The registry and the flows are given, not read from the command's task-local context:
   /// the server's work runs on threads and tasks of its own, which see no task-local value.
-  /// A live app's message may hold `maximumLiveMessageSize` bytes (``LiveFrames``), and
-  /// `endedLiveSegmentLimit` ended live segments stay listed (``LiveHub``). Files the page
+  /// A live app's message may hold `maximumLiveMessageSize` bytes (``LiveFrames``),
+  /// `endedLiveSegmentLimit` ended live segments stay listed, and at most
+  /// `liveConnectionLimit` live connections are served at once (``LiveHub``). Files the page
   /// uploads are written into `uploadDirectory` (a new temporary directory by default) and
   /// read with `key` (``Uploads``).
   init(
@@ -43,6 +44,7 @@ final class StudioServer: Sendable {
     flows: [NavigationFlow],
     maximumLiveMessageSize: Int = LiveFrames.defaultMaximumMessageSize,
     endedLiveSegmentLimit: Int = LiveHub.defaultEndedSegmentLimit,
+    liveConnectionLimit: Int = LiveHub.defaultConnectionLimit,
     limits: RequestLimits = RequestLimits(), uploadDirectory: String? = nil,
     key: TracePrivateKey? = nil
   ) {
@@ -54,7 +56,7 @@ final class StudioServer: Sendable {
     self.maximumLiveMessageSize = maximumLiveMessageSize
     let hub = LiveHub(
       catalog: catalog, registry: registry, flows: flows, recordDirectory: recordDirectory,
-      endedSegmentLimit: endedLiveSegmentLimit)
+      endedSegmentLimit: endedLiveSegmentLimit, connectionLimit: liveConnectionLimit)
     let handler = StudioHandler(
       catalog: catalog, token: token, page: PageResources.load(), hub: hub,
       maximumLiveMessageSize: maximumLiveMessageSize,

@@ -99,7 +99,7 @@ final class WorkerPool: Sendable {
   }
 }
 
-/// Which of the Studio's two pools a piece of work runs on.
+/// Which of the Studio's worker pools a piece of work runs on.
 ///
 /// Work at one point of a session (a state, a page of actions, a diff, a search) takes
 /// milliseconds; work over the whole session (loading it, a bisection, a benchmark, a
@@ -111,6 +111,11 @@ enum WorkKind: Sendable {
   case point
   /// Work that reads or replays the whole session.
   case wholeSession
+  /// Work on live apps' messages: decoding them, reducing and recording actions, decoding
+  /// and encoding states, hashing checkpoints. Apps that send as fast as they can, or send
+  /// large states, keep this pool busy and never the other two, so the page is answered
+  /// meanwhile; an app waits for its turn (TCP holds what it sends).
+  case live
 
   /// How many jobs of each kind run at once: 4, or the number of cores if more. Four lets
   /// the page's own requests (a state, a page of actions, a diff, a window) run together, and
@@ -122,9 +127,11 @@ enum WorkKind: Sendable {
     switch self {
     case .point: Self.pointPool
     case .wholeSession: Self.wholeSessionPool
+    case .live: Self.livePool
     }
   }
 
   private static let pointPool = WorkerPool(name: "retrace.studio.point", width: width)
   private static let wholeSessionPool = WorkerPool(name: "retrace.studio.session", width: width)
+  private static let livePool = WorkerPool(name: "retrace.studio.live", width: width)
 }
