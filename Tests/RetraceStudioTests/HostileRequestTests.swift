@@ -49,6 +49,30 @@ import Testing
       try await Self.send("/api/sessions/counter/state?at=%31", port: studio.port).status == 200)
   }
 
+  /// The page's `URLSearchParams` writes a space as `+`: a text filter or a search for
+  /// `Internet provider` found nothing while `+` was read as a plus. `%2B` is a plus.
+  @Test func aPlusInTheQueryIsASpace() async throws {
+    let studio = try await StudioHarness.start(["banking-session.trace"])
+    defer { Task { await studio.stop() } }
+    func count(_ target: String) async throws -> Int? {
+      let (status, text) = try await Self.send(target, port: studio.port)
+      #expect(status == 200, "\(text)")
+      guard let start = text.range(of: "\r\n\r\n") else { return nil }
+      let body = Data(text[start.upperBound...].utf8)
+      let object = try JSONSerialization.jsonObject(with: body) as? [String: Any]
+      return (object?["count"] as? Int) ?? (object?["actions"] as? [Any])?.count
+    }
+    let search = "/api/sessions/banking-session/search?at=3000&limit=10000&q="
+    let spaced = try #require(try await count(search + "Internet%20provider"))
+    #expect(spaced > 0)
+    #expect(try await count(search + "Internet+provider") == spaced)
+    #expect(try await count(search + "Internet%2Bprovider") == 0)
+    let actions = "/api/sessions/banking-session/actions?limit=5000&text="
+    let listed = try #require(try await count(actions + "Internet%20provider"))
+    #expect(listed > 0)
+    #expect(try await count(actions + "Internet+provider") == listed)
+  }
+
   /// A path that is not percent-encoded UTF-8 was the page (200, HTML): under `/api/` it is
   /// 400, elsewhere 404, both JSON.
   @Test(arguments: [

@@ -140,9 +140,12 @@ struct LiveMemoryTests {
     _ = try await Self.segment(in: studio) { _ in true }
     let listed = try #require(try await studio.get("/api/sessions").json() as? [[String: Any]])
     let name = try #require(listed.first?["name"] as? String)
-    // The hello's start time, 1,763,771,000 s, in this machine's zone.
-    let started = Date(timeIntervalSince1970: 1_763_771_000).formatted(
-      .dateTime.hour(.twoDigits(amPM: .omitted)).minute(.twoDigits).second(.twoDigits))
+    // The hello's start time, 1,763,771,000 s, in this machine's zone, on a 24-hour clock
+    // (00:23:20 in UTC, which a 12-hour clock wrote 12:23:20).
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.dateFormat = "HH:mm:ss"
+    let started = formatter.string(from: Date(timeIntervalSince1970: 1_763_771_000))
     #expect(name == "banking · live · Acme · \(started)", "\(name)")
   }
 

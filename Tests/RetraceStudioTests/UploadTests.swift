@@ -64,7 +64,7 @@ struct UploadTests {
     let notATrace = try await studio.get(
       "/api/uploads", ["name": "notes.trace"], method: .POST, body: Data("hello".utf8))
     #expect(notATrace.status == 400)
-    #expect(try notATrace.error()?.hasPrefix("'notes.trace' does not open as a session") == true)
+    #expect(try notATrace.error()?.hasPrefix("it does not open as a session") == true)
     let wrongName = try await studio.get(
       "/api/uploads", ["name": "counter.txt"], method: .POST, body: trace)
     #expect(wrongName.status == 400)

@@ -65,7 +65,9 @@ struct Bisect: AsyncParsableCommand {
           "\(invariant) first fails after action \(violation) of \(debugger.session.endSequence):"
             .red.bold
             + " \(writer.text(for: action.action).oneLine()) at \(formatTime(action.time))")
-        print(result.stateDiff.map(Terminal.colorDiff) ?? "(the action changed nothing)")
+        print(
+          result.stateDiff.map { Terminal.colorDiff(displayFormatted($0, domain.displayFormats)) }
+            ?? "(the action changed nothing)")
       } else {
         print("\(invariant) fails already in the initial state (\(violation))".red.bold)
       }

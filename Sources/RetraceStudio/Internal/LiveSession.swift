@@ -505,9 +505,12 @@ final class LiveSession<D: Domain>: LiveSegment {
     let app = [self.app["name"], self.app["version"]].compactMap { $0 }.joined(separator: " ")
     if !app.isEmpty { parts.append(String(app.prefix(60))) }
     if startTime.isFinite, startTime > 0 {
+      // On a 24-hour clock whatever the locale (a 12-hour one would need AM/PM).
+      let time = Calendar.current.dateComponents(
+        [.hour, .minute, .second], from: Date(timeIntervalSince1970: startTime))
       parts.append(
-        Date(timeIntervalSince1970: startTime).formatted(
-          .dateTime.hour(.twoDigits(amPM: .omitted)).minute(.twoDigits).second(.twoDigits)))
+        [time.hour, time.minute, time.second].map { String(format: "%02d", $0 ?? 0) }
+          .joined(separator: ":"))
     }
     if segment > 1 { parts.append("segment \(segment)") }
     return parts.joined(separator: " · ")

@@ -10,8 +10,8 @@ struct RequestTarget: Sendable, Equatable {
   /// The path's segments, decoded, without empty ones: `/api/sessions/a%20b` is
   /// `["api", "sessions", "a b"]`.
   var segments: [String]
-  /// The query's parameters, decoded, in order (`+` stays a plus, as `URLComponents` reads
-  /// it).
+  /// The query's parameters, decoded, in order, as a form's (`application/x-www-form-
+  /// urlencoded`, which the page's `URLSearchParams` writes): `+` is a space, `%2B` a plus.
   var query: [HTTPRequest.QueryItem]
 
   /// Decodes `target` (`path?query`, as it came in the request line).
@@ -36,7 +36,8 @@ struct RequestTarget: Sendable, Equatable {
 
     var query: [HTTPRequest.QueryItem] = []
     for item in target.query().split(separator: "&", omittingEmptySubsequences: true) {
-      let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      let parts = item.replacing("+", with: " ").split(
+        separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
       guard let name = parts[0].removingPercentEncoding else {
         throw APIError(
           400, "a query parameter's name is not percent-encoded UTF-8: '\(parts[0].prefix(60))'")

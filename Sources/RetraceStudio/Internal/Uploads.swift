@@ -56,8 +56,10 @@ struct Uploads: Sendable {
         (file, domain) = try SessionCatalog.openFile(path, key: key, registry: registry)
       } catch {
         try? FileManager.default.removeItem(atPath: path)
+        // The reason without the temporary path it was written to: the page names the file.
         let reason = "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ")
-        throw APIError(400, "'\(base)' does not open as a session: \(reason)")
+          .replacingOccurrences(of: path + ": ", with: "")
+        throw APIError(400, "it does not open as a session: \(reason)")
       }
       func add<E: Domain>(_ domain: E) -> any StudioSession {
         catalog.add(idBase: stem) { id in

@@ -755,6 +755,15 @@ function renderState(state, diff) {
   const action = state.action;
   const heading = Object.assign(document.createElement('span'), { className: 'title-label', textContent: action ? action.label ?? action.case : 'initial state' });
   $('state-title').replaceChildren(`State after ${state.seq.toLocaleString('en')} · `, heading);
+  // The state after an action is the one after the jumps that followed it (the app's next
+  // action saw that one): say so, since the changes marked are the jumps' too.
+  const jumps = app.session?.live ? jumpsAfter(state.seq) : [];
+  if (jumps.length) {
+    $('state-title').append(Object.assign(document.createElement('span'), {
+      className: 'title-jumps',
+      textContent: `, then the app was ${jumps.map(jumpText).join(', then ')} (the changes marked include ${jumps.length > 1 ? 'those moves' : 'that move'})`,
+    }));
+  }
   renderActionDetail(action);
   renderSince();
   app.stateTime = action ? action.time : null;
@@ -1031,7 +1040,8 @@ async function runInvariant(name, result) {
       if (bisect.violations.length > 1) {
         const more = document.createElement('div');
         more.className = 'stretches';
-        more.append(`${bisect.violations.length} stretches where it fails:`);
+        const later = bisect.violations.length - 1;
+        more.append(`${bisect.violations.length} stretches where it fails; the ${later === 1 ? 'other' : `${later.toLocaleString('en')} others`}:`);
         for (const stretch of bisect.violations.slice(1, 20)) {
           more.append(' ', jumpButton(`${stretch.fails}`, stretch.fails, 'failure'),
             stretch.healedAt !== null ? '–' : '…', stretch.healedAt !== null ? jumpButton(`${stretch.healedAt}`, stretch.healedAt, 'healed') : '');
