@@ -23,7 +23,7 @@ import Retrace
 ///
 /// - Parameters:
 ///   - text: The dump or diff.
-///   - formats: The domain's display formats (``Domain/displayFormats``).
+///   - formats: The domain's display formats (`Domain.displayFormats`).
 /// - Returns: The text with the formatted values beside the raw ones.
 public func displayFormatted(_ text: String, _ formats: [String: DisplayFormat]) -> String {
   let table = DisplayFormatTable(formats)
