@@ -163,9 +163,9 @@ struct LiveLoadTests {
   // MARK: - Connections
 
   /// A Studio on a free port that serves at most `limit` live connections.
-  static func studio(_ directory: String, limit: Int, domains: [any Domain] = Examples.domains)
-    async throws -> StudioHarness
-  {
+  static func studio(
+    _ directory: String, limit: Int, domains: [any Domain] = Examples.domains
+  ) async throws -> StudioHarness {
     let server = StudioServer(
       catalog: SessionCatalog(sessions: []), address: ListenAddress("127.0.0.1")!, port: 0,
       token: StudioHarness.token, recordDirectory: directory, registry: DomainRegistry(domains),
@@ -210,6 +210,32 @@ struct LiveLoadTests {
     }
     #expect(taken != nil)
     taken?.close()
+  }
+
+  /// Commands to an app that reads none of them were queued without limit (12,000
+  /// dispatches of 60 KB: 800 MB): past ``LiveHub/unreadMessageLimit`` they are refused
+  /// with 503.
+  @Test func commandsToAnAppThatDoesNotReadAreRefused() async throws {
+    let directory = try LiveSessionTests.directory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let studio = try await LiveSessionTests.studio(directory)
+    defer { Task { await studio.stop() } }
+    let app = try await RawWebSocket.connect(port: studio.port, token: StudioHarness.token)
+    defer { app.close() }
+    try await app.send(try RawWebSocket.hello(appName: "deaf"))
+    let actions = bankingDomain.generate(count: 2_000, seed: 5).actions
+    try await app.send(try LiveMemoryTests.actions(actions, first: 1))
+    _ = try await LiveMemoryTests.segment(in: studio) { $0.heldStates > 100 }
+    let id = try #require(studio.server.catalog.sessions.first?.id)
+    // Each jump carries the state after 2,000 banking actions (about 100 KB): they fill the
+    // sockets' buffers, then the queue, and the app reads none of them.
+    var statuses: [Int] = []
+    for _ in 0..<1_000 {
+      let answer = try await studio.get("/api/sessions/\(id)/jump", ["to": "2000"], method: .POST)
+      statuses.append(answer.status)
+      if answer.status != 200 { break }
+    }
+    #expect(statuses.last == 503, "\(Set(statuses)) after \(statuses.count)")
   }
 
   // MARK: - The session list

@@ -1,5 +1,8 @@
 import FlyingFox
 import Foundation
+import Retrace
+import RetraceExamples
+import RetraceLog
 import Testing
 
 @testable import RetraceStudio
@@ -49,6 +52,58 @@ struct UploadTests {
       "/api/uploads", ["name": "../../etc/counter.trace"], method: .POST, body: trace)
     #expect(
       (try third.json() as? [String: Any])?["file"] as? String == directory + "/counter-3.trace")
+  }
+
+  /// A client without the token could make the Studio read and hold an upload's body
+  /// (40 connections: 2.5 GB) before the token was checked: a body larger than an ordinary
+  /// request's is now refused at its head, before a byte of it is read.
+  @Test func anUploadsBodyIsReadOnlyWithTheToken() async throws {
+    let directory = try Self.directory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let studio = try await StudioHarness.start([], uploadDirectory: directory)
+    defer { Task { await studio.stop() } }
+    let client = try await RequestLimitsTests.RawClient(port: studio.port)
+    defer { client.close() }
+    // The head only: a server that waited for the body would answer 408 after its body time.
+    try await client.send(
+      "POST /api/uploads?name=big.trace HTTP/1.1\r\nHost: 127.0.0.1:\(studio.port)\r\n"
+        + "Content-Length: 10000000\r\n\r\n")
+    let (text, _) = await client.readToEnd()
+    #expect(RequestLimitsTests.status(text) == 401, "\(text)")
+  }
+
+  /// A small trace that expands a thousandfold (a crafted one: 90 KB declared 56 million
+  /// actions, and the Studio took 17 GB decoding them) is refused before it is decoded.
+  @Test @MainActor func aTraceThatExpandsFarBeyondItsSizeIsRefused() async throws {
+    let directory = try Self.directory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let path = directory + "-resets.trace"
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let recorder = try TraceRecorder(
+      path: path, domain: counterDomain, sessionID: "resets", startTime: 1_763_771_000)
+    let store = Store(
+      initialState: counterDomain.initialState, reducer: CounterReducer(),
+      clock: .fixed(start: 1_763_771_000, interval: 0))
+    store.attach(recorder)
+    for _ in 0..<200_000 { store.send(.reset) }
+    try recorder.close()
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    let raw = try TraceReader(path: path).chunks.reduce(0) { $0 + $1.rawSize }
+    #expect(raw > Uploads.expansionLimit(of: data.count), "\(raw) bytes from \(data.count)")
+
+    let studio = try await StudioHarness.start([], uploadDirectory: directory)
+    defer { Task { await studio.stop() } }
+    let answer = try await studio.get(
+      "/api/uploads", ["name": "resets.trace"], method: .POST, body: data)
+    #expect(answer.status == 413, "\(String(decoding: answer.body, as: UTF8.self))")
+    #expect(try answer.error()?.contains("once decompressed") == true)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+    // Every bundled trace is far within the limit.
+    for name in ["counter.trace", "banking-session.trace", "posts-session.trace"] {
+      let trace = try Data(contentsOf: URL(fileURLWithPath: StudioHarness.trace(name)))
+      let ok = try await studio.get("/api/uploads", ["name": name], method: .POST, body: trace)
+      #expect(ok.status == 200, "\(name): \(String(decoding: ok.body, as: UTF8.self))")
+    }
   }
 
   @Test func badUploadsAreRefusedAndNotKept() async throws {

@@ -46,6 +46,10 @@ final class LiveHub: WSMessageHandler, Sendable {
   /// The protocol version the Studio speaks.
   static let protocolVersion: UInt64 = 1
 
+  /// How many commands (`jump`, `dispatch`) an app is sent without answering them (with
+  /// actions or a `jump`); one more is refused (503) rather than queued without limit.
+  static let unreadMessageLimit = 16
+
   /// A hub that adds segments to `catalog`, reads them with `registry`'s domains and
   /// `flows`, records them in `recordDirectory`, keeps `endedSegmentLimit` ended ones
   /// listed, and serves at most `connectionLimit` connections at once.

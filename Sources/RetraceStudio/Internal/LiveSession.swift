@@ -131,6 +131,11 @@ final class LiveSession<D: Domain>: LiveSegment {
     /// The jumps sent and not answered yet, in order: their target and the state's hash (at
     /// most 64: an app that refuses them all does not grow it).
     var pendingJumps: [(to: UInt64, hash: StateHash)] = []
+    /// Commands sent since the app last sent actions or a `jump`: an app that reads them
+    /// answers with one or the other, and one that does not is sent no more than
+    /// ``LiveHub/unreadMessageLimit`` (FlyingFox queues what the socket cannot take yet
+    /// without limit).
+    var unanswered = 0
     /// The action whose state the app shows since its last jump, or `nil` while it shows the
     /// state after its last action (or was moved to a state the Studio did not send:
     /// ``jumpedElsewhere``).
@@ -188,6 +193,10 @@ final class LiveSession<D: Domain>: LiveSegment {
   // MARK: - The app's messages
 
   func receive(_ message: LiveMessage) throws(LiveProtocolError) {
+    switch message {
+    case .actions, .jump: live.withLock { $0.unanswered = 0 }
+    default: break
+    }
     switch message {
     case .actions(let actions):
       try record(actions)
@@ -408,9 +417,11 @@ final class LiveSession<D: Domain>: LiveSegment {
       live.pendingJumps.append((to: target, hash: hash))
       if live.pendingJumps.count > 64 { live.pendingJumps.removeFirst() }
     }
-    guard let sent = outgoing.withLock({ $0?.yield(.data(message)) }), case .enqueued = sent else {
+    do {
+      try send(message)
+    } catch {
       live.withLock { _ = $0.pendingJumps.popLast() }
-      throw APIError(409, "the app of live session '\(id)' is not connected")
+      throw error
     }
     return target
   }
@@ -426,11 +437,7 @@ final class LiveSession<D: Domain>: LiveSegment {
       )
     }
     let (bytes, action) = try ActionJSON.decode(json, as: domain)
-    guard let sent = outgoing.withLock({ $0?.yield(.data(LiveMessage.dispatch(action: bytes))) }),
-      case .enqueued = sent
-    else {
-      throw APIError(409, "the app of live session '\(id)' is not connected")
-    }
+    try send(LiveMessage.dispatch(action: bytes))
     return actionCaseName(of: action)
   }
 
@@ -492,6 +499,33 @@ final class LiveSession<D: Domain>: LiveSegment {
       $0 = Opened(changes: changes, lastSequence: last, time: .now, session: session, file: file)
     }
     return session
+  }
+
+  /// Queues a command for the app.
+  ///
+  /// - Throws: `APIError` 409 when the app is not connected, 503 when it has not read the
+  ///   last ``LiveHub/unreadMessageLimit`` commands (they are not queued without limit).
+  private func send(_ message: Data) throws {
+    let answered = live.withLock { live in
+      guard live.unanswered < LiveHub.unreadMessageLimit else { return false }
+      live.unanswered += 1
+      return true
+    }
+    guard answered else {
+      throw APIError(
+        503,
+        "the app of live session '\(id)' has not answered the last \(LiveHub.unreadMessageLimit) commands"
+      )
+    }
+    switch outgoing.withLock({ $0?.yield(.data(message)) }) {
+    case .enqueued?: return
+    case .dropped?:
+      throw APIError(
+        503,
+        "the app of live session '\(id)' has not read the last \(LiveHub.unreadMessageLimit) commands"
+      )
+    default: throw APIError(409, "the app of live session '\(id)' is not connected")
+    }
   }
 
   // MARK: - Requests

@@ -198,7 +198,8 @@ final class SessionCatalog: Sendable {
   static func slug(_ name: String) -> String {
     let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
     let slug = String(name.map { allowed.contains($0) ? $0 : "-" })
-    return slug.isEmpty ? "session" : slug
+    // Never `.` or `..`, which the page's URLs would read as path steps.
+    return slug.allSatisfy { $0 == "." } ? "session" : slug
   }
 }
 

@@ -17,6 +17,8 @@ struct StudioConnection: Sendable {
   let frameLimit: Int
   /// Connects to the FlyingFox server that speaks WebSocket, for the live link.
   let webSocketServer: @Sendable () async throws -> AsyncSocket
+  /// Vets a body larger than ``RequestLimits/body`` before it is read.
+  let largeBodies: LargeBodyGate
 
   /// Serves requests until the client closes the connection, breaks a limit, or the task is
   /// cancelled; then closes the socket.
@@ -53,6 +55,17 @@ struct StudioConnection: Sendable {
     let raw = Array(headBytes)
     bytes.consume(upTo: end!)
 
+    // A body larger than an ordinary request's (an upload) is read only for a client with
+    // the token, and a few at a time.
+    var admitted = false
+    defer { if admitted { largeBodies.done() } }
+    if head.contentLength > limits.body {
+      try largeBodies.admit(
+        HTTPRequest(
+          method: head.method, version: head.version, target: head.target, headers: head.headers,
+          body: HTTPBodySequence(data: Data())))
+      admitted = true
+    }
     if head.contentLength > 0 {
       if head.expectsContinue, bytes.pending.count < head.contentLength {
         try await socket.write(Data("HTTP/1.1 100 Continue\r\n\r\n".utf8))

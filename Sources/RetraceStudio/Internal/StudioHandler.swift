@@ -75,6 +75,24 @@ final class StudioHandler: HTTPHandler, Sendable {
     }
   }
 
+  /// Why the Studio will not read the body of `request`, a head with a body larger than an
+  /// ordinary request's (an upload): the Host or the token is wrong, or the target does not
+  /// decode. `nil` when it will.
+  func refusalBeforeBody(_ request: HTTPRequest) -> RequestRefusal? {
+    let host = request.headers[.host]?.lowercased() ?? ""
+    guard served.withLock({ $0?.address.accepts(host: host, port: $0!.port) ?? false }) else {
+      return RequestRefusal(403, "the Host header '\(host)' is not the address served")
+    }
+    do {
+      try checkToken(request, try RequestTarget(request.target).query)
+    } catch let error as APIError {
+      return RequestRefusal(error.status, error.message)
+    } catch {
+      return RequestRefusal(400, "\(error)")
+    }
+    return nil
+  }
+
   private func respond(to request: HTTPRequest) async throws -> HTTPResponse {
     // DNS rebinding: a page of another site that resolves its name to this address sends
     // that name as Host; only the address served is answered.
@@ -356,6 +374,7 @@ final class StudioHandler: HTTPHandler, Sendable {
     case 414: "URI Too Long"
     case 422: "Unprocessable Content"
     case 431: "Request Header Fields Too Large"
+    case 503: "Service Unavailable"
     case 505: "HTTP Version Not Supported"
     default: "Internal Server Error"
     }

@@ -120,13 +120,14 @@ final class StudioServer: Sendable {
     let (handler, limits, frameLimit, path, pool) = (
       self.handler, self.limits, maximumLiveMessageSize, webSocketDirectory + "/live", pool
     )
+    let largeBodies = LargeBodyGate { [handler] in handler.refusalBeforeBody($0) }
     let listener = Task {
       await Self.accept(on: accepting) { client in
         StudioConnection(
           socket: client, handler: handler, limits: limits, frameLimit: frameLimit,
           webSocketServer: {
             try await AsyncSocket.connected(to: sockaddr_un.unix(path: path), pool: pool)
-          })
+          }, largeBodies: largeBodies)
       }
     }
     running.withLock { $0 = (listener, sockets) }

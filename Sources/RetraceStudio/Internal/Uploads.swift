@@ -11,6 +11,14 @@ struct Uploads: Sendable {
   /// The default largest upload, in MiB (`retrace serve --upload-limit`).
   static let defaultLimitMiB = 64
 
+  /// The most bytes of records an uploaded trace of `size` bytes may hold once
+  /// decompressed: 128 times its size, and 1 MiB more. Sessions compress 5 to 10 times (a
+  /// generated counter session of 200,000 actions, the most repetitive, 17); a crafted one
+  /// (90 KB declaring 56 million actions) 11,000 times.
+  static func expansionLimit(of size: Int) -> Int {
+    size.multipliedReportingOverflow(by: 128).partialValue + (1 << 20)
+  }
+
   /// Where uploaded files are written, created at the first upload.
   let directory: String
   /// The largest upload, in bytes; a larger one is refused (413) before it is read.
@@ -44,7 +52,8 @@ struct Uploads: Sendable {
     guard data.count <= limit else {
       throw APIError(413, "the upload is larger than \(limit) bytes (retrace serve --upload-limit)")
     }
-    let stem = SessionCatalog.slug(String(base.dropLast(suffix.count)))
+    // A name a file system takes: at most 100 characters before the suffix.
+    let stem = SessionCatalog.slug(String(base.dropLast(suffix.count).prefix(100)))
     let (directory, catalog, registry, flows, key) = (
       self.directory, self.catalog, self.registry, self.flows, self.key
     )
@@ -66,6 +75,18 @@ struct Uploads: Sendable {
           FileSession<E>(
             id: id, domain: domain, file: file, flow: flows.first { $0.domain == domain.name },
             key: key)
+        }
+      }
+      // A trace whose chunks expand far beyond what zstd makes of real sessions (a small
+      // file declaring millions of actions) is refused before any of it is decoded.
+      if case .trace(let reader) = file.content {
+        let raw = reader.chunks.reduce(0) { $0 + $1.rawSize }
+        guard raw <= Self.expansionLimit(of: data.count) else {
+          try? FileManager.default.removeItem(atPath: path)
+          throw APIError(
+            413,
+            "it holds \(raw) bytes of records once decompressed, more than an upload of \(data.count) bytes may (\(Self.expansionLimit(of: data.count))); serve the file with retrace serve FILE instead"
+          )
         }
       }
       let session = add(domain)
