@@ -295,7 +295,8 @@ struct LiveSessionTests {
     #expect(old.commands == ["jump"])
     guard case .map(var pairs) = hello else { return }
     pairs.append(.init("commands", .array(["jump", "dispatch"])))
-    guard case .hello(let new) = try LiveMessage(decoding: Data(CBORValue.map(pairs).encoded())) else {
+    guard case .hello(let new) = try LiveMessage(decoding: Data(CBORValue.map(pairs).encoded()))
+    else {
       Issue.record("not a hello")
       return
     }
