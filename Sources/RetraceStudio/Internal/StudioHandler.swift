@@ -79,11 +79,8 @@ final class StudioHandler: HTTPHandler, Sendable {
   /// ordinary request's (an upload): the Host or the token is wrong, or the target does not
   /// decode. `nil` when it will.
   func refusalBeforeBody(_ request: HTTPRequest) -> RequestRefusal? {
-    let host = request.headers[.host]?.lowercased() ?? ""
-    guard served.withLock({ $0?.address.accepts(host: host, port: $0!.port) ?? false }) else {
-      return RequestRefusal(403, "the Host header '\(host)' is not the address served")
-    }
     do {
+      try checkHost(request)
       try checkToken(request, try RequestTarget(request.target).query)
     } catch let error as APIError {
       return RequestRefusal(error.status, error.message)
@@ -93,13 +90,19 @@ final class StudioHandler: HTTPHandler, Sendable {
     return nil
   }
 
-  private func respond(to request: HTTPRequest) async throws -> HTTPResponse {
-    // DNS rebinding: a page of another site that resolves its name to this address sends
-    // that name as Host; only the address served is answered.
+  /// DNS rebinding: a page of another site that resolves its name to this address sends
+  /// that name as Host; only the address served is answered.
+  ///
+  /// - Throws: `APIError` 403 for another Host.
+  private func checkHost(_ request: HTTPRequest) throws {
     let host = request.headers[.host]?.lowercased() ?? ""
     guard served.withLock({ $0?.address.accepts(host: host, port: $0!.port) ?? false }) else {
       throw APIError(403, "the Host header '\(host)' is not the address served")
     }
+  }
+
+  private func respond(to request: HTTPRequest) async throws -> HTTPResponse {
+    try checkHost(request)
     let target = try RequestTarget(request.target)
     let parts = target.segments
     if parts == ["api", "live"] {
