@@ -28,8 +28,8 @@ import Testing
       var start = 0
       while start < stream.count {
         let end = min(start + split, stream.count)
-        let accepted = guarding.accept(stream[start..<end])
-        #expect(accepted, "split \(split) at \(start)")
+        let verdict = guarding.accept(stream[start..<end])
+        #expect(verdict == .pass, "split \(split) at \(start)")
         start = end
       }
     }
@@ -39,14 +39,39 @@ import Testing
   func aFrameOverTheLimitIsRefusedAtItsHead(length: UInt64) {
     var guarding = FrameHeaderGuard(limit: 1_000, preamble: 0)
     let small = guarding.accept(Self.head(10) + Array(repeating: 0, count: 10))
-    #expect(small)
+    #expect(small == .pass)
     // Its head, byte by byte: refused at the byte that completes it.
     let head = Self.head(length)
     for byte in head.dropLast() {
-      let accepted = guarding.accept([byte])
-      #expect(accepted)
+      let verdict = guarding.accept([byte])
+      #expect(verdict == .pass)
     }
     let last = guarding.accept([head.last!])
-    #expect(!last)
+    #expect(last == .tooBig)
+  }
+
+  /// A client's frame is masked and sets no reserved bit (RFC 6455 §5.1, §5.2).
+  @Test func anUnmaskedFrameOrAReservedBitBreaksTheProtocol() {
+    for (first, second) in [(UInt8(0x82), UInt8(0x05)), (0xC2, 0x85), (0xA2, 0x85), (0x92, 0x85)] {
+      var guarding = FrameHeaderGuard(limit: 1_000, preamble: 0)
+      #expect(guarding.accept([first, second, 0, 0, 0, 0]) == .protocolError)
+    }
+  }
+
+  /// The first data message has ended once its last fragment's payload has passed, and not
+  /// before: pings and the first fragments do not count.
+  @Test func theFirstMessageEndsWithItsLastFragment() {
+    var guarding = FrameHeaderGuard(limit: 1_000, preamble: 0)
+    let ping: [UInt8] = [0x89, 0x80, 0, 0, 0, 0]
+    let fragment: [UInt8] = [0x02, 0x83, 0, 0, 0, 0, 1, 2, 3]
+    let last: [UInt8] = [0x80, 0x82, 0, 0, 0, 0, 4, 5]
+    for part in [ping, fragment, ping] {
+      #expect(guarding.accept(part) == .pass)
+      #expect(!guarding.firstMessageEnded)
+    }
+    #expect(guarding.accept(last.dropLast()) == .pass)
+    #expect(!guarding.firstMessageEnded)
+    #expect(guarding.accept(last.suffix(1)) == .pass)
+    #expect(guarding.firstMessageEnded)
   }
 }

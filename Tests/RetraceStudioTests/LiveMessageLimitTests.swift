@@ -64,10 +64,9 @@ struct LiveMessageLimitTests {
     #expect(try await Self.closeCode(from: link) == 1009)
   }
 
-  /// A frame whose header announces more than the limit should be refused at its header,
-  /// before its payload is read. FlyingFox 0.27.1 reads a frame's whole payload before any
-  /// handler sees it, so the Studio waits for the payload: a known issue until FlyingFox's
-  /// frame decoder checks a limit (this test then fails, and the known issue goes).
+  /// A frame whose header announces more than the limit is refused at its header, before
+  /// its payload is read: FlyingFox 0.27.1 would read the whole payload before any handler
+  /// saw it, so the Studio's relay checks each frame's head (``FrameHeaderGuard``).
   @Test func aFrameHeaderOverTheLimitIsRefusedBeforeItsPayload() async throws {
     let directory = try LiveSessionTests.directory()
     defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -25,7 +25,8 @@ struct StudioHarness {
   /// Serves the sample traces `names`, the files at `paths`, and `extra` sessions after them.
   static func start(
     _ names: [String], paths: [String] = [], extra: [any StudioSession] = [],
-    limits: RequestLimits = RequestLimits(), uploadDirectory: String? = nil
+    limits: RequestLimits = RequestLimits(), uploadDirectory: String? = nil,
+    liveConnectionLimit: Int = LiveHub.defaultConnectionLimit, recordDirectory: String? = nil
   ) async throws
     -> StudioHarness
   {
@@ -37,8 +38,10 @@ struct StudioHarness {
       names.map(trace) + paths, key: nil, registry: registry, flows: flows)
     let server = StudioServer(
       catalog: SessionCatalog(sessions: catalog.sessions + extra),
-      address: ListenAddress("127.0.0.1")!, port: 0, token: token, registry: registry,
-      flows: flows, limits: limits, uploadDirectory: uploadDirectory)
+      address: ListenAddress("127.0.0.1")!, port: 0, token: token,
+      recordDirectory: recordDirectory ?? NSTemporaryDirectory() + "retrace-harness-live",
+      registry: registry, flows: flows, liveConnectionLimit: liveConnectionLimit, limits: limits,
+      uploadDirectory: uploadDirectory)
     let url = try await server.start()
     let port = try #require(URLComponents(string: url)?.port)
     #expect(url == "http://127.0.0.1:\(port)/?token=\(token)")

@@ -146,6 +146,11 @@ final class LiveHub: WSMessageHandler, Sendable {
       end(segment)
       return try start(hello, outgoing: outgoing)
     case .unknown(let type):
+      // A newer app's message is answered and passed over, but only after the hello: a
+      // connection that never says hello would hold one of the live connections for good.
+      guard segment != nil else {
+        throw LiveProtocolError("a message of type '\(type)' before the hello")
+      }
       outgoing.yield(.data(LiveMessage.error("unknown message type '\(type)'")))
       return segment
     default:

@@ -32,6 +32,10 @@ struct RequestLimits: Sendable {
   /// How long a request may run before the server answers 500 (a shrink or a bench of a
   /// long session can take many minutes).
   var handlerTime: Duration = .seconds(3_600)
+  /// How long a live app has, from its WebSocket upgrade, to send its first message (the
+  /// `hello`) whole; longer closes the link with 1008. An app sends it at once: a connection
+  /// that says nothing would hold one of the live connections for good.
+  var helloTime: Duration = .seconds(30)
 }
 
 /// A request the server refuses before it reaches the handler: its status and one line that

@@ -143,35 +143,58 @@ struct StudioConnection: Sendable {
 
   /// Copies bytes both ways between the client and FlyingFox's server, starting with
   /// `first` (the upgrade request, its first `preamble` bytes, and whatever followed it),
-  /// until either side closes, or the client announces a frame over ``frameLimit``: then
-  /// the client gets a Close with 1009 (message too big) and the link ends, before any of
-  /// that frame's payload is read.
+  /// until either side closes. The client's frames are checked as they pass
+  /// (``FrameHeaderGuard``): a frame that announces more than ``frameLimit`` ends the link
+  /// with a Close of 1009 (message too big), before any of its payload is read; one that is
+  /// not masked or sets a reserved bit, with 1002 (protocol error); and a client that has
+  /// not sent its first message whole within ``RequestLimits/helloTime``, with 1008.
+  ///
+  /// The link is ended from this side, the client's: FlyingFox then reads the end of its
+  /// connection, and its reader and the hub's slot are let go of.
   private func relay(_ first: [UInt8], preamble: Int) async {
     let client = socket
     guard let server = try? await webSocketServer() else {
       try? client.close()
       return
     }
-    let limit = frameLimit
+    let (limit, helloTime) = (frameLimit, limits.helloTime)
     await withTaskGroup(of: Void.self) { group in
       group.addTask {
         var frames = FrameHeaderGuard(limit: limit, preamble: preamble)
-        guard frames.accept(first) else {
-          try? await client.write(Data(FrameHeaderGuard.closeTooBig))
-          await Self.drain(client, atMost: 4 << 20)
-          return
-        }
-        try? await server.write(Data(first))
+        let helloDeadline = ContinuousClock.now + helloTime
+        var chunk = first
         while !Task.isCancelled {
-          guard let chunk = try? await client.read(atMost: 65_536) else { return }
-          guard frames.accept(chunk) else {
+          let refusal: [UInt8]? =
+            switch frames.accept(chunk) {
+            case .pass: nil
+            case .tooBig: FrameHeaderGuard.closeTooBig
+            case .protocolError: FrameHeaderGuard.closeProtocolError
+            }
+          if let refusal {
             // The Close first, then what the client still sends is read and dropped for a
             // while, so that closing does not reset the connection before it reads the Close.
-            try? await client.write(Data(FrameHeaderGuard.closeTooBig))
+            try? await client.write(Data(refusal))
             await Self.drain(client, atMost: 4 << 20)
             return
           }
           guard (try? await server.write(Data(chunk))) != nil else { return }
+          do {
+            if frames.firstMessageEnded {
+              chunk = try await client.read(atMost: 65_536)
+            } else {
+              chunk = try await withDeadline(helloDeadline) {
+                try await client.read(atMost: 65_536)
+              }
+            }
+          } catch is DeadlineError {
+            let seconds = helloTime.components.seconds
+            try? await client.write(
+              Data(FrameHeaderGuard.close(1008, reason: "no hello within \(seconds) s")))
+            await Self.drain(client, atMost: 1 << 20)
+            return
+          } catch {
+            return
+          }
         }
       }
       group.addTask { await Self.copy(from: server, to: client) }
