@@ -18,6 +18,18 @@ extension StringProtocol {
   ///   quotes and backslashes escaped (`\"`, `\\`), as a label shows a string value.
   /// - Returns: The line, as printable as the text allows.
   package func oneLine(quoted: Bool = false) -> String {
+    // Printable ASCII, most labels and values, is written as it is, without a look at
+    // Unicode's properties: a filter over 100,000 actions' labels spent 40% of its time there.
+    if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+      guard quoted else { return String(self) }
+      var line = "\""
+      line.reserveCapacity(utf8.count + 2)
+      for byte in utf8 {
+        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { line += "\\" }
+        line.unicodeScalars.append(Unicode.Scalar(byte))
+      }
+      return line + "\""
+    }
     guard quoted || unicodeScalars.contains(where: \.mayHideOnOneLine) else { return String(self) }
     var line = quoted ? "\"" : ""
     for character in self {
@@ -42,9 +54,10 @@ extension Unicode.Scalar {
   /// Whether the scalar can end a line, drive a terminal, reorder a line or not be seen:
   /// a control or format character, a line or paragraph separator, a bidirectional control.
   fileprivate var mayHideOnOneLine: Bool {
+    if value < 0x80 { return value < 0x20 || value == 0x7F }
     switch properties.generalCategory {
-    case .control, .format, .lineSeparator, .paragraphSeparator: true
-    default: properties.isBidiControl
+    case .control, .format, .lineSeparator, .paragraphSeparator: return true
+    default: return properties.isBidiControl
     }
   }
 

@@ -27,6 +27,49 @@ final class BlockingSession: StudioSession {
   {
     .null
   }
+  /// Blocks a thread of the pool for work at one point until ``pointRelease`` is signalled.
+  func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> JSONValue {
+    try await offload(.point) { [self] in
+      pointStarted.withLock { $0 += 1 }
+      pointRelease.wait()
+      return .null
+    }
+  }
+  let pointRelease = DispatchSemaphore(value: 0)
+  let pointStarted = Mutex(0)
+  func state(at: UInt64?, skipping skipped: Set<UInt64>) async throws -> JSONValue { .null }
+  func search(at: UInt64?, query: String, limit: Int) async throws -> JSONValue { .null }
+  func diff(from: UInt64?, to: UInt64?) async throws -> JSONValue { .null }
+  func bench(repetitions: Int) async throws -> JSONValue { .null }
+  func flows() async throws -> JSONValue { .null }
+  func lanes(buckets: Int, span: ClosedRange<UInt64>?) async throws -> JSONValue { .null }
+  func export(from: UInt64?, to: UInt64?) async throws -> String { "" }
+  func shrink(invariant: String) async throws -> JSONValue { .null }
+}
+
+/// A session whose summary is made once ``ready`` is signalled: a large file just uploaded.
+final class SlowSummarySession: StudioSession {
+  let id = "slow"
+  let ready = DispatchSemaphore(value: 0)
+  private let made: Once<JSONValue>
+
+  init() {
+    let ready = self.ready
+    made = Once(on: .wholeSession) {
+      ready.wait()
+      ready.signal()
+      return .object([("id", .string("slow")), ("actions", .int(3))])
+    }
+  }
+
+  func summary() async throws -> JSONValue { try await made.value }
+  func detail() async throws -> JSONValue { try await summary() }
+  func bisect(invariant: String) async throws -> JSONValue { .null }
+  func actions(from: UInt64?, to: UInt64?, type: String?, text: String?, limit: Int) async throws
+    -> JSONValue
+  {
+    .null
+  }
   func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> JSONValue { .null }
   func state(at: UInt64?, skipping skipped: Set<UInt64>) async throws -> JSONValue { .null }
   func search(at: UInt64?, query: String, limit: Int) async throws -> JSONValue { .null }
@@ -38,7 +81,8 @@ final class BlockingSession: StudioSession {
   func shrink(invariant: String) async throws -> JSONValue { .null }
 }
 
-@Suite struct StudioConcurrencyTests {
+/// Its tests hold the worker pools' threads on purpose: one at a time.
+@Suite(.serialized) struct StudioConcurrencyTests {
   /// More slow requests than the pool for whole-session work has threads, and more than the
   /// machine has cores: as many run as the pool allows, the others wait their turn, and a
   /// request for a state is answered meanwhile.
@@ -71,6 +115,57 @@ final class BlockingSession: StudioSession {
       #expect(try await task.value.status == 200)
     }
     #expect(blocking.started.withLock { $0 } == slowCount)
+  }
+
+  /// A filter reads up to 100,000 actions: it runs on the pool for long work, so that
+  /// filters sent together never keep a step (a state, a page of actions) waiting. Here the
+  /// pool for work at one point is full, and a filter is answered all the same.
+  @Test func aFilterDoesNotWaitForThePoolOfStepsNorHoldsIt() async throws {
+    let blocking = BlockingSession()
+    let studio = try await StudioHarness.start(["banking-overdraft.trace"], extra: [blocking])
+    defer { Task { await studio.stop() } }
+    // The session opened, as the page opens it before it filters.
+    let opened = try await studio.get("/api/sessions/banking-overdraft/actions", ["limit": "1"])
+    #expect(opened.status == 200)
+    let width = WorkKind.width
+    let held = (0..<width).map { _ in
+      Task { try await studio.get("/api/sessions/blocking/state", ["at": "1"]) }
+    }
+    defer { for _ in 0..<width { blocking.pointRelease.signal() } }
+    let deadline = Date().addingTimeInterval(30)
+    while blocking.pointStarted.withLock({ $0 }) < width, Date() < deadline {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    let filtered = try await value(by: .now + .seconds(20)) {
+      try await studio.get("/api/sessions/banking-overdraft/actions", ["text": "deposit"])
+    }
+    #expect(filtered?.status == 200, "a filter waited for the pool of steps")
+    for _ in 0..<width { blocking.pointRelease.signal() }
+    for task in held { _ = try? await task.value }
+  }
+
+  /// `GET /api/sessions?wait=MS` lists a session whose summary takes longer as loading, with
+  /// nothing that reads as a count, and the others in full; without `wait`, the list waits.
+  @Test func theListWaitsForASlowSummaryOnlyAsLongAsAsked() async throws {
+    let slow = SlowSummarySession()
+    let studio = try await StudioHarness.start(["banking-overdraft.trace"], extra: [slow])
+    defer { Task { await studio.stop() } }
+    let started = ContinuousClock.now
+    let listed = try await studio.get("/api/sessions", ["wait": "200"])
+    #expect(ContinuousClock.now - started < .seconds(10))
+    let list = try #require(try listed.json() as? [[String: Any]])
+    #expect(list.count == 2)
+    #expect(list.first?["actions"] as? Int == 2_000)
+    #expect(list.last?["id"] as? String == "slow")
+    #expect(list.last?["loading"] as? Bool == true)
+    #expect(list.last?["actions"] == nil)
+    let bad = try await studio.get("/api/sessions", ["wait": "soon"])
+    #expect(bad.status == 400)
+    slow.ready.signal()
+    let full = try await studio.get("/api/sessions")
+    let again = try #require(try full.json() as? [[String: Any]])
+    #expect(again.last?["loading"] == nil)
+    #expect(again.last?["id"] as? String == "slow")
   }
 
   /// A pool runs every job it is given, and never more at once than its width.

@@ -165,10 +165,13 @@ final class FileSession<D: Domain>: StudioSession {
     // A filter reads at most this many actions per request: a rare match in a long session
     // comes a page at a time, with `next` saying where to go on, rather than after one long
     // wait.
-    let budget = type != nil || text != nil ? Self.filterReadBudget : Int.max
+    let filtered = type != nil || text != nil
+    let budget = filtered ? Self.filterReadBudget : Int.max
     // The session as read once: a JSON Lines file is not parsed again for each page.
     let source = try await source.value
-    return try await offload {
+    // A filter's read of up to a budget of actions is long work: on the pool for it, so
+    // that filters sent together never keep a step or a page of actions waiting.
+    return try await offload(filtered ? .wholeSession : .point) {
       // The action before `from` is read too, for the time since it.
       let before = from.flatMap { from in
         from > source.startSequence + 1 && from <= min(to ?? .max, source.lastSequence)

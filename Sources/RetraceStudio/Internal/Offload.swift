@@ -11,6 +11,55 @@ func offload<T: Sendable>(
   try await kind.pool.run(work)
 }
 
+/// `work`'s value if it comes by `deadline`, else `nil`: the work goes on (a summary it
+/// computes is kept for the next request), but the caller waits no longer.
+///
+/// Unlike ``withDeadline(_:_:)``, which cancels its body and waits for it to end, this never
+/// waits past the deadline, whatever `work` waits on (a computation another request
+/// started, which no cancellation ends).
+func value<T: Sendable>(
+  by deadline: ContinuousClock.Instant, of work: @escaping @Sendable () async throws -> T
+) async throws -> T? {
+  let task = Task { try await work() }
+  let answer = FirstAnswer<T?>()
+  return try await withCheckedThrowingContinuation { continuation in
+    answer.start(continuation)
+    Task { answer.give(await task.result.map { $0 }) }
+    Task {
+      try? await Task.sleep(until: deadline, clock: .continuous)
+      answer.give(.success(nil))
+    }
+  }
+}
+
+/// A continuation resumed with the first result given; the later ones are dropped.
+private final class FirstAnswer<T: Sendable>: Sendable {
+  private let state = Mutex<(CheckedContinuation<T, any Error>?, Result<T, any Error>?)>((nil, nil))
+
+  /// Waits with `continuation`: resumed now if a result was given before it.
+  func start(_ continuation: CheckedContinuation<T, any Error>) {
+    let early = state.withLock { state -> Result<T, any Error>? in
+      if let result = state.1 {
+        state.1 = nil
+        return result
+      }
+      state.0 = continuation
+      return nil
+    }
+    if let early { continuation.resume(with: early) }
+  }
+
+  /// Gives a result: the first one resumes the waiter.
+  func give(_ result: Result<T, any Error>) {
+    let waiting = state.withLock { state -> CheckedContinuation<T, any Error>? in
+      defer { state.0 = nil }
+      if state.0 == nil, state.1 == nil { state.1 = result }
+      return state.0
+    }
+    waiting?.resume(with: result)
+  }
+}
+
 /// Lets go of `value` on a thread of its own: freeing a large state (a million transactions,
 /// each with its strings) takes milliseconds that a request need not wait for.
 ///

@@ -190,13 +190,20 @@ final class StudioHandler: HTTPHandler, Sendable {
     guard parts.first == "sessions" else { throw APIError(404, "no such endpoint") }
     if parts.count == 1 {
       // The summaries are made together (each on a worker thread when it needs work), so the
-      // list waits for the slowest session, not for the sum of them.
+      // list waits for the slowest session, not for the sum of them; with `wait`, for at
+      // most that many milliseconds: a session whose summary is still being made (a large
+      // file just uploaded) is listed as loading, and the page asks again.
       let sessions = catalog.sessions
+      let wait = try Parameters(query).integer("wait", in: 0...60_000)
+      let deadline = wait.map { ContinuousClock.now + .milliseconds($0) }
       let list = await withTaskGroup(of: (Int, RetraceLog.JSONValue).self) { group in
         for (index, session) in sessions.enumerated() {
           group.addTask {
             do {
-              return (index, try await session.summary())
+              guard let deadline else { return (index, try await session.summary()) }
+              guard let summary = try await value(by: deadline, of: { try await session.summary() })
+              else { return (index, Self.loading(session)) }
+              return (index, summary)
             } catch {
               // One session that cannot be read is listed as such: it never hides the others.
               return (index, Self.unreadable(session, error))
@@ -257,6 +264,15 @@ final class StudioHandler: HTTPHandler, Sendable {
   /// page shows, an integrity and the `error`. The integrity's status is `damaged` or
   /// `truncated` for a file damaged where it was read, with the CLI's line as its `problem`
   /// and the position in `line`, `offset` and `sequence`; `unreadable` for any other error.
+  /// What `GET /api/sessions?wait=MS` lists for a session whose summary is still being made:
+  /// its id, and nothing that could be read as a count.
+  static func loading(_ session: any StudioSession) -> RetraceLog.JSONValue {
+    .object([
+      ("id", .string(session.id)), ("loading", .bool(true)),
+      ("live", .bool(session is any LiveSegment)),
+    ])
+  }
+
   static func unreadable(_ session: any StudioSession, _ error: any Error) -> RetraceLog.JSONValue {
     let trace = error as? TraceError
     let message =

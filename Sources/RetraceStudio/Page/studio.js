@@ -56,8 +56,12 @@ function duration(seconds) {
 
 // MARK: - Sessions
 
+// The session list waits at most this many milliseconds for a session's summary: one still
+// being read (a large file just opened) is listed as loading, and filled in by the next poll.
+const LIST_WAIT = 1000;
+
 async function loadSessions() {
-  app.sessions = await api('sessions');
+  app.sessions = await api('sessions', { wait: LIST_WAIT });
   renderSessions();
   const wanted = params.get('session');
   const first = app.sessions.find((s) => s.id === wanted) || app.sessions[0];
@@ -81,6 +85,20 @@ function renderSessions() {
   body.replaceChildren(...app.sessions.map((session) => {
     const row = document.createElement('tr');
     row.dataset.id = session.id;
+    if (session.loading) {
+      for (const [text, cls] of [[session.id, ''], ['…', ''], ['…', 'num'], ['…', 'num'], ['reading…', 'loading']]) {
+        const cell = document.createElement('td');
+        cell.textContent = text;
+        if (cls) cell.className = cls;
+        row.append(cell);
+      }
+      row.append(document.createElement('td'));
+      row.classList.add('loading');
+      row.classList.toggle('current', row.dataset.id === app.session?.id);
+      row.title = `${session.id}: being read`;
+      row.addEventListener('click', () => openSession(session.id));
+      return row;
+    }
     const intact = session.integrity.status === 'clean';
     const integrity = session.live && !session.diverged ? ['live', 'ok'] : [intact ? '✓' : `✗ ${session.integrity.status}`, intact ? 'ok' : 'bad'];
     for (const [text, cls] of [
@@ -125,14 +143,14 @@ const POLL = 500;
 let lanesAsked = 0;
 async function poll() {
   try {
-    const sessions = (await api('sessions', {}, 'poll-sessions')).filter((s) => !app.removed.has(s.id));
+    const sessions = (await api('sessions', { wait: LIST_WAIT }, 'poll-sessions')).filter((s) => !app.removed.has(s.id));
     // The rows are made again only when something changed, so that a click is not lost.
     if (JSON.stringify(sessions) !== JSON.stringify(app.sessions)) {
       app.sessions = sessions;
       renderSessions();
     }
     const open = app.session && app.sessions.find((s) => s.id === app.session.id);
-    if (open?.live) await refreshLive(open);
+    if (open?.live && !open.loading) await refreshLive(open);
   } catch (error) {
     fail(error);
   } finally {
@@ -1148,7 +1166,7 @@ setUpDispatch({
 setUpUploads({
   opened: async (answer) => {
     app.removed.delete(answer.id);
-    app.sessions = (await api('sessions')).filter((s) => !app.removed.has(s.id));
+    app.sessions = (await api('sessions', { wait: LIST_WAIT })).filter((s) => !app.removed.has(s.id));
     renderSessions();
     await openSession(answer.id);
     status(`opened ${answer.file}`);
