@@ -54,6 +54,32 @@ struct UploadTests {
       (try third.json() as? [String: Any])?["file"] as? String == directory + "/counter-3.trace")
   }
 
+  /// Uploads listed hold at most 16 times `--upload-limit` on disk: one more is refused
+  /// (507) until an uploaded session is removed, which deletes the Studio's copy of it.
+  @Test func uploadsListedAtOnceAreBoundedAndRemovingOneDeletesItsFile() async throws {
+    let directory = try Self.directory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let trace = try Data(contentsOf: URL(fileURLWithPath: StudioHarness.trace("counter.trace")))
+    var limits = RequestLimits()
+    limits.upload = trace.count
+    let studio = try await StudioHarness.start([], limits: limits, uploadDirectory: directory)
+    defer { Task { await studio.stop() } }
+    func upload() async throws -> StudioHarness.Response {
+      try await studio.get("/api/uploads", ["name": "counter.trace"], method: .POST, body: trace)
+    }
+    for _ in 0..<16 { #expect(try await upload().status == 200) }
+    let full = try await upload()
+    #expect(full.status == 507)
+    #expect(try full.error()?.contains("remove uploaded sessions") == true)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory).count == 16)
+
+    let removed = try await studio.get("/api/sessions/counter-5", method: .DELETE)
+    #expect(removed.status == 200)
+    #expect(!FileManager.default.fileExists(atPath: directory + "/counter-5.trace"))
+    #expect(try await upload().status == 200)
+    #expect(try await upload().status == 507)
+  }
+
   /// A client without the token could make the Studio read and hold an upload's body
   /// (40 connections: 2.5 GB) before the token was checked: a body larger than an ordinary
   /// request's is now refused at its head, before a byte of it is read.

@@ -307,8 +307,9 @@ final class StudioHandler: HTTPHandler, Sendable {
   }
 
   /// `DELETE /api/sessions/{id}`: removes a session from the list, unless it is a live one
-  /// whose app is connected (409). No file is touched: a file session is read again by
-  /// serving it again, a live one's recording stays where it was recorded.
+  /// whose app is connected (409). A file given to `serve` is not touched (it is read again
+  /// by serving it again), nor a live one's recording; the Studio's own copy of a file the
+  /// page uploaded is deleted.
   private func remove(_ id: String) throws -> RetraceLog.JSONValue {
     guard let session = catalog.session(id) else { throw APIError(404, "no session '\(id)'") }
     if let live = session as? any LiveSegment, live.isConnected {
@@ -316,6 +317,7 @@ final class StudioHandler: HTTPHandler, Sendable {
         409, "the app of live session '\(id)' is connected: a session is removed once it has ended")
     }
     guard let removed = catalog.remove(id) else { throw APIError(404, "no session '\(id)'") }
+    uploads?.removed(id)
     // What it holds (a whole session, its checkpoints) is freed when the last request that
     // uses it ends, here or on a worker thread: off this one.
     releaseInBackground(removed, returningMemory: true)
@@ -394,6 +396,7 @@ final class StudioHandler: HTTPHandler, Sendable {
     case 422: "Unprocessable Content"
     case 431: "Request Header Fields Too Large"
     case 503: "Service Unavailable"
+    case 507: "Insufficient Storage"
     case 505: "HTTP Version Not Supported"
     default: "Internal Server Error"
     }

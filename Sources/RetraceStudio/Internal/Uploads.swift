@@ -3,6 +3,7 @@ import Retrace
 import RetraceCLI
 import RetraceDebugger
 import RetraceLog
+import Synchronization
 
 /// Trace and JSON Lines files the page uploads (`POST /api/uploads?name=N`, dropped on the
 /// page or picked with its Open button): each is written into ``directory`` under a name no
@@ -27,6 +28,29 @@ struct Uploads: Sendable {
   let registry: DomainRegistry
   let flows: [NavigationFlow]
   let key: TracePrivateKey?
+  /// The files written and listed, by session id, with their sizes: what the upload
+  /// directory holds for this Studio.
+  private let written = Written()
+
+  /// The most bytes of uploads listed at once: 16 uploads of ``limit``, 1 GiB by default. One
+  /// more is refused (507) until sessions uploaded are removed, which deletes their files: a
+  /// page, or a script with the token, cannot fill the disk.
+  var totalLimit: Int { limit.multipliedReportingOverflow(by: 16).partialValue }
+
+  /// The uploaded files listed, by session id.
+  private final class Written: Sendable {
+    let files = Mutex<[String: (path: String, bytes: Int)]>([:])
+
+    /// The bytes of every file listed.
+    var total: Int { files.withLock { $0.values.reduce(0) { $0 + $1.bytes } } }
+  }
+
+  /// Deletes the file uploaded for session `id`, once the session is off the list; nothing
+  /// for a session that was not uploaded.
+  func removed(_ id: String) {
+    guard let file = written.files.withLock({ $0.removeValue(forKey: id) }) else { return }
+    try? FileManager.default.removeItem(atPath: file.path)
+  }
 
   /// A new directory in the system's temporary directory, for a Studio given none.
   static func temporaryDirectory() -> String {
@@ -52,10 +76,17 @@ struct Uploads: Sendable {
     guard data.count <= limit else {
       throw APIError(413, "the upload is larger than \(limit) bytes (retrace serve --upload-limit)")
     }
+    let held = written.total
+    guard held + data.count <= totalLimit else {
+      throw APIError(
+        507,
+        "the Studio holds \(held) bytes of uploads, and takes at most \(totalLimit) (16 times --upload-limit): remove uploaded sessions from the list to make room"
+      )
+    }
     // A name a file system takes: at most 100 characters before the suffix.
     let stem = SessionCatalog.slug(String(base.dropLast(suffix.count).prefix(100)))
-    let (directory, catalog, registry, flows, key) = (
-      self.directory, self.catalog, self.registry, self.flows, self.key
+    let (directory, catalog, registry, flows, key, written) = (
+      self.directory, self.catalog, self.registry, self.flows, self.key, self.written
     )
     return try await offload {
       let path = try Self.write(data, stem: stem, suffix: suffix, in: directory)
@@ -90,6 +121,7 @@ struct Uploads: Sendable {
         }
       }
       let session = add(domain)
+      written.files.withLock { $0[session.id] = (path, data.count) }
       return .object([
         ("id", .string(session.id)), ("file", .string(path)), ("bytes", .int(Int64(data.count))),
       ])
