@@ -61,6 +61,9 @@ let package = Package(
     // CRC-32C with the CPU's CRC instructions, where it has them (RetraceLog falls back to
     // its own table-driven code).
     .target(name: "CRetraceCRC32C"),
+    // One line on stderr, saying what the process was doing, when a Swift runtime error in a
+    // domain's code stops `retrace` (a signal handler, which Swift cannot write).
+    .target(name: "CRetraceTrap"),
     .target(
       name: "RetraceLog",
       dependencies: [
@@ -72,7 +75,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "retrace-crash-child",
-      dependencies: ["Retrace", "RetraceLog", "RetraceExamples"]
+      dependencies: ["Retrace", "RetraceLog", "RetraceExamples", "CRetraceTrap"]
     ),
     .target(
       name: "RetraceTesting",
@@ -112,6 +115,7 @@ let package = Package(
       name: "RetraceCLI",
       dependencies: [
         "RetraceDebugger",
+        "CRetraceTrap",
         "RetraceLog",
         "RetraceCoordinator",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -83,6 +83,7 @@ public struct RetraceCommand: AsyncParsableCommand {
     flows: [NavigationFlow] = [], commands: [any ParsableCommand.Type] = [],
     arguments: [String]? = nil
   ) async -> Never {
+    TrapReport.install(program: name)
     let code = await run(
       name: name, version: version, domains: domains, flows: flows, commands: commands,
       arguments: arguments)
@@ -141,6 +142,10 @@ public struct RetraceCommand: AsyncParsableCommand {
       }
       return reportParseError(error)
     }
+    // The subcommand's name, never its arguments (a token, a key's path): what a trap's line
+    // says the process was doing.
+    TrapReport.setProcessContext(
+      "running `\(CommandContext.name) \(type(of: command).configuration.commandName ?? "")`")
     do {
       try await CommandContext.$registry.withValue(registry) {
         try await CommandContext.$flows.withValue(flows) {

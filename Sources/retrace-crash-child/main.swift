@@ -1,6 +1,7 @@
 // A process that records a banking session as fast as it can and reports on stdout how
 // many `send`s have returned, so that a test can kill it with SIGKILL at a random moment
 // and check what the trace kept. Not installed: the crash test in RetraceLogTests runs it.
+import CRetraceTrap
 import Foundation
 import Retrace
 import RetraceExamples
@@ -11,6 +12,16 @@ import RetraceLog
 // `--flush`, then flushes), prints `ready`, and waits to be killed: an app's short session
 // that crashes before its first chunk is full.
 let arguments = Array(CommandLine.arguments.dropFirst())
+// With `--trap CONTEXT` it overflows an integer, as a domain's reducer might, with the trap
+// report installed and CONTEXT as what the process is doing: the line it writes, and the
+// signal it ends with, are what `retrace` does.
+if arguments.count == 2, arguments[0] == "--trap" {
+  retrace_trap_report_install("retrace-crash-child")
+  retrace_trap_report_set_process_context(strdup(arguments[1]))
+  let big = Int(arguments[1].count) + Int.max - 1
+  print(big + 1)
+  exit(0)
+}
 guard
   arguments.count == 1
     || (arguments.count >= 3 && arguments[1] == "--actions" && Int(arguments[2]) != nil)

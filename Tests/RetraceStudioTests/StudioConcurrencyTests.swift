@@ -1,5 +1,6 @@
 import FlyingSocks
 import Foundation
+import RetraceCLI
 import RetraceLog
 import Synchronization
 import Testing
@@ -71,6 +72,30 @@ final class SlowSummarySession: StudioSession {
     .null
   }
   func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> JSONValue { .null }
+  func state(at: UInt64?, skipping skipped: Set<UInt64>) async throws -> JSONValue { .null }
+  func search(at: UInt64?, query: String, limit: Int) async throws -> JSONValue { .null }
+  func diff(from: UInt64?, to: UInt64?) async throws -> JSONValue { .null }
+  func bench(repetitions: Int) async throws -> JSONValue { .null }
+  func flows() async throws -> JSONValue { .null }
+  func lanes(buckets: Int, span: ClosedRange<UInt64>?) async throws -> JSONValue { .null }
+  func export(from: UInt64?, to: UInt64?) async throws -> String { "" }
+  func shrink(invariant: String) async throws -> JSONValue { .null }
+}
+
+/// A session whose state is what its worker thread says it is doing.
+final class ContextSession: StudioSession {
+  let id = "context"
+  func summary() async throws -> JSONValue { .object([("id", .string(id))]) }
+  func detail() async throws -> JSONValue { try await summary() }
+  func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> JSONValue {
+    try await offload { .string(TrapReport.threadContext ?? "nothing") }
+  }
+  func bisect(invariant: String) async throws -> JSONValue { .null }
+  func actions(from: UInt64?, to: UInt64?, type: String?, text: String?, limit: Int) async throws
+    -> JSONValue
+  {
+    .null
+  }
   func state(at: UInt64?, skipping skipped: Set<UInt64>) async throws -> JSONValue { .null }
   func search(at: UInt64?, query: String, limit: Int) async throws -> JSONValue { .null }
   func diff(from: UInt64?, to: UInt64?) async throws -> JSONValue { .null }
@@ -166,6 +191,19 @@ final class SlowSummarySession: StudioSession {
     let again = try #require(try full.json() as? [[String: Any]])
     #expect(again.last?["loading"] == nil)
     #expect(again.last?["id"] as? String == "slow")
+  }
+
+  /// A trap in a domain's reducer stops the Studio (Swift cannot recover from one); its line
+  /// says which request it was answering, without the token. The work a request hands to a
+  /// worker thread carries the request with it.
+  @Test func theWorkOfARequestSaysWhichRequestItIs() async throws {
+    let session = ContextSession()
+    let studio = try await StudioHarness.start([], extra: [session])
+    defer { Task { await studio.stop() } }
+    let answer = try await studio.get(
+      "/api/sessions/context/state", ["at": "2", "x": "a b"], token: .query)
+    #expect(
+      try answer.json() as? String == "answering GET /api/sessions/context/state?at=2&x=a b")
   }
 
   /// A pool runs every job it is given, and never more at once than its width.

@@ -91,7 +91,9 @@ final class LiveHub: WSMessageHandler, Sendable {
       return outgoing
     }
     Task {
-      await self.serve(client, outgoing: continuation)
+      await TrapReport.$context.withValue("taking a live app's message") {
+        await self.serve(client, outgoing: continuation)
+      }
       self.connections.withLock { $0 -= 1 }
     }
     return outgoing

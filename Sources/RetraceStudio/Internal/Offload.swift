@@ -1,14 +1,19 @@
 import Foundation
+import RetraceCLI
 import Synchronization
 
 /// Runs `work` on one of the Studio's worker threads (``WorkerPool``) and waits for it
 /// without holding one of the concurrency pool's threads: a long request (a bisection of a
 /// million actions) runs on the ``WorkKind/wholeSession`` pool, so it never keeps a short one
 /// (the state at N, on the ``WorkKind/point`` pool) waiting, however few cores the machine has.
+///
+/// The task's ``TrapReport/context`` (the request being answered) is the worker thread's
+/// while it runs `work`: a trap in a domain's reducer says which request it stopped in.
 func offload<T: Sendable>(
   _ kind: WorkKind = .point, _ work: @escaping @Sendable () throws -> T
 ) async throws -> T {
-  try await kind.pool.run(work)
+  let context = TrapReport.context
+  return try await kind.pool.run { try TrapReport.running(context, work) }
 }
 
 /// `work`'s value if it comes by `deadline`, else `nil`: the work goes on (a summary it

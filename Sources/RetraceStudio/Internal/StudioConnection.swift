@@ -1,6 +1,8 @@
 import FlyingFox
 import FlyingSocks
 import Foundation
+import RetraceCLI
+import RetraceDebugger
 
 /// One client's connection: reads each request with ``RequestLimits``, answers it with the
 /// handler, and hands a WebSocket upgrade the handler accepts to FlyingFox.
@@ -99,9 +101,17 @@ struct StudioConnection: Sendable {
   /// The handler's answer, or 500 when it throws or runs past ``RequestLimits/handlerTime``.
   private func answer(_ request: HTTPRequest) async -> HTTPResponse {
     let handler = self.handler
+    // What a trap's line says the Studio was answering: the request without its token.
+    let query = request.query.filter { $0.name != "token" }
+      .map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+    let context =
+      "answering \(request.method.rawValue) \(request.path)"
+      + (query.isEmpty ? "" : "?" + query)
     do {
-      return try await withDeadline(.now + limits.handlerTime) {
-        try await handler.handleRequest(request)
+      return try await TrapReport.$context.withValue(context.oneLine()) {
+        try await withDeadline(.now + limits.handlerTime) {
+          try await handler.handleRequest(request)
+        }
       }
     } catch is DeadlineError {
       return StudioHandler.json(
