@@ -63,6 +63,12 @@ public struct Debugger<D: Domain>: Sendable {
     if let jumped = jumpAfter[sequence] { state = jumped }
   }
 
+  /// Whether a time-travel jump set the state after action `sequence` (the state there is
+  /// the jump's, not the action's alone): what an answer about that action says with it.
+  public func jumped(after sequence: UInt64) -> Bool {
+    jumpAfter[sequence] != nil
+  }
+
   /// Creates a debugger for a session that hashes states with the core's `StateHash`,
   /// as the trace recorder does.
   ///

@@ -67,6 +67,35 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: workspace.path("j.jsonl")))
   }
 
+  /// A change a jump made is never laid at the door of the action before it: `bisect` says
+  /// the jump set the state where the invariant first fails, `diff` across it names it,
+  /// and `log` shows it under the action it followed.
+  @Test @MainActor func answersNameTheJumpThatSetTheState() throws {
+    let workspace = try Workspace()
+    _ = try Self.session(at: workspace.path("j.trace"))
+
+    let bisect = try workspace.run("bisect j.trace --invariant non-negative --json").json()
+    #expect(bisect["failsAtJump"] as? Bool == true)
+    #expect(bisect["healsAtJump"] as? Bool == false)
+    let text = try workspace.run("bisect j.trace --invariant non-negative --no-color")
+    #expect(text.stdout.contains("(the time-travel jump after it set the state"), "\(text)")
+
+    let diff = try workspace.run("diff j.trace --from 9 --to 11 --json").json()
+    #expect(diff["jumpsAfter"] as? [Int] == [10])
+    let diffText = try workspace.run("diff j.trace --from 9 --to 11 --no-color")
+    #expect(diffText.stdout.contains("time-travel jumps after action 10 set the state"))
+    let before = try workspace.run("diff j.trace --from 1 --to 9 --json").json()
+    #expect(before["jumpsAfter"] as? [Int] == [])
+
+    let log = try workspace.run("log j.trace --from 9 --to 11 --no-color")
+    let lines = log.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 4, "\(log)")
+    #expect(lines.count == 4 && lines[2].contains("↺ time-travel jump"), "\(log)")
+    // `--json` stays one action per line.
+    let json = try workspace.run("log j.trace --from 9 --to 11 --json")
+    #expect(json.stdout.split(separator: "\n").count == 3)
+  }
+
   /// A session whose last event is a jump, as when the developer moved the app and closed
   /// it: every action is covered, by the hash of the state before the jump.
   @Test @MainActor func aSessionEndingInAJumpIsVerifiedThroughTheJump() throws {

@@ -47,6 +47,11 @@ struct Bisect: AsyncParsableCommand {
     let actionJSON = result.action.flatMap { try? writer.json(for: $0.action) }
     // Holding in the starting state alone is no pass: no action was checked.
     let nothingChecked = result.firstViolation == nil && debugger.session.actions.isEmpty
+    // A time-travel jump right after an action sets the state there: the answer says so,
+    // rather than lay the jump's change at the action's door.
+    let failsAtJump = result.firstViolation.map(debugger.jumped(after:)) ?? false
+    let healsAtJump = result.healedAt.map(debugger.jumped(after:)) ?? false
+    let jumpNote = " (the time-travel jump after it set the state: the action alone did not)"
     if output.json {
       print(
         JSONValue.object(
@@ -57,6 +62,7 @@ struct Bisect: AsyncParsableCommand {
             ("healedAt", .optional(result.healedAt) { .uint($0) }),
             ("actions", .int(Int64(debugger.session.actions.count))),
             ("nothingChecked", .bool(nothingChecked)),
+            ("failsAtJump", .bool(failsAtJump)), ("healsAtJump", .bool(healsAtJump)),
           ] + file.unfinishedJSON
         ).text)
     } else if let violation = result.firstViolation {
@@ -64,7 +70,8 @@ struct Bisect: AsyncParsableCommand {
         print(
           "\(invariant) first fails after action \(violation) of \(debugger.session.endSequence):"
             .red.bold
-            + " \(writer.text(for: action.action).oneLine()) at \(formatTime(action.time))")
+            + " \(writer.text(for: action.action).oneLine()) at \(formatTime(action.time))"
+            + (failsAtJump ? jumpNote : ""))
         print(
           result.stateDiff.map { Terminal.colorDiff(displayFormatted($0, domain.displayFormats)) }
             ?? "(the action changed nothing)")
@@ -72,7 +79,7 @@ struct Bisect: AsyncParsableCommand {
         print("\(invariant) fails already in the initial state (\(violation))".red.bold)
       }
       print(
-        result.healedAt.map { "it holds again after action \($0)" }
+        result.healedAt.map { "it holds again after action \($0)" + (healsAtJump ? jumpNote : "") }
           ?? "it stays broken to the end (\(debugger.session.endSequence))")
     } else if nothingChecked {
       print(

@@ -79,6 +79,12 @@ struct Diff: AsyncParsableCommand {
     let (from, to, old, new) = try file.states(as: domain, from: self.from, to: self.to)
     // JSON, like `state --json`, is always the whole diff.
     let diff = stateDiff(old, new, maxNodes: full || output.json ? .max : readableNodeCount)
+    // The jumps that set the state after an action in (from, to]: their changes are in the
+    // diff, and no action made them.
+    var jumps: [UInt64] = []
+    if case .trace(let reader) = file.content {
+      jumps = reader.jumpSequences.filter { $0 > from && $0 <= to }
+    }
     let unfinished = file.unfinished.map { " (\($0.text))" } ?? ""
     if output.json {
       print(
@@ -86,11 +92,15 @@ struct Diff: AsyncParsableCommand {
           [
             ("from", .uint(from)), ("to", .uint(to)), ("changed", .bool(diff != nil)),
             ("diff", .optional(diff?.text) { .string($0) }),
+            ("jumpsAfter", .array(jumps.map { .uint($0) })),
           ] + file.unfinishedJSON
         ).text)
     } else if let diff {
       print("state from \(from) to \(to)\(unfinished):".bold)
       print(Terminal.colorDiff(displayFormatted(diff.text, domain.displayFormats)))
+      if !jumps.isEmpty {
+        print(Self.jumpNote(jumps))
+      }
       if !diff.isComplete {
         Terminal.writeError(
           "\(CommandContext.name): the change is large: shown in part (… marks the rest); --full prints all of it, --json too"
@@ -98,7 +108,16 @@ struct Diff: AsyncParsableCommand {
       }
     } else {
       print("no change from \(from) to \(to)\(unfinished)")
+      if !jumps.isEmpty { print(Self.jumpNote(jumps)) }
     }
+  }
+
+  /// What a diff across time-travel jumps says with it: the change is not the actions' alone.
+  static func jumpNote(_ jumps: [UInt64]) -> String {
+    let listed = jumps.prefix(5).map(String.init).joined(separator: ", ")
+    let more = jumps.count > 5 ? " and \(jumps.count - 5) more" : ""
+    return
+      "(time-travel jumps after action\(jumps.count == 1 ? "" : "s") \(listed)\(more) set the state in this range: the change is not the actions' alone)"
   }
 
   private func diffTraces<D: Domain>(_ domain: D, _ file: SessionFile, _ otherFile: SessionFile)

@@ -57,6 +57,10 @@ struct Log: AsyncParsableCommand {
         path: file.path)
     }
     let actions = try file.actions(as: domain, from: from, through: to)
+    // A time-travel jump after an action is shown under it: the next action starts from the
+    // state the jump set, not from this one's.
+    var jumps: Set<UInt64> = []
+    if case .trace(let reader) = file.content { jumps = Set(reader.jumpSequences) }
     let writer = JSONLines.ActionWriter<D.Action>()
     let width = String(actions.last).count
     var text = ""
@@ -82,6 +86,12 @@ struct Log: AsyncParsableCommand {
         )
       }
       text += "\n"
+      if !output.json, jumps.contains(action.sequence) {
+        text +=
+          String(repeating: " ", count: width) + "  "
+          + "↺ time-travel jump: the app was moved to another state after this action".yellow
+          + "\n"
+      }
       if text.utf8.count > 1 << 16 {
         print(text, terminator: "")
         text = ""

@@ -546,6 +546,9 @@ final class FileSession<D: Domain>: StudioSession {
         ),
         ("healedAt", .optional(result.healedAt) { .uint($0) }),
         ("actions", .int(Int64(debugger.session.actions.count))),
+        // Where a time-travel jump after the action set the state, as `bisect --json` says.
+        ("failsAtJump", .bool(result.firstViolation.map(debugger.jumped(after:)) ?? false)),
+        ("healsAtJump", .bool(result.healedAt.map(debugger.jumped(after:)) ?? false)),
         (
           "violations",
           .array(

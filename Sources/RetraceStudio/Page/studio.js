@@ -1053,7 +1053,8 @@ async function runInvariant(name, result) {
       }
       const parts = [Object.assign(document.createElement('span'), { className: 'bad', textContent: 'fails after ' }),
         jumpButton(`action ${bisect.firstViolation}`, bisect.firstViolation, 'first-failure')];
-      if (bisect.healedAt !== null) parts.push(' · holds again after ', jumpButton(`action ${bisect.healedAt}`, bisect.healedAt, 'healed'));
+      if (bisect.failsAtJump) parts.push(' (set by the time-travel jump after it)');
+      if (bisect.healedAt !== null) parts.push(' · holds again after ', jumpButton(`action ${bisect.healedAt}`, bisect.healedAt, 'healed'), bisect.healsAtJump ? ' (set by the time-travel jump after it)' : '');
       else parts.push(' · stays broken to the end');
       if (bisect.violations.length > 1) {
         const more = document.createElement('div');
