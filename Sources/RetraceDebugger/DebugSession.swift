@@ -126,7 +126,8 @@ public struct DebugSession<D: Domain> {
       do { try debugger.checkInRange(target) } catch { return self.error(error.description) }
       return move(to: target)
     case "state", "s":
-      let (text, depth) = stateDump(state, maxNodes: Self.maxNodes)
+      let (dump, depth) = stateDump(state, maxNodes: Self.maxNodes)
+      let text = displayFormatted(dump, debugger.domain.displayFormats)
       return reply(depth.map { text + "\n(a large state: shown \($0) levels deep)" } ?? text)
     case "diff", "d":
       return diff(from: argument)
@@ -152,10 +153,11 @@ public struct DebugSession<D: Domain> {
   /// only as deep, and a large change only in part, as keeps them readable (and quick).
   public static var maxNodes: Int { readableNodeCount }
 
-  /// A diff as shown, with a note when it is only a part.
-  private static func describe(_ diff: (text: String, isComplete: Bool)?) -> String? {
+  /// A diff as shown, with the domain's display formats, and a note when it is only a part.
+  private func describe(_ diff: (text: String, isComplete: Bool)?) -> String? {
     diff.map {
-      $0.isComplete ? $0.text : $0.text + "\n(a large change: shown in part, … marks the rest)"
+      let text = displayFormatted($0.text, debugger.domain.displayFormats)
+      return $0.isComplete ? text : text + "\n(a large change: shown in part, … marks the rest)"
     }
   }
 
@@ -171,7 +173,7 @@ public struct DebugSession<D: Domain> {
     var lines = [positionLine()]
     if from == target { lines[0] += " (already here)" }
     lines.append(
-      Self.describe(stateDiff(before, state, maxNodes: Self.maxNodes))
+      describe(stateDiff(before, state, maxNodes: Self.maxNodes))
         ?? "(no change since \(from))")
     return reply(lines.joined(separator: "\n"))
   }
@@ -198,7 +200,7 @@ public struct DebugSession<D: Domain> {
     }
     do {
       let diff = try debugger.diff(from: from, to: position, maxNodes: Self.maxNodes)
-      return reply("from \(from) to \(position):\n" + (Self.describe(diff) ?? "(no change)"))
+      return reply("from \(from) to \(position):\n" + (describe(diff) ?? "(no change)"))
     } catch {
       return self.error(error.description)
     }

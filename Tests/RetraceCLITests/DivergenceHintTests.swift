@@ -47,5 +47,7 @@ import Testing
     #expect(named.exitCode == 1)
     #expect(named.stdout.contains("the states first differ after action"))
     #expect(!named.stdout.contains("to name the exact action"))
+    // The diffs show the domain's display formats, as `retrace diff` does.
+    #expect(named.stdout.contains(" EUR)"), "\(named)")
   }
 }

@@ -47,6 +47,15 @@ import Testing
     #expect(debug.perform("find reset").isError)
   }
 
+  /// `state` and the diffs show the domain's display formats, as `retrace state` does.
+  @Test func stateAndDiffsShowTheDomainsDisplayFormats() {
+    let session = Fixtures.session(bankingDomain, count: 20, seed: 1)
+    var debug = DebugSession(debugger: Debugger(domain: bankingDomain, session: session))
+    _ = debug.perform("goto 10")
+    #expect(debug.perform("state").output.contains(" EUR)"))
+    #expect(debug.perform("diff 0").output.contains(" EUR)"))
+  }
+
   @Test func mistakesAreErrorsAndQuitQuits() {
     var debug = session([.increment])
     for command in [

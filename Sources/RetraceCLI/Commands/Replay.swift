@@ -353,6 +353,8 @@ struct Replay: AsyncParsableCommand {
     var jumps = 0
     /// The domain whose reducer replayed the trace, when `--as` named one.
     var replacement: String?
+    /// The domain's display formats, for the diffs the report shows (never in `--json`).
+    var displayFormats: [String: DisplayFormat] = [:]
     /// The last action covered by a reproduced hash (with --verify).
     var coveredThrough: UInt64?
     /// Actions after the last reproduced hash (with --verify).
@@ -442,7 +444,7 @@ struct Replay: AsyncParsableCommand {
       if let diff = lockstep.stateDiff {
         lines.append(
           "\(against) (-) and \(replacement ?? domain) (+) after action \(lockstep.sequence):")
-        lines.append(Terminal.colorDiff(diff))
+        lines.append(Terminal.colorDiff(displayFormatted(diff, displayFormats)))
       }
       return lines.joined(separator: "\n")
     }
@@ -533,12 +535,12 @@ struct Replay: AsyncParsableCommand {
           if let diff = lockstep.stateDiff {
             lines.append(
               "\(against) (-) and \(replacement ?? domain) (+) after action \(lockstep.sequence):")
-            lines.append(Terminal.colorDiff(diff))
+            lines.append(Terminal.colorDiff(displayFormatted(diff, displayFormats)))
           }
         }
         if let diff = divergence.stateDiff {
           lines.append("recorded state (-) and replayed state (+) at \(divergence.sequence):")
-          lines.append(Terminal.colorDiff(diff))
+          lines.append(Terminal.colorDiff(displayFormatted(diff, displayFormats)))
         } else if lockstep == nil {
           lines.append("no snapshot at \(divergence.sequence) holds the recorded state, so no diff")
         }
@@ -620,6 +622,7 @@ struct Replay: AsyncParsableCommand {
         replayedTo: debugger.session.startSequence + UInt64(report.actionsReplayed),
         seconds: Date().timeIntervalSince(start), checkpoints: report.checkpointsChecked,
         snapshots: report.snapshotsChecked, divergence: report.divergence, stateHash: nil)
+      outcome.displayFormats = domain.displayFormats
       outcome.coveredThrough = report.coveredThrough
       outcome.jumps = report.jumpsFollowed
       outcome.uncoveredActions = report.uncoveredActions
@@ -659,6 +662,7 @@ struct Replay: AsyncParsableCommand {
       seconds: Date().timeIntervalSince(start), checkpoints: 0, snapshots: 0, divergence: nil,
       stateHash: debugger.stateHash(state))
     outcome.jumps = debugger.session.jumps.count { $0.sequence <= end }
+    outcome.displayFormats = domain.displayFormats
     outcome.unfinished = file.unfinished
     return outcome
   }
