@@ -85,6 +85,24 @@ import Testing
       ])
   }
 
+  /// A removed item carries what it held, so that the page shows it (the clue to a bug may
+  /// be in the item that went): an item of a plain array and one of an Identifiable one.
+  @Test func aRemovedItemCarriesItsValue() throws {
+    let gift = Plain(name: "Tea", amount: 4)
+    let removed = try changes(
+      Lists(plain: [gift, Plain(name: "Mug", amount: 1)]),
+      Lists(plain: [Plain(name: "Mug", amount: 1)]))
+    #expect(removed.map(\.kind) == ["removed"])
+    let old = try #require(removed.first?.old)
+    let value = try JSONSerialization.jsonObject(with: Data(old.utf8)) as? [String: Any]
+    #expect(value?["name"] as? String == "Tea" && value?["amount"] as? Int == 4)
+
+    let item = try changes(
+      Lists(items: [Item(id: "a", name: "A"), Item(id: "b", name: "B")]),
+      Lists(items: [Item(id: "a", name: "A")]))
+    #expect(item.first?.old?.contains("\"B\"") == true)
+  }
+
   /// Identifiable items inserted, removed and moved (and changed as they moved) are found as
   /// such, by `id`.
   @Test func identifiableItemsAreMatchedByID() throws {

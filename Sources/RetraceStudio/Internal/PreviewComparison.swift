@@ -66,7 +66,7 @@ struct PreviewComparison {
         switch (oldFields[key], newFields[key]) {
         case (let x?, let y?): descend(.key(key), .key(key), x, y)
         case (nil, _?): note(.key(key), "added")
-        case (_?, nil): note(.key(key), "removed")
+        case (let x?, nil): note(.key(key), "removed", old: x)
         case (nil, nil): break
         }
       }
@@ -109,7 +109,7 @@ struct PreviewComparison {
       equal: { old[$0].isEqual(to: new[$1]) }, oldID: oldID, newID: newID,
       oldKey: { oldID($0) ?? old[$0].json.text }, newKey: { newID($0) ?? new[$0].json.text })
     guard let match else { return }
-    apply(match) { comparison, before, after in
+    apply(match, oldItem: { old[$0] }) { comparison, before, after in
       comparison.descend(.index(before), .index(after), old[before], new[after])
     }
   }
@@ -117,7 +117,8 @@ struct PreviewComparison {
   /// Notes the moves, insertions and removals of `match`, the items of an array at the
   /// comparison's path, and compares each item that is the same but changed with `compare`.
   private mutating func apply(
-    _ match: ItemMatch, compare: (inout Self, _ old: Int, _ new: Int) -> Void
+    _ match: ItemMatch, oldItem: (Int) -> PreviewValue? = { _ in nil },
+    compare: (inout Self, _ old: Int, _ new: Int) -> Void
   ) {
     for (before, after) in match.shifted {
       renamed[path + [.index(after)]] = oldPath + [.index(before)]
@@ -137,7 +138,7 @@ struct PreviewComparison {
     }
     let moved = Set(match.moves.values)
     for index in match.removed where !moved.contains(index) {
-      note(.index(index), "removed", id: match.oldIDs[index])
+      note(.index(index), "removed", id: match.oldIDs[index], old: oldItem(index))
     }
   }
 
@@ -155,8 +156,8 @@ struct PreviewComparison {
         descend(.index(index), .index(index), before, item)
       }
     }
-    for (index, _) in old where index >= newCount {
-      note(.index(index), "removed")
+    for (index, item) in old where index >= newCount {
+      note(.index(index), "removed", old: item)
     }
   }
 
@@ -173,11 +174,21 @@ struct PreviewComparison {
 
   /// Notes a change at `step` of the value compared.
   private mutating func note(
-    _ step: PathStep, _ kind: String, from: Int? = nil, id: String? = nil
+    _ step: PathStep, _ kind: String, from: Int? = nil, id: String? = nil,
+    old: PreviewValue? = nil
   ) {
     guard changes.count < limit else { return }
-    changes.append(StatePreview.Change(path: path + [step], kind: kind, from: from, id: id))
+    // What was removed, as far as the preview holds it and while it stays short: the page
+    // shows it on the removed item's line.
+    let removed = old.map(\.json.text).flatMap {
+      $0.utf8.count <= Self.removedValueLimit ? $0 : nil
+    }
+    changes.append(
+      StatePreview.Change(path: path + [step], kind: kind, old: removed, from: from, id: id))
   }
+
+  /// The longest JSON of a removed value the change carries, in bytes.
+  static let removedValueLimit = 2_000
 }
 
 extension PreviewValue {

@@ -150,7 +150,9 @@ struct StatePreview: Sendable {
     /// `changed`, `added`, `removed` or `moved`. The path of an item removed from an array
     /// ends with its index in the old array; any other path is in the new state.
     var kind: String
-    /// For a changed value that is not an object or an array: its old value, as JSON.
+    /// For a changed value that is not an object or an array: its old value, as JSON. For
+    /// a value removed: what the preview held of it, as JSON, when that is at most 2,000
+    /// bytes.
     var old: String?
     /// For an item moved in its array: its index before.
     var from: Int? = nil

@@ -131,6 +131,15 @@ export class StateTree {
       what.className = 'was';
       what.textContent = 'id' in change ? `removed (id ${change.id})` : 'removed';
       label.append(keySpan, ': ', what);
+      // What was removed, on one line (whole in the tooltip): the clue may be in it.
+      if ('old' in change) {
+        const text = JSON.stringify(change.old);
+        const value = document.createElement('span');
+        value.className = 'removed-value';
+        value.textContent = ' ' + (text.length > 160 ? text.slice(0, 159) + '…' : text);
+        value.title = text;
+        label.append(value);
+      }
       line.append(label);
       return line;
     });
@@ -261,7 +270,7 @@ export class StateTree {
         const old = this.leaf(this.old.get(id));
         const shown = formatValue(this.displayFormats, path, this.old.get(id));
         if (shown !== null) old.title = shown;
-        was.append(` (${this.oldWord} `, old, ')');
+        was.append(` (${this.oldWord} `, old, shown !== null ? `, ${shown})` : ')');
         label.append(was);
       }
       return node;
