@@ -109,9 +109,11 @@ struct PreviewComparison {
       equal: { old[$0].isEqual(to: new[$1]) }, oldID: oldID, newID: newID,
       oldKey: { oldID($0) ?? old[$0].json.text }, newKey: { newID($0) ?? new[$0].json.text })
     guard let match else { return }
-    apply(match, oldItem: { old[$0] }) { comparison, before, after in
-      comparison.descend(.index(before), .index(after), old[before], new[after])
-    }
+    apply(
+      match, oldItem: { old[$0] },
+      compare: { comparison, before, after in
+        comparison.descend(.index(before), .index(after), old[before], new[after])
+      })
   }
 
   /// Notes the moves, insertions and removals of `match`, the items of an array at the
