@@ -98,3 +98,51 @@ struct LiveHelloTests {
     #expect(await Self.closeCode(link) == 1002, "\(name)")
   }
 }
+
+/// Two segments that start at once with names alike are recorded to two files: one file's
+/// two recorders would truncate each other's journal and stop the Studio.
+@Suite struct RecordingPathTests {
+  @Test func namesReservedAtOnceAreAllDifferent() async throws {
+    let directory = try LiveSessionTests.directory()
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let paths = try await withThrowingTaskGroup(of: String.self) { group in
+      for _ in 0..<40 {
+        group.addTask { try LiveHub.recordingPath(in: directory, "banking-20261127-1-samepfx--1") }
+      }
+      return try await group.reduce(into: [String]()) { $0.append($1) }
+    }
+    #expect(Set(paths).count == 40)
+    #expect(paths.contains(directory + "/banking-20261127-1-samepfx--1.trace"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory).count == 40)
+  }
+
+  @Test func appsWhoseSessionIDsShareTheirFirstCharactersAreRecordedApart() async throws {
+    let directory = try LiveSessionTests.directory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let harness = try await StudioHarness.start([], recordDirectory: directory)
+    var links: [RawWebSocket] = []
+    defer { for link in links { link.close() } }
+    for index in 0..<6 {
+      let link = try await RawWebSocket.connect(port: harness.port, token: StudioHarness.token)
+      links.append(link)
+      try await link.send(try RawWebSocket.hello(appName: "twin", sessionID: "samepfx-\(index)"))
+    }
+    // Every hello is taken (a ping after it is answered) and the Studio still answers.
+    for link in links {
+      try await link.send([9], opcode: 0x9)
+      var pong = false
+      while let frame = try await link.receive() {
+        if frame.opcode == 0xA {
+          pong = true
+          break
+        }
+      }
+      #expect(pong)
+    }
+    let list = try #require(try await harness.get("/api/sessions").json() as? [[String: Any]])
+    let recordings = list.compactMap { $0["recordedTo"] as? String }
+    #expect(recordings.count == 6)
+    #expect(Set(recordings).count == 6)
+  }
+}

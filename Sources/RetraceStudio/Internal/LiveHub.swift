@@ -226,7 +226,7 @@ final class LiveHub: WSMessageHandler, Sendable {
     }
     let shortID = SessionCatalog.slug(String(hello.sessionID.prefix(8)))
     let base = "\(domain.name)-live-\(shortID)" + (number > 1 ? "-segment-\(number)" : "")
-    let path = Self.recordingPath(
+    let path = try Self.recordingPath(
       in: recordDirectory, "\(domain.name)-\(Self.stamp())-\(shortID)-\(number)")
     let flow = flows.first { $0.domain == domain.name }
     func make<E: Domain>(_ domain: E) throws(LiveProtocolError) -> any LiveSegment {
@@ -237,6 +237,8 @@ final class LiveHub: WSMessageHandler, Sendable {
             outgoing: outgoing)
         }
       } catch {
+        // The name reserved is let go of: an empty file is no recording.
+        try? FileManager.default.removeItem(atPath: path)
         throw error as? LiveProtocolError ?? LiveProtocolError("\(error)")
       }
     }
@@ -246,15 +248,29 @@ final class LiveHub: WSMessageHandler, Sendable {
     return segment
   }
 
-  /// `DIRECTORY/NAME.trace`, or `NAME-2.trace`, … when that exists.
-  private static func recordingPath(in directory: String, _ name: String) -> String {
-    var path = (directory as NSString).appendingPathComponent("\(name).trace")
-    var number = 2
-    while FileManager.default.fileExists(atPath: path) {
-      path = (directory as NSString).appendingPathComponent("\(name)-\(number).trace")
-      number += 1
+  /// `DIRECTORY/NAME.trace`, or `NAME-2.trace`, … the first that no file has, created
+  /// empty to reserve it: two segments that start at once (their apps' session ids alike in
+  /// their first 8 characters, in the same second) never get one file, whose recorders
+  /// would truncate each other's journal under its memory map and stop the Studio (SIGBUS).
+  static func recordingPath(in directory: String, _ name: String) throws(LiveProtocolError)
+    -> String
+  {
+    for number in 1...10_000 {
+      let file = number == 1 ? "\(name).trace" : "\(name)-\(number).trace"
+      let path = (directory as NSString).appendingPathComponent(file)
+      let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+      if descriptor >= 0 {
+        close(descriptor)
+        return path
+      }
+      guard errno == EEXIST else {
+        throw LiveProtocolError(
+          "the Studio cannot record the session in \(directory): \(String(cString: strerror(errno)))"
+        )
+      }
     }
-    return path
+    throw LiveProtocolError(
+      "the Studio cannot record the session in \(directory): 10,000 recordings are named \(name)")
   }
 
   /// The time now as `yyyyMMdd-HHmmss`, in UTC.
