@@ -206,6 +206,49 @@ final class ContextSession: StudioSession {
       try answer.json() as? String == "answering GET /api/sessions/context/state?at=2&x=a b")
   }
 
+  /// Work queued for a request whose client hangs up is never run: the long-work pool is
+  /// full, four more bisections wait, and their clients leave.
+  @Test func workQueuedForAClientThatHungUpIsNotRun() async throws {
+    let blocking = BlockingSession()
+    let studio = try await StudioHarness.start([], extra: [blocking])
+    defer { Task { await studio.stop() } }
+    let width = WorkKind.width
+    let held = (0..<width).map { _ in
+      Task { try await studio.get("/api/sessions/blocking/bisect", ["invariant": "any"]) }
+    }
+    var deadline = Date().addingTimeInterval(30)
+    while blocking.started.withLock({ $0 }) < width, Date() < deadline {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    var leaving: [AsyncSocket] = []
+    for _ in 0..<4 {
+      let socket = try await AsyncSocket.connected(
+        to: try sockaddr_in.inet(ip4: "127.0.0.1", port: studio.port))
+      let request =
+        "GET /api/sessions/blocking/bisect?invariant=gone HTTP/1.1\r\nHost: 127.0.0.1:\(studio.port)\r\n"
+        + "Authorization: Bearer \(StudioHarness.token)\r\n\r\n"
+      try await socket.write(Data(request.utf8))
+      leaving.append(socket)
+    }
+    deadline = Date().addingTimeInterval(30)
+    while WorkKind.wholeSession.pool.load.waiting < 4, Date() < deadline {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    for socket in leaving { try socket.close() }
+    // The watch looks after a second, then four times a second.
+    try await Task.sleep(for: .seconds(3))
+    for _ in 0..<width { blocking.release.signal() }
+    for task in held { #expect(try await task.value.status == 200) }
+    deadline = Date().addingTimeInterval(10)
+    while WorkKind.wholeSession.pool.load.waiting > 0, Date() < deadline {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    try await Task.sleep(for: .milliseconds(200))
+    #expect(blocking.started.withLock { $0 } == width, "the work of clients that left ran")
+    // Had it run, it would wait for these.
+    for _ in 0..<4 { blocking.release.signal() }
+  }
+
   /// A pool runs every job it is given, and never more at once than its width.
   @Test func aPoolRunsEveryJobAndNoMoreAtOnceThanItsWidth() async throws {
     let pool = WorkerPool(name: "test", width: 2)
@@ -228,6 +271,10 @@ final class ContextSession: StudioSession {
     }
     #expect(results.sorted() == Array(0..<12))
     #expect(jobs.counts.withLock { $0.most } == 2)
+    // A job's caller is resumed from inside the job, a moment before its thread counts it
+    // done.
+    let deadline = Date().addingTimeInterval(10)
+    while pool.load.running > 0, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
     #expect(pool.load.running == 0 && pool.load.waiting == 0)
   }
 }

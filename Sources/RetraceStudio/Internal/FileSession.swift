@@ -286,7 +286,8 @@ final class FileSession<D: Domain>: StudioSession {
     let source = try await source.value
     let flow = self.flow
     let domain = self.domain
-    return try await offload { [self] in
+    // A whole state (a million transactions, hundreds of MB of JSON) is a large answer.
+    return try await offload(full ? .largeAnswer : .point) { [self] in
       let target = sequence ?? source.lastSequence
       try source.checkInRange(target)
       var action: TimedAction<D.Action>?
@@ -596,7 +597,7 @@ final class FileSession<D: Domain>: StudioSession {
   func export(from: UInt64?, to: UInt64?) async throws -> String {
     let debugger = try await debugger.value
     let domain = self.domain
-    return try await offload(.wholeSession) {
+    return try await offload(.largeAnswer) {
       let session = debugger.session
       let first = from ?? session.startSequence + 1
       let last = to ?? session.endSequence

@@ -99,6 +99,11 @@ struct StudioConnection: Sendable {
   }
 
   /// The handler's answer, or 500 when it throws or runs past ``RequestLimits/handlerTime``.
+  ///
+  /// A request still running after a second is watched: when its client hangs up (closes
+  /// the connection), the request's task is cancelled, and the work it queued is not run
+  /// (``WorkerPool/run(_:)``). Thirty-two exports or filters whose clients left at once kept
+  /// the server busy for a minute.
   private func answer(_ request: HTTPRequest) async -> HTTPResponse {
     let handler = self.handler
     // What a trap's line says the Studio was answering: the request without its token.
@@ -107,20 +112,75 @@ struct StudioConnection: Sendable {
     let context =
       "answering \(request.method.rawValue) \(request.path)"
       + (query.isEmpty ? "" : "?" + query)
-    do {
-      return try await TrapReport.$context.withValue(context.oneLine()) {
-        try await withDeadline(.now + limits.handlerTime) {
-          try await handler.handleRequest(request)
+    let (socket, handlerTime) = (self.socket, limits.handlerTime)
+    let answered: HTTPResponse? = await withTaskGroup(of: HTTPResponse?.self) { group in
+      group.addTask {
+        do {
+          return try await TrapReport.$context.withValue(context.oneLine()) {
+            try await withDeadline(.now + handlerTime) {
+              try await handler.handleRequest(request)
+            }
+          }
+        } catch is DeadlineError {
+          return StudioHandler.json(
+            .object([("error", .string("the request took longer than the server allows"))]),
+            status: 500)
+        } catch {
+          return StudioHandler.json(.object([("error", .string("\(error)"))]), status: 500)
         }
       }
-    } catch is DeadlineError {
-      return StudioHandler.json(
-        .object([("error", .string("the request took longer than the server allows"))]),
-        status: 500)
-    } catch {
-      return StudioHandler.json(.object([("error", .string("\(error)"))]), status: 500)
+      group.addTask {
+        // `nil`: the client hung up, or the watch ended (pipelined bytes, or the answer came).
+        await Self.waitForHangUp(socket)
+        return nil
+      }
+      while let next = await group.next() {
+        if let response = next {
+          group.cancelAll()
+          return response
+        }
+        if Self.hungUp(socket) {
+          group.cancelAll()
+          return nil
+        }
+      }
+      return nil
+    }
+    return answered
+      ?? StudioHandler.json(
+        .object([("error", .string("the client closed the connection"))]), status: 500)
+  }
+
+  /// Returns once the client has closed its side of the connection, or has sent more bytes
+  /// (a pipelined request: the watch ends), or the task is cancelled; looks after a second,
+  /// then four times a second.
+  private static func waitForHangUp(_ socket: AsyncSocket) async {
+    try? await Task.sleep(for: .seconds(1))
+    while !Task.isCancelled {
+      switch peek(socket) {
+      case .closed, .data: return
+      case .nothing: try? await Task.sleep(for: .milliseconds(250))
+      }
     }
   }
+
+  /// Whether the client has closed its side of the connection.
+  private static func hungUp(_ socket: AsyncSocket) -> Bool {
+    if case .closed = peek(socket) { return true }
+    return false
+  }
+
+  /// What the connection holds unread, without taking it.
+  private static func peek(_ socket: AsyncSocket) -> (PeekResult) {
+    var byte: UInt8 = 0
+    let count = recv(socket.socket.file.rawValue, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+    if count == 0 { return .closed }
+    if count > 0 { return .data }
+    return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? .nothing : .closed
+  }
+
+  /// What ``peek(_:)`` found.
+  private enum PeekResult { case closed, data, nothing }
 
   /// Writes `response` in one write: status line, headers, `Content-Length` and body (none
   /// for `HEAD`).

@@ -92,9 +92,24 @@ final class WorkerPool: Sendable {
 
   /// Runs `work` on one of the pool's threads and waits for it without holding one of the
   /// concurrency pool's threads.
+  ///
+  /// Work whose task is cancelled while it waits in the queue (its client hung up) is not
+  /// run: it throws `CancellationError` when its turn comes. Work that has started runs to
+  /// its end.
   func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-      submit { continuation.resume(with: Result { try work() }) }
+    let cancelled = CancelFlag()
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        submit {
+          guard !cancelled.isSet else {
+            continuation.resume(throwing: CancellationError())
+            return
+          }
+          continuation.resume(with: Result { try work() })
+        }
+      }
+    } onCancel: {
+      cancelled.set()
     }
   }
 }
@@ -111,6 +126,10 @@ enum WorkKind: Sendable {
   case point
   /// Work that reads or replays the whole session.
   case wholeSession
+  /// Work whose answer holds a whole session or state: an export, a full state. At most
+  /// two run at once, so that the memory their answers hold is bounded (eight exports of a
+  /// million actions at once held 5 GB), and never on the pools that answer steps.
+  case largeAnswer
   /// Work on live apps' messages: decoding them, reducing and recording actions, decoding
   /// and encoding states, hashing checkpoints. Apps that send as fast as they can, or send
   /// large states, keep this pool busy and never the other two, so the page is answered
@@ -128,10 +147,23 @@ enum WorkKind: Sendable {
     case .point: Self.pointPool
     case .wholeSession: Self.wholeSessionPool
     case .live: Self.livePool
+    case .largeAnswer: Self.largeAnswerPool
     }
   }
 
   private static let pointPool = WorkerPool(name: "retrace.studio.point", width: width)
   private static let wholeSessionPool = WorkerPool(name: "retrace.studio.session", width: width)
   private static let livePool = WorkerPool(name: "retrace.studio.live", width: width)
+  private static let largeAnswerPool = WorkerPool(name: "retrace.studio.large", width: 2)
+}
+
+/// A flag a task's cancellation sets, read by the thread that would start its work.
+final class CancelFlag: Sendable {
+  private let flag = Atomic(false)
+
+  /// Whether it is set.
+  var isSet: Bool { flag.load(ordering: .acquiring) }
+
+  /// Sets it.
+  func set() { flag.store(true, ordering: .releasing) }
 }
