@@ -21,6 +21,9 @@ struct StudioConnection: Sendable {
   let webSocketServer: @Sendable () async throws -> AsyncSocket
   /// Vets a body larger than ``RequestLimits/body`` before it is read.
   let largeBodies: LargeBodyGate
+  /// Lets two large answers (an export, a whole state) be made and written at once, across
+  /// every connection: what each holds until it is written is bounded.
+  let largeAnswers: AsyncLimit
 
   /// Serves requests until the client closes the connection, breaks a limit, or the task is
   /// cancelled; then closes the socket.
@@ -82,6 +85,11 @@ struct StudioConnection: Sendable {
     let request = HTTPRequest(
       method: head.method, version: head.version, target: head.target, headers: head.headers,
       body: HTTPBodySequence(data: body))
+    // A large answer (hundreds of MB of JSON) is made and written two at a time: eight
+    // exports of a million actions built at once held 5 GB until they were written.
+    let large = StudioHandler.isLargeAnswer(request)
+    if large { await largeAnswers.acquire() }
+    defer { if large { Task { await largeAnswers.release() } } }
     let response = await answer(request)
     if case .webSocket = response.payload {
       // The handler accepted the upgrade (the token and Host are right): FlyingFox, which
@@ -405,5 +413,34 @@ func withDeadline<T: Sendable>(
     defer { group.cancelAll() }
     guard let first = try await group.next(), let value = first else { throw DeadlineError() }
     return value
+  }
+}
+
+/// At most `limit` holders at once; the others wait their turn, first come first served.
+actor AsyncLimit {
+  private var available: Int
+  private var waiting: [CheckedContinuation<Void, Never>] = []
+
+  init(_ limit: Int) {
+    precondition(limit > 0, "a limit of at least one")
+    available = limit
+  }
+
+  /// Waits for a place.
+  func acquire() async {
+    guard available == 0 else {
+      available -= 1
+      return
+    }
+    await withCheckedContinuation { waiting.append($0) }
+  }
+
+  /// Gives the place back, to the first waiting if any.
+  func release() {
+    if waiting.isEmpty {
+      available += 1
+    } else {
+      waiting.removeFirst().resume()
+    }
   }
 }

@@ -75,6 +75,15 @@ final class StudioHandler: HTTPHandler, Sendable {
     }
   }
 
+  /// Whether `request` asks for an answer that may be hundreds of MB (an export, a whole
+  /// state): such answers are made and written two at a time.
+  static func isLargeAnswer(_ request: HTTPRequest) -> Bool {
+    let path = request.path
+    if path.hasSuffix("/export") { return true }
+    guard path.hasSuffix("/state") else { return false }
+    return request.query.contains { $0.name == "full" && ($0.value == "1" || $0.value == "true") }
+  }
+
   /// Why the Studio will not read the body of `request`, a head with a body larger than an
   /// ordinary request's (an upload): the Host or the token is wrong, or the target does not
   /// decode. `nil` when it will.

@@ -121,13 +121,14 @@ final class StudioServer: Sendable {
       self.handler, self.limits, maximumLiveMessageSize, webSocketDirectory + "/live", pool
     )
     let largeBodies = LargeBodyGate { [handler] in handler.refusalBeforeBody($0) }
+    let largeAnswers = AsyncLimit(2)
     let listener = Task {
       await Self.accept(on: accepting) { client in
         StudioConnection(
           socket: client, handler: handler, limits: limits, frameLimit: frameLimit,
           webSocketServer: {
             try await AsyncSocket.connected(to: sockaddr_un.unix(path: path), pool: pool)
-          }, largeBodies: largeBodies)
+          }, largeBodies: largeBodies, largeAnswers: largeAnswers)
       }
     }
     running.withLock { $0 = (listener, sockets) }
