@@ -1,24 +1,26 @@
 import Retrace
 
 /// A one-line, readable label for an action: its case path and a short form of its payload,
-/// as a developer reads it in a list (`navigation › push(about)`), where the encoded action
-/// is `{"navigation":{"_0":{"push":{"route":{"about":{}}}}}}`.
+/// as a developer reads it in a list (`navigation › push(route: about)`), where the encoded
+/// action is `{"navigation":{"_0":{"push":{"route":{"about":{}}}}}}`.
 ///
 /// ```swift
-/// actionLabel(AppAction.navigation(.push(.about)))
-/// // navigation › push(about)
-/// actionLabel(BankingAction.addTransaction(iban: "NL91…", amount: -1200, beneficiary: "Spotify", date: 5))
-/// // addTransaction(iban: "NL91…", amount: -1200, beneficiary: "Spotify", date: 5)
+/// actionLabel(AppAction.navigation(.push(route: .about)))
+/// // navigation › push(route: about)
+/// actionLabel(TodoAction.complete(id: 11))
+/// // complete(id: 11)
+/// actionLabel(BoardAction.move(1, 2))
+/// // move(1, 2)
 /// ```
 ///
 /// The rules, over the action's encoding (`docs/CODEC.md`): a case whose only payload is
 /// another case, unlabelled or labelled `action` (a child feature's action, wrapped), is
-/// written `case › child`; a case with
-/// no payload is its name; a case with one associated value shows the value without its
-/// label, with several, each as `label: value`. Text is quoted and cut at 40 characters,
-/// its invisible characters escaped (`String.oneLine(quoted:)`),
-/// collections show their size, and a struct its fields while the label stays short. The
-/// whole label is cut at `maxLength` characters with `…`.
+/// written `case › child`; a case with no payload is its name; a case with associated values
+/// writes them as Swift prints them: `label: value` where the case has a label, whether it
+/// has one value or several, and the value alone where it has none (which Swift encodes as
+/// `_0`, `_1`, …). Text is quoted and cut at 40 characters, its invisible characters escaped
+/// (`String.oneLine(quoted:)`), collections show their size, and a struct its fields while
+/// the label stays short. The whole label is cut at `maxLength` characters with `…`.
 ///
 /// - Parameters:
 ///   - action: The action.
@@ -60,7 +62,6 @@ private struct ActionLabelWriter {
     {
       return name + " › " + caseLabel(fields[0].value)
     }
-    if fields.count == 1 { return name + "(" + self.value(fields[0].value) + ")" }
     var parts: [String] = []
     for field in fields {
       guard budget > 0 else {

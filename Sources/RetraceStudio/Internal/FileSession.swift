@@ -260,7 +260,7 @@ final class FileSession<D: Domain>: StudioSession {
   }
 
   /// An action as `log --json` prints it, with its case's name and its one-line label
-  /// (`navigation › push(about)`).
+  /// (`navigation › push(route: about)`).
   /// In a list of actions, `sincePrevious`: the seconds since the session's previous action
   /// (`null` for its first).
   private static func json(
