@@ -180,6 +180,7 @@ final class FileSession<D: Domain>: StudioSession {
     let file = try await readable.value
     let domain = self.domain
     let needle = text.map(TextNeedle.init)
+    let formats = ActionDisplayFormats(domain)
     // A filter reads at most this many actions per request: a rare match in a long session
     // comes a page at a time, with `next` saying where to go on, rather than after one long
     // wait.
@@ -218,7 +219,7 @@ final class FileSession<D: Domain>: StudioSession {
               encoded = try? writer.json(for: action.action)
               guard
                 encoded.map(needle.isFound(in:)) == true
-                  || needle.isFound(in: actionLabel(action.action))
+                  || needle.isFound(in: actionLabel(action.action, formats: formats))
               else { return }
             }
             if items.count == limit {
@@ -229,7 +230,8 @@ final class FileSession<D: Domain>: StudioSession {
             let since: Double? = previousTime.map { action.time - $0 }
             items.append(
               Self.json(
-                action, name: name, writer: writer, encoded: encoded, sincePrevious: .some(since)))
+                action, name: name, writer: writer, formats: formats, encoded: encoded,
+                sincePrevious: .some(since)))
           }
         } catch is EnoughActions {}
         return .object([
@@ -260,19 +262,19 @@ final class FileSession<D: Domain>: StudioSession {
   }
 
   /// An action as `log --json` prints it, with its case's name and its one-line label
-  /// (`navigation › push(route: about)`).
+  /// (`navigation › push(route: about)`), with the numbers `formats` names formatted.
   /// In a list of actions, `sincePrevious`: the seconds since the session's previous action
   /// (`null` for its first).
   private static func json(
     _ action: TimedAction<D.Action>, name: String, writer: JSONLines.ActionWriter<D.Action>,
-    encoded: String? = nil, sincePrevious: Double?? = nil
+    formats: ActionDisplayFormats, encoded: String? = nil, sincePrevious: Double?? = nil
   ) -> JSONValue {
     var fields: [(String, JSONValue)] = [
       ("seq", .uint(action.sequence)),
       ("time", .double(action.time)),
       ("action", (encoded ?? (try? writer.json(for: action.action))).map { .raw($0) } ?? .null),
       ("case", .string(name)),
-      ("label", .string(actionLabel(action.action))),
+      ("label", .string(actionLabel(action.action, formats: formats))),
     ]
     if let sincePrevious {
       fields.append(("sincePrevious", .optional(sincePrevious) { .double($0) }))
@@ -389,7 +391,11 @@ final class FileSession<D: Domain>: StudioSession {
           ("last", .uint(source.lastSequence)),
           (
             "action",
-            .optional(action) { Self.json($0, name: actionCaseName(of: $0.action), writer: writer) }
+            .optional(action) {
+              Self.json(
+                $0, name: actionCaseName(of: $0.action), writer: writer,
+                formats: ActionDisplayFormats(domain))
+            }
           ),
           ("state", stateJSON),
           ("changed", .array(changes.map(\.json))),
@@ -552,18 +558,19 @@ final class FileSession<D: Domain>: StudioSession {
 
   func diff(from: UInt64?, to: UInt64?) async throws -> JSONValue {
     let source = try await source.value
+    let formats = domain.displayFormats
     return try await answering(source) {
       try await offload {
         let (from, to) = (from ?? source.startSequence, to ?? source.lastSequence)
         let (old, new) = try source.states(from: from, to: to)
-        // As `diff --json`, but cut where it stops being readable (`complete` says so): the
-        // page shows it as text.
+        // As `retrace diff` writes it, with the domain's display formats, but cut where it
+        // stops being readable (`complete` says so): the page shows it as text.
         let text = stateDiff(old, new, maxNodes: readableNodeCount)
         let (before, beforeArrays) = try StatePreview.capturing(old)
         let changes = try StatePreview.changes(from: before, beforeArrays, to: new).changes
         return .object([
           ("from", .uint(from)), ("to", .uint(to)), ("changed", .bool(text != nil)),
-          ("diff", .optional(text?.text) { .string($0) }),
+          ("diff", .optional(text?.text) { .string(displayFormatted($0, formats)) }),
           ("complete", .bool(text?.isComplete ?? true)),
           ("changes", .array(changes.map(\.json))),
         ])
