@@ -175,8 +175,8 @@ let tests: [Target] = [
   .testTarget(
     name: "RetraceStudioTests",
     dependencies: [
-      "RetraceStudio", "RetraceCLI", "RetraceDebugger", "RetraceExamples", "retrace",
-      "retrace-demo", .flyingFox, .flyingSocks,
+      "RetraceStudio", "RetraceCLI", "RetraceDebugger", "RetraceExamples", "RetraceTestSupport",
+      "retrace", "retrace-demo", .flyingFox, .flyingSocks,
     ]
   ),
   .testTarget(

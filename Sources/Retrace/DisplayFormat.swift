@@ -22,7 +22,10 @@
 ///
 /// Only what is shown changes: `retrace state` and `retrace diff` write the formatted value
 /// beside the raw one (`balance: 4412 (44.12 EUR)`), Retrace Studio shows it with the raw
-/// value on hover, and every `--json` output and trace keeps the raw value.
+/// value on hover, and every `--json` output and trace keeps the raw value. An action's
+/// payload values are matched by their path in the action's encoding, from the case's name
+/// (`deposit(amount: 4412)` is at `deposit.amount`, which `**.amount` matches): labels and
+/// the CLI's action lines show them formatted too (docs/DOMAINS.md).
 public enum DisplayFormat: Sendable, Hashable {
   /// An integer amount in the currency's minor units (cents), shown in major units with
   /// `minorUnits` decimals and the currency code: `4412` as `44.12 EUR`.

@@ -7,7 +7,7 @@ import RetraceLog
 /// | --- | --- |
 /// | 0 | success: the command did what was asked, and the answer is positive |
 /// | 1 | a negative answer: a replay diverged, two traces differ, an invariant fails, a trace is not intact, nothing to shrink; or nothing to check: a session without actions |
-/// | 2 | usage: a bad option or argument, or options that do not go together |
+/// | 2 | usage: a bad option or argument, options that do not go together, or an operation the session does not allow (`shrink` or `export` of a session with time-travel jumps) |
 /// | 3 | a file: no such file, unreadable or unwritable, not a trace, damaged or truncated input, an action this tool cannot decode, an encrypted trace without its key |
 /// | 4 | a name or number that does not exist: an unknown domain, invariant or action case, a sequence number out of range, traces of different domains |
 public enum RetraceExitCode: Int32, Sendable, CaseIterable {
@@ -57,7 +57,8 @@ public enum RetraceExitCode: Int32, Sendable, CaseIterable {
       1  a negative answer: a replay did not verify, traces differ, an invariant
          fails, a trace is not intact, or there is nothing to shrink; or
          nothing to check (a session without actions)
-      2  usage: a bad option or argument
+      2  usage: a bad option or argument, or an operation the session does
+         not allow (shrink or export of a session with time-travel jumps)
       3  a file: missing, unreadable, unwritable, not a trace, damaged,
          truncated, holding an action this tool cannot decode, or
          encrypted to a key not given

@@ -37,6 +37,8 @@ public struct DebugSession<D: Domain> {
   public let debugger: Debugger<D>
   private var history: History<D.State, D.Action>
   private let actionWriter = JSONLines.ActionWriter<D.Action>()
+  /// The domain's display formats, for the actions it shows.
+  private let actionFormats: ActionDisplayFormats
 
   /// Creates a session positioned at the start (before the first action).
   ///
@@ -45,6 +47,7 @@ public struct DebugSession<D: Domain> {
     self.debugger = debugger
     let session = debugger.session
     let domain = debugger.domain
+    actionFormats = ActionDisplayFormats(domain)
     // Few snapshots: each one may keep a copy of the state's storage alive (the reducer's
     // next in-place change copies what the snapshot shares), so a session of a million
     // actions gets 16 of them, and a move replays at most n / 16 actions.
@@ -182,7 +185,10 @@ public struct DebugSession<D: Domain> {
     let session = debugger.session
     var line = "at \(position) of \(session.endSequence)"
     if let action = session.action(at: position) {
-      line += ": \(actionWriter.text(for: action.action)) at \(formatTime(action.time))"
+      line +=
+        ": \(actionWriter.text(for: action.action))"
+        + actionFormats.note(for: action.action)
+        + " at \(formatTime(action.time))"
     } else {
       line += ": the start"
     }

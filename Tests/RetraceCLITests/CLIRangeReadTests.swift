@@ -19,14 +19,9 @@ import Testing
     path: String, session: RecordedSession<DomainDefinition<BankingState, BankingAction>>
   ) {
     let session = Fixtures.session(bankingDomain, count: count, seed: 5)
-    var configuration = TraceRecorderConfiguration()
-    configuration.chunkSize = 4_096
-    configuration.checkpointInterval = 100
-    configuration.snapshotInterval = 1_000
-    configuration.maxStateBytesPerAction = 1 << 20
     let path = try Fixtures.write(
       session, domain: bankingDomain, named: "r.trace", in: workspace.directory,
-      configuration: configuration)
+      configuration: Fixtures.smallChunks)
     return (path, session)
   }
 

@@ -6,7 +6,8 @@ import Testing
 @testable import RetraceStudio
 
 /// An action typed on the page as JSON (the form the actions endpoint shows) decodes as the
-/// domain's action, or is refused with one line naming the problem.
+/// domain's action, or is refused with one line naming the problem (and the field, for a
+/// number out of its range).
 struct ActionJSONTests {
   /// Every example domain's generated actions, shown as the endpoint shows them and read
   /// back, are the same actions.
@@ -45,6 +46,25 @@ struct ActionJSONTests {
       "the action is not a banking action: at moveAccount: 'from' is missing"
     ),
     ("[1, 2]", "the action is not a banking action"),
+    // A whole number beyond 64 bits, for an integer field: which field, and that it is out of
+    // range (not "an integer expected, a float found").
+    (
+      #"{"moveAccount":{"from":1180591620717411303424,"to":2}}"#,
+      "the action is not a banking action: at moveAccount.from: the number 1.1805916207174113e+21 is out of range for Int"
+    ),
+    (
+      #"{"moveAccount":{"from":1,"to":-1180591620717411303424}}"#,
+      "the action is not a banking action: at moveAccount.to: the number -1.1805916207174113e+21 is out of range for Int"
+    ),
+    (
+      #"{"addTransaction":{"amount":1e30,"beneficiary":"Gym","date":0,"iban":"NL91"}}"#,
+      "the action is not a banking action: at addTransaction.amount: the number 1e+30 is out of range for Int"
+    ),
+    // A fraction is a float where an integer is expected.
+    (
+      #"{"moveAccount":{"from":1.5,"to":2}}"#,
+      "the action is not a banking action: at moveAccount.from: Expected an integer but found a float"
+    ),
   ])
   func aBadActionIsRefusedWithOneLine(_ text: String, _ start: String) throws {
     do {

@@ -1,4 +1,9 @@
 import Foundation
+import Retrace
+import RetraceCLI
+import RetraceExamples
+import RetraceLog
+import RetraceTestSupport
 import Testing
 
 @testable import RetraceStudio
@@ -60,5 +65,70 @@ import Testing
     let bigAnswer = try await studio.get("/api/sessions/big")
     #expect(bigAnswer.status == 422)
     #expect(try bigAnswer.error()?.hasPrefix("\(bigPath): line 1: the header takes") == true)
+  }
+}
+
+/// A trace damaged after its head, served from its index: the list, the detail and the
+/// actions endpoint give one answer, `retrace info`'s: the actions before the damage.
+@Suite struct DamagedTraceTests {
+  /// A banking trace of small chunks, damaged (one bit of a zstd frame flipped) in the
+  /// chunk `damaged` picks; returns its path and its intact part by `retrace info`'s reading.
+  static func trace(
+    named name: String, in directory: URL, damaging damaged: ([TraceChunk]) -> TraceChunk?
+  ) throws -> (path: String, summary: SessionFile.Summary) {
+    let session = Fixtures.session(bankingDomain, count: 3_000, seed: 5)
+    let path = try Fixtures.write(
+      session, domain: bankingDomain, named: name, in: directory,
+      configuration: Fixtures.smallChunks)
+    let chunk = try #require(damaged(try TraceReader(path: path).chunks))
+    var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    bytes[chunk.offset + 8 + 48 + 20] ^= 0x10
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    return (path, try SessionFile.open(path, key: nil).summary(domain: bankingDomain))
+  }
+
+  /// Damage in the chunk of the starting state, and in a chunk of actions a few chunks in.
+  @Test func theListTheDetailAndTheActionsCountTheActionsBeforeTheDamage() async throws {
+    let directory = try Fixtures.temporaryDirectory()
+    let start = try Self.trace(named: "start.trace", in: directory) { $0.first }
+    let early = try Self.trace(named: "early.trace", in: directory) { chunks in
+      chunks.first { $0.firstSequence > 20 && !$0.startsWithSnapshot && $0.actionCount > 0 }
+    }
+    #expect(start.summary.actionCount == 0)
+    #expect(early.summary.actionCount > 0 && early.summary.actionCount < 100)
+
+    let studio = try await StudioHarness.start([], paths: [start.path, early.path])
+    defer { Task { await studio.stop() } }
+    let list = try #require(try await studio.get("/api/sessions").json() as? [[String: Any]])
+    for (id, path, expected) in [
+      ("start", start.path, start.summary), ("early", early.path, early.summary),
+    ] {
+      let listed = try #require(list.first { $0["id"] as? String == id })
+      #expect(listed["actions"] as? Int == expected.actionCount, "\(id)")
+      #expect((listed["integrity"] as? [String: Any])?["status"] as? String == "damaged", "\(id)")
+      let detail = try #require(
+        try await studio.get("/api/sessions/\(id)").json() as? [String: Any])
+      #expect(detail["actions"] as? Int == expected.actionCount, "\(id)")
+
+      let page = try #require(
+        try await studio.get("/api/sessions/\(id)/actions", ["limit": "10000"]).json()
+          as? [String: Any])
+      let actions = try #require(page["actions"] as? [[String: Any]])
+      #expect(actions.count == expected.actionCount, "\(id)")
+      #expect(page["last"] as? Int == Int(expected.lastSequence), "\(id)")
+      #expect(page["next"] is NSNull, "\(id)")
+
+      // Past the damage: the damage, with the file and where, not actions nor a state (of
+      // which a trace without its starting state has none).
+      for (endpoint, query) in [("actions", ["from": "2500"]), ("state", ["at": "2500"])] {
+        let past = try await studio.get("/api/sessions/\(id)/\(endpoint)", query)
+        #expect(past.status == 422, "\(id) \(endpoint)")
+        let error = try past.error() ?? ""
+        #expect(
+          error.hasPrefix("\(path): offset ") && error.hasSuffix("chunk checksum mismatch")
+            || id == "start" && error == "\(path): the trace has no starting snapshot",
+          "\(id) \(endpoint): \(error)")
+      }
+    }
   }
 }

@@ -118,6 +118,9 @@ import Testing
     #expect(diff["changed"] as? Bool == true)
     let text = try #require(diff["diff"] as? String)
     #expect(text.contains("971") && text.contains("-1728"))
+    // With the domain's display formats, as `retrace diff` writes it.
+    #expect(
+      text.contains("balance: 971 (9.71 EUR)") && text.contains("-1728 (-17.28 EUR)"), "\(text)")
   }
 
   @Test func skippingAnActionReplaysTheSessionWithoutIt() async throws {

@@ -72,6 +72,18 @@ public enum Fixtures {
     return url
   }
 
+  /// A recorder configuration for traces of many small chunks (4 KiB of records), with a
+  /// checkpoint every 100 actions and a snapshot every 1,000: damage to one chunk loses few
+  /// actions, and a range is read from few chunks.
+  public static var smallChunks: TraceRecorderConfiguration {
+    var configuration = TraceRecorderConfiguration()
+    configuration.chunkSize = 4_096
+    configuration.checkpointInterval = 100
+    configuration.snapshotInterval = 1_000
+    configuration.maxStateBytesPerAction = 1 << 20
+    return configuration
+  }
+
   /// Writes `session` into `directory` and returns the path: as a trace through the real
   /// recorder when `name` ends in `.trace`, otherwise as JSON Lines.
   public static func write<D: Domain>(

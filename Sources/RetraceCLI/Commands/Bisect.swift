@@ -70,8 +70,9 @@ struct Bisect: AsyncParsableCommand {
         print(
           "\(invariant) first fails after action \(violation) of \(debugger.session.endSequence):"
             .red.bold
-            + " \(writer.text(for: action.action).oneLine()) at \(formatTime(action.time))"
-            + (failsAtJump ? jumpNote : ""))
+            + " \(writer.text(for: action.action).oneLine())"
+            + ActionDisplayFormats(domain).note(for: action.action).oneLine()
+            + " at \(formatTime(action.time))" + (failsAtJump ? jumpNote : ""))
         print(
           result.stateDiff.map { Terminal.colorDiff(displayFormatted($0, domain.displayFormats)) }
             ?? "(the action changed nothing)")

@@ -167,7 +167,9 @@ struct Diff: AsyncParsableCommand {
       }
       print("first difference at \(difference.sequence): \(what)".bold)
       for (path, action) in [(traces[0], difference.first), (traces[1], difference.second)] {
-        let description = action.map { writer.text(for: $0.action) }
+        let description = action.map {
+          writer.text(for: $0.action) + ActionDisplayFormats(domain).note(for: $0.action)
+        }
         print("  \(path): \(description ?? "(no action)")".oneLine())
       }
       if let stateDiff = difference.stateDiff {

@@ -38,10 +38,18 @@ struct Export: AsyncParsableCommand {
   private func export<D: Domain>(_ domain: D, _ file: SessionFile) throws {
     let session = try file.load(as: domain)
     // A session that never closed stays one: the lines end where its recording stopped.
-    var text =
-      try JSONLines.headerLine(
-        for: session, domain: domain, unfinishedRecoveredActions: file.unfinished?.recoveredActions)
-      + "\n"
+    var text: String
+    do {
+      text =
+        try JSONLines.headerLine(
+          for: session, domain: domain,
+          unfinishedRecoveredActions: file.unfinished?.recoveredActions) + "\n"
+    } catch let error as TraceError where !session.jumps.isEmpty {
+      // JSON Lines hold actions alone: the session's time-travel jumps are something the
+      // format does not allow, as shrink refuses them (exit 2), not a name or a number
+      // that does not exist (exit 4, which the error's code would give).
+      throw DebuggerError(.unsupported, error.message, path: trace, sequence: error.sequence)
+    }
     let writer = JSONLines.ActionWriter<D.Action>()
     for action in session.actions {
       text += try writer.line(for: action)

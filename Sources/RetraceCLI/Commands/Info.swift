@@ -293,11 +293,26 @@ extension SessionFile {
   /// - Throws: `TraceError` when the file cannot be read at all; `DebuggerError`
   ///   (`unknownDomain`) for JSON Lines without a domain.
   package func summary(domain: (any Domain)?) throws -> Summary {
+    try checkedSummary(domain: domain).summary
+  }
+
+  /// The file as far as it is intact (``checked()``) and its summary
+  /// (``summary(domain:)``), from one check of every chunk: what a reader that must list
+  /// exactly the actions the summary counts reads from.
+  ///
+  /// - Throws: As ``summary(domain:)``.
+  package func checkedSummary(domain: (any Domain)?) throws -> (
+    checked: SessionFile, summary: Summary
+  ) {
     switch content {
     case .trace(let reader):
       do {
-        guard reader.canReadRecords else { return Self.summarizeClearPart(reader) }
-        return try Self.summarize(reader.intactPart(), order: domain?.actionCases ?? [])
+        guard reader.canReadRecords else { return (self, Self.summarizeClearPart(reader)) }
+        let intact = reader.intactPart()
+        return (
+          SessionFile(path: path, content: .trace(intact)),
+          try Self.summarize(intact, order: domain?.actionCases ?? [])
+        )
       } catch {
         throw error.at(path: path)
       }
@@ -306,7 +321,7 @@ extension SessionFile {
         throw DebuggerError(.unknownDomain, "no domain to read \(domainName)'s JSON Lines with")
           .at(path: path)
       }
-      return try summarizeJSONLines(data, domain: domain)
+      return (self, try summarizeJSONLines(data, domain: domain))
     }
   }
 

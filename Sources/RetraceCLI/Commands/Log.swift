@@ -62,6 +62,7 @@ struct Log: AsyncParsableCommand {
     var jumps: Set<UInt64> = []
     if case .trace(let reader) = file.content { jumps = Set(reader.jumpSequences) }
     let writer = JSONLines.ActionWriter<D.Action>()
+    let formats = ActionDisplayFormats(domain)
     let width = String(actions.last).count
     var text = ""
     // What is buffered is printed also when reading stops at damage: every action read is.
@@ -79,6 +80,7 @@ struct Log: AsyncParsableCommand {
             String(action.sequence).leftPadded(to: width).bold + "  " + formatTime(action.time).dim
             + "  "
             + name.cyan + (payload.isEmpty ? "" : " " + payload.oneLine())
+          if !formats.isEmpty { text += formats.note(for: action.action).oneLine().dim }
         }
       } catch {
         throw TraceError(

@@ -77,11 +77,12 @@ struct Shrink: AsyncParsableCommand {
     } else {
       print(summary)
       let writer = JSONLines.ActionWriter<D.Action>()
+      let formats = ActionDisplayFormats(domain)
       let width = String(shrunk.actions.last?.sequence ?? 0).count
       for action in shrunk.actions {
         print(
           "  " + String(action.sequence).leftPadded(to: width) + "  "
-            + writer.text(for: action.action))
+            + writer.text(for: action.action) + formats.note(for: action.action))
       }
     }
   }

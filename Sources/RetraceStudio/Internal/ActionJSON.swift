@@ -13,7 +13,8 @@ enum ActionJSON {
   /// The action's CBOR encoding (what a `dispatch` message carries) and the action.
   ///
   /// - Throws: `APIError` 400 with one line naming the problem: text that is not JSON, or
-  ///   JSON that is not one of the domain's actions (with the decoder's coding path).
+  ///   JSON that is not one of the domain's actions (with the decoder's coding path), such
+  ///   as a number out of range for its field.
   static func decode<D: Domain>(_ text: String, as domain: D) throws -> ([UInt8], D.Action) {
     let value: Item
     do {
@@ -37,18 +38,31 @@ enum ActionJSON {
       let action = try bytes.withUnsafeBytes { try domain.decodeAction(from: $0) }
       return (bytes, action)
     } catch {
-      throw APIError(400, "the action is not a \(domain.name) action: \(oneLine(error))")
+      throw APIError(
+        400, "the action is not a \(domain.name) action: \(oneLine(error, typed: value))")
     }
   }
 
   /// An error's description on one line, at most 300 characters: a decoding error as where
-  /// it is (`at deposit.amount`) and what is wrong there.
-  private static func oneLine(_ error: any Error) -> String {
+  /// it is (`at deposit.amount`) and what is wrong there. `typed` is the JSON decoded, for
+  /// what the decoder cannot see in the CBOR made of it.
+  private static func oneLine(_ error: any Error, typed: Item? = nil) -> String {
     var text = "\(error)"
     if let error = error as? DecodingError {
       let context: DecodingError.Context?
       switch error {
-      case .typeMismatch(_, let found), .valueNotFound(_, let found):
+      case .typeMismatch(let type, let found):
+        context = found
+        text = found.debugDescription
+        // A whole number too large for 64 bits became a float, which an integer field
+        // refuses as a float: it is the number's size that is wrong.
+        if type is any FixedWidthInteger.Type,
+          case .float(let number) = typed?.item(at: found.codingPath),
+          number == number.rounded()
+        {
+          text = "the number \(number) is out of range for \(type)"
+        }
+      case .valueNotFound(_, let found):
         context = found
         text = found.debugDescription
       case .dataCorrupted(let found):
@@ -112,6 +126,23 @@ enum ActionJSON {
       } else {
         self = .text(try single.decode(String.self))
       }
+    }
+
+    /// The item at `path` (object keys and array indices), if there is one.
+    func item(at path: [any CodingKey]) -> Item? {
+      var item = self
+      for key in path {
+        switch item {
+        case .object(let fields):
+          guard let found = fields.first(where: { $0.0 == key.stringValue }) else { return nil }
+          item = found.1
+        case .array(let items):
+          guard let index = key.intValue, items.indices.contains(index) else { return nil }
+          item = items[index]
+        default: return nil
+        }
+      }
+      return item
     }
 
     var cbor: CBORValue {

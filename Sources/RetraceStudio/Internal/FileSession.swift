@@ -34,7 +34,13 @@ final class FileSession<D: Domain>: StudioSession {
   /// The private key the file was opened with, when it is an encrypted trace.
   let key: TracePrivateKey?
   private let source: Once<any SessionSource<D>>
-  private let summaryValue: Once<SessionFile.Summary>
+  /// The file as far as it is intact and its summary, from one check of every chunk: the
+  /// summary counts what the session's requests read.
+  private let checked: Once<(checked: SessionFile, summary: SessionFile.Summary)>
+  /// The file that requests read: the file itself when opening checked every chunk (a trace
+  /// without an index, JSON Lines); else, once the check is done, its intact part, so that
+  /// a trace opened from its index is never read past damage the summary stops at.
+  private let readable: Once<SessionFile>
   private let debugger: Once<Debugger<D>>
   private let laneCounts: Once<Lanes>
   /// States every few thousand actions, made by one replay once the whole session is in
@@ -58,11 +64,23 @@ final class FileSession<D: Domain>: StudioSession {
     self.domain = domain
     self.file = file
     self.flow = flow
-    source = Once(offloading: { try file.source(as: domain, cachedSnapshots: 16) })
     // With the domain itself: the summary is made on a worker thread, which sees no
     // task-local registry.
-    summaryValue = Once(on: .wholeSession, offloading: { try file.summary(domain: domain) })
-    let debugger = Once(on: .wholeSession, offloading: { try file.debugger(as: domain) })
+    let checked = Once(on: .wholeSession, offloading: { try file.checkedSummary(domain: domain) })
+    self.checked = checked
+    let readable = Once {
+      guard case .trace(let reader) = file.content, !reader.checkedEveryChunk else { return file }
+      return try await checked.value.checked
+    }
+    self.readable = readable
+    source = Once {
+      let file = try await readable.value
+      return try await offload { try file.source(as: domain, cachedSnapshots: 16) }
+    }
+    let debugger = Once {
+      let file = try await readable.value
+      return try await offload(.wholeSession) { try file.debugger(as: domain) }
+    }
     self.debugger = debugger
     let checkpoints = Once {
       let debugger = try await debugger.value
@@ -78,13 +96,13 @@ final class FileSession<D: Domain>: StudioSession {
       _ = try await made
       return lanes
     }
-    summaryValue.start()
+    checked.start()
   }
 
   // MARK: - Sessions
 
   func summary() async throws -> JSONValue {
-    let summary = try await summaryValue.value
+    let summary = try await checked.value.summary
     return .object(summaryFields(summary))
   }
 
@@ -118,7 +136,7 @@ final class FileSession<D: Domain>: StudioSession {
   }
 
   func detail() async throws -> JSONValue {
-    let summary = try await summaryValue.value
+    let summary = try await checked.value.summary
     let source = try await source.value
     return .object(
       summaryFields(summary) + [
@@ -159,9 +177,10 @@ final class FileSession<D: Domain>: StudioSession {
         "unknown action case '\(type)' for domain \(domain.name); known: "
           + domain.actionCases.joined(separator: ", "))
     }
-    let file = self.file
+    let file = try await readable.value
     let domain = self.domain
     let needle = text.map(TextNeedle.init)
+    let formats = ActionDisplayFormats(domain)
     // A filter reads at most this many actions per request: a rare match in a long session
     // comes a page at a time, with `next` saying where to go on, rather than after one long
     // wait.
@@ -171,72 +190,91 @@ final class FileSession<D: Domain>: StudioSession {
     let source = try await source.value
     // A filter's read of up to a budget of actions is long work: on the pool for it, so
     // that filters sent together never keep a step or a page of actions waiting.
-    return try await offload(filtered ? .wholeSession : .point) {
-      // The action before `from` is read too, for the time since it.
-      let before = from.flatMap { from in
-        from > source.startSequence + 1 && from <= min(to ?? .max, source.lastSequence)
-          ? from - 1 : nil
-      }
-      let actions = try file.actions(as: domain, from: before ?? from, through: to, in: source)
-      let writer = JSONLines.ActionWriter<D.Action>()
-      var items: [JSONValue] = []
-      var next: UInt64?
-      var previousTime: Double?
-      var read = 0
-      do {
-        try actions.forEach { action in
-          defer { previousTime = action.time }
-          if action.sequence == before { return }
-          if read == budget {
-            next = action.sequence
-            throw EnoughActions()
-          }
-          read += 1
-          let name = actionCaseName(of: action.action)
-          if let type, name != type { return }
-          var encoded: String?
-          if let needle {
-            encoded = try? writer.json(for: action.action)
-            guard
-              encoded.map(needle.isFound(in:)) == true
-                || needle.isFound(in: actionLabel(action.action))
-            else { return }
-          }
-          if items.count == limit {
-            next = action.sequence
-            throw EnoughActions()
-          }
-          // `nil` (JSON null) for the session's first action, which is still listed with it.
-          let since: Double? = previousTime.map { action.time - $0 }
-          items.append(
-            Self.json(
-              action, name: name, writer: writer, encoded: encoded, sincePrevious: .some(since)))
+    return try await answering(source) {
+      try await offload(filtered ? .wholeSession : .point) {
+        // The action before `from` is read too, for the time since it.
+        let before = from.flatMap { from in
+          from > source.startSequence + 1 && from <= min(to ?? .max, source.lastSequence)
+            ? from - 1 : nil
         }
-      } catch is EnoughActions {}
-      return .object([
-        ("from", .optional(actions.range) { .uint(from ?? $0.lowerBound) }),
-        ("to", .optional(actions.range) { .uint($0.upperBound) }),
-        ("last", .uint(actions.last)),
-        ("next", .optional(next) { .uint($0) }),
-        ("actions", .array(items)),
-      ])
+        let actions = try file.actions(as: domain, from: before ?? from, through: to, in: source)
+        let writer = JSONLines.ActionWriter<D.Action>()
+        var items: [JSONValue] = []
+        var next: UInt64?
+        var previousTime: Double?
+        var read = 0
+        do {
+          try actions.forEach { action in
+            defer { previousTime = action.time }
+            if action.sequence == before { return }
+            if read == budget {
+              next = action.sequence
+              throw EnoughActions()
+            }
+            read += 1
+            let name = actionCaseName(of: action.action)
+            if let type, name != type { return }
+            var encoded: String?
+            if let needle {
+              encoded = try? writer.json(for: action.action)
+              guard
+                encoded.map(needle.isFound(in:)) == true
+                  || needle.isFound(in: actionLabel(action.action, formats: formats))
+              else { return }
+            }
+            if items.count == limit {
+              next = action.sequence
+              throw EnoughActions()
+            }
+            // `nil` (JSON null) for the session's first action, which is still listed with it.
+            let since: Double? = previousTime.map { action.time - $0 }
+            items.append(
+              Self.json(
+                action, name: name, writer: writer, formats: formats, encoded: encoded,
+                sincePrevious: .some(since)))
+          }
+        } catch is EnoughActions {}
+        return .object([
+          ("from", .optional(actions.range) { .uint(from ?? $0.lowerBound) }),
+          ("to", .optional(actions.range) { .uint($0.upperBound) }),
+          ("last", .uint(actions.last)),
+          ("next", .optional(next) { .uint($0) }),
+          ("actions", .array(items)),
+        ])
+      }
+    }
+  }
+
+  /// What `read` answers, with a sequence number past the intact part of a damaged trace
+  /// answered by the damage (422, with the line `retrace info` gives) rather than as out of
+  /// range (404): the file may hold the action, but not readably.
+  private func answering<T>(_ source: any SessionSource<D>, _ read: () async throws -> T)
+    async throws -> T
+  {
+    do {
+      return try await read()
+    } catch let error as TraceError where error.code == .outOfRange {
+      guard let damage = (source as? DomainTrace<D>)?.reader.integrity.damage,
+        let sequence = error.sequence, sequence > source.lastSequence
+      else { throw error }
+      throw damage
     }
   }
 
   /// An action as `log --json` prints it, with its case's name and its one-line label
-  /// (`navigation › push(about)`).
+  /// (`navigation › push(route: about)`), with the numbers `formats` names formatted.
   /// In a list of actions, `sincePrevious`: the seconds since the session's previous action
   /// (`null` for its first).
   private static func json(
     _ action: TimedAction<D.Action>, name: String, writer: JSONLines.ActionWriter<D.Action>,
-    encoded: String? = nil, sincePrevious: Double?? = nil
+    formats: ActionDisplayFormats, encoded: String? = nil, sincePrevious: Double?? = nil
   ) -> JSONValue {
     var fields: [(String, JSONValue)] = [
       ("seq", .uint(action.sequence)),
       ("time", .double(action.time)),
       ("action", (encoded ?? (try? writer.json(for: action.action))).map { .raw($0) } ?? .null),
       ("case", .string(name)),
-      ("label", .string(actionLabel(action.action))),
+      ("label", .string(actionLabel(action.action, formats: formats))),
     ]
     if let sincePrevious {
       fields.append(("sincePrevious", .optional(sincePrevious) { .double($0) }))
@@ -249,36 +287,38 @@ final class FileSession<D: Domain>: StudioSession {
     let domain = self.domain
     // A replay of up to the whole session: on the pool for such work, so that it never keeps
     // a step or a jump waiting.
-    return try await offload(.wholeSession) { [self] in
-      let target = sequence ?? source.lastSequence
-      try source.checkInRange(target)
-      let recorded = try self.state(at: target, in: source)
-      let left = skipped.filter { $0 > source.startSequence && $0 <= target }
-      var state = recorded
-      if let first = left.min() {
-        // A jump sets the state whatever came before it: skipping before one changes only
-        // the states up to it, which this replay of actions alone would not show.
-        guard source.jumpSequences.isEmpty else {
-          throw APIError(400, "a session with time-travel jumps cannot skip an action")
-        }
-        // Replayed from the state before the first skipped action, without the skipped ones.
-        state = try self.state(at: first - 1, in: source)
-        try source.forEachAction(from: first, through: target) { action in
-          if !left.contains(action.sequence) {
-            _ = domain.reduce(into: &state, action: action.action)
+    return try await answering(source) {
+      try await offload(.wholeSession) { [self] in
+        let target = sequence ?? source.lastSequence
+        try source.checkInRange(target)
+        let recorded = try self.state(at: target, in: source)
+        let left = skipped.filter { $0 > source.startSequence && $0 <= target }
+        var state = recorded
+        if let first = left.min() {
+          // A jump sets the state whatever came before it: skipping before one changes only
+          // the states up to it, which this replay of actions alone would not show.
+          guard source.jumpSequences.isEmpty else {
+            throw APIError(400, "a session with time-travel jumps cannot skip an action")
           }
-          return true
+          // Replayed from the state before the first skipped action, without the skipped ones.
+          state = try self.state(at: first - 1, in: source)
+          try source.forEachAction(from: first, through: target) { action in
+            if !left.contains(action.sequence) {
+              _ = domain.reduce(into: &state, action: action.action)
+            }
+            return true
+          }
         }
+        let before = try StatePreview.capturing(recorded)
+        let found = try StatePreview.changes(from: before.0, before.1, to: state)
+        return .object([
+          ("seq", .uint(target)),
+          ("last", .uint(source.lastSequence)),
+          ("skipped", .array(left.sorted().map { .uint($0) })),
+          ("state", found.preview.json),
+          ("changed", .array(found.changes.map(\.json))),
+        ])
       }
-      let before = try StatePreview.capturing(recorded)
-      let found = try StatePreview.changes(from: before.0, before.1, to: state)
-      return .object([
-        ("seq", .uint(target)),
-        ("last", .uint(source.lastSequence)),
-        ("skipped", .array(left.sorted().map { .uint($0) })),
-        ("state", found.preview.json),
-        ("changed", .array(found.changes.map(\.json))),
-      ])
     }
   }
 
@@ -286,86 +326,92 @@ final class FileSession<D: Domain>: StudioSession {
     let source = try await source.value
     let flow = self.flow
     let domain = self.domain
-    // A whole state (a million transactions, hundreds of MB of JSON) is a large answer.
-    return try await offload(full ? .largeAnswer : .point) { [self] in
-      let target = sequence ?? source.lastSequence
-      try source.checkInRange(target)
-      var action: TimedAction<D.Action>?
-      var changes: [StatePreview.Change] = []
-      let state: D.State
-      if target > source.startSequence {
-        let next = try self.action(at: target, in: source)
-        action = next
-        // The state before, and the action applied to it: a step forward takes the last
-        // state shown, and changes it in place.
-        var after =
-          try lastState.withLock { last -> D.State? in
-            guard let taken = last, taken.sequence == target - 1 else { return nil }
-            last = nil
-            return taken.state
-          } ?? self.state(at: target - 1, in: source)
-        let before = window == nil ? try self.preview(of: after, at: target - 1) : nil
-        // The long arrays before the action, to find what it changed between their ends.
-        let beforeArrays = window == nil ? try StatePreview.capturing(after).1 : nil
-        _ = domain.reduce(into: &after, action: next.action)
-        // A time-travel jump after the action set the state the app showed instead.
-        if source.jumpSequences.contains(target) {
-          after = try self.state(at: target, in: source)
+    return try await answering(source) {
+      // A whole state (a million transactions, hundreds of MB of JSON) is a large answer.
+      try await offload(full ? .largeAnswer : .point) { [self] in
+        let target = sequence ?? source.lastSequence
+        try source.checkInRange(target)
+        var action: TimedAction<D.Action>?
+        var changes: [StatePreview.Change] = []
+        let state: D.State
+        if target > source.startSequence {
+          let next = try self.action(at: target, in: source)
+          action = next
+          // The state before, and the action applied to it: a step forward takes the last
+          // state shown, and changes it in place.
+          var after =
+            try lastState.withLock { last -> D.State? in
+              guard let taken = last, taken.sequence == target - 1 else { return nil }
+              last = nil
+              return taken.state
+            } ?? self.state(at: target - 1, in: source)
+          let before = window == nil ? try self.preview(of: after, at: target - 1) : nil
+          // The long arrays before the action, to find what it changed between their ends.
+          let beforeArrays = window == nil ? try StatePreview.capturing(after).1 : nil
+          _ = domain.reduce(into: &after, action: next.action)
+          // A time-travel jump after the action set the state the app showed instead.
+          if source.jumpSequences.contains(target) {
+            after = try self.state(at: target, in: source)
+          }
+          state = after
+          if let before, let beforeArrays {
+            let found = try StatePreview.changes(from: before, beforeArrays, to: state)
+            keepPreview(found.preview, at: target)
+            changes = found.changes
+          }
+        } else {
+          state = try source.state(at: target)
         }
-        state = after
-        if let before, let beforeArrays {
-          let found = try StatePreview.changes(from: before, beforeArrays, to: state)
-          keepPreview(found.preview, at: target)
-          changes = found.changes
+        let shownBefore = lastState.withLock { last in
+          defer { last = (target, state) }
+          return last
         }
-      } else {
-        state = try source.state(at: target)
-      }
-      let shownBefore = lastState.withLock { last in
-        defer { last = (target, state) }
-        return last
-      }
-      releaseInBackground(shownBefore)
-      if let window {
-        let preview = try StatePreview(state, window: (window.path, window.range))
-        guard let node = preview.node(at: window.path) else {
-          throw APIError(404, "the state after \(target) has nothing at that path")
+        releaseInBackground(shownBefore)
+        if let window {
+          let preview = try StatePreview(state, window: (window.path, window.range))
+          guard let node = preview.node(at: window.path) else {
+            throw APIError(404, "the state after \(target) has nothing at that path")
+          }
+          return .object([
+            ("seq", .uint(target)), ("path", .array(window.path.map(\.json))), ("value", node.json),
+          ])
         }
+        let preview = try self.preview(of: state, at: target)
+        let stateJSON: JSONValue
+        if full {
+          let encoder = JSONEncoder()
+          encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+          stateJSON = .raw(String(decoding: try encoder.encode(state), as: UTF8.self))
+        } else {
+          stateJSON = preview.json
+        }
+        let writer = JSONLines.ActionWriter<D.Action>()
+        let screens = flow?.screenPath(of: state)
         return .object([
-          ("seq", .uint(target)), ("path", .array(window.path.map(\.json))), ("value", node.json),
+          ("seq", .uint(target)),
+          ("last", .uint(source.lastSequence)),
+          (
+            "action",
+            .optional(action) {
+              Self.json(
+                $0, name: actionCaseName(of: $0.action), writer: writer,
+                formats: ActionDisplayFormats(domain))
+            }
+          ),
+          ("state", stateJSON),
+          ("changed", .array(changes.map(\.json))),
+          (
+            "screens",
+            .optional(screens) { path in
+              .object([
+                ("tab", .optional(path.tab) { .string($0) }),
+                ("screens", .array(path.screens.map { .string($0) })),
+                ("visible", .string(path.visible)),
+              ])
+            }
+          ),
         ])
       }
-      let preview = try self.preview(of: state, at: target)
-      let stateJSON: JSONValue
-      if full {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        stateJSON = .raw(String(decoding: try encoder.encode(state), as: UTF8.self))
-      } else {
-        stateJSON = preview.json
-      }
-      let writer = JSONLines.ActionWriter<D.Action>()
-      let screens = flow?.screenPath(of: state)
-      return .object([
-        ("seq", .uint(target)),
-        ("last", .uint(source.lastSequence)),
-        (
-          "action",
-          .optional(action) { Self.json($0, name: actionCaseName(of: $0.action), writer: writer) }
-        ),
-        ("state", stateJSON),
-        ("changed", .array(changes.map(\.json))),
-        (
-          "screens",
-          .optional(screens) { path in
-            .object([
-              ("tab", .optional(path.tab) { .string($0) }),
-              ("screens", .array(path.screens.map { .string($0) })),
-              ("visible", .string(path.visible)),
-            ])
-          }
-        ),
-      ])
     }
   }
 
@@ -490,41 +536,46 @@ final class FileSession<D: Domain>: StudioSession {
 
   func search(at sequence: UInt64?, query: String, limit: Int) async throws -> JSONValue {
     let source = try await source.value
-    return try await offload { [self] in
-      let target = sequence ?? source.lastSequence
-      try source.checkInRange(target)
-      // The state shown last is read where it is (a copy that is never changed costs
-      // nothing); another is replayed.
-      let shown = lastState.withLock { $0?.sequence == target ? $0?.state : nil }
-      let state =
-        try shown
-        ?? (target > source.startSequence
-          ? self.state(at: target, in: source) : source.state(at: target))
-      let search = try StateSearch(state, query: query, limit: limit)
-      return .object([
-        ("seq", .uint(target)), ("query", .string(query)),
-        ("count", .int(Int64(search.paths.count))), ("complete", .bool(search.complete)),
-        ("paths", .array(search.paths.map { .array($0.map(\.json)) })),
-      ])
+    return try await answering(source) {
+      try await offload { [self] in
+        let target = sequence ?? source.lastSequence
+        try source.checkInRange(target)
+        // The state shown last is read where it is (a copy that is never changed costs
+        // nothing); another is replayed.
+        let shown = lastState.withLock { $0?.sequence == target ? $0?.state : nil }
+        let state =
+          try shown
+          ?? (target > source.startSequence
+            ? self.state(at: target, in: source) : source.state(at: target))
+        let search = try StateSearch(state, query: query, limit: limit)
+        return .object([
+          ("seq", .uint(target)), ("query", .string(query)),
+          ("count", .int(Int64(search.paths.count))), ("complete", .bool(search.complete)),
+          ("paths", .array(search.paths.map { .array($0.map(\.json)) })),
+        ])
+      }
     }
   }
 
   func diff(from: UInt64?, to: UInt64?) async throws -> JSONValue {
     let source = try await source.value
-    return try await offload {
-      let (from, to) = (from ?? source.startSequence, to ?? source.lastSequence)
-      let (old, new) = try source.states(from: from, to: to)
-      // As `diff --json`, but cut where it stops being readable (`complete` says so): the
-      // page shows it as text.
-      let text = stateDiff(old, new, maxNodes: readableNodeCount)
-      let (before, beforeArrays) = try StatePreview.capturing(old)
-      let changes = try StatePreview.changes(from: before, beforeArrays, to: new).changes
-      return .object([
-        ("from", .uint(from)), ("to", .uint(to)), ("changed", .bool(text != nil)),
-        ("diff", .optional(text?.text) { .string($0) }),
-        ("complete", .bool(text?.isComplete ?? true)),
-        ("changes", .array(changes.map(\.json))),
-      ])
+    let formats = domain.displayFormats
+    return try await answering(source) {
+      try await offload {
+        let (from, to) = (from ?? source.startSequence, to ?? source.lastSequence)
+        let (old, new) = try source.states(from: from, to: to)
+        // As `retrace diff` writes it, with the domain's display formats, but cut where it
+        // stops being readable (`complete` says so): the page shows it as text.
+        let text = stateDiff(old, new, maxNodes: readableNodeCount)
+        let (before, beforeArrays) = try StatePreview.capturing(old)
+        let changes = try StatePreview.changes(from: before, beforeArrays, to: new).changes
+        return .object([
+          ("from", .uint(from)), ("to", .uint(to)), ("changed", .bool(text != nil)),
+          ("diff", .optional(text?.text) { .string(displayFormatted($0, formats)) }),
+          ("complete", .bool(text?.isComplete ?? true)),
+          ("changes", .array(changes.map(\.json))),
+        ])
+      }
     }
   }
 

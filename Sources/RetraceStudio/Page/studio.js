@@ -486,7 +486,7 @@ function renderRows() {
   if (app.filtered && bottom >= rowCount() - 20 && app.filteredNext !== null) loadFiltered(true);
 }
 
-// An action as a developer reads it: its label (`navigation › push(about)`), the case's name
+// An action as a developer reads it: its label (`navigation › push(route: about)`), the case's name
 // in its own color; the raw JSON is the row's title and the state panel's details.
 function actionText(action) {
   const text = document.createElement('span');
