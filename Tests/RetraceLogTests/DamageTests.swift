@@ -89,6 +89,15 @@ import Testing
     checkEveryTruncation(trace, original: original, headerEnd: headerEnd)
   }
 
+  @Test func aFileThatIsNotATraceIsNamedByItsFirstBytesInFileOrder() {
+    do {
+      _ = try TraceReader(bytes: Array("// some Swift".utf8))
+      Issue.record("read a text file as a trace")
+    } catch {
+      #expect(error.message == "not a trace (it starts with 0x2f2f2073, not a Retrace header)")
+    }
+  }
+
   @Test func truncatingTheJournalAtEveryOffsetKeepsAPrefix() {
     let (_, _, unfinished, journal, original) = Self.fixture
     // The journal is a fixed-size mapped file; past its last record it is zeros, and

@@ -133,9 +133,9 @@ struct Scan {
         throw TraceError(
           .notATrace, "a zstd file, but not a Retrace trace (no header frame)", offset: 0)
       }
+      // The bytes in the file's order, not the little-endian number they make.
       throw TraceError(
-        .notATrace,
-        "not a trace (it starts with 0x\(String(magic, radix: 16)), not a Retrace header)",
+        .notATrace, "not a trace (it starts with 0x\(file[0..<4].hex), not a Retrace header)",
         offset: 0)
     }
     let size = Int(file.readLittleEndian(UInt32.self, at: 4))
