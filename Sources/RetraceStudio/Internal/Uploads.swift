@@ -27,6 +27,8 @@ struct Uploads: Sendable {
   let registry: DomainRegistry
   let flows: [NavigationFlow]
   let key: TracePrivateKey?
+  /// The command's name, in the commands the errors suggest (`retrace serve …`).
+  var commandName = "retrace"
 
   /// A new directory in the system's temporary directory, for a Studio given none.
   static func temporaryDirectory() -> String {
@@ -50,12 +52,13 @@ struct Uploads: Sendable {
     }
     guard !data.isEmpty else { throw APIError(400, "the upload '\(base)' is empty") }
     guard data.count <= limit else {
-      throw APIError(413, "the upload is larger than \(limit) bytes (retrace serve --upload-limit)")
+      throw APIError(
+        413, "the upload is larger than \(limit) bytes (\(commandName) serve --upload-limit)")
     }
     // A name a file system takes: at most 100 characters before the suffix.
     let stem = SessionCatalog.slug(String(base.dropLast(suffix.count).prefix(100)))
-    let (directory, catalog, registry, flows, key) = (
-      self.directory, self.catalog, self.registry, self.flows, self.key
+    let (directory, catalog, registry, flows, key, commandName) = (
+      self.directory, self.catalog, self.registry, self.flows, self.key, self.commandName
     )
     return try await offload {
       let path = try Self.write(data, stem: stem, suffix: suffix, in: directory)
@@ -85,7 +88,7 @@ struct Uploads: Sendable {
           try? FileManager.default.removeItem(atPath: path)
           throw APIError(
             413,
-            "it holds \(raw) bytes of records once decompressed, more than an upload of \(data.count) bytes may (\(Self.expansionLimit(of: data.count))); serve the file with retrace serve FILE instead"
+            "it holds \(raw) bytes of records once decompressed, more than an upload of \(data.count) bytes may (\(Self.expansionLimit(of: data.count))); serve the file with \(commandName) serve FILE instead"
           )
         }
       }
