@@ -61,4 +61,55 @@ import Testing
     #expect(bigAnswer.status == 422)
     #expect(try bigAnswer.error()?.hasPrefix("\(bigPath): line 1: the header takes") == true)
   }
+
+  /// A crashed session's trace served without its journal, and with its journal damaged in
+  /// the middle: both listed as damaged, naming the journal; a bisection of the damaged one
+  /// says it could not read the whole session rather than that the invariant always held.
+  @Test func aCrashedSessionWithItsJournalMissingOrDamagedIsListedAsDamaged() async throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("studio-journal-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let fixture = StudioHarness.packageRoot.appendingPathComponent("Tests/Fixtures/format-1").path
+    let alone = directory.appendingPathComponent("alone.trace").path
+    let flipped = directory.appendingPathComponent("flipped.trace").path
+    for path in [alone, flipped] {
+      try FileManager.default.copyItem(atPath: fixture + "/crashed.trace", toPath: path)
+    }
+    var journal = [UInt8](
+      try Data(contentsOf: URL(fileURLWithPath: fixture + "/crashed.trace.journal")))
+    var records: [Int] = []
+    var offset = 32
+    while offset + 8 <= journal.count {
+      let length = journal[offset..<(offset + 4)].reversed().reduce(0) { $0 << 8 | Int($1) }
+      if length == 0 { break }
+      records.append(offset)
+      offset += 8 + length
+    }
+    let middle = records[records.count / 2]
+    for i in (middle + 10)..<(middle + 18) { journal[i] ^= 0xFF }
+    try Data(journal).write(to: URL(fileURLWithPath: flipped + ".journal"))
+
+    let studio = try await StudioHarness.start([], paths: [alone, flipped])
+    defer { Task { await studio.stop() } }
+    let list = try #require(try await studio.get("/api/sessions").json() as? [[String: Any]])
+    let integrity = Dictionary(
+      uniqueKeysWithValues: list.map {
+        ($0["id"] as? String ?? "", $0["integrity"] as? [String: Any] ?? [:])
+      })
+    #expect(integrity["alone"]?["status"] as? String == "damaged", "\(integrity)")
+    #expect(integrity["alone"]?["file"] as? String == alone + ".journal")
+    #expect((integrity["alone"]?["problem"] as? String)?.hasPrefix("missing") == true)
+    #expect(integrity["flipped"]?["status"] as? String == "damaged", "\(integrity)")
+    #expect(integrity["flipped"]?["file"] as? String == flipped + ".journal")
+    #expect(integrity["flipped"]?["offset"] as? Int == middle)
+
+    let bisect = try #require(
+      try await studio.get(
+        "/api/sessions/flipped/bisect", ["invariant": "balance-matches-transactions"]
+      ).json() as? [String: Any])
+    #expect(bisect["firstViolation"] is NSNull, "\(bisect)")
+    #expect(bisect["readWhole"] as? Bool == false, "\(bisect)")
+    #expect((bisect["integrity"] as? [String: Any])?["status"] as? String == "damaged")
+  }
 }

@@ -529,9 +529,13 @@ final class FileSession<D: Domain>: StudioSession {
 
   // MARK: - What needs the whole session
 
+  /// `readWhole` is false, and `integrity` says why, when the session could not be read to
+  /// its end (a damaged trace, or a crashed session's journal damaged or missing): then the
+  /// invariant holding is known only of the actions read.
   func bisect(invariant: String) async throws -> JSONValue {
     _ = try invariantNamed(invariant)
     let debugger = try await debugger.value
+    let integrity = try await summaryValue.value.integrity
     return try await offload(.wholeSession) {
       let result = try debugger.bisect(invariant: invariant)
       let stretches =
@@ -546,6 +550,8 @@ final class FileSession<D: Domain>: StudioSession {
         ),
         ("healedAt", .optional(result.healedAt) { .uint($0) }),
         ("actions", .int(Int64(debugger.session.actions.count))),
+        ("readWhole", .bool(integrity.isIntact)),
+        ("integrity", integrity.json),
         (
           "violations",
           .array(
