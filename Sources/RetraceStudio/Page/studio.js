@@ -1054,7 +1054,7 @@ async function runInvariant(name, result) {
     app.marks = app.marks.filter((m) => m.invariant !== name);
     if (bisect.firstViolation === null && bisect.readWhole === false) {
       // Not read to its end: nothing is known of the actions after the damage.
-      result.replaceChildren(Object.assign(document.createElement('span'), { className: 'bad', textContent: `holds after the ${bisect.actions.toLocaleString('en')} actions read, but the session could not be read whole: ${integrityText(bisect.integrity)}` }));
+      result.replaceChildren(Object.assign(document.createElement('span'), { className: 'bad', textContent: `${bisect.actions ? `holds after the ${bisect.actions.toLocaleString('en')} actions read` : 'nothing was checked'}, but the session could not be read whole: ${integrityText(bisect.integrity)}` }));
     } else if (bisect.firstViolation === null) {
       result.replaceChildren(Object.assign(document.createElement('span'), { className: 'ok', textContent: `holds after all ${bisect.actions.toLocaleString('en')} actions` }));
     } else {
