@@ -206,7 +206,7 @@ let package = Package(
       ],
       exclude: ["read_trace.py"]
     ),
-    // Sessions, domains and files that the debugger's and the CLI's tests share.
+    // Sessions, domains and files that the debugger's, the CLI's and the Studio's tests share.
     .target(
       name: "RetraceTestSupport",
       dependencies: ["RetraceDebugger", "RetraceLog", "RetraceExamples"],
@@ -244,6 +244,7 @@ let package = Package(
         "RetraceCLI",
         "RetraceDebugger",
         "RetraceExamples",
+        "RetraceTestSupport",
         "retrace",
         "retrace-demo",
         .product(name: "FlyingFox", package: "FlyingFox"),

@@ -1,4 +1,5 @@
 import Foundation
+import RetraceTestSupport
 import Testing
 
 /// A crashed session's actions after its last chunk are in its journal: a journal damaged in
@@ -10,23 +11,11 @@ import Testing
   /// Returns the offset of that record in the journal.
   static func flippedJournal(in workspace: Workspace) throws -> Int {
     try TrustTests.crashedSession(count: 200, flush: false, at: workspace.path("crash.trace"))
-    var journal = [UInt8](
-      try Data(contentsOf: URL(fileURLWithPath: workspace.path("crash.trace.journal"))))
-    var records: [Int] = []
-    var offset = 32
-    while offset + 8 <= journal.count {
-      let length = journal[offset..<(offset + 4)].reversed().reduce(0) { $0 << 8 | Int($1) }
-      if length == 0 { break }
-      records.append(offset)
-      offset += 8 + length
-    }
-    #expect(records.count >= 200)  // 200 actions, and any checkpoint
-    let middle = records[records.count / 2]
-    for i in (middle + 10)..<(middle + 18) { journal[i] ^= 0xFF }
     try FileManager.default.copyItem(
       atPath: workspace.path("crash.trace"), toPath: workspace.path("flipped.trace"))
-    try Data(journal).write(to: URL(fileURLWithPath: workspace.path("flipped.trace.journal")))
-    return middle
+    return try Fixtures.copyFlippingTheMiddleRecord(
+      ofJournal: workspace.path("crash.trace.journal"),
+      to: workspace.path("flipped.trace.journal"))
   }
 
   @Test func aJournalDamagedInTheMiddleIsDamageInEveryAnswer() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import RetraceTestSupport
 import Testing
 
 @testable import RetraceStudio
@@ -76,19 +77,8 @@ import Testing
     for path in [alone, flipped] {
       try FileManager.default.copyItem(atPath: fixture + "/crashed.trace", toPath: path)
     }
-    var journal = [UInt8](
-      try Data(contentsOf: URL(fileURLWithPath: fixture + "/crashed.trace.journal")))
-    var records: [Int] = []
-    var offset = 32
-    while offset + 8 <= journal.count {
-      let length = journal[offset..<(offset + 4)].reversed().reduce(0) { $0 << 8 | Int($1) }
-      if length == 0 { break }
-      records.append(offset)
-      offset += 8 + length
-    }
-    let middle = records[records.count / 2]
-    for i in (middle + 10)..<(middle + 18) { journal[i] ^= 0xFF }
-    try Data(journal).write(to: URL(fileURLWithPath: flipped + ".journal"))
+    let middle = try Fixtures.copyFlippingTheMiddleRecord(
+      ofJournal: fixture + "/crashed.trace.journal", to: flipped + ".journal")
 
     let studio = try await StudioHarness.start([], paths: [alone, flipped])
     defer { Task { await studio.stop() } }
