@@ -48,6 +48,12 @@ import Testing
     #expect(object["readWhole"] as? Bool == false)
     #expect((object["integrity"] as? [String: Any])?["file"] as? String == "flipped.trace.journal")
 
+    let shrink = try workspace.run(
+      "shrink flipped.trace --invariant balance-matches-transactions -o s.trace")
+    #expect(shrink.exitCode == 1, "\(shrink)")
+    #expect(!shrink.stderr.contains("holds after every action"), "\(shrink)")
+    #expect(shrink.stderr.contains("could not be read whole"), "\(shrink)")
+
     let replay = try workspace.run("replay flipped.trace --verify")
     #expect(replay.exitCode == 1, "\(replay)")
     #expect(replay.stdout.contains("damaged at \(position)"), "\(replay)")
