@@ -101,5 +101,11 @@ import Testing
     #expect(bisect["firstViolation"] is NSNull, "\(bisect)")
     #expect(bisect["readWhole"] as? Bool == false, "\(bisect)")
     #expect((bisect["integrity"] as? [String: Any])?["status"] as? String == "damaged")
+    let shrink = try #require(
+      try await studio.get(
+        "/api/sessions/flipped/shrink", ["invariant": "balance-matches-transactions"]
+      ).json() as? [String: Any])
+    #expect(shrink["fails"] as? Bool == false, "\(shrink)")
+    #expect(shrink["readWhole"] as? Bool == false, "\(shrink)")
   }
 }

@@ -634,13 +634,20 @@ final class FileSession<D: Domain>: StudioSession {
     }
   }
 
+  /// When the invariant never fails, `readWhole` and `integrity` say whether that is of the
+  /// whole session, as in ``bisect(invariant:)``.
   func shrink(invariant: String) async throws -> JSONValue {
     _ = try invariantNamed(invariant)
     let debugger = try await debugger.value
     let domain = self.domain
+    let integrity = try await summaryValue.value.integrity
     return try await offload(.wholeSession) {
       guard let shrunk = try debugger.shrink(invariant: invariant) else {
-        return .object([("invariant", .string(invariant)), ("fails", .bool(false))])
+        return .object([
+          ("invariant", .string(invariant)), ("fails", .bool(false)),
+          ("actions", .int(Int64(debugger.session.actions.count))),
+          ("readWhole", .bool(integrity.isIntact)), ("integrity", integrity.json),
+        ])
       }
       // The shrunk session, numbered from 1, as `shrink -o` writes it.
       let session = shrunk.session

@@ -1139,7 +1139,9 @@ $('shrink-button').addEventListener('click', async () => {
   try {
     shrunk = await api(`sessions/${encodeURIComponent(app.session.id)}/shrink`, { invariant });
     if (!shrunk.fails) {
-      $('shrink-summary').textContent = `${invariant} holds after every action: nothing to shrink`;
+      $('shrink-summary').textContent = shrunk.readWhole === false
+        ? `${invariant} holds after the ${shrunk.actions.toLocaleString('en')} actions read, but the session could not be read whole (${integrityText(shrunk.integrity)}): nothing to shrink`
+        : `${invariant} holds after every action: nothing to shrink`;
       return;
     }
     $('shrink-summary').textContent = `${shrunk.originalCount.toLocaleString('en')} actions shrunk to ${shrunk.actions} that still break ${invariant} (${shrunk.replays} replays)`;
