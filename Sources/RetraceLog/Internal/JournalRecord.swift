@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A record read back from a journal.
 struct JournalRecord: Sendable {
   var kind: TraceRecord.Kind
@@ -103,23 +111,51 @@ struct JournalRecord: Sendable {
         if let problem { return (records, damage(problem, at: start, sequence: expected)) }
       }
       // The end of what was written, unless a record of this journal follows.
-      guard let stop else { return (records, nil) }
-      var later = stop.offset + 1
-      while file.count - later >= 8 {
-        if cipher != nil || Self.startsLikeARecord(file, at: later + 8),
-          intactRecord(at: later) != nil
-        {
-          return (
-            records,
-            damage(
-              "\(stop.problem), and an intact record follows at offset \(later): nothing from here on was read",
-              at: stop.offset, sequence: expected)
-          )
-        }
-        later += 1
-      }
-      return (records, nil)
+      guard let stop,
+        let later = Self.laterRecord(
+          in: file, after: stop.offset, sealed: cipher != nil,
+          isIntact: { intactRecord(at: $0) != nil })
+      else { return (records, nil) }
+      return (
+        records,
+        damage(
+          "\(stop.problem), and an intact record follows at offset \(later): nothing from here on was read",
+          at: stop.offset, sequence: expected)
+      )
     }
+  }
+
+  /// The offset of the first record after `offset` that `isIntact` accepts.
+  ///
+  /// A clear record's payload starts `[0, …` of four items or `[2, …` of three (`84 00`,
+  /// `83 02`): only the offsets 8 bytes before those are tried, found with `memchr`, so that
+  /// the zeros of a fresh journal and the stale records of an old one cost little. A sealed
+  /// record's payload has no such mark: every offset is tried.
+  private static func laterRecord(
+    in file: UnsafeRawBufferPointer, after offset: Int, sealed: Bool, isIntact: (Int) -> Bool
+  ) -> Int? {
+    guard !sealed else {
+      return (offset + 1..<max(offset + 1, file.count - 7)).first(where: isIntact)
+    }
+    guard let base = file.baseAddress else { return nil }
+    func next(_ byte: UInt8, from start: Int) -> Int? {
+      guard start < file.count, let hit = memchr(base + start, Int32(byte), file.count - start)
+      else { return nil }
+      return base.distance(to: UnsafeRawPointer(hit))
+    }
+    // The payload of a record at offset + 1 or later starts at offset + 9 or later.
+    var arrayOf4 = next(0x84, from: offset + 9)
+    var arrayOf3 = next(0x83, from: offset + 9)
+    while arrayOf4 != nil || arrayOf3 != nil {
+      let start = min(arrayOf4 ?? .max, arrayOf3 ?? .max)
+      if startsLikeARecord(file, at: start), isIntact(start - 8) { return start - 8 }
+      if start == arrayOf4 {
+        arrayOf4 = next(0x84, from: start + 1)
+      } else {
+        arrayOf3 = next(0x83, from: start + 1)
+      }
+    }
+    return nil
   }
 
   /// Why the record at `offset` is not intact, for a message.
