@@ -152,7 +152,7 @@ let tests: [Target] = [
     dependencies: ["RetraceLog", "retrace-crash-child", "RetraceExamples", .propertyBased],
     exclude: ["read_trace.py"]
   ),
-  // Sessions, domains and files that the debugger's and the CLI's tests share.
+  // Sessions, domains and files that the debugger's, the CLI's and the Studio's tests share.
   .target(
     name: "RetraceTestSupport",
     dependencies: ["RetraceDebugger", "RetraceLog", "RetraceExamples"],

@@ -71,7 +71,8 @@ public struct RetraceCommand: AsyncParsableCommand {
   /// with 2.
   ///
   /// - Parameters:
-  ///   - name: The command's name, in usage lines, help and error lines (`my-app-debugger`).
+  ///   - name: The command's name, in usage lines, help, error lines and the commands its
+  ///     hints suggest (`my-app-debugger`); by default, the running executable's file name.
   ///   - version: What `--version` prints; Retrace's version by default.
   ///   - domains: The domains the debugger knows; their names must be unique.
   ///   - flows: How `flows` finds the navigation of the domains that have one.
@@ -79,14 +80,14 @@ public struct RetraceCommand: AsyncParsableCommand {
   ///     RetraceStudio, for one.
   ///   - arguments: The arguments, without the program name; the process's by default.
   public static func main(
-    name: String = "retrace", version: String? = nil, domains: [any Domain],
+    name: String? = nil, version: String? = nil, domains: [any Domain],
     flows: [NavigationFlow] = [], commands: [any ParsableCommand.Type] = [],
     arguments: [String]? = nil
   ) async -> Never {
     TrapReport.install(program: name)
     let code = await run(
-      name: name, version: version, domains: domains, flows: flows, commands: commands,
-      arguments: arguments)
+      name: name ?? executableName, version: version, domains: domains, flows: flows,
+      commands: commands, arguments: arguments)
     exitProcess(code)
   }
 
@@ -113,6 +114,13 @@ public struct RetraceCommand: AsyncParsableCommand {
         }
       }
     }
+  }
+
+  /// The running executable's file name (`my-app-debugger` for `.build/debug/my-app-debugger`),
+  /// or `retrace` when the process was given none.
+  static var executableName: String {
+    let name = CommandLine.arguments.first?.split(separator: "/").last.map(String.init) ?? ""
+    return name.isEmpty ? "retrace" : name
   }
 
   private static func runNamed(domains: [any Domain], flows: [NavigationFlow], arguments: [String]?)

@@ -183,6 +183,7 @@ extension TraceReader {
       offset: integrity.damage?.offset,
       sequence: integrity.damage.map { _ in lastSequence + 1 })
     report.recoveredActions = integrity.recoveredActions
+    if integrity.isInJournal { report.file = integrity.damage?.path }
     return report
   }
 }

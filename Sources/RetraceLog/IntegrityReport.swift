@@ -1,9 +1,10 @@
 /// Whether a session file is whole: clean, unfinished (never closed, every record intact),
 /// truncated (it stops part-way through a record, as after a crash), or damaged (a record
-/// in the middle is wrong), and where.
+/// in the middle is wrong, or an unfinished trace's journal is damaged or missing), and
+/// where.
 ///
-/// `Codable` with these property names as keys: `retrace info --json` and
-/// `retrace verify --json` print it as `integrity`.
+/// `Codable` with these property names as keys (`file` only when set): `retrace info --json`
+/// and `retrace verify --json` print it as `integrity`.
 ///
 /// ```json
 /// {"status":"truncated","intactActions":999,"recoveredActions":0,"problem":"not a JSON object","line":1001,"offset":null,"sequence":null}
@@ -30,6 +31,9 @@ public struct IntegrityReport: Codable, Equatable, Sendable {
   public var recoveredActions: Int = 0
   /// What is wrong, when the file is not clean.
   public var problem: String?
+  /// The file the problem is in, when it is not the session file itself: the journal of an
+  /// unfinished trace, damaged or missing. ``offset`` is then in that file.
+  public var file: String?
   /// The line of a text file where the problem is, when known.
   public var line: Int?
   /// The byte offset where the problem is, when known.
@@ -70,6 +74,7 @@ public struct IntegrityReport: Codable, Equatable, Sendable {
         "unfinished: the session never closed; \(recoveredActions) action\(recoveredActions == 1 ? "" : "s") recovered from its journal"
     }
     var position: [String] = []
+    if let file { position.append(file) }
     if let line { position.append("line \(line)") }
     if let offset { position.append("offset \(offset)") }
     if let sequence { position.append("sequence \(sequence)") }

@@ -20,23 +20,32 @@ public struct TraceIntegrity: Equatable, Sendable, CustomStringConvertible {
   public var damage: TraceError?
   /// Actions read from the journal beside the trace, which the chunks did not hold yet.
   public var recoveredActions: Int
+  /// Whether ``damage`` is in the journal beside an unfinished session's trace, not in the
+  /// trace: the journal is damaged, missing or unreadable. ``damage`` then names the
+  /// journal, and its offset is in the journal; the trace itself is intact.
+  public var isInJournal: Bool
 
   /// Creates an integrity report.
-  public init(status: Status, damage: TraceError? = nil, recoveredActions: Int = 0) {
+  public init(
+    status: Status, damage: TraceError? = nil, recoveredActions: Int = 0,
+    isInJournal: Bool = false
+  ) {
     self.status = status
     self.damage = damage
     self.recoveredActions = recoveredActions
+    self.isInJournal = isInJournal
   }
 
   /// Whether the trace was closed cleanly and nothing is wrong with it.
   public var isClean: Bool { status == .clean }
 
-  /// One line, such as `damaged at offset 4096 (chunk 3, sequence 2001): chunk checksum mismatch`.
+  /// One line, such as `damaged at offset 4096 (chunk 3, sequence 2001): chunk checksum mismatch`,
+  /// or, naming the journal, `damaged at crash.trace.journal: offset 4048 (sequence 100): …`.
   public var description: String {
     var text = status.rawValue
     if let damage {
       var copy = damage
-      copy.path = nil
+      if !isInJournal { copy.path = nil }
       text += " at " + copy.description
     }
     if recoveredActions > 0 {
@@ -48,6 +57,7 @@ public struct TraceIntegrity: Equatable, Sendable, CustomStringConvertible {
 
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.status == rhs.status && lhs.recoveredActions == rhs.recoveredActions
+      && lhs.isInJournal == rhs.isInJournal
       && lhs.damage?.description == rhs.damage?.description
   }
 }

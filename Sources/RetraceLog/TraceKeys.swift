@@ -56,9 +56,7 @@ public struct TracePublicKey: Sendable, Hashable, CustomStringConvertible {
   /// A short name of the key, the first 8 bytes of its SHA-256 in hex: what a trace records
   /// of the key it was encrypted to, so that a reader given another key says so.
   public var id: String {
-    SHA256.hash(data: rawRepresentation).prefix(8).map { byte in
-      (byte < 16 ? "0" : "") + String(byte, radix: 16)
-    }.joined()
+    SHA256.hash(data: rawRepresentation).prefix(8).hex
   }
 
   /// The key itself is public; its description is its ``id``.

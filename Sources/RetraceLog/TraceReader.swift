@@ -120,9 +120,105 @@ public final class TraceReader: Sendable {
       try self.init(scan: scan, file: file, key: key)
       return
     }
-    let bytes = try file.read(at: 0, count: file.size)
-    let journalBytes = readJournal ? try? readFile(path + ".journal") : nil
-    try self.init(bytes: bytes, journal: journalBytes, path: path, key: key)
+    let (bytes, journal) = try Self.readTogether(file, readJournal: readJournal, key: key)
+    try self.init(bytes: bytes, journal: journal, path: path, key: key)
+  }
+
+  /// The trace's bytes and its journal's, as of one moment.
+  ///
+  /// A session still recording appends to both while they are read. The journal is read
+  /// first, and the trace after it: a chunk written in between holds the journal's records
+  /// (they are skipped as already in a chunk), where a journal read after the trace could
+  /// have been reset past the trace's last chunk, a gap. A record torn at the moment its
+  /// page was copied, with the next one written by the time the next page was, or a journal
+  /// removed by a clean close, still look like damage or a missing journal: then both are
+  /// read again, at most twice; damage that stays is damage.
+  private static func readTogether(_ file: TraceFile, readJournal: Bool, key: TracePrivateKey?)
+    throws(TraceError) -> ([UInt8], Journal)
+  {
+    guard readJournal else { return (try file.read(at: 0, count: file.size), .notLookedFor) }
+    let path = file.path
+    var attempts = 1
+    while true {
+      let journal: Journal
+      do {
+        journal = .read(try readFile(path + ".journal"), path: path + ".journal")
+      } catch {
+        journal = .unreadable(error.at(path: path + ".journal"))
+      }
+      // Opened again, so that its size is taken after the journal was read.
+      let file = attempts == 1 && !(journal.wasRead) ? file : try TraceFile(path: path)
+      let bytes = try file.read(at: 0, count: file.size)
+      // A closed trace (it ends with its index) does not read its journal: no second scan.
+      guard attempts < 3, !Self.endsWithIndexTag(bytes),
+        let scan = try? bytes.withBytes({ raw throws(TraceError) in try Scan(raw) }),
+        scan.damage == nil
+      else { return (bytes, journal) }
+      let cipher: TraceCipher?
+      do {
+        cipher = try Self.cipher(scan, key: key, path: path)
+      } catch {
+        return (bytes, journal)
+      }
+      guard Self.fold(journal, into: scan, cipher: cipher).damage != nil else {
+        return (bytes, journal)
+      }
+      attempts += 1
+    }
+  }
+
+  /// The records of `journal` that continue the chunks of `scan`, the journal's size, and
+  /// the damage in it, when the trace is unfinished (it has no index): a damaged journal, a
+  /// missing one, or one that cannot be read. A closed trace's journal is not read.
+  private static func fold(_ journal: Journal, into scan: Scan, cipher: TraceCipher?) -> (
+    records: [JournalRecord], size: Int?, damage: TraceError?
+  ) {
+    guard !scan.hasIndex else { return ([], nil, nil) }
+    // A last chunk that holds the end record (more records than its actions, checkpoints and
+    // snapshot) closed the session: only the index after it is missing, and the journal,
+    // removed at the close, holds nothing the chunks do not.
+    if let last = scan.chunks.last,
+      last.recordCount > last.actionCount + last.checkpointCount + (last.startsWithSnapshot ? 1 : 0)
+    {
+      return ([], nil, nil)
+    }
+    let next = (scan.chunks.last.map(\.endSequence) ?? scan.header.firstSequence + 1)
+    switch journal {
+    case .read(let bytes, let path):
+      // An encrypted journal is read only with the key.
+      guard scan.header.encryption == nil || cipher != nil else { return ([], bytes.count, nil) }
+      let read = JournalRecord.read(bytes, nextSequence: next, cipher: cipher)
+      return (read.records, bytes.count, read.damage?.at(path: path))
+    case .unreadable(let error):
+      // Only a clean close removes the journal: without it, the actions the session sent
+      // after its last chunk, if it sent any, are gone.
+      guard error.code == .notFound else { return ([], nil, error) }
+      return (
+        [], nil,
+        TraceError(
+          .notFound,
+          "missing; the session never closed, and the actions it sent after sequence \(next - 1) were in it",
+          path: error.path)
+      )
+    case .notLookedFor:
+      return ([], nil, nil)
+    }
+  }
+
+  /// What was found where a trace's journal belongs.
+  private enum Journal {
+    /// The journal was not asked for.
+    case notLookedFor
+    /// The journal's bytes, and the name to give it in errors.
+    case read([UInt8], path: String)
+    /// The journal could not be read: it is missing (`notFound`), or unreadable.
+    case unreadable(TraceError)
+
+    /// Whether the journal's bytes were read.
+    var wasRead: Bool {
+      if case .read = self { return true }
+      return false
+    }
   }
 
   /// A cleanly closed trace opened from its index.
@@ -172,10 +268,19 @@ public final class TraceReader: Sendable {
   ///   - journalBytes: The journal's bytes.
   ///   - path: The name to use in errors.
   ///   - key: The private key of an encrypted trace (see ``init(path:readJournal:usingIndex:key:)``).
-  public init(
+  public convenience init(
     bytes: [UInt8], journal journalBytes: [UInt8]? = nil, path: String = "<memory>",
     key: TracePrivateKey? = nil
   ) throws(TraceError) {
+    try self.init(
+      bytes: bytes,
+      journal: journalBytes.map { .read($0, path: path + ".journal") } ?? .notLookedFor,
+      path: path, key: key)
+  }
+
+  private init(bytes: [UInt8], journal found: Journal, path: String, key: TracePrivateKey?)
+    throws(TraceError)
+  {
     self.path = path
     source = .memory(bytes)
     fileSize = bytes.count
@@ -193,14 +298,9 @@ public final class TraceReader: Sendable {
     hasIndex = scan.hasIndex
     // A closed trace damaged before its end still ends with its index's tag.
     isUnfinished = !scan.hasIndex && !Self.endsWithIndexTag(bytes)
-    journalSize = scan.hasIndex ? nil : journalBytes?.count
     indexEndTime = scan.endTime
-    var journal: [JournalRecord] = []
-    // An encrypted journal is read only with the key.
-    if !scan.hasIndex, let journalBytes, scan.header.encryption == nil || cipher != nil {
-      let next = (scan.chunks.last.map(\.endSequence) ?? scan.header.firstSequence + 1)
-      journal = JournalRecord.read(journalBytes, nextSequence: next, cipher: cipher)
-    }
+    let (journal, journalSize, journalDamage) = Self.fold(found, into: scan, cipher: cipher)
+    self.journalSize = journalSize
     self.journal = journal
     journalPayloads = journal.flatMap(\.payload)
     let recovered = journal.reduce(0) { $0 + ($1.kind == .action ? 1 : 0) }
@@ -210,9 +310,19 @@ public final class TraceReader: Sendable {
         recoveredActions: recovered)
     } else if scan.hasIndex {
       integrity = TraceIntegrity(status: .clean)
+    } else if let journalDamage {
+      integrity = TraceIntegrity(
+        status: .damaged, damage: journalDamage, recoveredActions: recovered, isInJournal: true)
     } else {
       integrity = TraceIntegrity(status: .unfinished, recoveredActions: recovered)
     }
+  }
+
+  /// Whether the session is unfinished and the journal that held its last actions is not
+  /// beside the trace (it was copied without it, say): ``integrity`` then says so as damage
+  /// in the journal.
+  public var journalIsMissing: Bool {
+    integrity.isInJournal && integrity.damage?.code == .notFound
   }
 
   /// Whether the file's last four bytes are the index trailer's tag: the recording reached

@@ -153,7 +153,8 @@ public struct ServeCommand: AsyncParsableCommand {
       token: token ?? StudioToken.random(), recordDirectory: recordDirectory,
       registry: registry, flows: flows, maximumLiveMessageSize: liveMessageLimit << 20,
       liveConnectionLimit: liveConnectionLimit,
-      limits: RequestLimits(upload: uploadLimit << 20), uploadDirectory: uploadDirectory, key: key)
+      limits: RequestLimits(upload: uploadLimit << 20), uploadDirectory: uploadDirectory, key: key,
+      commandName: CommandContext.name)
     let url = try await server.start()
     let signals = removeSocketsOnInterrupt()
     defer { signals.forEach { $0.cancel() } }

@@ -39,6 +39,16 @@ import Testing
         "to name the exact action among them: replay it side by side with the reducer that recorded it (--as NAME"
       ), "\(replay.stdout)")
     #expect(replay.stdout.contains("retrace bisect s.trace --invariant NAME"))
+    // A debugger under another name (an app's own, RetraceCommand.main(domains:)) says its
+    // own name in the commands it suggests.
+    let renamed = workspace.directory.appendingPathComponent("cart-debugger")
+    try FileManager.default.createSymbolicLink(
+      at: renamed, withDestinationURL: try #require(CLI.binary))
+    let own = try CLI.run(renamed, ["replay", "s.trace", "--verify"], in: workspace.directory)
+    #expect(own.exitCode == 1, "\(own)")
+    #expect(own.stdout.contains("registered in the same cart-debugger)"), "\(own.stdout)")
+    #expect(own.stdout.contains("(cart-debugger bisect s.trace --invariant NAME)"), "\(own.stdout)")
+    #expect(!own.stdout.contains("retrace"), "\(own.stdout)")
     let json = try workspace.run("replay s.trace --verify --json").json()
     let divergence = try #require(json["divergence"] as? [String: Any])
     #expect((divergence["hint"] as? String)?.hasPrefix("to name the exact action") == true)

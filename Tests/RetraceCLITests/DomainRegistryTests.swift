@@ -1,10 +1,11 @@
 import Foundation
 import Retrace
-import RetraceCLI
 import RetraceDebugger
 import RetraceExamples
 import RetraceTestSupport
 import Testing
+
+@testable import RetraceCLI
 
 /// Domains as an app defines them: action cases derived from sample actions or checked at
 /// startup, and a workload only when the app wants one.
@@ -67,6 +68,22 @@ import Testing
     #expect(
       await RetraceCommand.run(
         name: "door-debugger", domains: [Self.doorDomain()], arguments: ["domains"]) == 0)
+  }
+
+  @Test func generatingWithoutAWorkloadNamesTheDomainNotTheOutputFile() async throws {
+    let error = await CommandContext.$registry.withValue(DomainRegistry([Self.doorDomain()])) {
+      () async -> (any Error)? in
+      do {
+        var command = try Generate.parse(["door", "--actions", "3", "-o", "door.trace"])
+        try await command.run()
+        return nil
+      } catch {
+        return error
+      }
+    }
+    let debuggerError = try #require(error as? DebuggerError, "\(String(describing: error))")
+    #expect(debuggerError.path == nil)
+    #expect("\(debuggerError)" == "domain door has no workload, so it cannot generate sessions")
   }
 }
 

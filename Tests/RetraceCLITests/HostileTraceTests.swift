@@ -70,11 +70,13 @@ import Testing
     // Every reading command refuses a file it cannot open (3); import takes JSON Lines only.
     let refused: (String) -> Int32 = { _ in 3 }
     // Damage after the first chunks: the intact prefix is used, with a warning; `verify`
-    // and `replay --verify` answer "damaged" (1). `flows` and `bisect` work on the prefix.
+    // and `replay --verify` answer "damaged" (1). `flows` works on the prefix; `bisect` does
+    // too, and answers that it could not read the whole session (1).
     let damagedAfterPrefix: (String) -> Int32 = { command in
       switch command {
       // `info` describes the intact part, and answers that the file is not intact.
-      case "info @", "verify @", "replay @ --verify": 1
+      case "info @", "verify @", "replay @ --verify", "bisect @ --invariant non-negative-balance":
+        1
       case "import @ -o imported.jsonl": 3
       case "shrink @ --invariant non-negative-balance -o shrunk.trace": 1
       default: 0
@@ -98,13 +100,14 @@ import Testing
     return [
       ("empty.trace", [], refused),
       ("header-only-part.trace", Array(clean[0..<20]), refused),
-      // An unfinished session with no action yet: not damaged, but nothing to replay, and
-      // nothing for `verify` to check.
+      // An unfinished session with no chunk yet and no journal beside it: the journal, which
+      // held whatever it sent, is missing, so `info` answers that it is not intact; nothing
+      // to replay, and nothing for `verify` to check.
       (
         "header-only.trace", Array(clean[0..<headerEnd]),
         { command in
           switch command {
-          case "info @": 0
+          case "info @": 1
           case "verify @": 1
           case "log @": 0  // no action to list
           default: 3

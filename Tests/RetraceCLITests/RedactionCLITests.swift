@@ -58,7 +58,7 @@ import Testing
     let workspace = try Workspace()
     let counter = try workspace.run("generate counter --actions 10 --redact -o c.trace")
     #expect(counter.exitCode == 4)
-    #expect(counter.stderr == "retrace: c.trace: domain counter declares no redaction policy\n")
+    #expect(counter.stderr == "retrace: domain counter declares no redaction policy\n")
     #expect(!FileManager.default.fileExists(atPath: workspace.path("c.trace")))
     let jsonl = try workspace.run("generate banking --actions 10 --redact -o b.jsonl")
     #expect(jsonl.exitCode == 2)

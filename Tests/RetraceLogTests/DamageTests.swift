@@ -1,6 +1,7 @@
 import Foundation
 import Retrace
 import RetraceExamples
+import Synchronization
 import Testing
 
 @testable import RetraceLog
@@ -72,6 +73,10 @@ import Testing
       }
       let count = reader.actionCount
       #expect(count >= previous, "fewer records at \(length)")
+      // A journal cut anywhere after its header ends as a crash leaves it: no damage.
+      if let journalPrefix, journalPrefix.count >= 32 {
+        #expect(reader.integrity.status == .unfinished, "\(reader.integrity) at \(length)")
+      }
       if length < total, journal == nil { #expect(reader.integrity.status != .clean) }
       if checked.insert(count).inserted {
         let read = actions(trace, journal: journalPrefix, key: key)!.actions
@@ -87,6 +92,117 @@ import Testing
     let (trace, original, _, _, _) = Self.fixture
     let headerEnd = 8 + Int(trace[4]) + Int(trace[5]) << 8
     checkEveryTruncation(trace, original: original, headerEnd: headerEnd)
+  }
+
+  /// The offsets of the records of the journal's current salt, up to its end mark.
+  static func recordOffsets(_ journal: [UInt8]) -> [Int] {
+    var offsets: [Int] = []
+    var offset = 32
+    while offset + 8 <= journal.count {
+      let length = journal[offset..<(offset + 4)].reversed().reduce(0) { $0 << 8 | Int($1) }
+      if length == 0 { break }
+      offsets.append(offset)
+      offset += 8 + length
+    }
+    return offsets
+  }
+
+  @Test func bytesFlippedInTheMiddleOfTheJournalAreDamageNotItsEnd() throws {
+    let (_, _, unfinished, journal, original) = Self.fixture
+    let whole = try TraceReader(bytes: unfinished, journal: journal)
+    #expect(whole.integrity.status == .unfinished)
+    let records = Self.recordOffsets(journal)
+    #expect(records.count >= 4 && whole.integrity.recoveredActions >= 3)
+    let middle = records[records.count / 2]
+    var flipped = journal
+    for i in (middle + 10)..<(middle + 18) { flipped[i] ^= 0xFF }
+    let read = try #require(actions(unfinished, journal: flipped))
+    #expect(read.integrity.status == .damaged)
+    #expect(read.integrity.isInJournal)
+    let damage = try #require(read.integrity.damage)
+    #expect(damage.path == "<memory>.journal")
+    #expect(damage.offset == middle)
+    #expect(damage.sequence == UInt64(read.actions.count) + 1)
+    #expect(
+      "\(read.integrity)".hasPrefix("damaged at <memory>.journal: offset \(middle) (sequence "))
+    // Every record before the damage, and none after it.
+    #expect(read.actions.count < whole.actionCount)
+    #expect(Array(original.prefix(read.actions.count)) == read.actions)
+    // A record's length flipped to 0, the end mark, with intact records after it: damage too.
+    var ended = journal
+    for i in middle..<(middle + 4) { ended[i] = 0 }
+    #expect(try TraceReader(bytes: unfinished, journal: ended).integrity.status == .damaged)
+    // A damaged header: the journal's records are all lost.
+    var header = journal
+    header[9] ^= 0x01
+    let headerDamage = try TraceReader(bytes: unfinished, journal: header).integrity
+    #expect(headerDamage.status == .damaged && headerDamage.damage?.offset == 28)
+  }
+
+  /// A session read while it is recorded: the trace and its journal change under the
+  /// reader (a record torn as its page is copied, a chunk written and the journal reset
+  /// between the two files, the journal removed by the close), which must not read as damage.
+  @Test func aSessionReadWhileItIsRecordedIsNeverDamaged() throws {
+    let path = temporaryDirectory() + "/recording.trace"
+    let recorder = try TraceRecorder(
+      path: path, domain: bankingDomain, sessionID: "s", startTime: 1_763_771_000,
+      configuration: smallChunks())
+    let stop = StopFlag()
+    let stopped = DispatchSemaphore(value: 0)
+    Thread {
+      var state = bankingDomain.initialState
+      recorder.attached(sequence: 0, state: state)
+      var random = SeededRandom(seed: 9)
+      var step = 0
+      while !stop.value.withLock({ $0 }) {
+        let action = bankingDomain.workload!.next(state, step, &random)
+        _ = bankingDomain.reduce(into: &state, action: action)
+        step += 1
+        recorder.record(
+          Transition(
+            sequence: UInt64(step), time: 1_763_771_000 + Double(step), action: action,
+            stateBefore: nil, stateAfter: state))
+        // About 10,000 actions a second in chunks of about 20: a reset every 2 ms.
+        if step % 20 == 0 { usleep(2_000) }
+      }
+      stopped.signal()
+    }.start()
+    var reads = 0
+    while reads < 200 {
+      if let reader = try? TraceReader(path: path) {
+        #expect(reader.integrity.status == .unfinished, "\(reader.integrity)")
+        reads += 1
+      }
+    }
+    #expect(recorder.droppedActionCount == 0)
+    stop.value.withLock { $0 = true }
+    stopped.wait()
+    try recorder.close()
+    #expect(try TraceReader(path: path).integrity.status == .clean)
+  }
+
+  @Test func aCrashedTraceWithoutItsJournalSaysTheJournalIsMissing() throws {
+    let path = temporaryDirectory() + "/copy.trace"
+    try Data(Self.fixture.unfinished).write(to: URL(fileURLWithPath: path))
+    let reader = try TraceReader(path: path)
+    #expect(reader.integrity.status == .damaged)
+    #expect(reader.journalIsMissing)
+    #expect(reader.integrity.damage?.path == path + ".journal")
+    #expect("\(reader.integrity)".contains("copy.trace.journal: missing"))
+    #expect(reader.integrityReport.file == path + ".journal")
+    // Not looked for, it is not missing; beside the trace, it is read.
+    #expect(try TraceReader(path: path, readJournal: false).integrity.status == .unfinished)
+    try Data(Self.fixture.journal).write(to: URL(fileURLWithPath: path + ".journal"))
+    #expect(try TraceReader(path: path).integrity.status == .unfinished)
+  }
+
+  @Test func aFileThatIsNotATraceIsNamedByItsFirstBytesInFileOrder() {
+    do {
+      _ = try TraceReader(bytes: Array("// some Swift".utf8))
+      Issue.record("read a text file as a trace")
+    } catch {
+      #expect(error.message == "not a trace (it starts with 0x2f2f2073, not a Retrace header)")
+    }
   }
 
   @Test func truncatingTheJournalAtEveryOffsetKeepsAPrefix() {
@@ -171,4 +287,9 @@ import Testing
       #expect(error.description.contains("banking"))
     }
   }
+}
+
+/// A flag one thread sets and another reads.
+private final class StopFlag: Sendable {
+  let value = Mutex(false)
 }

@@ -226,6 +226,48 @@ import Testing
       key: Self.key)
   }
 
+  /// A sealed journal's middle record changed: damage, naming the journal, as in the clear.
+  @Test func anEncryptedJournalDamagedInTheMiddleIsDamage() throws {
+    // Every action in the journal, sealed in batches of 50 (a flush ends a batch).
+    let path = temporaryDirectory() + "/open.trace"
+    var configuration = TraceRecorderConfiguration()
+    configuration.encryptionKey = Self.key.publicKey
+    let recorder = try TraceRecorder(
+      path: path, domain: bankingDomain, sessionID: "s", startTime: 1_763_771_000,
+      configuration: configuration)
+    var state = bankingDomain.initialState
+    recorder.attached(sequence: 0, state: state)
+    var random = SeededRandom(seed: 3)
+    var original: [BankingAction] = []
+    for step in 0..<200 {
+      let action = bankingDomain.workload!.next(state, step, &random)
+      _ = bankingDomain.reduce(into: &state, action: action)
+      original.append(action)
+      recorder.record(
+        Transition(
+          sequence: UInt64(step + 1), time: 1_763_771_000 + Double(step + 1), action: action,
+          stateBefore: nil, stateAfter: state))
+      if step % 50 == 49 { try recorder.flush() }
+    }
+    let unfinished = bytes(of: path)
+    let journal = bytes(of: path + ".journal")
+    try recorder.close()
+    let records = DamageTests.recordOffsets(journal)
+    #expect(records.count >= 3)
+    let middle = records[records.count / 2]
+    var flipped = journal
+    for i in (middle + 10)..<(middle + 18) { flipped[i] ^= 0xFF }
+    let reader = try TraceReader(bytes: unfinished, journal: flipped, key: Self.key)
+    #expect(reader.integrity.status == .damaged, "\(reader.integrity)")
+    #expect(reader.integrity.isInJournal)
+    #expect(reader.integrity.damage?.offset == middle)
+    let read = try #require(DamageTests().actions(unfinished, journal: flipped, key: Self.key))
+    #expect(read.actions.count > 0 && read.actions.count < original.count)
+    #expect(Array(original.prefix(read.actions.count)) == read.actions)
+    // Without the key, the journal is not read: nothing is said of it.
+    #expect(try TraceReader(bytes: unfinished, journal: flipped).integrity.status == .unfinished)
+  }
+
   /// A flipped bit fails the chunk's CRC32C; a byte changed with the CRC32C made to match
   /// (someone who meant it) fails authentication. Either way the chunk is damage, and what
   /// is read is a prefix of the session.

@@ -66,6 +66,52 @@ import Testing
     #expect(bigAnswer.status == 422)
     #expect(try bigAnswer.error()?.hasPrefix("\(bigPath): line 1: the header takes") == true)
   }
+
+  /// A crashed session's trace served without its journal, and with its journal damaged in
+  /// the middle: both listed as damaged, naming the journal; a bisection of the damaged one
+  /// says it could not read the whole session rather than that the invariant always held.
+  @Test func aCrashedSessionWithItsJournalMissingOrDamagedIsListedAsDamaged() async throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("studio-journal-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let fixture = StudioHarness.packageRoot.appendingPathComponent("Tests/Fixtures/format-1").path
+    let alone = directory.appendingPathComponent("alone.trace").path
+    let flipped = directory.appendingPathComponent("flipped.trace").path
+    for path in [alone, flipped] {
+      try FileManager.default.copyItem(atPath: fixture + "/crashed.trace", toPath: path)
+    }
+    let middle = try Fixtures.copyFlippingTheMiddleRecord(
+      ofJournal: fixture + "/crashed.trace.journal", to: flipped + ".journal")
+
+    let studio = try await StudioHarness.start([], paths: [alone, flipped])
+    defer { Task { await studio.stop() } }
+    let list = try #require(try await studio.get("/api/sessions").json() as? [[String: Any]])
+    let integrity = Dictionary(
+      uniqueKeysWithValues: list.map {
+        ($0["id"] as? String ?? "", $0["integrity"] as? [String: Any] ?? [:])
+      })
+    #expect(integrity["alone"]?["status"] as? String == "damaged", "\(integrity)")
+    #expect(integrity["alone"]?["file"] as? String == alone + ".journal")
+    #expect((integrity["alone"]?["problem"] as? String)?.hasPrefix("missing") == true)
+    #expect(integrity["flipped"]?["status"] as? String == "damaged", "\(integrity)")
+    #expect(integrity["flipped"]?["file"] as? String == flipped + ".journal")
+    #expect(integrity["flipped"]?["offset"] as? Int == middle)
+
+    let bisect = try #require(
+      try await studio.get(
+        "/api/sessions/flipped/bisect", ["invariant": "balance-matches-transactions"]
+      ).json() as? [String: Any])
+    #expect(bisect["firstViolation"] is NSNull, "\(bisect)")
+    #expect(bisect["readWhole"] as? Bool == false, "\(bisect)")
+    #expect((bisect["integrity"] as? [String: Any])?["status"] as? String == "damaged")
+    let shrink = try #require(
+      try await studio.get(
+        "/api/sessions/flipped/shrink", ["invariant": "balance-matches-transactions"]
+      ).json() as? [String: Any])
+    #expect(shrink["fails"] as? Bool == false, "\(shrink)")
+    #expect(shrink["readWhole"] as? Bool == false, "\(shrink)")
+  }
 }
 
 /// A trace damaged after its head, served from its index: the list, the detail and the

@@ -119,6 +119,29 @@ public enum Fixtures {
     try Data(text.utf8).write(to: url)
     return url.path
   }
+
+  /// Copies the journal at `path` to `destination` with 8 bytes of its middle record
+  /// flipped (that record's own salt's, up to its end mark), and returns the record's
+  /// offset: damage in the middle of a crashed session's journal, with intact records after
+  /// it.
+  public static func copyFlippingTheMiddleRecord(ofJournal path: String, to destination: String)
+    throws -> Int
+  {
+    var journal = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    var records: [Int] = []
+    var offset = 32  // the journal header's size
+    while offset + 8 <= journal.count {
+      let length = journal[offset..<(offset + 4)].reversed().reduce(0) { $0 << 8 | Int($1) }
+      if length == 0 { break }
+      records.append(offset)
+      offset += 8 + length
+    }
+    precondition(records.count >= 3, "a journal of \(records.count) records has no middle")
+    let middle = records[records.count / 2]
+    for i in (middle + 10)..<(middle + 18) { journal[i] ^= 0xFF }
+    try Data(journal).write(to: URL(fileURLWithPath: destination))
+    return middle
+  }
 }
 
 /// The temporary directories the tests made, removed when the test process exits normally.

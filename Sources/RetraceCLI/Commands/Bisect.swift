@@ -12,7 +12,8 @@ struct Bisect: AsyncParsableCommand {
       Exact: the invariant is checked after every action, so a violation that heals later \
       is found too. Prints that action and the state diff across it; exit 0 when the \
       invariant holds throughout, exit 1 too when the session holds no actions (nothing \
-      was checked).
+      was checked) or could not be read whole (a damaged trace, or a crashed session's \
+      journal damaged or missing: the actions after the damage were not checked).
       """)
 
   @Argument(help: "The trace to search.")
@@ -28,7 +29,9 @@ struct Bisect: AsyncParsableCommand {
   mutating func run() async throws {
     let key = try keyOptions.load()
     Terminal.configureColor(colorOptions)
-    let file = try SessionFile.open(trace, key: key)
+    // Checked whole first: whether the invariant held throughout is known only of a session
+    // read to its end.
+    let file = try SessionFile.open(trace, key: key).checked()
     try bisect(try file.domain(), file)
   }
 
@@ -52,6 +55,8 @@ struct Bisect: AsyncParsableCommand {
     let failsAtJump = result.firstViolation.map(debugger.jumped(after:)) ?? false
     let healsAtJump = result.healedAt.map(debugger.jumped(after:)) ?? false
     let jumpNote = " (the time-travel jump after it set the state: the action alone did not)"
+    // Damage in the trace or its journal: the actions after it were not checked.
+    let notWhole = file.traceIntegrity.flatMap { $0.isIntact ? nil : $0 }
     if output.json {
       print(
         JSONValue.object(
@@ -63,7 +68,8 @@ struct Bisect: AsyncParsableCommand {
             ("actions", .int(Int64(debugger.session.actions.count))),
             ("nothingChecked", .bool(nothingChecked)),
             ("failsAtJump", .bool(failsAtJump)), ("healsAtJump", .bool(healsAtJump)),
-          ] + file.unfinishedJSON
+            ("readWhole", .bool(notWhole == nil)),
+          ] + (notWhole.map { [("integrity", $0.json)] } ?? []) + file.unfinishedJSON
         ).text)
     } else if let violation = result.firstViolation {
       if let action = result.action, actionJSON != nil {
@@ -82,6 +88,13 @@ struct Bisect: AsyncParsableCommand {
       print(
         result.healedAt.map { "it holds again after action \($0)" + (healsAtJump ? jumpNote : "") }
           ?? "it stays broken to the end (\(debugger.session.endSequence))")
+    } else if let notWhole {
+      let read = debugger.session.actions.count
+      print(
+        (read == 0
+          ? "\(invariant): nothing was checked: the session could not be read whole, and no action came before the damage: \(notWhole.summary)"
+          : "\(invariant) holds after each of the \(read) actions read, but the session could not be read whole, so the actions after them were not checked: \(notWhole.summary)")
+          .oneLine().red)
     } else if nothingChecked {
       print(
         "\(invariant): nothing was checked: the session holds no actions (the state it starts from was checked, and it holds)"
@@ -90,10 +103,13 @@ struct Bisect: AsyncParsableCommand {
       print(
         "\(invariant) holds after every one of the \(debugger.session.actions.count) actions".green)
     }
+    if let notWhole, result.firstViolation != nil, !output.json {
+      print("(the session could not be read whole: \(notWhole.summary.oneLine()))")
+    }
     if !output.json, let unfinished = file.unfinished {
       print("(\(unfinished.text): it never closed, so it ends where the recording stopped)")
     }
-    if result.firstViolation != nil || nothingChecked {
+    if result.firstViolation != nil || nothingChecked || notWhole != nil {
       throw ExitCode(RetraceExitCode.negative.rawValue)
     }
   }

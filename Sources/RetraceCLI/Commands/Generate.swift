@@ -92,14 +92,13 @@ struct Generate: AsyncParsableCommand {
   }
 
   private func generate<D: Domain>(_ domain: D) throws {
+    // The domain is the problem, not the output file: the error names no file.
     guard domain.workload != nil else {
       throw DebuggerError(
-        .unknownDomain, "domain \(domain.name) has no workload, so it cannot generate sessions",
-        path: output)
+        .unknownDomain, "domain \(domain.name) has no workload, so it cannot generate sessions")
     }
     if redact && domain.redaction == nil {
-      throw DebuggerError(
-        .unknownDomain, "domain \(domain.name) declares no redaction policy", path: output)
+      throw DebuggerError(.unknownDomain, "domain \(domain.name) declares no redaction policy")
     }
     let encryptionKey = try encryptTo.map { path throws(TraceError) in
       try TracePublicKey(contentsOfFile: path)

@@ -46,7 +46,9 @@ struct Info: AsyncParsableCommand {
     let unfinished =
       file.traceIntegrity == nil
       ? file.unfinished
-      : summary.unfinished ? SessionFile.Unfinished(recoveredActions: recovered) : nil
+      : summary.unfinished
+        ? SessionFile.Unfinished(
+          recoveredActions: recovered, missingJournal: file.unfinished?.missingJournal) : nil
     let redaction = summary.info.app["redaction"]
     // Without the key, only the framing and the checksums were checked: never "clean".
     let integrityJSON =
@@ -160,6 +162,9 @@ struct Info: AsyncParsableCommand {
           + (summary.contentsRead
             ? "\(recovered) action\(recovered == 1 ? "" : "s") recovered from it"
             : "its records need the private key"))
+    } else if let missing = unfinished?.missingJournal {
+      row(
+        "journal", "\(missing) is missing: the actions after the trace's last chunk were in it".red)
     }
     guard summary.contentsRead else {
       row("integrity", Self.unreadable.yellow)
@@ -195,17 +200,20 @@ struct Info: AsyncParsableCommand {
 }
 
 extension IntegrityReport {
-  /// The report as `info --json` and `verify --json` print it.
+  /// The report as `info --json` and `verify --json` print it; `file` only when the problem
+  /// is in another file than the session's (its journal).
   package var json: JSONValue {
-    .object([
-      ("status", .string(status.rawValue)),
-      ("intactActions", .int(Int64(intactActions))),
-      ("recoveredActions", .int(Int64(recoveredActions))),
-      ("problem", .optional(problem) { .string($0) }),
-      ("line", .optional(line) { .int(Int64($0)) }),
-      ("offset", .optional(offset) { .int(Int64($0)) }),
-      ("sequence", .optional(sequence) { .uint($0) }),
-    ])
+    .object(
+      [
+        ("status", .string(status.rawValue)),
+        ("intactActions", .int(Int64(intactActions))),
+        ("recoveredActions", .int(Int64(recoveredActions))),
+        ("problem", .optional(problem) { .string($0) }),
+      ] + (file.map { [("file", .string($0))] } ?? []) + [
+        ("line", .optional(line) { .int(Int64($0)) }),
+        ("offset", .optional(offset) { .int(Int64($0)) }),
+        ("sequence", .optional(sequence) { .uint($0) }),
+      ])
   }
 }
 

@@ -454,7 +454,7 @@ struct Replay: AsyncParsableCommand {
     var narrowingHint: String? {
       guard let divergence, lockstep == nil, divergence.window.count > 1 else { return nil }
       return
-        "to name the exact action among them: replay it side by side with the reducer that recorded it (--as NAME, with the recording's domain registered in the same retrace), or bisect an invariant the wrong state breaks (retrace bisect \(path) --invariant NAME)"
+        "to name the exact action among them: replay it side by side with the reducer that recorded it (--as NAME, with the recording's domain registered in the same \(CommandContext.name)), or bisect an invariant the wrong state breaks (\(CommandContext.name) bisect \(path) --invariant NAME)"
     }
 
     var json: JSONValue {

@@ -59,12 +59,20 @@ struct Shrink: AsyncParsableCommand {
     }
     bar.finish()
     guard let shrunk else {
-      // Of a session without actions, "holds after every action" would claim a check.
-      Terminal.writeError(
-        "\(CommandContext.name): \(trace): "
-          + (debugger.session.actions.isEmpty
-            ? "the session holds no actions; nothing to shrink"
-            : "\(invariant) holds after every action; nothing to shrink"))
+      // Of a session without actions, "holds after every action" would claim a check; of
+      // one not read whole (damage, a crashed session's journal damaged or missing), it
+      // would claim the actions after the damage.
+      let count = debugger.session.actions.count
+      let why: String
+      if let notWhole = file.checked().traceIntegrity, !notWhole.isIntact {
+        why =
+          "\(invariant) holds after each of the \(count) actions read, but the session could not be read whole (\(notWhole.summary)); nothing to shrink"
+      } else if count == 0 {
+        why = "the session holds no actions; nothing to shrink"
+      } else {
+        why = "\(invariant) holds after every action; nothing to shrink"
+      }
+      Terminal.writeError("\(CommandContext.name): \(trace): \(why)".oneLine())
       throw ExitCode(RetraceExitCode.negative.rawValue)
     }
     try SessionFile.write(shrunk.session, domain: domain, to: output)

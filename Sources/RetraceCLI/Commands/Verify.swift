@@ -33,8 +33,9 @@ struct Verify: AsyncParsableCommand {
     let unfinished =
       file.traceIntegrity == nil
       ? file.unfinished
-      : file.unfinished.map { _ in
-        SessionFile.Unfinished(recoveredActions: integrity.recoveredActions)
+      : file.unfinished.map {
+        SessionFile.Unfinished(
+          recoveredActions: integrity.recoveredActions, missingJournal: $0.missingJournal)
       }
     // A file with no action to check has not passed: its framing was all there was.
     let nothingChecked = integrity.isIntact && integrity.intactActions == 0

@@ -69,10 +69,19 @@ package struct SessionFile: Sendable {
   package struct Unfinished: Sendable {
     /// The actions read from the journal beside the trace, which its chunks did not hold.
     package var recoveredActions: Int
+    /// The journal that should be beside the trace and is not, when it is missing.
+    package var missingJournal: String? = nil
 
-    /// How the commands say it: `unfinished session: 28 actions recovered from the journal`.
+    /// How the commands say it: `unfinished session: 28 actions recovered from the journal`,
+    /// or `unfinished session: its journal crash.trace.journal, which held its last actions,
+    /// is missing`.
     package var text: String {
-      "unfinished session: \(recoveredActions) action\(recoveredActions == 1 ? "" : "s") recovered from the journal"
+      if let missingJournal {
+        return
+          "unfinished session: its journal \(missingJournal), which held the actions after the trace's last chunk, is missing"
+      }
+      return
+        "unfinished session: \(recoveredActions) action\(recoveredActions == 1 ? "" : "s") recovered from the journal"
     }
   }
 
@@ -85,7 +94,9 @@ package struct SessionFile: Sendable {
     switch content {
     case .trace(let reader):
       guard reader.isUnfinished else { return nil }
-      return Unfinished(recoveredActions: reader.integrity.recoveredActions)
+      return Unfinished(
+        recoveredActions: reader.integrity.recoveredActions,
+        missingJournal: reader.journalIsMissing ? reader.integrity.damage?.path : nil)
     case .jsonLines(_, let header):
       guard header.unfinished == true else { return nil }
       return Unfinished(recoveredActions: header.recoveredActions ?? 0)

@@ -25,3 +25,10 @@ extension Array where Element == UInt8 {
     return try result.get()
   }
 }
+
+extension Sequence where Element == UInt8 {
+  /// The bytes in lowercase hex, two digits each, in order: `2f2f2073`.
+  var hex: String {
+    map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
+  }
+}

@@ -133,9 +133,9 @@ struct Scan {
         throw TraceError(
           .notATrace, "a zstd file, but not a Retrace trace (no header frame)", offset: 0)
       }
+      // The bytes in the file's order, not the little-endian number they make.
       throw TraceError(
-        .notATrace,
-        "not a trace (it starts with 0x\(String(magic, radix: 16)), not a Retrace header)",
+        .notATrace, "not a trace (it starts with 0x\(file[0..<4].hex), not a Retrace header)",
         offset: 0)
     }
     let size = Int(file.readLittleEndian(UInt32.self, at: 4))
@@ -351,109 +351,5 @@ struct Scan {
     // (`TraceReader.intactPart()`).
     endTime = file.readLittleEndian(Int64.self, at: trailer + 16)
     return nil
-  }
-}
-
-/// A record read back from a journal.
-struct JournalRecord: Sendable {
-  var kind: TraceRecord.Kind
-  var sequence: UInt64
-  var time: Int64
-  var hash: UInt64
-  var payload: [UInt8]
-
-  /// The intact records of a journal that continue at `nextSequence`: it stops at the first
-  /// record whose length or checksum (salted with this journal's salt) is wrong, so stale
-  /// records from before the journal's last reset are never read.
-  ///
-  /// A sealed journal (format 2, of an encrypted trace) is read only with the trace's
-  /// `cipher`; each of its records holds one or more records, and they end at the first
-  /// that does not authenticate.
-  static func read(_ bytes: [UInt8], nextSequence: UInt64, cipher: TraceCipher?)
-    -> [JournalRecord]
-  {
-    bytes.withUnsafeBytes { file -> [JournalRecord] in
-      let h = TraceFormat.journalHeaderSize
-      guard file.count >= h, file.readLittleEndian(UInt32.self, at: 0) == TraceFormat.journalTag,
-        CRC32C.checksum(UnsafeRawBufferPointer(rebasing: file[0..<28]))
-          == file.readLittleEndian(UInt32.self, at: 28),
-        file.readLittleEndian(UInt16.self, at: 4) == (cipher == nil ? 1 : 2)
-      else { return [] }
-      let salt = file.readLittleEndian(UInt32.self, at: 8)
-      var saltBytes: [UInt8] = []
-      saltBytes.appendLittleEndian(salt)
-      let saltCRC = CRC32C.checksum(saltBytes)
-      var records: [JournalRecord] = []
-      var expected = nextSequence
-      var offset = h
-      while file.count - offset >= 8 {
-        let length = Int(file.readLittleEndian(UInt32.self, at: offset))
-        let crc = file.readLittleEndian(UInt32.self, at: offset + 4)
-        guard length > 0, file.count - offset - 8 >= length else { break }
-        let stored = UnsafeRawBufferPointer(rebasing: file[(offset + 8)..<(offset + 8 + length)])
-        guard CRC32C.update(saltCRC, stored) == crc else { break }
-        offset += 8 + length
-        guard let cipher else {
-          guard
-            Self.parse(stored, expected: &expected, nextSequence: nextSequence, into: &records)
-              != nil
-          else { break }
-          continue
-        }
-        // A sealed record holds the records of one batch, one CBOR array after another.
-        guard let batch = cipher.openJournalRecord(stored) else { break }
-        let intact = batch.withUnsafeBytes { batch -> Bool in
-          var cursor = RecordCBOR.Cursor(batch)
-          while !cursor.isAtEnd {
-            guard let range = try? cursor.skipItem(),
-              Self.parse(
-                UnsafeRawBufferPointer(rebasing: batch[range]), expected: &expected,
-                nextSequence: nextSequence, into: &records) != nil
-            else { return false }
-          }
-          return true
-        }
-        if !intact { break }
-      }
-      return records
-    }
-  }
-
-  /// Parses one journal record's `payload` and appends it to `records` when it continues
-  /// them: `true` when it did, `false` when it is to be skipped (already in a chunk), `nil`
-  /// when the journal's intact records end before it.
-  private static func parse(
-    _ payload: UnsafeRawBufferPointer, expected: inout UInt64, nextSequence: UInt64,
-    into records: inout [JournalRecord]
-  ) -> Bool? {
-    var cursor = RecordCBOR.Cursor(payload)
-    guard let count = try? cursor.readArrayCount(), let kind = try? cursor.readUInt() else {
-      return nil
-    }
-    switch (TraceFormat.RecordKind(rawValue: kind), count) {
-    case (.action, 4):
-      guard let sequence = try? cursor.readUInt(), let time = try? cursor.readInt(),
-        let range = try? cursor.skipItem(), cursor.isAtEnd
-      else { return nil }
-      if sequence < expected { return false }  // already in a chunk
-      guard sequence == expected else { return nil }
-      records.append(
-        JournalRecord(
-          kind: .action, sequence: sequence, time: time, hash: 0, payload: Array(payload[range])))
-      expected += 1
-      return true
-    case (.checkpoint, 3):
-      guard let sequence = try? cursor.readUInt(), let hash = try? cursor.readUInt(),
-        cursor.isAtEnd
-      else { return nil }
-      // Only checkpoints after a recovered action; earlier ones are already in a chunk.
-      if sequence < expected - 1 || expected == nextSequence { return false }
-      guard sequence == expected - 1 else { return nil }
-      records.append(
-        JournalRecord(kind: .checkpoint, sequence: sequence, time: 0, hash: hash, payload: []))
-      return true
-    default:
-      return nil
-    }
   }
 }

@@ -581,9 +581,13 @@ final class FileSession<D: Domain>: StudioSession {
 
   // MARK: - What needs the whole session
 
+  /// `readWhole` is false, and `integrity` says why, when the session could not be read to
+  /// its end (a damaged trace, or a crashed session's journal damaged or missing): then the
+  /// invariant holding is known only of the actions read.
   func bisect(invariant: String) async throws -> JSONValue {
     _ = try invariantNamed(invariant)
     let debugger = try await debugger.value
+    let integrity = try await summaryValue.value.integrity
     return try await offload(.wholeSession) {
       let result = try debugger.bisect(invariant: invariant)
       let stretches =
@@ -601,6 +605,8 @@ final class FileSession<D: Domain>: StudioSession {
         // Where a time-travel jump after the action set the state, as `bisect --json` says.
         ("failsAtJump", .bool(result.firstViolation.map(debugger.jumped(after:)) ?? false)),
         ("healsAtJump", .bool(result.healedAt.map(debugger.jumped(after:)) ?? false)),
+        ("readWhole", .bool(integrity.isIntact)),
+        ("integrity", integrity.json),
         (
           "violations",
           .array(
@@ -683,13 +689,20 @@ final class FileSession<D: Domain>: StudioSession {
     }
   }
 
+  /// When the invariant never fails, `readWhole` and `integrity` say whether that is of the
+  /// whole session, as in ``bisect(invariant:)``.
   func shrink(invariant: String) async throws -> JSONValue {
     _ = try invariantNamed(invariant)
     let debugger = try await debugger.value
     let domain = self.domain
+    let integrity = try await summaryValue.value.integrity
     return try await offload(.wholeSession) {
       guard let shrunk = try debugger.shrink(invariant: invariant) else {
-        return .object([("invariant", .string(invariant)), ("fails", .bool(false))])
+        return .object([
+          ("invariant", .string(invariant)), ("fails", .bool(false)),
+          ("actions", .int(Int64(debugger.session.actions.count))),
+          ("readWhole", .bool(integrity.isIntact)), ("integrity", integrity.json),
+        ])
       }
       // The shrunk session, numbered from 1, as `shrink -o` writes it.
       let session = shrunk.session

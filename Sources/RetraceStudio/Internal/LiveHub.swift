@@ -33,6 +33,8 @@ final class LiveHub: WSMessageHandler, Sendable {
   static let defaultEndedSegmentLimit = 8
   /// How many connections are served at once, at most; an upgrade past it is refused (503).
   let connectionLimit: Int
+  /// The debugger's name, in the commands its messages suggest (`retrace serve …`).
+  let commandName: String
   /// How many connections are being served.
   private let connections = Mutex(0)
 
@@ -56,7 +58,7 @@ final class LiveHub: WSMessageHandler, Sendable {
   init(
     catalog: SessionCatalog, registry: DomainRegistry, flows: [NavigationFlow],
     recordDirectory: String, endedSegmentLimit: Int = LiveHub.defaultEndedSegmentLimit,
-    connectionLimit: Int = LiveHub.defaultConnectionLimit
+    connectionLimit: Int = LiveHub.defaultConnectionLimit, commandName: String = "retrace"
   ) {
     precondition(endedSegmentLimit >= 0, "a negative number of ended segments to keep")
     precondition(connectionLimit > 0, "a live connection limit of at least one")
@@ -66,6 +68,7 @@ final class LiveHub: WSMessageHandler, Sendable {
     self.registry = registry
     self.flows = flows
     self.recordDirectory = recordDirectory
+    self.commandName = commandName
   }
 
   /// Whether a new connection would be served now: fewer than ``connectionLimit`` are.
@@ -85,7 +88,7 @@ final class LiveHub: WSMessageHandler, Sendable {
       return true
     }
     guard admitted else {
-      continuation.yield(.data(LiveMessage.error(Self.tooMany(connectionLimit))))
+      continuation.yield(.data(LiveMessage.error(tooMany)))
       continuation.yield(.close(WSCloseCode(Self.tryAgainLater, reason: "")))
       continuation.finish()
       return outgoing
@@ -99,9 +102,9 @@ final class LiveHub: WSMessageHandler, Sendable {
     return outgoing
   }
 
-  /// What a connection past `limit` is told.
-  static func tooMany(_ limit: Int) -> String {
-    "the Studio serves at most \(limit) live connections at once (retrace serve --live-connection-limit)"
+  /// What a connection past ``connectionLimit`` is told.
+  var tooMany: String {
+    "the Studio serves at most \(connectionLimit) live connections at once (\(commandName) serve --live-connection-limit)"
   }
 
   /// Reads one connection to its end: each message is taken on the ``WorkKind/live`` pool,
@@ -199,7 +202,7 @@ final class LiveHub: WSMessageHandler, Sendable {
     } catch {
       let known = registry.names.joined(separator: ", ")
       throw LiveProtocolError(
-        "this Studio does not know the domain '\(hello.domain)' (it knows \(known)): serve with a `retrace` built with that domain registered (RetraceCommand.main(domains:))"
+        "this Studio does not know the domain '\(hello.domain)' (it knows \(known)): serve with a `\(commandName)` built with that domain registered (RetraceCommand.main(domains:))"
       )
     }
     // A trace's first sequence number is at most 2^63 - 1 (TRACE_FORMAT §2.2), which also

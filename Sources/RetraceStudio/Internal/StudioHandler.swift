@@ -116,7 +116,7 @@ final class StudioHandler: HTTPHandler, Sendable {
     let parts = target.segments
     if parts == ["api", "live"] {
       try checkToken(request, target.query)
-      guard hub.takesConnection else { throw APIError(503, LiveHub.tooMany(hub.connectionLimit)) }
+      guard hub.takesConnection else { throw APIError(503, hub.tooMany) }
       return try await live.handleRequest(request)
     }
     // The commands to a live session's app: move it, send it an action (the page posts

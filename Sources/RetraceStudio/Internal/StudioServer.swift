@@ -37,7 +37,8 @@ final class StudioServer: Sendable {
   /// `endedLiveSegmentLimit` ended live segments stay listed, and at most
   /// `liveConnectionLimit` live connections are served at once (``LiveHub``). Files the page
   /// uploads are written into `uploadDirectory` (a new temporary directory by default) and
-  /// read with `key` (``Uploads``).
+  /// read with `key` (``Uploads``). `commandName` is the debugger's name, in the commands its
+  /// errors suggest.
   init(
     catalog: SessionCatalog, address: ListenAddress, port: UInt16, token: String,
     recordDirectory: String = "retrace-live", registry: DomainRegistry,
@@ -46,7 +47,7 @@ final class StudioServer: Sendable {
     endedLiveSegmentLimit: Int = LiveHub.defaultEndedSegmentLimit,
     liveConnectionLimit: Int = LiveHub.defaultConnectionLimit,
     limits: RequestLimits = RequestLimits(), uploadDirectory: String? = nil,
-    key: TracePrivateKey? = nil
+    key: TracePrivateKey? = nil, commandName: String = "retrace"
   ) {
     self.catalog = catalog
     self.address = address
@@ -56,13 +57,14 @@ final class StudioServer: Sendable {
     self.maximumLiveMessageSize = maximumLiveMessageSize
     let hub = LiveHub(
       catalog: catalog, registry: registry, flows: flows, recordDirectory: recordDirectory,
-      endedSegmentLimit: endedLiveSegmentLimit, connectionLimit: liveConnectionLimit)
+      endedSegmentLimit: endedLiveSegmentLimit, connectionLimit: liveConnectionLimit,
+      commandName: commandName)
     let handler = StudioHandler(
       catalog: catalog, token: token, page: PageResources.load(), hub: hub,
       maximumLiveMessageSize: maximumLiveMessageSize,
       uploads: Uploads(
         directory: uploadDirectory ?? Uploads.temporaryDirectory(), limit: limits.upload,
-        catalog: catalog, registry: registry, flows: flows, key: key))
+        catalog: catalog, registry: registry, flows: flows, key: key, commandName: commandName))
     self.handler = handler
     pool = NoDelaySocketPool(base: HTTPServer.defaultPool())
     webSocketDirectory = SocketDirectories.make()

@@ -52,6 +52,9 @@ struct Uploads: Sendable {
     try? FileManager.default.removeItem(atPath: file.path)
   }
 
+  /// The command's name, in the commands the errors suggest (`retrace serve …`).
+  var commandName = "retrace"
+
   /// A new directory in the system's temporary directory, for a Studio given none.
   static func temporaryDirectory() -> String {
     FileManager.default.temporaryDirectory
@@ -74,7 +77,8 @@ struct Uploads: Sendable {
     }
     guard !data.isEmpty else { throw APIError(400, "the upload '\(base)' is empty") }
     guard data.count <= limit else {
-      throw APIError(413, "the upload is larger than \(limit) bytes (retrace serve --upload-limit)")
+      throw APIError(
+        413, "the upload is larger than \(limit) bytes (\(commandName) serve --upload-limit)")
     }
     let held = written.total
     guard held + data.count <= totalLimit else {
@@ -85,8 +89,9 @@ struct Uploads: Sendable {
     }
     // A name a file system takes: at most 100 characters before the suffix.
     let stem = SessionCatalog.slug(String(base.dropLast(suffix.count).prefix(100)))
-    let (directory, catalog, registry, flows, key, written) = (
-      self.directory, self.catalog, self.registry, self.flows, self.key, self.written
+    let (directory, catalog, registry, flows, key, written, commandName) = (
+      self.directory, self.catalog, self.registry, self.flows, self.key, self.written,
+      self.commandName
     )
     return try await offload {
       let path = try Self.write(data, stem: stem, suffix: suffix, in: directory)
@@ -116,7 +121,7 @@ struct Uploads: Sendable {
           try? FileManager.default.removeItem(atPath: path)
           throw APIError(
             413,
-            "it holds \(raw) bytes of records once decompressed, more than an upload of \(data.count) bytes may (\(Self.expansionLimit(of: data.count))); serve the file with retrace serve FILE instead"
+            "it holds \(raw) bytes of records once decompressed, more than an upload of \(data.count) bytes may (\(Self.expansionLimit(of: data.count))); serve the file with \(commandName) serve FILE instead"
           )
         }
       }

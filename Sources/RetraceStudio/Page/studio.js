@@ -128,7 +128,7 @@ function renderSessions() {
     }
     row.append(tools);
     row.classList.toggle('current', row.dataset.id === app.session?.id);
-    row.title = `${session.file}: ${session.diverged ? 'diverged' : session.integrity.status}`;
+    row.title = `${session.file}: ${session.diverged ? 'diverged' : integrityText(session.integrity)}`;
     row.addEventListener('click', () => openSession(session.id));
     return row;
   }));
@@ -1032,6 +1032,14 @@ function renderInvariants() {
   if (!app.session.invariants.length) list.append(Object.assign(document.createElement('li'), { textContent: 'This domain declares no invariants.' }));
 }
 
+/** A session's integrity in a line, as the CLI's `info` says it: `damaged at FILE, offset N, sequence S: problem`. */
+function integrityText(integrity) {
+  if (!integrity.problem) return integrity.status;
+  const at = [integrity.file, integrity.line != null && `line ${integrity.line}`, integrity.offset != null && `offset ${integrity.offset}`,
+    integrity.sequence != null && `sequence ${integrity.sequence}`].filter(Boolean);
+  return `${integrity.status}${at.length ? ` at ${at.join(', ')}` : ''}: ${integrity.problem}`;
+}
+
 function jumpButton(text, sequence, cls) {
   const button = Object.assign(document.createElement('button'), { className: `jump ${cls}`, textContent: text });
   button.dataset.seq = sequence;
@@ -1044,7 +1052,10 @@ async function runInvariant(name, result) {
   try {
     const bisect = await api(`sessions/${encodeURIComponent(app.session.id)}/bisect`, { invariant: name });
     app.marks = app.marks.filter((m) => m.invariant !== name);
-    if (bisect.firstViolation === null) {
+    if (bisect.firstViolation === null && bisect.readWhole === false) {
+      // Not read to its end: nothing is known of the actions after the damage.
+      result.replaceChildren(Object.assign(document.createElement('span'), { className: 'bad', textContent: `${bisect.actions ? `holds after the ${bisect.actions.toLocaleString('en')} actions read` : 'nothing was checked'}, but the session could not be read whole: ${integrityText(bisect.integrity)}` }));
+    } else if (bisect.firstViolation === null) {
       result.replaceChildren(Object.assign(document.createElement('span'), { className: 'ok', textContent: `holds after all ${bisect.actions.toLocaleString('en')} actions` }));
     } else {
       // Every stretch where it fails gets its marks; the first is spelled out with links.
@@ -1129,7 +1140,9 @@ $('shrink-button').addEventListener('click', async () => {
   try {
     shrunk = await api(`sessions/${encodeURIComponent(app.session.id)}/shrink`, { invariant });
     if (!shrunk.fails) {
-      $('shrink-summary').textContent = `${invariant} holds after every action: nothing to shrink`;
+      $('shrink-summary').textContent = shrunk.readWhole === false
+        ? `${invariant} holds after the ${shrunk.actions.toLocaleString('en')} actions read, but the session could not be read whole (${integrityText(shrunk.integrity)}): nothing to shrink`
+        : `${invariant} holds after every action: nothing to shrink`;
       return;
     }
     $('shrink-summary').textContent = `${shrunk.originalCount.toLocaleString('en')} actions shrunk to ${shrunk.actions} that still break ${invariant} (${shrunk.replays} replays)`;
