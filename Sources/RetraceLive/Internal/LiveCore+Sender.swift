@@ -354,15 +354,18 @@ extension LiveCore {
   /// hashed (the one after it is taken when it is done), after a jump (the Studio was sent
   /// that state whole, and checks a checkpoint against the state the action gave), or with
   /// an interval of 0.
+  ///
+  /// The state is taken, and the hash claimed, on the main actor: an app that keeps the main
+  /// actor busy with a burst of actions takes its periodic checkpoints meanwhile, and this
+  /// one after them.
   private func checkpointIfIdle() {
     guard configuration.checkpointInterval != 0 else { return }
     let due = queue.withLock { q in
       q.accepting && !q.needsResync && !q.jumpedSinceAction && q.lastSequence > q.lastChecked
     }
-    let next = nextCheckpoint.load(ordering: .relaxed)
-    guard due, next != .max,
-      nextCheckpoint.compareExchange(expected: next, desired: .max, ordering: .relaxed).exchanged,
-      let access = store.withLock({ $0 })
+    guard due, nextCheckpoint.load(ordering: .relaxed) != .max,
+      let access = store.withLock({ $0 }),
+      !idleCheckpointAsked.exchange(true, ordering: .acquiringAndReleasing)
     else { return }
     let connection = generation.load(ordering: .sequentiallyConsistent)
     Task.detached(priority: .utility) { [self] in
@@ -370,20 +373,17 @@ extension LiveCore {
       // queued, and the `checkpoint` is queued after it.
       let taken = await MainActor.run { [self] () -> (UInt64, State)? in
         guard let (sequence, state) = access.read() else { return nil }
-        let usable = queue.withLock { q -> Bool in
+        return queue.withLock { q -> (UInt64, State)? in
           guard q.accepting, !q.needsResync, !q.jumpedSinceAction, q.lastSequence == sequence,
-            sequence > q.lastChecked
-          else { return false }
+            sequence > q.lastChecked, nextCheckpoint.load(ordering: .relaxed) != .max
+          else { return nil }
+          nextCheckpoint.store(.max, ordering: .relaxed)
           q.lastChecked = sequence
-          return true
+          return (sequence, state)
         }
-        return usable ? (sequence, state) : nil
       }
-      guard let (sequence, state) = taken else {
-        checkpointDone(after: queue.withLock { $0.lastSequence })
-        return
-      }
-      hash(state, after: sequence, on: connection)
+      idleCheckpointAsked.store(false, ordering: .releasing)
+      if let (sequence, state) = taken { hash(state, after: sequence, on: connection) }
     }
   }
 

@@ -140,6 +140,9 @@ final class LiveCore<State: Codable & Sendable, Action: Codable & Sendable>: Sen
   /// the store hands over no other state meanwhile. Most actions come before it, and one
   /// relaxed load answers for them, before the division by the interval (see W4l).
   @usableFromInline let nextCheckpoint: Atomic<UInt64>
+  /// Whether an idle checkpoint's request for the store's state is on its way to the main
+  /// actor: one at a time.
+  let idleCheckpointAsked = Atomic<Bool>(false)
   let endpoint: StudioEndpoint
   let session: Session
   let onEvent: (@Sendable (LiveLinkEvent) -> Void)?
