@@ -152,7 +152,7 @@ function liveBadge(session) {
 // What the live bar says of the states no checkpoint of the app's has checked.
 function uncheckedText(session) {
   if (session.diverged || session.checkedThrough === undefined || session.checkedThrough >= session.lastSequence) return null;
-  return `the states after action ${session.checkedThrough.toLocaleString('en')} are unchecked (no checkpoint of the app's covers them yet)`;
+  return `checked through ${session.checkedThrough.toLocaleString('en')}: the states after it are unchecked`;
 }
 
 // The session list, and the open session when it is live, are asked for again every POLL
@@ -207,11 +207,11 @@ function renderLiveBar() {
   const parts = [session.connected ? 'app connected' : 'app disconnected'];
   if (session.connected) parts.push(appPosition(session));
   if (session.diverged) parts.push(`diverged: ${session.integrity.problem}`);
-  const unchecked = uncheckedText(session);
-  if (unchecked) parts.push(unchecked);
   if (session.appError) parts.push(`app: ${session.appError}`);
   $('live-status').textContent = parts.join(' · ');
   $('live-status').className = session.diverged ? 'error' : '';
+  // After the buttons, so that a note that comes and goes as checkpoints arrive moves none.
+  $('live-check').textContent = uncheckedText(session) ?? '';
   $('follow').hidden = app.follow;
   $('move-app').hidden = $('resume-app').hidden = !session.connected;
   window.studio.live = {
