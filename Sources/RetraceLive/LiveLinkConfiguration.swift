@@ -19,7 +19,10 @@ public struct LiveLinkConfiguration: Sendable {
   /// The default is 256.
   ///
   /// The store hands over its state at those actions only, and the hash is computed on a
-  /// background task.
+  /// background task. When the link goes idle with actions no checkpoint covers (a session
+  /// shorter than the interval, the end of a burst), it takes the store's state once more
+  /// and sends a checkpoint of its last action, so that what the Studio shows is checked
+  /// once the app stops acting.
   public var checkpointInterval: UInt64 = 256
 
   /// How long the link waits before its first reconnection attempt; each failed attempt

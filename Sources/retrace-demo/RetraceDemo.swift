@@ -65,6 +65,13 @@ struct RetraceDemo: AsyncParsableCommand {
       valueName: "seconds"))
   var exitAfterIdle: Double?
 
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "The link's checkpoint interval (LiveLinkConfiguration.checkpointInterval); 0 sends no checkpoint.",
+      valueName: "actions"))
+  var checkpointInterval: UInt64 = LiveLinkConfiguration().checkpointInterval
+
   func validate() throws {
     guard rate.isFinite, rate >= 0 else {
       throw ValidationError("--rate must be 0 or more, not \(rate).")
@@ -125,9 +132,11 @@ struct RetraceDemo: AsyncParsableCommand {
       reducer: Reduce<D.State, D.Action> { domain.reduce(into: &$0, action: $1) })
     let lastCommand = Mutex(ContinuousClock.now)
     let link: LiveLink<D.State, D.Action>
+    var configuration = LiveLinkConfiguration()
+    configuration.checkpointInterval = checkpointInterval
     do {
       link = try LiveLink(
-        domain: domain, studio: live, app: ["name": "retrace-demo"]
+        domain: domain, studio: live, app: ["name": "retrace-demo"], configuration: configuration
       ) { event in
         switch event {
         case .connected(let sequence, let dropped):

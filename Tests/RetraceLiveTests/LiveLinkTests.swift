@@ -68,7 +68,8 @@ struct LiveLinkTests {
         Issue.record("checkpoint \(checkpoint)")
         continue
       }
-      #expect(sequence % 256 == 0)
+      // Every 256 actions, and the last one once the link is idle.
+      #expect(sequence % 256 == 0 || sequence == 1_000, "\(sequence)")
       var state = bankingDomain.initialState
       for action in actions.prefix(Int(sequence)) {
         _ = bankingDomain.reduce(into: &state, action: action)
@@ -92,6 +93,57 @@ struct LiveLinkTests {
       try CBORDecoder().decode(CounterAction.self, from: $0.1)
     }
     #expect(decoded == actions)
+    await link.close()
+  }
+
+  /// A session shorter than the checkpoint interval is checked too: once the app stops
+  /// acting, the link sends the hash of its state after its last action, and none for a
+  /// state a jump set.
+  @Test func anIdleLinkSendsACheckpointOfItsLastAction() async throws {
+    let studio = try await TestStudio.start()
+    defer { Task { await studio.stop() } }
+    let store = Self.bankingStore()
+    let link = try LiveLink(domain: bankingDomain, studio: studio.address)
+    store.attach(link)
+    let actions = bankingDomain.generate(count: 201, seed: 11).actions
+    for action in actions.prefix(200) { store.send(action) }
+    let expected = try StateHash(of: store.state).rawValue
+    try await eventually("a checkpoint of action 200") {
+      studio.messages(ofType: "checkpoint").contains { $0["sequence"] == .unsigned(200) }
+    }
+    let checkpoints = studio.messages(ofType: "checkpoint")
+    #expect(checkpoints.count == 1, "\(checkpoints)")
+    #expect(checkpoints.last?["hash"] == .unsigned(expected))
+    // A jump sets a state the Studio was sent whole: no checkpoint follows it.
+    store.jump(to: bankingDomain.initialState)
+    try await eventually("the jump") { !studio.messages(ofType: "jump").isEmpty }
+    try await Task.sleep(for: .milliseconds(300))
+    #expect(studio.messages(ofType: "checkpoint").count == 1)
+    // Acting again after it: the new last action is checked in turn.
+    store.send(actions[200])
+    let after = try StateHash(of: store.state).rawValue
+    try await eventually("a checkpoint of action 201") {
+      studio.messages(ofType: "checkpoint").contains {
+        $0["sequence"] == .unsigned(201) && $0["hash"] == .unsigned(after)
+      }
+    }
+    await link.close()
+  }
+
+  /// With `checkpointInterval` 0 the link sends no checkpoint, idle or not.
+  @Test func noIntervalSendsNoIdleCheckpoint() async throws {
+    let studio = try await TestStudio.start()
+    defer { Task { await studio.stop() } }
+    let store = Self.bankingStore()
+    var configuration = LiveLinkConfiguration()
+    configuration.checkpointInterval = 0
+    let link = try LiveLink(
+      domain: bankingDomain, studio: studio.address, configuration: configuration)
+    store.attach(link)
+    for action in bankingDomain.generate(count: 50, seed: 11).actions { store.send(action) }
+    try await eventually("50 actions") { studio.actionsSinceLastHello().count == 50 }
+    try await Task.sleep(for: .milliseconds(300))
+    #expect(studio.messages(ofType: "checkpoint").isEmpty)
     await link.close()
   }
 

@@ -52,4 +52,29 @@ import Testing
     #expect(text.contains(#"demo\nretrace: warning: forged line\u{1B}[2J\u{202E}"#), "\(text)")
     #expect(!text.contains("\u{1B}") && !text.contains("\u{202E}"), "\(text)")
   }
+
+  /// A hello that names a domain the Studio does not know is refused, and the Studio says so
+  /// on stderr: one line naming the app and the domain, their control characters escaped.
+  @Test func anUnknownDomainIsNamedOnStderr() async throws {
+    let directory = try LiveSessionTests.directory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let token = "live-log-token-5678"
+    let (process, port, stderr) = try Self.serve(token: token, recordDirectory: directory)
+    defer { process.terminate() }
+
+    let link = try await RawWebSocket.connect(port: port, token: token)
+    defer { link.close() }
+    try await link.send(
+      try RawWebSocket.hello(appName: "Acme\nforged", domain: "shop\u{1B}[2J"))
+    var text = ""
+    for _ in 0..<600 where !text.contains("\n") {
+      try await Task.sleep(for: .milliseconds(50))
+      text = (try? String(contentsOf: stderr, encoding: .utf8)) ?? ""
+    }
+    let lines = text.split(separator: "\n")
+    #expect(lines.count == 1, "\(text)")
+    #expect(text.contains(#"shop\u{1B}[2J"#) && text.contains(#"Acme\nforged"#), "\(text)")
+    #expect(text.contains("does not know the domain"), "\(text)")
+    #expect(!text.contains("\u{1B}"), "\(text)")
+  }
 }

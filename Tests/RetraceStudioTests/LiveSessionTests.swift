@@ -365,12 +365,7 @@ struct LiveSessionTests {
   @Test func aCheckpointThatDiffersMarksTheSessionDiverged() async throws {
     let directory = try Self.directory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let otherBanking = DomainDefinition(
-      name: "banking", summary: "Banking with fees, under the app's name.",
-      actionSchemaVersion: bankingDomain.actionSchemaVersion, initialState: BankingState(),
-      reducer: BankingWithFeesReducer(), actionCases: bankingDomain.actionCases,
-      upcaster: BankingSchema.upcast, legacyEncoder: BankingSchema.legacyEncoding)
-    let studio = try await Self.studio(directory, domains: [otherBanking])
+    let studio = try await Self.studio(directory, domains: [LiveCheckTests.otherBanking])
     defer { Task { await studio.stop() } }
     let demo = try Demo([
       "banking", "--live", Self.address(studio), "--rate", "2000", "--actions", "1000",

@@ -72,12 +72,14 @@ struct RawWebSocket {
 
   /// A `hello` of the banking domain, at sequence 0 with its initial state, from an app
   /// called `appName`.
-  static func hello(appName: String, sessionID: String = UUID().uuidString) throws -> [UInt8] {
+  static func hello(
+    appName: String, sessionID: String = UUID().uuidString, domain: String = "banking"
+  ) throws -> [UInt8] {
     let state = try CBOREncoder(deterministic: true).encode(bankingDomain.initialState)
     return CBORValue.map([
       .init(.textString("type"), .textString("hello")),
       .init(.textString("protocol"), .unsigned(1)),
-      .init(.textString("domain"), .textString("banking")),
+      .init(.textString("domain"), .textString(domain)),
       .init(
         .textString("actionSchemaVersion"), .unsigned(UInt64(bankingDomain.actionSchemaVersion))),
       .init(.textString("sessionID"), .textString(sessionID)),

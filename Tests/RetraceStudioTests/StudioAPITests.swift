@@ -355,6 +355,8 @@ import Testing
     let bench = try #require(
       try await studio.get("/api/sessions/counter/bench", ["repeat": "1"]).json() as? [String: Any])
     #expect(bench["actions"] as? Int == 300)
+    // The tests are a debug build, as `retrace bench --json` says of itself.
+    #expect(bench["debugBuild"] as? Bool == true)
     #expect((bench["cases"] as? [[String: Any]])?.isEmpty == false)
 
     let lanes = try #require(
@@ -420,5 +422,59 @@ import Testing
       return
     }
     #expect(lanesJSON.count == 2)
+  }
+}
+
+/// What a file session and the page answer beside the live ones.
+extension StudioAPITests {
+  /// A trace recorded from a live session the developer moved (its app's own trace) lists
+  /// its time-travel jumps when opened as a file, as a live session does.
+  @Test @MainActor func aFileSessionListsItsJumps() async throws {
+    let directory = NSTemporaryDirectory() + "retrace-file-jumps-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let path = directory + "/moved.trace"
+    let domain = bankingDomain
+    let store = Store(
+      initialState: domain.initialState, reducer: Reduce { domain.reduce(into: &$0, action: $1) },
+      clock: .fixed(start: 1_763_771_000, interval: 0.25))
+    let recorder = try TraceRecorder(
+      path: path, domain: domain, sessionID: "moved", startTime: 1_763_771_000)
+    store.attach(recorder)
+    let actions = domain.generate(count: 60, seed: 5).actions
+    var states = [store.state]
+    for (index, action) in actions.enumerated() {
+      store.send(action)
+      states.append(store.state)
+      if index + 1 == 40 { store.jump(to: states[10]) }
+    }
+    try recorder.close()
+
+    let studio = try await StudioHarness.start([], paths: [path])
+    defer { Task { await studio.stop() } }
+    let detail = try #require(
+      try await studio.get("/api/sessions/moved").json() as? [String: Any])
+    let jumps = try #require(detail["jumps"] as? [[String: Any]], "\(detail)")
+    #expect(jumps.count == 1)
+    #expect(jumps.first?["after"] as? Int == 40)
+  }
+
+  /// Without the page's files, `GET /` says what is wrong and how to fix it, in a page.
+  @Test func aMissingPageIsExplained() async throws {
+    let handler = StudioHandler(
+      catalog: SessionCatalog(sessions: []), token: "t", page: PageResources(files: [:]),
+      hub: LiveHub(
+        catalog: SessionCatalog(sessions: []), registry: DomainRegistry([]), flows: [],
+        recordDirectory: NSTemporaryDirectory()))
+    handler.serve(ListenAddress("127.0.0.1")!, port: 7420)
+    let response = try await handler.handleRequest(
+      HTTPRequest(
+        method: .GET, version: .http11, path: "/", query: [],
+        headers: [.host: "127.0.0.1:7420"], body: HTTPBodySequence(data: Data())))
+    #expect(response.statusCode.code == 500)
+    #expect(response.headers[.contentType]?.hasPrefix("text/html") == true)
+    let body = String(decoding: try await response.bodyData, as: UTF8.self)
+    #expect(body.contains("Sources/RetraceStudio/Page"), "\(body)")
+    #expect(body.contains("swift build"), "\(body)")
   }
 }

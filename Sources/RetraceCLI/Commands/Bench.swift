@@ -42,38 +42,11 @@ struct Bench: AsyncParsableCommand {
     file.noteIfUnfinished()
   }
 
-  /// Whether this tool (the module that holds the commands, and so the reducers' callers)
-  /// was built without optimization, which makes every figure many times slower.
-  static var isDebugBuild: Bool {
-    #if DEBUG
-      return true
-    #else
-      return false
-    #endif
-  }
-
-  /// The report as `--json` prints it: its keys, and `debugBuild`.
-  private struct BuiltReport: Encodable {
-    var report: BenchReport
-    var debugBuild: Bool
-
-    private enum CodingKeys: String, CodingKey { case debugBuild }
-
-    func encode(to encoder: any Encoder) throws {
-      // Into the same object as the report's own keys.
-      try report.encode(to: encoder)
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(debugBuild, forKey: .debugBuild)
-    }
-  }
-
   private func bench<D: Domain>(_ domain: D, _ file: SessionFile, key: TracePrivateKey?) throws {
     let debugger = try file.debugger(as: domain)
     // Once the session is read: a file that cannot be is one error line, as for any command.
-    if Self.isDebugBuild {
-      Terminal.writeError(
-        "\(CommandContext.name): warning: this is a debug build (not optimized): its figures are many times a release build's; build with `swift build -c release` to measure"
-      )
+    if let warning = BenchBuild.warning {
+      Terminal.writeError("\(CommandContext.name): warning: \(warning)")
     }
     let path = trace
     let bar = ProgressBar("benchmarking")
@@ -83,12 +56,7 @@ struct Bench: AsyncParsableCommand {
       progress: bar.callback)
     bar.finish()
     if output.json {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.sortedKeys]
-      print(
-        String(
-          decoding: try encoder.encode(BuiltReport(report: report, debugBuild: Self.isDebugBuild)),
-          as: UTF8.self))
+      print(try BenchBuild.json(report))
       return
     }
     print(
@@ -117,6 +85,51 @@ struct Bench: AsyncParsableCommand {
           + String(timing.count).leftPadded(to: 10)
           + String(format: "%.0f", timing.p50Nanoseconds).leftPadded(to: 10)
           + String(format: "%.0f", timing.p99Nanoseconds).leftPadded(to: 10))
+    }
+  }
+}
+
+/// What a benchmark's figures owe to the build: `retrace bench` and the Studio's bench say
+/// the same of a debug build.
+public enum BenchBuild {
+  /// Whether this tool (the module that holds the commands, and so the reducers' callers)
+  /// was built without optimization, which makes every figure many times slower.
+  public static var isDebug: Bool {
+    #if DEBUG
+      return true
+    #else
+      return false
+    #endif
+  }
+
+  /// The warning a debug build's figures carry, or `nil` for an optimized build.
+  public static var warning: String? {
+    isDebug
+      ? "this is a debug build (not optimized): its figures are many times a release build's; build with `swift build -c release` to measure"
+      : nil
+  }
+
+  /// `report` as `retrace bench --json` prints it: its keys, `debugBuild`, and `warning` in a
+  /// debug build.
+  ///
+  /// - Throws: An `EncodingError` when the report does not encode.
+  public static func json(_ report: BenchReport) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return String(decoding: try encoder.encode(Built(report: report)), as: UTF8.self)
+  }
+
+  private struct Built: Encodable {
+    var report: BenchReport
+
+    private enum CodingKeys: String, CodingKey { case debugBuild, warning }
+
+    func encode(to encoder: any Encoder) throws {
+      // Into the same object as the report's own keys.
+      try report.encode(to: encoder)
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(BenchBuild.isDebug, forKey: .debugBuild)
+      try container.encodeIfPresent(BenchBuild.warning, forKey: .warning)
     }
   }
 }

@@ -43,6 +43,15 @@ final class LiveCore<State: Codable & Sendable, Action: Codable & Sendable>: Sen
     /// Set when the queue overflowed: the sender resynchronizes with a new `hello`.
     @usableFromInline var needsResync = false
     @usableFromInline var dropped = 0
+    /// The last action queued, or the `hello`'s sequence number after it.
+    @usableFromInline var lastSequence: UInt64 = 0
+    /// The last action whose state a checkpoint was taken for (or the `hello`'s, which
+    /// carries the state whole): when it is behind ``lastSequence`` as the sender goes idle,
+    /// the sender takes the store's state for a checkpoint.
+    @usableFromInline var lastChecked: UInt64 = 0
+    /// Whether a jump set the store's state after the last action queued: that state is not
+    /// the one the action gave, which is the one the Studio checks a checkpoint against.
+    @usableFromInline var jumpedSinceAction = false
     /// Set by the sender when it waits for work; whoever queues work then resumes it.
     @usableFromInline var senderIdle = false
     @usableFromInline var waiter: CheckedContinuation<Void, Never>?
@@ -131,6 +140,9 @@ final class LiveCore<State: Codable & Sendable, Action: Codable & Sendable>: Sen
   /// the store hands over no other state meanwhile. Most actions come before it, and one
   /// relaxed load answers for them, before the division by the interval (see W4l).
   @usableFromInline let nextCheckpoint: Atomic<UInt64>
+  /// Whether an idle checkpoint's request for the store's state is on its way to the main
+  /// actor: one at a time.
+  let idleCheckpointAsked = Atomic<Bool>(false)
   let endpoint: StudioEndpoint
   let session: Session
   let onEvent: (@Sendable (LiveLinkEvent) -> Void)?
@@ -208,6 +220,8 @@ final class LiveCore<State: Codable & Sendable, Action: Codable & Sendable>: Sen
         return q.takeWaiter()
       }
       q.actionCount &+= 1
+      q.lastSequence = sequence
+      q.jumpedSinceAction = false
       if let encodeAction {
         encodeAction(action, &q.encoded)
         q.items.append(.encoded(sequence: sequence, time: time, end: q.encoded.byteCount))
@@ -218,6 +232,7 @@ final class LiveCore<State: Codable & Sendable, Action: Codable & Sendable>: Sen
       // with every action).
       if let stateAfter, wantsState(at: sequence) {
         nextCheckpoint.store(.max, ordering: .relaxed)
+        q.lastChecked = sequence
         q.append(.checkpoint(sequence, stateAfter))
       }
       return q.takeWaiter()
@@ -229,6 +244,7 @@ final class LiveCore<State: Codable & Sendable, Action: Codable & Sendable>: Sen
     let waiter = queue.withLock { q -> CheckedContinuation<Void, Never>? in
       // Not connected: the next `hello` carries the state.
       guard q.accepting else { return nil }
+      q.jumpedSinceAction = true
       q.append(.jump(sequence, time, state))
       return q.takeWaiter()
     }

@@ -146,6 +146,13 @@ final class FileSession<D: Domain>: StudioSession {
         ("bytes", .int(Int64(summary.bytes))),
         ("snapshots", .int(Int64(summary.snapshots))),
         ("checkpoints", .int(Int64(summary.checkpoints))),
+        // The time-travel jumps of a session recorded from a moved app, after which action
+        // each set the state; the recording holds the state, not the action it came from
+        // (`to`, which a live session gives).
+        (
+          "jumps",
+          .array(source.jumpSequences.map { .object([("after", .uint($0)), ("to", .null)]) })
+        ),
         ("domainSummary", .string(domain.summary)),
         (
           "actionCases",
@@ -627,9 +634,8 @@ final class FileSession<D: Domain>: StudioSession {
       let report = try debugger.bench(
         repetitions: repetitions,
         decode: { _ = try SessionFile.open(path, key: key).load(as: domain) })
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.sortedKeys]
-      return .raw(String(decoding: try encoder.encode(report), as: UTF8.self))
+      // With `debugBuild` and its warning, as `retrace bench --json` prints it.
+      return .raw(try BenchBuild.json(report))
     }
   }
 

@@ -149,7 +149,16 @@ final class LiveHub: WSMessageHandler, Sendable {
     switch decoded {
     case .hello(let hello):
       end(segment)
-      return try start(hello, outgoing: outgoing)
+      do {
+        return try start(hello, outgoing: outgoing)
+      } catch {
+        // The app is told why; so is whoever reads the Studio's log.
+        let app = [hello.app["name"], hello.app["version"]].compactMap { $0 }.joined(separator: " ")
+        warn(
+          "live session of \(app.isEmpty ? "an app" : app) (session \(hello.sessionID)) refused: \(error.description)"
+        )
+        throw error
+      }
     case .unknown(let type):
       // A newer app's message is answered and passed over, but only after the hello: a
       // connection that never says hello would hold one of the live connections for good.

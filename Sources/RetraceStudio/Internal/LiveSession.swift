@@ -106,6 +106,10 @@ final class LiveSession<D: Domain>: LiveSegment {
     var keptSinceEstimate = 0
     var checkpointsMatched = 0
     var checkpointsUnchecked = 0
+    /// The last action whose state the app's checkpoint matched (or the `hello`'s, whose
+    /// state the app sent whole), before any divergence: the states after it are the
+    /// Studio's replay, not checked against the app's.
+    var checkedThrough: UInt64
     /// The last checkpoint hashed, when its hash was done, and what it cost.
     var lastHashedSequence: UInt64 = 0
     var lastHashEnded: ContinuousClock.Instant?
@@ -186,7 +190,7 @@ final class LiveSession<D: Domain>: LiveSegment {
       throw LiveProtocolError("the Studio cannot record the session: \(error.message)")
     }
     recorder.attached(sequence: hello.sequence, state: state)
-    live = Mutex(Live(sequence: hello.sequence, state: state))
+    live = Mutex(Live(sequence: hello.sequence, state: state, checkedThrough: hello.sequence))
     self.outgoing = Mutex(outgoing)
   }
 
@@ -343,6 +347,7 @@ final class LiveSession<D: Domain>: LiveSegment {
       live.lastHashCost = live.lastHashEnded! - now
       if ours == hash {
         live.checkpointsMatched += 1
+        if live.divergence == nil { live.checkedThrough = max(live.checkedThrough, sequence) }
       } else if live.divergence == nil {
         live.divergence = (sequence, hash, ours)
       }
@@ -387,6 +392,18 @@ final class LiveSession<D: Domain>: LiveSegment {
   func jump(to sequence: UInt64?) async throws -> UInt64 {
     guard live.withLock({ $0.connected }), outgoing.withLock({ $0 != nil }) else {
       throw APIError(409, "the app of live session '\(id)' is not connected")
+    }
+    // A diverged session's states past the last one checked are the Studio's replay with a
+    // reducer that is not the app's: the app would be given a state its own reducer never
+    // produced.
+    let (divergence, checked, last) = live.withLock {
+      ($0.divergence, $0.checkedThrough, $0.sequence)
+    }
+    if let divergence, (sequence ?? last) > checked {
+      throw APIError(
+        409,
+        "live session '\(id)' has diverged (the app's state after action \(divergence.sequence) is not the Studio's replay): the Studio's states after action \(checked) may be states the app's own reducer never produced, so the app is not moved there; move it to action \(checked) or before"
+      )
     }
     let target: UInt64
     let state: D.State
@@ -557,7 +574,8 @@ final class LiveSession<D: Domain>: LiveSegment {
     let live = self.live.withLock {
       (
         connected: $0.connected, divergence: $0.divergence, matched: $0.checkpointsMatched,
-        unchecked: $0.checkpointsUnchecked, appError: $0.appError, problem: $0.problem,
+        unchecked: $0.checkpointsUnchecked, checkedThrough: $0.checkedThrough,
+        appError: $0.appError, problem: $0.problem,
         jumps: $0.jumps, appAt: $0.jumpedElsewhere ? nil : ($0.movedTo ?? $0.sequence)
       )
     }
@@ -568,6 +586,7 @@ final class LiveSession<D: Domain>: LiveSegment {
       ("connected", .bool(live.connected)),
       ("diverged", .bool(live.divergence != nil)),
       ("recordedTo", .string(recordedTo)),
+      ("checkedThrough", .uint(live.checkedThrough)),
       ("segment", .int(Int64(segment))),
       ("liveSessionID", .string(sessionID)),
       (

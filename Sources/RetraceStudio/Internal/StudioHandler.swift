@@ -151,7 +151,10 @@ final class StudioHandler: HTTPHandler, Sendable {
     }
     guard parts.first == "api" else {
       let name = parts.isEmpty ? "index.html" : parts.joined(separator: "/")
-      guard let file = page.files[name] else { throw APIError(404, "no such page: /\(name)") }
+      guard let file = page.files[name] else {
+        if page.files.isEmpty { return Self.missingPage }
+        throw APIError(404, "no such page: /\(name)")
+      }
       return HTTPResponse(
         statusCode: .ok,
         headers: Self.commonHeaders.merging([
@@ -382,6 +385,31 @@ final class StudioHandler: HTTPHandler, Sendable {
     // The page's address carries the token; it must not leak to another site.
     HTTPHeader("Referrer-Policy"): "no-referrer",
   ]
+
+  /// What the page's address answers when the page's files are missing (the executable
+  /// was copied without its resource bundle): a page that says so and how to fix it, 500.
+  static var missingPage: HTTPResponse {
+    let html = """
+      <!doctype html>
+      <html lang="en"><head><meta charset="utf-8"><title>Retrace Studio: the page is missing</title></head>
+      <body>
+      <h1>Retrace Studio: the page's files are missing</h1>
+      <p>This <code>retrace</code> found no <code>Retrace_RetraceStudio.resources</code> beside it.
+      The build copies the page, <code>Sources/RetraceStudio/Page</code>, into that resource bundle
+      next to the executable (<code>.build/debug</code> or <code>.build/release</code>); an
+      executable copied elsewhere alone leaves it behind.</p>
+      <p>To fix it, run the <code>retrace</code> that <code>swift build --product retrace</code> built
+      where it is, or copy <code>Retrace_RetraceStudio.resources</code> beside the executable, then
+      start <code>retrace serve</code> again. The API under <code>/api/</code> answers meanwhile.</p>
+      </body></html>
+      """
+    return HTTPResponse(
+      statusCode: HTTPStatusCode(500, phrase: phrase(500)),
+      headers: commonHeaders.merging([
+        .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+      ]),
+      body: Data(html.utf8))
+  }
 
   static func json(_ value: RetraceLog.JSONValue, status: Int = 200) -> HTTPResponse {
     HTTPResponse(

@@ -64,8 +64,14 @@ async function loadSessions() {
   app.sessions = await api('sessions', { wait: LIST_WAIT });
   renderSessions();
   const wanted = params.get('session');
-  const first = app.sessions.find((s) => s.id === wanted) || app.sessions[0];
-  if (first) await openSession(first.id, requestedAt());
+  const found = app.sessions.find((s) => s.id === wanted);
+  const first = found || app.sessions[0];
+  // A session the address names that is not served: the first one opens, and the status line
+  // says so (its `at` was meant for the other session).
+  if (first && wanted !== null && !found) {
+    addressProblem = `no session '${wanted}': showing ${first.live ? first.name : first.id}`;
+  }
+  if (first) await openSession(first.id, found || wanted === null ? requestedAt() : null);
   setTimeout(poll, POLL);
 }
 
@@ -100,7 +106,7 @@ function renderSessions() {
       return row;
     }
     const intact = session.integrity.status === 'clean';
-    const integrity = session.live && !session.diverged ? ['live', 'ok'] : [intact ? '✓' : `✗ ${session.integrity.status}`, intact ? 'ok' : 'bad'];
+    const integrity = session.live && !session.diverged ? liveBadge(session) : [intact ? '✓' : `✗ ${session.integrity.status}`, intact ? 'ok' : 'bad'];
     for (const [text, cls] of [
       [session.live ? session.name : session.id, ''], [session.domain, ''], [session.actions.toLocaleString('en'), 'num'],
       [duration(session.duration), 'num'], integrity,
@@ -135,6 +141,19 @@ function renderSessions() {
 }
 
 // MARK: - Live sessions
+
+// A live session's badge in the list: "live" once a checkpoint of the app's covers its last
+// action; until then the states after the last one checked are the Studio's replay alone.
+function liveBadge(session) {
+  if (session.checkedThrough === undefined || session.checkedThrough >= session.lastSequence) return ['live', 'ok'];
+  return [`checked through ${session.checkedThrough.toLocaleString('en')}`, 'unchecked'];
+}
+
+// What the live bar says of the states no checkpoint of the app's has checked.
+function uncheckedText(session) {
+  if (session.diverged || session.checkedThrough === undefined || session.checkedThrough >= session.lastSequence) return null;
+  return `checked through ${session.checkedThrough.toLocaleString('en')}: the states after it are unchecked`;
+}
 
 // The session list, and the open session when it is live, are asked for again every POLL
 // milliseconds: the timeline grows as the app's actions arrive, and follows the last one
@@ -191,10 +210,13 @@ function renderLiveBar() {
   if (session.appError) parts.push(`app: ${session.appError}`);
   $('live-status').textContent = parts.join(' · ');
   $('live-status').className = session.diverged ? 'error' : '';
+  // After the buttons, so that a note that comes and goes as checkpoints arrive moves none.
+  $('live-check').textContent = uncheckedText(session) ?? '';
   $('follow').hidden = app.follow;
   $('move-app').hidden = $('resume-app').hidden = !session.connected;
   window.studio.live = {
     last: app.last, follow: app.follow, connected: session.connected, diverged: session.diverged,
+    checkedThrough: session.checkedThrough ?? null,
     jumps: session.jumps || [], appAt: session.appAt ?? null,
   };
 }
@@ -244,13 +266,15 @@ function jumpsAfter(sequence) {
   return (app.session?.jumps || []).filter((jump) => jump.after === sequence);
 }
 
+// A file's jumps name no target (`to` null): the recording holds the state, not where it came from.
 function jumpText(jump) {
-  return jump.to === null ? 'moved elsewhere' : jump.to === jump.after ? 'resumed' : `moved to ${jump.to.toLocaleString('en')}`;
+  if (jump.to === null) return app.session?.live ? 'moved elsewhere' : 'moved';
+  return jump.to === jump.after ? 'resumed' : `moved to ${jump.to.toLocaleString('en')}`;
 }
 
 function jumpRowClass(sequence) {
-  if (!app.session?.live) return '';
-  return (jumpsAfter(sequence).length ? ' jumped-after' : '') + (app.session.connected && app.session.appAt === sequence ? ' app-now' : '');
+  if (!app.session) return '';
+  return (jumpsAfter(sequence).length ? ' jumped-after' : '') + (app.session.live && app.session.connected && app.session.appAt === sequence ? ' app-now' : '');
 }
 
 // The row's badge: the jumps after it and, on the action whose state the app shows, "app".
@@ -265,7 +289,7 @@ function markJumpRow(row, sequence) {
 
 function jumpMarkButtons(span) {
   const session = app.session;
-  if (!session?.live) return [];
+  if (!session) return [];
   const buttons = (session.jumps || []).map((jump) => {
     const button = document.createElement('button');
     button.className = 'mark jump';
@@ -275,7 +299,7 @@ function jumpMarkButtons(span) {
     button.addEventListener('click', () => select(jump.to ?? jump.after, { scroll: true }));
     return button;
   });
-  if (session.connected && session.appAt !== null && session.appAt !== undefined) {
+  if (session.live && session.connected && session.appAt !== null && session.appAt !== undefined) {
     const here = document.createElement('button');
     here.className = 'mark app-now';
     here.style.left = ((session.appAt - app.start) / span) * 100 + '%';
@@ -291,14 +315,17 @@ function jumpMarkButtons(span) {
 // action whose state the app shows (when its row has been loaded).
 function drawJumpLanes(context, width, height) {
   const lanes = app.lanes, session = app.session;
-  if (!session?.live || !lanes || !(lanes.end > lanes.start)) return;
+  if (!session || !lanes || !(lanes.end > lanes.start)) return;
   const at = (time) => LABEL + ((time - lanes.start) / (lanes.end - lanes.start)) * (width - LABEL);
   context.fillStyle = '#e08a00';
+  // A file's jumps carry no time: they are drawn at their action's, once its row is loaded.
   for (const jump of session.jumps || []) {
-    const x = Math.min(width - 1, Math.max(LABEL, at(jump.time)));
+    const time = jump.time ?? app.rows.get(jump.after)?.time;
+    if (time === undefined || time === null) continue;
+    const x = Math.min(width - 1, Math.max(LABEL, at(time)));
     for (let y = 0; y < height; y += 6) context.fillRect(x - 0.5, y, 1.5, 3);
   }
-  const here = session.connected ? app.rows.get(session.appAt) : null;
+  const here = session.live && session.connected ? app.rows.get(session.appAt) : null;
   if (here) {
     context.fillStyle = '#2b9348';
     context.fillRect(Math.min(width - 2, Math.max(LABEL, at(here.time))) - 1, 0, 2.5, height);
@@ -775,7 +802,7 @@ function renderState(state, diff) {
   $('state-title').replaceChildren(`State after ${state.seq.toLocaleString('en')} · `, heading);
   // The state after an action is the one after the jumps that followed it (the app's next
   // action saw that one): say so, since the changes marked are the jumps' too.
-  const jumps = app.session?.live ? jumpsAfter(state.seq) : [];
+  const jumps = jumpsAfter(state.seq);
   if (jumps.length) {
     $('state-title').append(Object.assign(document.createElement('span'), {
       className: 'title-jumps',
@@ -1057,6 +1084,13 @@ async function runInvariant(name, result) {
       result.replaceChildren(Object.assign(document.createElement('span'), { className: 'bad', textContent: `${bisect.actions ? `holds after the ${bisect.actions.toLocaleString('en')} actions read` : 'nothing was checked'}, but the session could not be read whole: ${integrityText(bisect.integrity)}` }));
     } else if (bisect.firstViolation === null) {
       result.replaceChildren(Object.assign(document.createElement('span'), { className: 'ok', textContent: `holds after all ${bisect.actions.toLocaleString('en')} actions` }));
+      // In the Studio's replay: a live session's states past its last checked one may not be the app's.
+      const session = app.session;
+      if (session.live && (session.diverged || (session.checkedThrough ?? session.lastSequence) < session.lastSequence)) {
+        result.append(Object.assign(document.createElement('span'), { className: 'unchecked', textContent: session.diverged
+          ? ' in the Studio\'s replay, which has diverged from the app'
+          : ` in the Studio's replay; the app's states are checked through ${session.checkedThrough.toLocaleString('en')} only` }));
+      }
     } else {
       // Every stretch where it fails gets its marks; the first is spelled out with links.
       for (const stretch of bisect.violations) {
@@ -1121,7 +1155,8 @@ $('run-bench').addEventListener('click', async () => {
   $('bench-summary').textContent = 'replaying the session 3 times…';
   try {
     const report = await api(`sessions/${encodeURIComponent(app.session.id)}/bench`, { repeat: 3 });
-    $('bench-summary').textContent = `${report.actions.toLocaleString('en')} actions: reduce ${report.reduceNanosecondsPerAction.toFixed(1)} ns/action, ` +
+    $('bench-summary').textContent = (report.warning ? `warning: ${report.warning}. ` : '') +
+      `${report.actions.toLocaleString('en')} actions: reduce ${report.reduceNanosecondsPerAction.toFixed(1)} ns/action, ` +
       `${Math.round(report.actionsPerSecond).toLocaleString('en')} actions/s (median of ${report.repetitions}; p50 and p99 per case below)`;
     drawBench($('bench-chart'), report);
   } catch (error) {
