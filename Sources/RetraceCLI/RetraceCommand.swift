@@ -84,9 +84,10 @@ public struct RetraceCommand: AsyncParsableCommand {
     flows: [NavigationFlow] = [], commands: [any ParsableCommand.Type] = [],
     arguments: [String]? = nil
   ) async -> Never {
+    let name = name ?? executableName
     TrapReport.install(program: name)
     let code = await run(
-      name: name ?? executableName, version: version, domains: domains, flows: flows,
+      name: name, version: version, domains: domains, flows: flows,
       commands: commands, arguments: arguments)
     exitProcess(code)
   }

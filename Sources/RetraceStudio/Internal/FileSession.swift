@@ -594,7 +594,7 @@ final class FileSession<D: Domain>: StudioSession {
   func bisect(invariant: String) async throws -> JSONValue {
     _ = try invariantNamed(invariant)
     let debugger = try await debugger.value
-    let integrity = try await summaryValue.value.integrity
+    let integrity = try await checked.value.summary.integrity
     return try await offload(.wholeSession) {
       let result = try debugger.bisect(invariant: invariant)
       let stretches =
@@ -701,7 +701,7 @@ final class FileSession<D: Domain>: StudioSession {
     _ = try invariantNamed(invariant)
     let debugger = try await debugger.value
     let domain = self.domain
-    let integrity = try await summaryValue.value.integrity
+    let integrity = try await checked.value.summary.integrity
     return try await offload(.wholeSession) {
       guard let shrunk = try debugger.shrink(invariant: invariant) else {
         return .object([
