@@ -179,6 +179,69 @@ import Testing
     trickle.cancel()
   }
 
+  /// What is not an HTTP request is refused at once, not when the head's time runs out: a
+  /// line without a version, a TLS handshake, an SSH banner; and a lowercase method, or a
+  /// control character in a header's value, is refused too.
+  @Test(arguments: [
+    ("no version", "GET /\r\n"), ("TLS", "\u{16}\u{03}\u{01}\u{02}"),
+    ("SSH", "SSH-2.0-OpenSSH_9.6\r\n"), ("lowercase", "get /api/sessions HTTP/1.1\r\n\r\n"),
+    ("NUL", "GET /api/sessions HTTP/1.1\r\nX-A: a\u{0}b\r\n\r\n"),
+  ])
+  func notARequestIs400AtOnce(name: String, bytes: String) async throws {
+    let studio = try await StudioHarness.start(["counter.trace"])
+    defer { Task { await studio.stop() } }
+    let client = try await RawClient(port: studio.port)
+    defer { client.close() }
+    let started = ContinuousClock.now
+    try await client.send(bytes)
+    let (answer, closed) = await client.readToEnd(seconds: 8)
+    #expect(Self.status(answer) == 400, "\(name): \(answer.prefix(200))")
+    #expect(closed)
+    #expect(ContinuousClock.now - started < .seconds(5), "\(name)")
+  }
+
+  /// Past the limit on connections held, the one that has waited longest for a request is
+  /// ended to make room, and the new client is answered: connections that send nothing
+  /// cannot use up the server's file descriptors.
+  @Test func anIdleConnectionMakesRoomForANewClient() async throws {
+    var limits = RequestLimits()
+    limits.connections = 4
+    let studio = try await StudioHarness.start(["counter.trace"], limits: limits)
+    defer { Task { await studio.stop() } }
+    var silent: [RawClient] = []
+    defer { for client in silent { client.close() } }
+    for _ in 0..<4 {
+      silent.append(try await RawClient(port: studio.port))
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    // A fifth client: the first silent one is ended, and this one is served.
+    #expect(try await studio.get("/api/sessions").status == 200)
+    let (_, closed) = await silent[0].readToEnd(seconds: 10)
+    #expect(closed, "the connection idle longest was ended")
+    let (_, lastClosed) = await silent[3].readToEnd(seconds: 0.5)
+    #expect(!lastClosed, "the others wait on")
+  }
+
+  /// Past the limit, with every connection busy with a request, a new one is closed at once.
+  @Test func aNewConnectionPastTheLimitOfBusyOnesIsClosed() async throws {
+    var limits = RequestLimits()
+    limits.connections = 2
+    let studio = try await StudioHarness.start(["counter.trace"], limits: limits)
+    defer { Task { await studio.stop() } }
+    var busy: [RawClient] = []
+    defer { for client in busy { client.close() } }
+    for _ in 0..<2 {
+      let client = try await RawClient(port: studio.port)
+      try await client.send("GET /api/sess")
+      busy.append(client)
+    }
+    try await Task.sleep(for: .milliseconds(200))
+    let late = try await RawClient(port: studio.port)
+    defer { late.close() }
+    let (answer, closed) = await late.readToEnd(seconds: 5)
+    #expect(closed && answer.isEmpty, "\(answer)")
+  }
+
   /// Requests within the limits, kept alive and sent together on one connection, are each
   /// answered in order.
   @Test func pipelinedRequestsAreAnsweredInOrder() async throws {

@@ -159,8 +159,17 @@ struct MessageReader {
       case .pong: return .none
       default:
         let payload = [UInt8](frame.payload)
-        guard payload.count >= 2 else { return .closed(WSCloseCode(1000)) }
-        return .closed(WSCloseCode(UInt16(payload[0]) << 8 | UInt16(payload[1])))
+        guard !payload.isEmpty else { return .closed(WSCloseCode(1000)) }
+        // A close code is two bytes, one RFC 6455 §7.4 lets a peer send: 1000-1003,
+        // 1007-1014, or 3000-4999 (registered or private).
+        let code = payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : 0
+        guard
+          (1000...1003).contains(code) || (1007...1014).contains(code)
+            || (3000...4999).contains(code)
+        else {
+          throw Refusal(code: LiveFrames.protocolError, reason: "a close code no peer may send")
+        }
+        return .closed(WSCloseCode(code))
       }
     case .text, .binary:
       guard partial == nil else {

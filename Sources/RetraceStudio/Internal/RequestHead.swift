@@ -36,6 +36,9 @@ struct RequestLimits: Sendable {
   /// `hello`) whole; longer closes the link with 1008. An app sends it at once: a connection
   /// that says nothing would hold one of the live connections for good.
   var helloTime: Duration = .seconds(30)
+  /// The most clients' connections held at once; past it, the connection that has waited
+  /// longest for its next request is ended to make room (``OpenConnections``).
+  var connections = OpenConnections.defaultLimit
 }
 
 /// A request the server refuses before it reaches the handler: its status and one line that
@@ -88,6 +91,9 @@ struct RequestHead: Sendable {
     var lineStart = bytes.startIndex
     var lineNumber = 0
     var index = bytes.startIndex
+    // What is not an HTTP request (a TLS handshake, an SSH banner, a line without a version)
+    // is refused as soon as it shows, not when the head's time runs out.
+    try checkRequestLineStart(bytes)
     while index < bytes.endIndex {
       guard let newline = bytes[index...].firstIndex(of: UInt8(ascii: "\n")) else {
         try check(length: bytes.endIndex - lineStart, line: lineNumber, limits: limits)
@@ -95,6 +101,12 @@ struct RequestHead: Sendable {
       }
       try check(length: newline - lineStart, line: lineNumber, limits: limits)
       let line = bytes[lineStart..<newline]
+      if lineNumber == 0 {
+        let words = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+        guard words.count == 3, words[2].starts(with: Array("HTTP/".utf8)) else {
+          throw RequestRefusal(400, "the request line is not METHOD TARGET HTTP/1.1")
+        }
+      }
       if lineNumber > 0, line.isEmpty || line == [UInt8(ascii: "\r")] {
         return newline + 1
       }
@@ -106,6 +118,20 @@ struct RequestHead: Sendable {
       throw RequestRefusal(431, "the request's head is longer than \(limits.head) bytes")
     }
     return nil
+  }
+
+  /// Throws 400 as soon as the request's first bytes cannot begin `METHOD ` (capital
+  /// letters, then a space).
+  private static func checkRequestLineStart(_ bytes: ArraySlice<UInt8>) throws(RequestRefusal) {
+    for byte in bytes.prefix(17) {
+      if byte == UInt8(ascii: " ") { return }
+      guard (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) else {
+        throw RequestRefusal(400, "the request line is not METHOD TARGET HTTP/1.1")
+      }
+    }
+    if bytes.count >= 17 {
+      throw RequestRefusal(400, "the request line is not METHOD TARGET HTTP/1.1")
+    }
   }
 
   private static func check(length: Int, line: Int, limits: RequestLimits)
@@ -138,7 +164,7 @@ struct RequestHead: Sendable {
     else { throw RequestRefusal(400, "the request line is not UTF-8") }
     let parts = requestLine.split(separator: " ", omittingEmptySubsequences: false)
     guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty,
-      parts[0].allSatisfy({ $0.isLetter && $0.isASCII })
+      parts[0].allSatisfy({ $0.isASCII && $0.isUppercase })
     else {
       throw RequestRefusal(400, "the request line is not METHOD TARGET HTTP/1.1")
     }
@@ -172,6 +198,14 @@ struct RequestHead: Sendable {
       }
       let name = HTTPHeader(String(text[..<colon]))
       let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+      // A control character (NUL, a lone CR) in a value is no HTTP, and could end a line
+      // wherever the value is written.
+      guard
+        !value.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F })
+      else {
+        throw RequestRefusal(
+          400, "the header \(name.rawValue.prefix(40)) holds a control character")
+      }
       headers.addValue(value, for: name)
     }
     guard headers.values(for: .host).count <= 1 else {

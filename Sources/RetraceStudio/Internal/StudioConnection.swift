@@ -24,6 +24,9 @@ struct StudioConnection: Sendable {
   /// Lets two large answers (an export, a whole state) be made and written at once, across
   /// every connection: what each holds until it is written is bounded.
   let largeAnswers: AsyncLimit
+  /// The connections held, and which wait for a request: an idle one may be ended to make
+  /// room for a new client.
+  let connections: OpenConnections
 
   /// Serves requests until the client closes the connection, breaks a limit, or the task is
   /// cancelled; then closes the socket.
@@ -45,7 +48,18 @@ struct StudioConnection: Sendable {
 
   /// Reads one request and answers it; returns whether the connection stays open.
   private func serveOne(_ bytes: inout ConnectionBytes) async throws -> Bool {
-    guard try await bytes.waitForData(until: .now + limits.idle) else { return false }
+    // Idle until bytes come: the connection may be ended meanwhile to make room for a new
+    // client (``OpenConnections``), and is noted busy before anything may close it.
+    let waiting = connections.idle(socket.socket.file.rawValue)
+    let arrived: Bool
+    do {
+      arrived = try await bytes.waitForData(until: .now + limits.idle)
+      connections.busy(waiting)
+    } catch {
+      connections.busy(waiting)
+      throw error
+    }
+    guard arrived else { return false }
     bytes.skipBlankLines()
     let headDeadline = ContinuousClock.now + limits.headTime
     var end: Int?

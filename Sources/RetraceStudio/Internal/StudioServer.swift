@@ -124,13 +124,15 @@ final class StudioServer: Sendable {
     )
     let largeBodies = LargeBodyGate { [handler] in handler.refusalBeforeBody($0) }
     let largeAnswers = AsyncLimit(2)
+    let connections = OpenConnections(limit: limits.connections)
+    OpenConnections.raiseDescriptorLimit()
     let listener = Task {
-      await Self.accept(on: accepting) { client in
+      await Self.accept(on: accepting, connections: connections) { client in
         StudioConnection(
           socket: client, handler: handler, limits: limits, frameLimit: frameLimit,
           webSocketServer: {
             try await AsyncSocket.connected(to: sockaddr_un.unix(path: path), pool: pool)
-          }, largeBodies: largeBodies, largeAnswers: largeAnswers)
+          }, largeBodies: largeBodies, largeAnswers: largeAnswers, connections: connections)
       }
     }
     running.withLock { $0 = (listener, sockets) }
@@ -160,13 +162,22 @@ final class StudioServer: Sendable {
 
   /// Accepts connections until the task is cancelled, each served in a task of its own.
   private static func accept(
-    on socket: AsyncSocket, connection: @escaping @Sendable (AsyncSocket) -> StudioConnection
+    on socket: AsyncSocket, connections: OpenConnections,
+    connection: @escaping @Sendable (AsyncSocket) -> StudioConnection
   ) async {
     await withDiscardingTaskGroup { group in
       while !Task.isCancelled {
         do {
           let client = try await socket.accept()
-          group.addTask { await connection(client).run() }
+          // Past the limit, with every connection busy: this one is closed unanswered.
+          guard connections.admit() else {
+            try? client.close()
+            continue
+          }
+          group.addTask {
+            await connection(client).run()
+            connections.ended()
+          }
         } catch is CancellationError {
           break
         } catch SocketError.disconnected {
