@@ -78,16 +78,16 @@ final class OpenConnections: Sendable {
   /// ``limit`` connections, the live link's relays and the files read fit with room to spare.
   static func raiseDescriptorLimit() {
     var limits = rlimit()
-    guard getrlimit(RLIMIT_NOFILE_VALUE, &limits) == 0, limits.rlim_cur < limits.rlim_max else {
+    guard getrlimit(descriptorLimitResource, &limits) == 0, limits.rlim_cur < limits.rlim_max else {
       return
     }
     limits.rlim_cur = limits.rlim_max
-    _ = setrlimit(RLIMIT_NOFILE_VALUE, &limits)
+    _ = setrlimit(descriptorLimitResource, &limits)
   }
 }
 
 #if os(Linux)
-  private let RLIMIT_NOFILE_VALUE = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+  private let descriptorLimitResource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
 #else
-  private let RLIMIT_NOFILE_VALUE = RLIMIT_NOFILE
+  private let descriptorLimitResource = RLIMIT_NOFILE
 #endif
