@@ -9,24 +9,17 @@ import Testing
 
 /// A session whose bisections block their thread until released: what a bisection of a
 /// very long session looks like to the server.
-final class BlockingSession: StudioSession {
+final class BlockingSession: TestSession {
   let id = "blocking"
   let release = DispatchSemaphore(value: 0)
   let started = Mutex(0)
 
-  func summary() async throws -> JSONValue { .object([("id", .string(id))]) }
-  func detail() async throws -> JSONValue { try await summary() }
   func bisect(invariant: String) async throws -> JSONValue {
     return try await offload(.wholeSession) { [self] in
       started.withLock { $0 += 1 }
       release.wait()
       return .object([("invariant", .string(invariant)), ("firstViolation", .null)])
     }
-  }
-  func actions(from: UInt64?, to: UInt64?, type: String?, text: String?, limit: Int) async throws
-    -> JSONValue
-  {
-    .null
   }
   /// Blocks a thread of the pool for work at one point until ``pointRelease`` is signalled.
   func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> JSONValue {
@@ -38,18 +31,10 @@ final class BlockingSession: StudioSession {
   }
   let pointRelease = DispatchSemaphore(value: 0)
   let pointStarted = Mutex(0)
-  func state(at: UInt64?, skipping skipped: Set<UInt64>) async throws -> JSONValue { .null }
-  func search(at: UInt64?, query: String, limit: Int) async throws -> JSONValue { .null }
-  func diff(from: UInt64?, to: UInt64?) async throws -> JSONValue { .null }
-  func bench(repetitions: Int) async throws -> JSONValue { .null }
-  func flows() async throws -> JSONValue { .null }
-  func lanes(buckets: Int, span: ClosedRange<UInt64>?) async throws -> JSONValue { .null }
-  func export(from: UInt64?, to: UInt64?) async throws -> String { "" }
-  func shrink(invariant: String) async throws -> JSONValue { .null }
 }
 
 /// A session whose summary is made once ``ready`` is signalled: a large file just uploaded.
-final class SlowSummarySession: StudioSession {
+final class SlowSummarySession: TestSession {
   let id = "slow"
   let ready = DispatchSemaphore(value: 0)
   private let made: Once<JSONValue>
@@ -64,46 +49,14 @@ final class SlowSummarySession: StudioSession {
   }
 
   func summary() async throws -> JSONValue { try await made.value }
-  func detail() async throws -> JSONValue { try await summary() }
-  func bisect(invariant: String) async throws -> JSONValue { .null }
-  func actions(from: UInt64?, to: UInt64?, type: String?, text: String?, limit: Int) async throws
-    -> JSONValue
-  {
-    .null
-  }
-  func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> JSONValue { .null }
-  func state(at: UInt64?, skipping skipped: Set<UInt64>) async throws -> JSONValue { .null }
-  func search(at: UInt64?, query: String, limit: Int) async throws -> JSONValue { .null }
-  func diff(from: UInt64?, to: UInt64?) async throws -> JSONValue { .null }
-  func bench(repetitions: Int) async throws -> JSONValue { .null }
-  func flows() async throws -> JSONValue { .null }
-  func lanes(buckets: Int, span: ClosedRange<UInt64>?) async throws -> JSONValue { .null }
-  func export(from: UInt64?, to: UInt64?) async throws -> String { "" }
-  func shrink(invariant: String) async throws -> JSONValue { .null }
 }
 
 /// A session whose state is what its worker thread says it is doing.
-final class ContextSession: StudioSession {
+final class ContextSession: TestSession {
   let id = "context"
-  func summary() async throws -> JSONValue { .object([("id", .string(id))]) }
-  func detail() async throws -> JSONValue { try await summary() }
   func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> JSONValue {
     try await offload { .string(TrapReport.threadContext ?? "nothing") }
   }
-  func bisect(invariant: String) async throws -> JSONValue { .null }
-  func actions(from: UInt64?, to: UInt64?, type: String?, text: String?, limit: Int) async throws
-    -> JSONValue
-  {
-    .null
-  }
-  func state(at: UInt64?, skipping skipped: Set<UInt64>) async throws -> JSONValue { .null }
-  func search(at: UInt64?, query: String, limit: Int) async throws -> JSONValue { .null }
-  func diff(from: UInt64?, to: UInt64?) async throws -> JSONValue { .null }
-  func bench(repetitions: Int) async throws -> JSONValue { .null }
-  func flows() async throws -> JSONValue { .null }
-  func lanes(buckets: Int, span: ClosedRange<UInt64>?) async throws -> JSONValue { .null }
-  func export(from: UInt64?, to: UInt64?) async throws -> String { "" }
-  func shrink(invariant: String) async throws -> JSONValue { .null }
 }
 
 /// Its tests hold the worker pools' threads on purpose: one at a time.
