@@ -170,7 +170,10 @@ import Testing
     var reads = 0
     while reads < 200 {
       if let reader = try? TraceReader(path: path) {
-        #expect(reader.integrity.status == .unfinished, "\(reader.integrity)")
+        // Never damage. A chunk whose last bytes have not landed yet reads as `truncated`
+        // for that moment (on a machine busy with a whole test suite, about one read in 200).
+        let status = reader.integrity.status
+        #expect(status == .unfinished || status == .truncated, "\(reader.integrity)")
         reads += 1
       }
     }
