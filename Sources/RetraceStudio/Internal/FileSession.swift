@@ -1,6 +1,5 @@
 import Foundation
 import Retrace
-import RetraceCLI
 import RetraceCoordinator
 import RetraceDebugger
 import RetraceLog
@@ -210,37 +209,36 @@ final class FileSession<D: Domain>: StudioSession {
         var next: UInt64?
         var previousTime: Double?
         var read = 0
-        do {
-          try actions.forEach { action in
-            defer { previousTime = action.time }
-            if action.sequence == before { return }
-            if read == budget {
-              next = action.sequence
-              throw EnoughActions()
-            }
-            read += 1
-            let name = actionCaseName(of: action.action)
-            if let type, name != type { return }
-            var encoded: String?
-            if let needle {
-              encoded = try? writer.json(for: action.action)
-              guard
-                encoded.map(needle.isFound(in:)) == true
-                  || needle.isFound(in: actionLabel(action.action, formats: formats))
-              else { return }
-            }
-            if items.count == limit {
-              next = action.sequence
-              throw EnoughActions()
-            }
-            // `nil` (JSON null) for the session's first action, which is still listed with it.
-            let since: Double? = previousTime.map { action.time - $0 }
-            items.append(
-              Self.json(
-                action, name: name, writer: writer, formats: formats, encoded: encoded,
-                sincePrevious: .some(since)))
+        try actions.forEach(while: { action in
+          defer { previousTime = action.time }
+          if action.sequence == before { return true }
+          if read == budget {
+            next = action.sequence
+            return false
           }
-        } catch is EnoughActions {}
+          read += 1
+          let name = actionCaseName(of: action.action)
+          if let type, name != type { return true }
+          var encoded: String?
+          if let needle {
+            encoded = try? writer.json(for: action.action)
+            guard
+              encoded.map(needle.isFound(in:)) == true
+                || needle.isFound(in: actionLabel(action.action, formats: formats))
+            else { return true }
+          }
+          if items.count == limit {
+            next = action.sequence
+            return false
+          }
+          // `nil` (JSON null) for the session's first action, which is still listed with it.
+          let since: Double? = previousTime.map { action.time - $0 }
+          items.append(
+            Self.json(
+              action, name: name, writer: writer, formats: formats, encoded: encoded,
+              sincePrevious: .some(since)))
+          return true
+        })
         return .object([
           ("from", .optional(actions.range) { .uint(from ?? $0.lowerBound) }),
           ("to", .optional(actions.range) { .uint($0.upperBound) }),
@@ -804,4 +802,3 @@ struct TextNeedle: Sendable {
 }
 
 /// Stops reading actions once a page is full.
-private struct EnoughActions: Error {}
