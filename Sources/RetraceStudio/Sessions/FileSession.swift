@@ -188,8 +188,8 @@ final class FileSession<D: Domain>: StudioSession {
     async throws -> JSONValue
   {
     if let type, !domain.actionCases.contains(type) {
-      throw APIError(
-        404,
+      throw DebuggerError(
+        .unknownActionCase,
         "unknown action case '\(type)' for domain \(domain.name); known: "
           + domain.actionCases.joined(separator: ", "))
     }
@@ -314,7 +314,8 @@ final class FileSession<D: Domain>: StudioSession {
           // A jump sets the state whatever came before it: skipping before one changes only
           // the states up to it, which this replay of actions alone would not show.
           guard source.jumpSequences.isEmpty else {
-            throw APIError(400, "a session with time-travel jumps cannot skip an action")
+            throw SessionError(
+              .invalidRequest, "a session with time-travel jumps cannot skip an action")
           }
           // Replayed from the state before the first skipped action, without the skipped ones.
           state = try states.state(at: first - 1)
@@ -387,7 +388,7 @@ final class FileSession<D: Domain>: StudioSession {
         if let window {
           let preview = try StatePreview(state, window: (window.path, window.range))
           guard let node = preview.node(at: window.path) else {
-            throw APIError(404, "the state after \(target) has nothing at that path")
+            throw SessionError(.notFound, "the state after \(target) has nothing at that path")
           }
           return .object([
             ("seq", .uint(target)), ("path", .array(window.path.map(\.json))), ("value", node.json),
@@ -552,7 +553,7 @@ final class FileSession<D: Domain>: StudioSession {
 
   func flows() async throws -> JSONValue {
     guard let flow else {
-      throw APIError(404, "domain \(domain.name) has no navigation flow")
+      throw SessionError(.notFound, "domain \(domain.name) has no navigation flow")
     }
     let debugger = try await debugger.value
     return try await offload(.wholeSession) {
@@ -580,15 +581,17 @@ final class FileSession<D: Domain>: StudioSession {
       }
       for bound in [first, last]
       where !(session.startSequence + 1...session.endSequence).contains(bound) {
-        throw APIError(
-          404,
+        throw SessionError(
+          .notFound,
           "sequence \(bound) out of range \(session.startSequence + 1)...\(session.endSequence)")
       }
-      guard first <= last else { throw APIError(400, "from (\(first)) is after to (\(last))") }
+      guard first <= last else {
+        throw SessionError(.invalidRequest, "from (\(first)) is after to (\(last))")
+      }
       // The state at the range's start includes a jump there; one inside it would be lost.
       if let jump = session.jumps.first(where: { (first..<last).contains($0.sequence) }) {
-        throw APIError(
-          400,
+        throw SessionError(
+          .invalidRequest,
           "the range holds a time-travel jump after action \(jump.sequence), which JSON Lines cannot hold; export the actions before or after it"
         )
       }
@@ -643,8 +646,8 @@ final class FileSession<D: Domain>: StudioSession {
 
   private func invariantNamed(_ name: String) throws -> Invariant<D.State> {
     guard let invariant = domain.invariant(named: name) else {
-      throw APIError(
-        404,
+      throw DebuggerError(
+        .unknownInvariant,
         "unknown invariant '\(name)' for domain \(domain.name); known: "
           + domain.invariants.map(\.name).joined(separator: ", "))
     }
