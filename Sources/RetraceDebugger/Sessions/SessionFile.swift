@@ -330,7 +330,7 @@ package struct SessionFile: Sendable {
     /// - Throws: `TraceError` naming the file and the position of a problem in it, after
     ///   `body` has seen the actions before it; or what `body` throws.
     package func forEach(_ body: (TimedAction<D.Action>) throws -> Void) throws {
-      try forEach { action in
+      try forEachAction { action in
         try body(action)
         return true
       }
@@ -340,7 +340,7 @@ package struct SessionFile: Sendable {
     ///
     /// - Throws: `TraceError` naming the file and the position of a problem in it, after
     ///   `body` has seen the actions before it; or what `body` throws.
-    package func forEach(while body: (TimedAction<D.Action>) throws -> Bool) throws {
+    package func forEachAction(_ body: (TimedAction<D.Action>) throws -> Bool) throws {
       guard let range else { return }
       if let parsed {
         var failure: (any Error)?

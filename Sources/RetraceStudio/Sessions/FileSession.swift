@@ -219,7 +219,7 @@ final class FileSession<D: Domain>: StudioSession {
         var next: UInt64?
         var previousTime: Double?
         var read = 0
-        try actions.forEach(while: { action in
+        try actions.forEachAction { action in
           defer { previousTime = action.time }
           if action.sequence == before { return true }
           if read == budget {
@@ -248,7 +248,7 @@ final class FileSession<D: Domain>: StudioSession {
               action, name: name, writer: writer, formats: formats, encoded: encoded,
               sincePrevious: .some(since)))
           return true
-        })
+        }
         return .object([
           ("from", .optional(actions.range) { .uint(from ?? $0.lowerBound) }),
           ("to", .optional(actions.range) { .uint($0.upperBound) }),
