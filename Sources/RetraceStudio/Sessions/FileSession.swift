@@ -44,7 +44,7 @@ final class FileSession<D: Domain>: StudioSession {
   /// a trace opened from its index is never read past damage the summary stops at.
   private let readable: Once<SessionFile>
   private let debugger: Once<Debugger<D>>
-  private let laneCounts: Once<Lanes>
+  private let laneCounts: Once<CaseTimeline>
   /// States every few thousand actions, made by one replay once the whole session is in
   /// memory: a jump replays at most their spacing.
   private let checkpoints: Once<SpacedStates<D>>
@@ -101,7 +101,7 @@ final class FileSession<D: Domain>: StudioSession {
     laneCounts = Once {
       let session = try await debugger.value.session
       async let made = checkpoints.value
-      let lanes = try await offload(.wholeSession) { Lanes(session: session) }
+      let lanes = try await offload(.wholeSession) { CaseTimeline(session: session) }
       _ = try await made
       return lanes
     }
