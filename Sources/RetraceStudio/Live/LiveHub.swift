@@ -266,22 +266,26 @@ final class LiveHub: WSMessageHandler, Sendable {
   static func recordingPath(in directory: String, _ name: String) throws(LiveProtocolError)
     -> String
   {
-    for number in 1...10_000 {
-      let file = number == 1 ? "\(name).trace" : "\(name)-\(number).trace"
-      let path = (directory as NSString).appendingPathComponent(file)
+    let path = try NewFile.create(name, suffix: ".trace", in: directory) {
+      path throws(LiveProtocolError) in
       let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
       if descriptor >= 0 {
         close(descriptor)
-        return path
+        return true
       }
       guard errno == EEXIST else {
         throw LiveProtocolError(
           "the Studio cannot record the session in \(directory): \(String(cString: strerror(errno)))"
         )
       }
+      return false
     }
-    throw LiveProtocolError(
-      "the Studio cannot record the session in \(directory): 10,000 recordings are named \(name)")
+    guard let path else {
+      throw LiveProtocolError(
+        "the Studio cannot record the session in \(directory): \(NewFile.attempts) recordings are named \(name)"
+      )
+    }
+    return path
   }
 
   /// The time now as `yyyyMMdd-HHmmss`, in UTC.

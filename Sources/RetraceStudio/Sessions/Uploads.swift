@@ -146,19 +146,18 @@ struct Uploads: Sendable {
     } catch {
       throw SessionError(.failed, "cannot create the upload directory \(directory): \(error)")
     }
-    for number in 1...10_000 {
-      let name = number == 1 ? stem + suffix : "\(stem)-\(number)\(suffix)"
-      let path = (directory as NSString).appendingPathComponent(name)
+    let path = try NewFile.create(stem, suffix: suffix, in: directory) { path in
       do {
         try data.write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
-        return path
+        return true
       } catch let error as CocoaError where error.code == .fileWriteFileExists {
-        continue
+        return false
       } catch {
-        if FileManager.default.fileExists(atPath: path) { continue }
+        if FileManager.default.fileExists(atPath: path) { return false }
         throw SessionError(.failed, "cannot write \(path): \(error.localizedDescription)")
       }
     }
+    if let path { return path }
     throw SessionError(
       .failed, "the upload directory \(directory) has too many files named \(stem)")
   }
