@@ -89,10 +89,14 @@ let recording: [Target] = [
 // MARK: - The debugger: replay engine, CLI, Studio
 
 let debugger: [Target] = [
-  .target(name: "RetraceDebugger", dependencies: ["Retrace", "RetraceLog", .customDump]),
   // One line on stderr, saying what the process was doing, when a Swift runtime error in a
   // domain's code stops `retrace` (a signal handler, which Swift cannot write).
   .target(name: "CRetraceTrap"),
+  // The replay engine and the session layer every tool reads sessions through.
+  .target(
+    name: "RetraceDebugger",
+    dependencies: ["Retrace", "RetraceLog", "RetraceCoordinator", "CRetraceTrap", .customDump]
+  ),
   .target(
     name: "RetraceCLI",
     dependencies: [

@@ -108,7 +108,7 @@ public struct RetraceCommand: AsyncParsableCommand {
     flows: [NavigationFlow] = [], commands: [any ParsableCommand.Type] = [],
     arguments: [String]? = nil
   ) async -> Int32 {
-    await CommandContext.$name.withValue(name) {
+    await StandardError.$program.withValue(name) {
       await CommandContext.$version.withValue(version ?? RetraceVersion.string) {
         await CommandContext.$commands.withValue(commands) {
           await runNamed(domains: domains, flows: flows, arguments: arguments)

@@ -232,5 +232,5 @@ public struct ServeCommand: AsyncParsableCommand {
 /// names: their control characters and bidirectional controls are escaped (`String.oneLine()`),
 /// so that none can end the line and forge another, or drive the terminal.
 func warn(_ message: String) {
-  FileHandle.standardError.write(Data(("\(CommandContext.name): \(message)".oneLine() + "\n").utf8))
+  StandardError.writeLine("\(StandardError.program): \(message)".oneLine())
 }

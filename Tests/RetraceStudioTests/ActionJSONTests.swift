@@ -70,8 +70,8 @@ struct ActionJSONTests {
     do {
       _ = try ActionJSON.decode(text, as: bankingDomain)
       Issue.record("\(text) decoded")
-    } catch let error as APIError {
-      #expect(error.status == 400)
+    } catch let error as SessionError {
+      #expect(StudioHandler.status(error) == 400)
       #expect(error.message.hasPrefix(start), "\(error.message)")
       #expect(!error.message.contains("\n"))
       #expect(!error.message.contains("byte offset"), "\(error.message)")

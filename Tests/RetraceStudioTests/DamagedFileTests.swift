@@ -1,6 +1,7 @@
 import Foundation
 import Retrace
 import RetraceCLI
+import RetraceDebugger
 import RetraceExamples
 import RetraceLog
 import RetraceTestSupport

@@ -58,13 +58,14 @@ import Testing
     let reader = try TraceReader(path: StudioHarness.trace("banking-session.trace"))
     let debugger = Debugger(
       domain: bankingDomain, session: try DomainTrace(reader, domain: bankingDomain).session())
-    let roomy = StateCheckpoints(debugger, spacing: 256)
+    let roomy = SpacedStates(debugger, spacing: 256, estimate: StatePreview.estimate)
     #expect(roomy.spacing == 256)
     let last = debugger.session.endSequence
     #expect(roomy.states.map(\.sequence) == Array(stride(from: 0, through: last, by: 256)))
     // A budget of two late states: the spacing grows until they fit.
     let late = try StatePreview(try debugger.state(at: last)).estimatedBytes
-    let tight = StateCheckpoints(debugger, budget: 2 * late, spacing: 256)
+    let tight = SpacedStates(
+      debugger, budget: 2 * late, spacing: 256, estimate: StatePreview.estimate)
     #expect(tight.estimatedBytes <= 2 * late)
     #expect(tight.spacing > roomy.spacing || tight.states.count <= 2)
     for checkpoints in [roomy, tight] {

@@ -409,7 +409,7 @@ import Testing
 /// The swimlanes of a session whose times a hostile JSON Lines file chose.
 @Suite struct LanesTests {
   @Test func aTimeFarFromTheOthersFallsInALaneWithoutOverflow() {
-    var lanes = Lanes(
+    var lanes = CaseTimeline(
       session: RecordedSession(
         domain: counterDomain, actions: [.increment, .increment, .decrement]))
     // Times within what a reader accepts, out of order: the span is a microsecond, and the

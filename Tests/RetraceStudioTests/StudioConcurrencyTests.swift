@@ -1,6 +1,7 @@
 import FlyingSocks
 import Foundation
 import RetraceCLI
+import RetraceDebugger
 import RetraceLog
 import Synchronization
 import Testing

@@ -11,7 +11,8 @@ import RetraceLog
 /// need no global state, and tests can run commands with their own domains.
 package enum CommandContext {
   /// The command's name, in usage lines, help and every error line (`retrace: …`).
-  @TaskLocal package static var name = "retrace"
+  /// Bound as ``StandardError/program``, which the session layer's warnings start with.
+  package static var name: String { StandardError.program }
   /// The version `--version` prints.
   @TaskLocal package static var version = RetraceVersion.string
   @TaskLocal package static var registry = DomainRegistry([])

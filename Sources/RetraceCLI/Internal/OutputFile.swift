@@ -168,7 +168,7 @@ enum OutputFile {
       }
       throw failure("cannot create the file", path)
     }
-    let written = bytes.withUnsafeBytes { writeFully(descriptor, $0) }
+    let written = bytes.withUnsafeBytes { FileDescriptor.writeFully(descriptor, $0) }
     let synced = fsync(descriptor) == 0
     close(descriptor)
     guard written, synced else {
@@ -181,22 +181,9 @@ enum OutputFile {
   private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String)
     throws(TraceError)
   {
-    guard bytes.withUnsafeBytes({ writeFully(descriptor, $0) }) else {
+    guard bytes.withUnsafeBytes({ FileDescriptor.writeFully(descriptor, $0) }) else {
       throw failure("cannot write the file", path)
     }
-  }
-
-  /// Writes all of `bytes` to `descriptor`, going on after an interrupted or partial write;
-  /// `false` (with `errno` set) when a write fails.
-  static func writeFully(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-    var done = 0
-    while done < bytes.count {
-      let written = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
-      if written < 0, errno == EINTR { continue }
-      guard written > 0 else { return false }
-      done += written
-    }
-    return true
   }
 
   /// `path` with symbolic links followed to the file they name (which may not exist yet).

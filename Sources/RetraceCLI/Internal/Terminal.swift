@@ -55,15 +55,13 @@ enum Terminal {
 
   /// Writes `line` and a newline on stderr, after what stdout holds.
   static func writeError(_ line: String) {
-    fflush(nil)
-    writeStandardError(line + "\n")
+    StandardError.writeLine(line)
   }
 
   /// Writes `text` on stderr; a stderr that cannot take it (`2>/dev/full`, closed) is
   /// ignored, not a trap as with `FileHandle.write`: the command keeps its own outcome.
   static func writeStandardError(_ text: String) {
-    var text = text
-    _ = text.withUTF8 { OutputFile.writeFully(2, UnsafeRawBufferPointer($0)) }
+    StandardError.write(text)
   }
 
   /// A state diff with its removed lines in red and added lines in green, each line made

@@ -1,6 +1,4 @@
-import Foundation
 import Retrace
-import RetraceDebugger
 import RetraceLog
 
 /// States of a session kept in memory every ``spacing`` actions, so that the state at any
@@ -10,44 +8,47 @@ import RetraceLog
 /// state's size (a banking state after 900,000 actions is tens of megabytes), so late in a
 /// long session they lie hundreds of thousands of actions apart, and a session loaded whole
 /// keeps only its first snapshot decoded: the engine replays from the start, about 100 ms
-/// for a million banking actions. These checkpoints are made by one replay of the session,
+/// for a million banking actions. These states are made by one replay of the session,
 /// in the background, once it is in memory.
 ///
-/// Their memory is bounded: each state's size is estimated as the size of its JSON
-/// (``StatePreview/estimatedBytes``, from the items its preview holds), and when the
-/// checkpoints together would pass ``byteBudget``, the spacing doubles and every other one is
-/// dropped. The spacing starts at ``minimumSpacing``.
+/// These are not a trace's checkpoints (recorded state hashes): they are states, kept in
+/// memory, spaced evenly.
+///
+/// Their memory is bounded: each state's size is estimated by the caller (the Studio counts
+/// the size of its JSON), and when the states together would pass ``byteBudget``, the
+/// spacing doubles and every other one is dropped. The spacing starts at ``minimumSpacing``.
 ///
 /// ```swift
-/// let checkpoints = StateCheckpoints(debugger)
-/// let (sequence, state) = checkpoints.nearest(atOrBefore: 750_000)
+/// let spaced = SpacedStates(engine, estimate: { _ in 1_000 })
+/// let (sequence, state) = spaced.nearest(atOrBefore: 750_000)
 /// ```
-struct StateCheckpoints<D: Domain>: Sendable {
-  /// The estimated bytes the checkpoints may hold together: 512 MiB of JSON, which a state
+package struct SpacedStates<D: Domain>: Sendable {
+  /// The estimated bytes the states may hold together: 512 MiB of JSON, which a state
   /// holds in memory in about a third of that (a banking transaction is 32 bytes in memory
   /// and about 100 in JSON).
-  static var byteBudget: Int { 512 << 20 }
-  /// The closest the checkpoints are: 4,096 actions, a replay of well under a millisecond.
-  static var minimumSpacing: UInt64 { 4_096 }
+  package static var byteBudget: Int { 512 << 20 }
+  /// The closest the states are: 4,096 actions, a replay of well under a millisecond.
+  package static var minimumSpacing: UInt64 { 4_096 }
 
-  /// How many actions apart the checkpoints are.
-  let spacing: UInt64
+  /// How many actions apart the states are.
+  package let spacing: UInt64
   /// The states at `startSequence` and at every multiple of ``spacing`` after it, in order.
-  let states: [(sequence: UInt64, state: D.State)]
-  /// The checkpoints' estimated size together, in bytes.
-  let estimatedBytes: Int
+  package let states: [(sequence: UInt64, state: D.State)]
+  /// The states' estimated size together, in bytes.
+  package let estimatedBytes: Int
 
   /// Replays `debugger`'s session once and keeps its states every `spacing` actions, or a
-  /// power of two times that, within `budget` estimated bytes.
-  init(
-    _ debugger: Debugger<D>, budget: Int = Self.byteBudget, spacing: UInt64 = Self.minimumSpacing
+  /// power of two times that, within `budget` bytes as `estimate` counts them.
+  package init(
+    _ debugger: Debugger<D>, budget: Int = Self.byteBudget, spacing: UInt64 = Self.minimumSpacing,
+    estimate: (D.State) -> Int
   ) {
-    precondition(spacing > 0, "checkpoints need a spacing of at least 1")
+    precondition(spacing > 0, "spaced states need a spacing of at least 1")
     let session = debugger.session
     let domain = debugger.domain
     var spacing = spacing
     var kept: [(sequence: UInt64, state: D.State, bytes: Int)] = [
-      (session.startSequence, session.initialState, Self.estimate(session.initialState))
+      (session.startSequence, session.initialState, estimate(session.initialState))
     ]
     var total = kept[0].bytes
     var state = session.initialState
@@ -56,10 +57,10 @@ struct StateCheckpoints<D: Domain>: Sendable {
       _ = domain.reduce(into: &state, action: action.action)
       sequence = action.sequence
       guard (sequence - session.startSequence) % spacing == 0 else { continue }
-      let bytes = Self.estimate(state)
+      let bytes = estimate(state)
       kept.append((sequence, state, bytes))
       total += bytes
-      // Over the budget: keep every other checkpoint, as often as needed (the first, the
+      // Over the budget: keep every other state, as often as needed (the first, the
       // session's start, always stays).
       while total > budget, kept.count > 1 {
         spacing *= 2
@@ -72,8 +73,8 @@ struct StateCheckpoints<D: Domain>: Sendable {
     self.estimatedBytes = total
   }
 
-  /// The latest checkpoint at or before `sequence` (the session's start at least).
-  func nearest(atOrBefore sequence: UInt64) -> (sequence: UInt64, state: D.State) {
+  /// The latest state at or before `sequence` (the session's start at least).
+  package func nearest(atOrBefore sequence: UInt64) -> (sequence: UInt64, state: D.State) {
     var low = 0
     var high = states.count
     while low < high {
@@ -81,10 +82,5 @@ struct StateCheckpoints<D: Domain>: Sendable {
       if states[middle].sequence <= sequence { low = middle + 1 } else { high = middle }
     }
     return states[max(0, low - 1)]
-  }
-
-  /// The estimated size of `state`, in bytes; 0 when it cannot be previewed.
-  private static func estimate(_ state: D.State) -> Int {
-    (try? StatePreview(state).estimatedBytes) ?? 0
   }
 }

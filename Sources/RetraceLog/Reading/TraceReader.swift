@@ -116,7 +116,7 @@ public final class TraceReader: Sendable {
     key: TracePrivateKey? = nil
   ) throws(TraceError) {
     let file = try TraceFile(path: path)
-    if usingIndex, let scan = Scan(indexOf: file) {
+    if usingIndex, let scan = FramingScan(indexOf: file) {
       try self.init(scan: scan, file: file, key: key)
       return
     }
@@ -151,7 +151,7 @@ public final class TraceReader: Sendable {
       let bytes = try file.read(at: 0, count: file.size)
       // A closed trace (it ends with its index) does not read its journal: no second scan.
       guard attempts < 3, !Self.endsWithIndexTag(bytes),
-        let scan = try? bytes.withBytes({ raw throws(TraceError) in try Scan(raw) }),
+        let scan = try? bytes.withBytes({ raw throws(TraceError) in try FramingScan(raw) }),
         scan.damage == nil
       else { return (bytes, journal) }
       let cipher: TraceCipher?
@@ -170,7 +170,7 @@ public final class TraceReader: Sendable {
   /// The records of `journal` that continue the chunks of `scan`, the journal's size, and
   /// the damage in it, when the trace is unfinished (it has no index): a damaged journal, a
   /// missing one, or one that cannot be read. A closed trace's journal is not read.
-  private static func fold(_ journal: Journal, into scan: Scan, cipher: TraceCipher?) -> (
+  private static func fold(_ journal: Journal, into scan: FramingScan, cipher: TraceCipher?) -> (
     records: [JournalRecord], size: Int?, damage: TraceError?
   ) {
     guard !scan.hasIndex else { return ([], nil, nil) }
@@ -222,7 +222,7 @@ public final class TraceReader: Sendable {
   }
 
   /// A cleanly closed trace opened from its index.
-  private init(scan: Scan, file: TraceFile, key: TracePrivateKey?) throws(TraceError) {
+  private init(scan: FramingScan, file: TraceFile, key: TracePrivateKey?) throws(TraceError) {
     self.key = key
     cipher = try Self.cipher(scan, key: key, path: file.path)
     path = file.path
@@ -284,9 +284,9 @@ public final class TraceReader: Sendable {
     self.path = path
     source = .memory(bytes)
     fileSize = bytes.count
-    let scan: Scan
+    let scan: FramingScan
     do {
-      scan = try bytes.withBytes { raw throws(TraceError) in try Scan(raw) }
+      scan = try bytes.withBytes { raw throws(TraceError) in try FramingScan(raw) }
     } catch {
       throw Self.namingTheTrace(error, ifJournal: bytes, path: path).at(path: path)
     }
@@ -351,7 +351,7 @@ public final class TraceReader: Sendable {
 
   /// The cipher of an encrypted trace opened with `key`; `nil` for a trace in clear or
   /// without a key.
-  private static func cipher(_ scan: Scan, key: TracePrivateKey?, path: String)
+  private static func cipher(_ scan: FramingScan, key: TracePrivateKey?, path: String)
     throws(TraceError) -> TraceCipher?
   {
     guard let field = scan.header.encryption, let key else { return nil }
@@ -536,7 +536,7 @@ public final class TraceReader: Sendable {
         let headerSize = 8 + TraceFormat.chunkHeaderSize
         let frame = UnsafeRawBufferPointer(rebasing: bytes[headerSize...])
         guard
-          Scan.checksumMatches(
+          FramingScan.checksumMatches(
             chunk.checksum, header: UnsafeRawBufferPointer(rebasing: bytes[..<headerSize]),
             frame: frame)
         else { throw damaged("chunk checksum mismatch", at: chunk.offset) }

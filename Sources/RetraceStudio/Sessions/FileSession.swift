@@ -1,6 +1,5 @@
 import Foundation
 import Retrace
-import RetraceCLI
 import RetraceCoordinator
 import RetraceDebugger
 import RetraceLog
@@ -24,8 +23,9 @@ func makeFileSession(
 /// A state, a diff or a page of actions comes from the file through its index (a few
 /// chunks, from the nearest snapshot), so the page shows a million-action session at once;
 /// what needs every action (bisect, bench, shrink, flows, swimlanes) loads the whole session
-/// once, in the background, and keeps it. Once it is in memory, states are replayed from
-/// its ``StateCheckpoints``.
+/// once, in the background, and keeps it. States come through the session layer's
+/// `SessionStates`: from the file, its anchors, or, once the session is in memory, from its
+/// `SpacedStates`.
 final class FileSession<D: Domain>: StudioSession {
   let id: String
   let domain: D
@@ -34,6 +34,8 @@ final class FileSession<D: Domain>: StudioSession {
   /// The private key the file was opened with, when it is an encrypted trace.
   let key: TracePrivateKey?
   private let source: Once<any SessionSource<D>>
+  /// The session's states and actions, from the fastest place that holds them.
+  private let states: Once<SessionStates<D>>
   /// The file as far as it is intact and its summary, from one check of every chunk: the
   /// summary counts what the session's requests read.
   private let checked: Once<(checked: SessionFile, summary: SessionFile.Summary)>
@@ -42,21 +44,14 @@ final class FileSession<D: Domain>: StudioSession {
   /// a trace opened from its index is never read past damage the summary stops at.
   private let readable: Once<SessionFile>
   private let debugger: Once<Debugger<D>>
-  private let laneCounts: Once<Lanes>
+  private let laneCounts: Once<CaseTimeline>
   /// States every few thousand actions, made by one replay once the whole session is in
   /// memory: a jump replays at most their spacing.
-  private let checkpoints: Once<StateCheckpoints<D>>
+  private let checkpoints: Once<SpacedStates<D>>
   /// The previews of the last states shown: a step forward finds the state before it here.
   private let previews = Mutex<[(sequence: UInt64, preview: StatePreview)]>([])
   /// The last state shown, taken (not copied) by a step forward from it.
   private let lastState = Mutex<(sequence: UInt64, state: D.State)?>(nil)
-  /// The state at the last multiple of ``anchorSpacing`` sought to: a step back, or a jump
-  /// nearby, replays from it instead of from the trace's snapshot.
-  private let anchor = Mutex<(sequence: UInt64, state: D.State)?>(nil)
-  /// How far apart anchors are: a step back replays at most twice this many actions.
-  static var anchorSpacing: UInt64 { 2_048 }
-  /// A run of actions read ahead of the last one shown.
-  private let readAhead = Mutex<[TimedAction<D.Action>]>([])
 
   init(id: String, domain: D, file: SessionFile, flow: NavigationFlow?, key: TracePrivateKey?) {
     self.id = id
@@ -73,10 +68,11 @@ final class FileSession<D: Domain>: StudioSession {
       return try await checked.value.checked
     }
     self.readable = readable
-    source = Once {
+    let source = Once {
       let file = try await readable.value
       return try await offload { try file.source(as: domain, cachedSnapshots: 16) }
     }
+    self.source = source
     let debugger = Once {
       let file = try await readable.value
       return try await offload(.wholeSession) { try file.debugger(as: domain) }
@@ -84,15 +80,28 @@ final class FileSession<D: Domain>: StudioSession {
     self.debugger = debugger
     let checkpoints = Once {
       let debugger = try await debugger.value
-      return try await offload(.wholeSession) { StateCheckpoints(debugger) }
+      return try await offload(.wholeSession) {
+        SpacedStates(debugger, estimate: StatePreview.estimate)
+      }
     }
     self.checkpoints = checkpoints
+    // Once the session is in memory, a state comes from its spaced states, made on first
+    // need.
+    states = Once {
+      SessionStates(
+        try await source.value, engine: { debugger.ready },
+        spacedStates: {
+          checkpoints.start()
+          return checkpoints.ready
+        },
+        release: { releaseInBackground($0) })
+    }
     // The swimlanes come once the session is in memory and its checkpoints are made (both
     // at once, on two threads), so that the page, when it shows them, moves at full speed.
     laneCounts = Once {
       let session = try await debugger.value.session
       async let made = checkpoints.value
-      let lanes = try await offload(.wholeSession) { Lanes(session: session) }
+      let lanes = try await offload(.wholeSession) { CaseTimeline(session: session) }
       _ = try await made
       return lanes
     }
@@ -179,8 +188,8 @@ final class FileSession<D: Domain>: StudioSession {
     async throws -> JSONValue
   {
     if let type, !domain.actionCases.contains(type) {
-      throw APIError(
-        404,
+      throw DebuggerError(
+        .unknownActionCase,
         "unknown action case '\(type)' for domain \(domain.name); known: "
           + domain.actionCases.joined(separator: ", "))
     }
@@ -210,37 +219,36 @@ final class FileSession<D: Domain>: StudioSession {
         var next: UInt64?
         var previousTime: Double?
         var read = 0
-        do {
-          try actions.forEach { action in
-            defer { previousTime = action.time }
-            if action.sequence == before { return }
-            if read == budget {
-              next = action.sequence
-              throw EnoughActions()
-            }
-            read += 1
-            let name = actionCaseName(of: action.action)
-            if let type, name != type { return }
-            var encoded: String?
-            if let needle {
-              encoded = try? writer.json(for: action.action)
-              guard
-                encoded.map(needle.isFound(in:)) == true
-                  || needle.isFound(in: actionLabel(action.action, formats: formats))
-              else { return }
-            }
-            if items.count == limit {
-              next = action.sequence
-              throw EnoughActions()
-            }
-            // `nil` (JSON null) for the session's first action, which is still listed with it.
-            let since: Double? = previousTime.map { action.time - $0 }
-            items.append(
-              Self.json(
-                action, name: name, writer: writer, formats: formats, encoded: encoded,
-                sincePrevious: .some(since)))
+        try actions.forEachAction { action in
+          defer { previousTime = action.time }
+          if action.sequence == before { return true }
+          if read == budget {
+            next = action.sequence
+            return false
           }
-        } catch is EnoughActions {}
+          read += 1
+          let name = actionCaseName(of: action.action)
+          if let type, name != type { return true }
+          var encoded: String?
+          if let needle {
+            encoded = try? writer.json(for: action.action)
+            guard
+              encoded.map(needle.isFound(in:)) == true
+                || needle.isFound(in: actionLabel(action.action, formats: formats))
+            else { return true }
+          }
+          if items.count == limit {
+            next = action.sequence
+            return false
+          }
+          // `nil` (JSON null) for the session's first action, which is still listed with it.
+          let since: Double? = previousTime.map { action.time - $0 }
+          items.append(
+            Self.json(
+              action, name: name, writer: writer, formats: formats, encoded: encoded,
+              sincePrevious: .some(since)))
+          return true
+        }
         return .object([
           ("from", .optional(actions.range) { .uint(from ?? $0.lowerBound) }),
           ("to", .optional(actions.range) { .uint($0.upperBound) }),
@@ -290,7 +298,8 @@ final class FileSession<D: Domain>: StudioSession {
   }
 
   func state(at sequence: UInt64?, skipping skipped: Set<UInt64>) async throws -> JSONValue {
-    let source = try await source.value
+    let states = try await states.value
+    let source = states.source
     let domain = self.domain
     // A replay of up to the whole session: on the pool for such work, so that it never keeps
     // a step or a jump waiting.
@@ -298,17 +307,18 @@ final class FileSession<D: Domain>: StudioSession {
       try await offload(.wholeSession) { [self] in
         let target = sequence ?? source.lastSequence
         try source.checkInRange(target)
-        let recorded = try self.state(at: target, in: source)
+        let recorded = try states.state(at: target)
         let left = skipped.filter { $0 > source.startSequence && $0 <= target }
         var state = recorded
         if let first = left.min() {
           // A jump sets the state whatever came before it: skipping before one changes only
           // the states up to it, which this replay of actions alone would not show.
           guard source.jumpSequences.isEmpty else {
-            throw APIError(400, "a session with time-travel jumps cannot skip an action")
+            throw SessionError(
+              .invalidRequest, "a session with time-travel jumps cannot skip an action")
           }
           // Replayed from the state before the first skipped action, without the skipped ones.
-          state = try self.state(at: first - 1, in: source)
+          state = try states.state(at: first - 1)
           try source.forEachAction(from: first, through: target) { action in
             if !left.contains(action.sequence) {
               _ = domain.reduce(into: &state, action: action.action)
@@ -330,7 +340,8 @@ final class FileSession<D: Domain>: StudioSession {
   }
 
   func state(at sequence: UInt64?, window: StateWindow?, full: Bool) async throws -> JSONValue {
-    let source = try await source.value
+    let states = try await states.value
+    let source = states.source
     let flow = self.flow
     let domain = self.domain
     return try await answering(source) {
@@ -342,7 +353,7 @@ final class FileSession<D: Domain>: StudioSession {
         var changes: [StatePreview.Change] = []
         let state: D.State
         if target > source.startSequence {
-          let next = try self.action(at: target, in: source)
+          let next = try states.action(at: target)
           action = next
           // The state before, and the action applied to it: a step forward takes the last
           // state shown, and changes it in place.
@@ -351,14 +362,14 @@ final class FileSession<D: Domain>: StudioSession {
               guard let taken = last, taken.sequence == target - 1 else { return nil }
               last = nil
               return taken.state
-            } ?? self.state(at: target - 1, in: source)
+            } ?? states.state(at: target - 1)
           let before = window == nil ? try self.preview(of: after, at: target - 1) : nil
           // The long arrays before the action, to find what it changed between their ends.
           let beforeArrays = window == nil ? try StatePreview.capturing(after).1 : nil
           _ = domain.reduce(into: &after, action: next.action)
           // A time-travel jump after the action set the state the app showed instead.
           if source.jumpSequences.contains(target) {
-            after = try self.state(at: target, in: source)
+            after = try states.state(at: target)
           }
           state = after
           if let before, let beforeArrays {
@@ -377,7 +388,7 @@ final class FileSession<D: Domain>: StudioSession {
         if let window {
           let preview = try StatePreview(state, window: (window.path, window.range))
           guard let node = preview.node(at: window.path) else {
-            throw APIError(404, "the state after \(target) has nothing at that path")
+            throw SessionError(.notFound, "the state after \(target) has nothing at that path")
           }
           return .object([
             ("seq", .uint(target)), ("path", .array(window.path.map(\.json))), ("value", node.json),
@@ -422,106 +433,6 @@ final class FileSession<D: Domain>: StudioSession {
     }
   }
 
-  /// The state after `sequence`.
-  ///
-  /// Once the whole session is in memory and its ``StateCheckpoints`` are made, it is
-  /// replayed from the nearest checkpoint at or before it, from the actions in memory: at
-  /// most one spacing of replay (and one copy of the checkpoint's state, which stays as it
-  /// is). Until then, from the anchor when it lies at most two anchor spacings before; else
-  /// from the multiple of the anchor spacing at or before it, which becomes the anchor,
-  /// sought by the engine (the session in memory) or in the file from its nearest snapshot.
-  ///
-  /// A session with time-travel jumps (a live one the developer moved) is answered by the
-  /// engine or the file, which follow them; the anchors and checkpoints replay actions alone.
-  private func state(at sequence: UInt64, in source: any SessionSource<D>) throws -> D.State {
-    if !source.jumpSequences.isEmpty {
-      return try debugger.ready?.state(at: sequence) ?? source.state(at: sequence)
-    }
-    let loaded = debugger.ready.map(\.session).flatMap {
-      $0.sequenceRange.contains(sequence) ? $0 : nil
-    }
-    if let loaded {
-      checkpoints.start()
-      if let checkpoints = checkpoints.ready {
-        var (reached, state) = checkpoints.nearest(atOrBefore: sequence)
-        replay(&state, from: &reached, through: sequence, in: loaded)
-        return state
-      }
-    }
-    let spacing = Self.anchorSpacing
-    var start = anchor.withLock { anchor -> (sequence: UInt64, state: D.State)? in
-      guard let anchor, anchor.sequence <= sequence, sequence - anchor.sequence < 2 * spacing
-      else { return nil }
-      return anchor
-    }
-    if start == nil {
-      let base = max(source.startSequence, sequence - sequence % spacing)
-      let state: D.State
-      if loaded != nil, let engine = debugger.ready {
-        state = try engine.state(at: base)
-      } else {
-        state = try source.state(at: base)
-      }
-      let old = anchor.withLock { anchor in
-        defer { anchor = (base, state) }
-        return anchor
-      }
-      releaseInBackground(old)
-      start = (base, state)
-    }
-    guard var (reached, state) = start else { return try source.state(at: sequence) }
-    if let loaded {
-      replay(&state, from: &reached, through: sequence, in: loaded)
-    } else if reached < sequence {
-      try source.forEachAction(from: reached + 1, through: sequence) { action in
-        _ = domain.reduce(into: &state, action: action.action)
-        reached = action.sequence
-        return true
-      }
-    }
-    guard reached == sequence else {
-      throw APIError(500, "the actions up to \(sequence) cannot be read")
-    }
-    return state
-  }
-
-  /// Applies the actions of `session` after `reached` through `through` to `state`, and
-  /// moves `reached` there.
-  private func replay(
-    _ state: inout D.State, from reached: inout UInt64, through: UInt64,
-    in session: RecordedSession<D>
-  ) {
-    guard through > reached else { return }
-    for action in session.actions[session.index(of: reached + 1)...session.index(of: through)] {
-      _ = domain.reduce(into: &state, action: action.action)
-    }
-    reached = through
-  }
-
-  /// Action `sequence`: from the session in memory, from the run read ahead, or read with
-  /// the 511 after it.
-  private func action(at sequence: UInt64, in source: any SessionSource<D>) throws
-    -> TimedAction<D.Action>
-  {
-    if let action = debugger.ready?.session.action(at: sequence) { return action }
-    let cached = readAhead.withLock { run -> TimedAction<D.Action>? in
-      guard let first = run.first?.sequence, sequence >= first, sequence - first < run.count
-      else { return nil }
-      return run[Int(sequence - first)]
-    }
-    if let cached { return cached }
-    var run: [TimedAction<D.Action>] = []
-    try source.forEachAction(from: sequence, through: min(source.lastSequence, sequence + 511)) {
-      run.append($0)
-      return true
-    }
-    guard let first = run.first, first.sequence == sequence else {
-      throw APIError(500, "action \(sequence) cannot be read")
-    }
-    readAhead.withLock { $0 = run }
-    return first
-  }
-
   /// The preview of `state`, the state after `sequence`: from the cache, or made and kept.
   private func preview(of state: D.State, at sequence: UInt64) throws -> StatePreview {
     if let cached = previews.withLock({ $0.first { $0.sequence == sequence }?.preview }) {
@@ -542,7 +453,8 @@ final class FileSession<D: Domain>: StudioSession {
   }
 
   func search(at sequence: UInt64?, query: String, limit: Int) async throws -> JSONValue {
-    let source = try await source.value
+    let states = try await states.value
+    let source = states.source
     return try await answering(source) {
       try await offload { [self] in
         let target = sequence ?? source.lastSequence
@@ -553,7 +465,7 @@ final class FileSession<D: Domain>: StudioSession {
         let state =
           try shown
           ?? (target > source.startSequence
-            ? self.state(at: target, in: source) : source.state(at: target))
+            ? states.state(at: target) : source.state(at: target))
         let search = try StateSearch(state, query: query, limit: limit)
         return .object([
           ("seq", .uint(target)), ("query", .string(query)),
@@ -641,7 +553,7 @@ final class FileSession<D: Domain>: StudioSession {
 
   func flows() async throws -> JSONValue {
     guard let flow else {
-      throw APIError(404, "domain \(domain.name) has no navigation flow")
+      throw SessionError(.notFound, "domain \(domain.name) has no navigation flow")
     }
     let debugger = try await debugger.value
     return try await offload(.wholeSession) {
@@ -669,15 +581,17 @@ final class FileSession<D: Domain>: StudioSession {
       }
       for bound in [first, last]
       where !(session.startSequence + 1...session.endSequence).contains(bound) {
-        throw APIError(
-          404,
+        throw SessionError(
+          .notFound,
           "sequence \(bound) out of range \(session.startSequence + 1)...\(session.endSequence)")
       }
-      guard first <= last else { throw APIError(400, "from (\(first)) is after to (\(last))") }
+      guard first <= last else {
+        throw SessionError(.invalidRequest, "from (\(first)) is after to (\(last))")
+      }
       // The state at the range's start includes a jump there; one inside it would be lost.
       if let jump = session.jumps.first(where: { (first..<last).contains($0.sequence) }) {
-        throw APIError(
-          400,
+        throw SessionError(
+          .invalidRequest,
           "the range holds a time-travel jump after action \(jump.sequence), which JSON Lines cannot hold; export the actions before or after it"
         )
       }
@@ -732,8 +646,8 @@ final class FileSession<D: Domain>: StudioSession {
 
   private func invariantNamed(_ name: String) throws -> Invariant<D.State> {
     guard let invariant = domain.invariant(named: name) else {
-      throw APIError(
-        404,
+      throw DebuggerError(
+        .unknownInvariant,
         "unknown invariant '\(name)' for domain \(domain.name); known: "
           + domain.invariants.map(\.name).joined(separator: ", "))
     }
@@ -804,4 +718,3 @@ struct TextNeedle: Sendable {
 }
 
 /// Stops reading actions once a page is full.
-private struct EnoughActions: Error {}

@@ -3,7 +3,7 @@ import Retrace
 import RetraceLog
 
 /// Each action's case and time, to count them per case over time for the swimlanes.
-struct Lanes: Sendable {
+struct CaseTimeline: Sendable {
   var names: [String] = []
   var cases: [UInt16] = []
   var times: [Double] = []

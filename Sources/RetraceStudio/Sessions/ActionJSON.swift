@@ -12,7 +12,7 @@ import Retrace
 enum ActionJSON {
   /// The action's CBOR encoding (what a `dispatch` message carries) and the action.
   ///
-  /// - Throws: `APIError` 400 with one line naming the problem: text that is not JSON, or
+  /// - Throws: `SessionError` (`invalidRequest`) with one line naming the problem: text that is not JSON, or
   ///   JSON that is not one of the domain's actions (with the decoder's coding path), such
   ///   as a number out of range for its field.
   static func decode<D: Domain>(_ text: String, as domain: D) throws -> ([UInt8], D.Action) {
@@ -20,7 +20,7 @@ enum ActionJSON {
     do {
       value = try JSONDecoder().decode(Item.self, from: Data(text.utf8))
     } catch {
-      throw APIError(400, "the action is not JSON: \(oneLine(error))")
+      throw SessionError(.invalidRequest, "the action is not JSON: \(oneLine(error))")
     }
     // An action is a map of one key, its case (as the rows show it): a key that is no case
     // of the domain is named as such, rather than by the decoder's "invalid number of keys".
@@ -28,8 +28,8 @@ enum ActionJSON {
       !domain.actionCases.contains(fields[0].0)
     {
       let cases = domain.actionCases.joined(separator: ", ")
-      throw APIError(
-        400,
+      throw SessionError(
+        .invalidRequest,
         "the action is not a \(domain.name) action: '\(fields[0].0.prefix(100))' is not one of its cases (\(cases.count > 300 ? cases.prefix(300) + "…" : cases))"
       )
     }
@@ -38,8 +38,9 @@ enum ActionJSON {
       let action = try bytes.withUnsafeBytes { try domain.decodeAction(from: $0) }
       return (bytes, action)
     } catch {
-      throw APIError(
-        400, "the action is not a \(domain.name) action: \(oneLine(error, typed: value))")
+      throw SessionError(
+        .invalidRequest,
+        "the action is not a \(domain.name) action: \(oneLine(error, typed: value))")
     }
   }
 

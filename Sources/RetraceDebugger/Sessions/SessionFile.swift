@@ -1,6 +1,5 @@
 import Foundation
 import Retrace
-import RetraceDebugger
 import RetraceLog
 import Synchronization
 
@@ -72,6 +71,12 @@ package struct SessionFile: Sendable {
     /// The journal that should be beside the trace and is not, when it is missing.
     package var missingJournal: String? = nil
 
+    /// What a session that never closed lacks.
+    package init(recoveredActions: Int, missingJournal: String? = nil) {
+      self.recoveredActions = recoveredActions
+      self.missingJournal = missingJournal
+    }
+
     /// How the commands say it: `unfinished session: 28 actions recovered from the journal`,
     /// or `unfinished session: its journal crash.trace.journal, which held its last actions,
     /// is missing`.
@@ -119,9 +124,8 @@ package struct SessionFile: Sendable {
     // A torn trace's warning about its damage said so already (`warnIfNotIntact`): one
     // warning per file.
     guard let unfinished, Self.warned.withLock({ $0.insert(path).inserted }) else { return }
-    Terminal.writeError(
-      "\(CommandContext.name): warning: \(path): \(unfinished.text); it never closed, so it ends where the recording stopped"
-        .oneLine())
+    StandardError.warn(
+      "\(path): \(unfinished.text); it never closed, so it ends where the recording stopped")
   }
 
   /// `trace` or `jsonl`.
@@ -138,14 +142,6 @@ package struct SessionFile: Sendable {
     case .trace(let reader): reader.header.domain
     case .jsonLines(_, let header): header.domain
     }
-  }
-
-  /// The registered domain the header names, in the command's registry
-  /// (`CommandContext.registry`, a task-local value: only the command's own task sees it).
-  ///
-  /// - Throws: `DebuggerError` (`unknownDomain`) naming the file.
-  package func domain() throws(DebuggerError) -> any Domain {
-    try domain(in: CommandContext.registry)
   }
 
   /// The domain of `registry` that the header names: what code running off the command's
@@ -179,7 +175,7 @@ package struct SessionFile: Sendable {
   /// Reads the file's bytes.
   ///
   /// - Throws: `TraceError`: `notFound`, `io`.
-  static func readData(_ path: String) throws(TraceError) -> Data {
+  package static func readData(_ path: String) throws(TraceError) -> Data {
     try checkRegularFile(path)
     do {
       return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
@@ -334,6 +330,17 @@ package struct SessionFile: Sendable {
     /// - Throws: `TraceError` naming the file and the position of a problem in it, after
     ///   `body` has seen the actions before it; or what `body` throws.
     package func forEach(_ body: (TimedAction<D.Action>) throws -> Void) throws {
+      try forEachAction { action in
+        try body(action)
+        return true
+      }
+    }
+
+    /// Calls `body` with each action, in order, until it returns `false`.
+    ///
+    /// - Throws: `TraceError` naming the file and the position of a problem in it, after
+    ///   `body` has seen the actions before it; or what `body` throws.
+    package func forEachAction(_ body: (TimedAction<D.Action>) throws -> Bool) throws {
       guard let range else { return }
       if let parsed {
         var failure: (any Error)?
@@ -341,12 +348,11 @@ package struct SessionFile: Sendable {
           try parsed.forEachAction(from: range.lowerBound, through: range.upperBound) {
             action throws(TraceError) in
             do {
-              try body(action)
+              return try body(action)
             } catch {
               failure = error
               return false
             }
-            return true
           }
         } catch {
           throw error.at(path: file.path)
@@ -360,14 +366,15 @@ package struct SessionFile: Sendable {
       try file.reading(as: domain, cachedSnapshots: 0) { source throws(TraceError) in
         try source.forEachAction(from: next, through: range.upperBound) {
           action throws(TraceError) in
+          let goOn: Bool
           do {
-            try body(action)
+            goOn = try body(action)
           } catch {
             failure = error
             return false
           }
           next = action.sequence + 1
-          return true
+          return goOn
         }
       }
       if let failure { throw failure }
@@ -419,8 +426,7 @@ package struct SessionFile: Sendable {
     guard integrity.status == .truncated || integrity.status == .damaged else { return }
     guard Self.warned.withLock({ $0.insert(path).inserted }) else { return }
     // "truncated" says the recording stopped, and the description the journal's actions.
-    Terminal.writeError(
-      "\(CommandContext.name): warning: \(path): \(integrity.description); using the \(reader.actionCount) intact actions"
-        .oneLine())
+    StandardError.warn(
+      "\(path): \(integrity.description); using the \(reader.actionCount) intact actions")
   }
 }

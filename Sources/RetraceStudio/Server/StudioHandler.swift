@@ -43,6 +43,8 @@ final class StudioHandler: HTTPHandler, Sendable {
       return try await respond(to: request)
     } catch let error as APIError {
       return Self.json(.object([("error", .string(error.message))]), status: error.status)
+    } catch let error as SessionError {
+      return Self.json(.object([("error", .string(error.message))]), status: Self.status(error))
     } catch let error as DebuggerError {
       return Self.json(.object([("error", .string(error.message))]), status: Self.status(error))
     } catch let error as TraceError {
@@ -51,6 +53,18 @@ final class StudioHandler: HTTPHandler, Sendable {
         .object([("error", .string(error.description.oneLine()))]), status: Self.status(error))
     } catch {
       return Self.json(.object([("error", .string("\(error)"))]), status: 500)
+    }
+  }
+
+  static func status(_ error: SessionError) -> Int {
+    switch error.kind {
+    case .invalidRequest: 400
+    case .notFound: 404
+    case .conflict: 409
+    case .tooLarge: 413
+    case .failed: 500
+    case .busy: 503
+    case .storageFull: 507
     }
   }
 
@@ -291,7 +305,8 @@ final class StudioHandler: HTTPHandler, Sendable {
   static func unreadable(_ session: any StudioSession, _ error: any Error) -> RetraceLog.JSONValue {
     let trace = error as? TraceError
     let message =
-      (error as? APIError)?.message ?? (error as? DebuggerError)?.message
+      (error as? APIError)?.message ?? (error as? SessionError)?.message
+      ?? (error as? DebuggerError)?.message
       ?? trace?.description.oneLine() ?? "\(error)"
     let status =
       switch trace?.code {

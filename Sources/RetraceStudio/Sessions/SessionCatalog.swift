@@ -1,6 +1,5 @@
 import Foundation
 import Retrace
-import RetraceCLI
 import RetraceDebugger
 import RetraceLog
 import Synchronization

@@ -678,3 +678,11 @@ private final class ProbeEncoder: Encoder {
     mutating func superEncoder() -> any Encoder { ProbeEncoder() }
   }
 }
+
+extension StatePreview {
+  /// The estimated size of `state`'s JSON, in bytes (``estimatedBytes``); 0 when it cannot
+  /// be previewed: how the Studio weighs the spaced states it keeps (`SpacedStates`).
+  static func estimate<State: Encodable>(_ state: State) -> Int {
+    (try? StatePreview(state).estimatedBytes) ?? 0
+  }
+}

@@ -1,7 +1,6 @@
 import FlyingFox
 import Foundation
 import Retrace
-import RetraceCLI
 import RetraceDebugger
 import RetraceLiveProtocol
 import RetraceLog

@@ -2,7 +2,7 @@ import Retrace
 
 /// The framing pass over a whole trace: the header, every chunk header with its checksum,
 /// and the index. It stops at the first damage and says where.
-struct Scan {
+struct FramingScan {
   var header: TraceHeader
   var version: UInt16
   /// The header frame's content: what an encrypted trace's sealed frames authenticate.

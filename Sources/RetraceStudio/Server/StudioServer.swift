@@ -1,7 +1,6 @@
 import FlyingFox
 import FlyingSocks
 import Foundation
-import RetraceCLI
 import RetraceDebugger
 import RetraceLog
 import Synchronization

@@ -1,7 +1,6 @@
 import FlyingFox
 import Foundation
 import Retrace
-import RetraceCLI
 import RetraceDebugger
 import RetraceLiveProtocol
 import RetraceLog
@@ -28,15 +27,16 @@ protocol LiveSegment: StudioSession {
   /// Sends the app the `jump` command to the state after action `sequence` (`nil`: the state
   /// after its last action), and returns that sequence number.
   ///
-  /// - Throws: `APIError`: 409 when the app is not connected, 400 for a sequence number
-  ///   outside the segment.
+  /// - Throws: `SessionError`: `conflict` when the app is not connected, `invalidRequest`
+  ///   for a sequence number outside the segment.
   func jump(to sequence: UInt64?) async throws -> UInt64
   /// Sends the app the `dispatch` command with `json`, an action in the domain's JSON form
   /// (as the actions endpoint shows it), once it decodes as the domain's action; returns
   /// the action's case.
   ///
-  /// - Throws: `APIError`: 400 when the text is not JSON or not one of the domain's
-  ///   actions, 409 when the app is not connected or does not take `dispatch`.
+  /// - Throws: `SessionError`: `invalidRequest` when the text is not JSON or not one of the
+  ///   domain's actions, `conflict` when the app is not connected or does not take
+  ///   `dispatch`.
   func dispatch(json: String) async throws -> String
 }
 
@@ -392,7 +392,7 @@ final class LiveSession<D: Domain>: LiveSegment {
 
   func jump(to sequence: UInt64?) async throws -> UInt64 {
     guard live.withLock({ $0.connected }), outgoing.withLock({ $0 != nil }) else {
-      throw APIError(409, "the app of live session '\(id)' is not connected")
+      throw SessionError(.conflict, "the app of live session '\(id)' is not connected")
     }
     // A diverged session's states past the last one checked are the Studio's replay with a
     // reducer that is not the app's: the app would be given a state its own reducer never
@@ -401,8 +401,8 @@ final class LiveSession<D: Domain>: LiveSegment {
       ($0.divergence, $0.checkedThrough, $0.sequence)
     }
     if let divergence, (sequence ?? last) > checked {
-      throw APIError(
-        409,
+      throw SessionError(
+        .conflict,
         "live session '\(id)' has diverged (the app's state after action \(divergence.sequence) is not the Studio's replay): the Studio's states after action \(checked) may be states the app's own reducer never produced, so the app is not moved there; move it to action \(checked) or before"
       )
     }
@@ -415,8 +415,8 @@ final class LiveSession<D: Domain>: LiveSegment {
       state = try await offload {
         let source = try file.source(as: domain)
         guard (source.startSequence...source.lastSequence).contains(sequence) else {
-          throw APIError(
-            400,
+          throw SessionError(
+            .invalidRequest,
             "'to' must be from \(source.startSequence) to \(source.lastSequence) or last, not \(sequence)"
           )
         }
@@ -446,11 +446,11 @@ final class LiveSession<D: Domain>: LiveSegment {
 
   func dispatch(json: String) async throws -> String {
     guard live.withLock({ $0.connected }), outgoing.withLock({ $0 != nil }) else {
-      throw APIError(409, "the app of live session '\(id)' is not connected")
+      throw SessionError(.conflict, "the app of live session '\(id)' is not connected")
     }
     guard commands.contains("dispatch") else {
-      throw APIError(
-        409,
+      throw SessionError(
+        .conflict,
         "the app of live session '\(id)' does not take dispatch: its link is older (its hello lists no 'dispatch' command)"
       )
     }
@@ -521,8 +521,9 @@ final class LiveSession<D: Domain>: LiveSegment {
 
   /// Queues a command for the app.
   ///
-  /// - Throws: `APIError` 409 when the app is not connected, 503 when it has not read the
-  ///   last ``LiveHub/unreadMessageLimit`` commands (they are not queued without limit).
+  /// - Throws: `SessionError`: `conflict` when the app is not connected, `busy` when it has
+  ///   not read the last ``LiveHub/unreadMessageLimit`` commands (they are not queued
+  ///   without limit).
   private func send(_ message: Data) throws {
     let answered = live.withLock { live in
       guard live.unanswered < LiveHub.unreadMessageLimit else { return false }
@@ -530,19 +531,19 @@ final class LiveSession<D: Domain>: LiveSegment {
       return true
     }
     guard answered else {
-      throw APIError(
-        503,
+      throw SessionError(
+        .busy,
         "the app of live session '\(id)' has not answered the last \(LiveHub.unreadMessageLimit) commands"
       )
     }
     switch outgoing.withLock({ $0?.yield(.data(message)) }) {
     case .enqueued?: return
     case .dropped?:
-      throw APIError(
-        503,
+      throw SessionError(
+        .busy,
         "the app of live session '\(id)' has not read the last \(LiveHub.unreadMessageLimit) commands"
       )
-    default: throw APIError(409, "the app of live session '\(id)' is not connected")
+    default: throw SessionError(.conflict, "the app of live session '\(id)' is not connected")
     }
   }
 

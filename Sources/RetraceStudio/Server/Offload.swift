@@ -1,5 +1,5 @@
 import Foundation
-import RetraceCLI
+import RetraceDebugger
 import Synchronization
 
 /// Runs `work` on one of the Studio's worker threads (``WorkerPool``) and waits for it

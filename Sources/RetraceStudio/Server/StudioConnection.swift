@@ -1,7 +1,6 @@
 import FlyingFox
 import FlyingSocks
 import Foundation
-import RetraceCLI
 import RetraceDebugger
 
 /// One client's connection: reads each request with ``RequestLimits``, answers it with the

@@ -1,6 +1,5 @@
 import Foundation
 import Retrace
-import RetraceCLI
 import RetraceDebugger
 import RetraceLog
 import Synchronization
@@ -65,25 +64,28 @@ struct Uploads: Sendable {
   /// that file exists: a file is never overwritten), opens it and lists it.
   ///
   /// - Returns: `{"id", "file", "bytes"}`: the new session's id, the path written, its size.
-  /// - Throws: `APIError` 400 for a name that is not a `.trace` or `.jsonl` file's, an empty
-  ///   upload, or a file that does not open (which is then deleted); 500 when it cannot be
-  ///   written.
+  /// - Throws: `SessionError`: `invalidRequest` for a name that is not a `.trace` or `.jsonl`
+  ///   file's, an empty upload, or a file that does not open (which is then deleted);
+  ///   `tooLarge` and `storageFull` past the limits; `failed` when it cannot be written.
   func take(_ data: Data, name: String) async throws -> RetraceLog.JSONValue {
     let base = URL(fileURLWithPath: name.isEmpty ? "/" : name).lastPathComponent
     let suffix = [".trace", ".jsonl"].first { base.hasSuffix($0) }
     guard let suffix, base.count > suffix.count else {
-      throw APIError(
-        400, "an upload must be named NAME.trace or NAME.jsonl (?name=), not '\(name.prefix(100))'")
+      throw SessionError(
+        .invalidRequest,
+        "an upload must be named NAME.trace or NAME.jsonl (?name=), not '\(name.prefix(100))'")
     }
-    guard !data.isEmpty else { throw APIError(400, "the upload '\(base)' is empty") }
+    guard !data.isEmpty else {
+      throw SessionError(.invalidRequest, "the upload '\(base)' is empty")
+    }
     guard data.count <= limit else {
-      throw APIError(
-        413, "the upload is larger than \(limit) bytes (\(commandName) serve --upload-limit)")
+      throw SessionError(
+        .tooLarge, "the upload is larger than \(limit) bytes (\(commandName) serve --upload-limit)")
     }
     let held = written.total
     guard held + data.count <= totalLimit else {
-      throw APIError(
-        507,
+      throw SessionError(
+        .storageFull,
         "the Studio holds \(held) bytes of uploads, and takes at most \(totalLimit) (16 times --upload-limit): remove uploaded sessions from the list to make room"
       )
     }
@@ -104,7 +106,7 @@ struct Uploads: Sendable {
         // The reason without the temporary path it was written to: the page names the file.
         let reason = "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ")
           .replacingOccurrences(of: path + ": ", with: "")
-        throw APIError(400, "it does not open as a session: \(reason)")
+        throw SessionError(.invalidRequest, "it does not open as a session: \(reason)")
       }
       func add<E: Domain>(_ domain: E) -> any StudioSession {
         catalog.add(idBase: stem) { id in
@@ -119,8 +121,8 @@ struct Uploads: Sendable {
         let raw = reader.chunks.reduce(0) { $0 + $1.rawSize }
         guard raw <= Self.expansionLimit(of: data.count) else {
           try? FileManager.default.removeItem(atPath: path)
-          throw APIError(
-            413,
+          throw SessionError(
+            .tooLarge,
             "it holds \(raw) bytes of records once decompressed, more than an upload of \(data.count) bytes may (\(Self.expansionLimit(of: data.count))); serve the file with \(commandName) serve FILE instead"
           )
         }
@@ -142,7 +144,7 @@ struct Uploads: Sendable {
       try FileManager.default.createDirectory(
         atPath: directory, withIntermediateDirectories: true)
     } catch {
-      throw APIError(500, "cannot create the upload directory \(directory): \(error)")
+      throw SessionError(.failed, "cannot create the upload directory \(directory): \(error)")
     }
     for number in 1...10_000 {
       let name = number == 1 ? stem + suffix : "\(stem)-\(number)\(suffix)"
@@ -154,9 +156,10 @@ struct Uploads: Sendable {
         continue
       } catch {
         if FileManager.default.fileExists(atPath: path) { continue }
-        throw APIError(500, "cannot write \(path): \(error.localizedDescription)")
+        throw SessionError(.failed, "cannot write \(path): \(error.localizedDescription)")
       }
     }
-    throw APIError(500, "the upload directory \(directory) has too many files named \(stem)")
+    throw SessionError(
+      .failed, "the upload directory \(directory) has too many files named \(stem)")
   }
 }
