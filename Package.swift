@@ -78,7 +78,12 @@ let recording: [Target] = [
   // Studio over a WebSocket the app opens. FlyingSocks only (sockets and async/await):
   // no server code, no SwiftNIO, and no URLSession, whose WebSockets need a libcurl
   // built with them, which Linux distributions do not ship (docs/LIVE.md).
-  .target(name: "RetraceLive", dependencies: ["Retrace", .flyingSocks, .crypto]),
+  // The live link's protocol (docs/LIVE.md): its messages, their one codec, its version
+  // and the Studio's address, which the app side (RetraceLive), the Studio (RetraceStudio)
+  // and their stand-ins in the tests and benchmarks share. CBOR only: no sockets.
+  .target(name: "RetraceLiveProtocol", dependencies: ["RetraceCBOR"]),
+  .target(
+    name: "RetraceLive", dependencies: ["Retrace", "RetraceLiveProtocol", .flyingSocks, .crypto]),
 ]
 
 // MARK: - The debugger: replay engine, CLI, Studio
@@ -104,8 +109,8 @@ let debugger: [Target] = [
   .target(
     name: "RetraceStudio",
     dependencies: [
-      "RetraceCLI", "RetraceDebugger", "RetraceLog", "RetraceCoordinator", .argumentParser,
-      .flyingFox, .flyingSocks,
+      "RetraceCLI", "RetraceDebugger", "RetraceLog", "RetraceCoordinator", "RetraceLiveProtocol",
+      .argumentParser, .flyingFox, .flyingSocks,
     ],
     resources: [.copy("Page")]
   ),
@@ -180,13 +185,15 @@ let tests: [Target] = [
     name: "RetraceStudioTests",
     dependencies: [
       "RetraceStudio", "RetraceCLI", "RetraceDebugger", "RetraceExamples", "RetraceTestSupport",
-      "retrace", "retrace-demo", .flyingFox, .flyingSocks,
+      "RetraceLiveProtocol", "retrace", "retrace-demo", .flyingFox, .flyingSocks,
     ]
   ),
+  .testTarget(name: "RetraceLiveProtocolTests", dependencies: ["RetraceLiveProtocol"]),
   .testTarget(
     name: "RetraceLiveTests",
     dependencies: [
-      "RetraceLive", "RetraceLog", "RetraceExamples", "retrace-demo", .flyingFox, .flyingSocks,
+      "RetraceLive", "RetraceLiveProtocol", "RetraceLog", "RetraceExamples", "retrace-demo",
+      .flyingFox, .flyingSocks,
     ]
   ),
   .testTarget(
@@ -210,6 +217,9 @@ let package = Package(
     .library(name: "RetraceCLI", targets: ["RetraceCLI"]),
     .library(name: "RetraceStudio", targets: ["RetraceStudio"]),
     .library(name: "RetraceLive", targets: ["RetraceLive"]),
+    // Not API: the protocol's constants, for the benchmarks' stand-in Studio, which is in a
+    // package of its own (docs/LIVE.md, "The protocol's code").
+    .library(name: "_RetraceLiveProtocol", targets: ["RetraceLiveProtocol"]),
     .executable(name: "retrace", targets: ["retrace"]),
     .executable(name: "retrace-demo", targets: ["retrace-demo"]),
   ],

@@ -41,6 +41,8 @@ let package = Package(
         .product(name: "Retrace", package: "Retrace"),
         .product(name: "RetraceLog", package: "Retrace"),
         .product(name: "RetraceCoordinator", package: "Retrace"),
+        // The live protocol's constants, for W4l's sink; not API (docs/LIVE.md).
+        .product(name: "_RetraceLiveProtocol", package: "Retrace"),
         "ExampleDomains",
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "Crypto", package: "swift-crypto"),

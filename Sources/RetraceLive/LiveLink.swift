@@ -1,5 +1,6 @@
 import Foundation
 import Retrace
+import RetraceLiveProtocol
 
 /// Streams a store's actions to Retrace Studio as the app runs, and lets the Studio move
 /// the store to an earlier state: the app's side of a live session (`docs/LIVE.md`).
@@ -76,7 +77,12 @@ public final class LiveLink<State: Codable & Sendable, Action: Codable & Sendabl
       configuration.initialBackoff > .zero
         && configuration.maximumBackoff >= configuration.initialBackoff,
       "the backoff must be positive and its maximum at least its start")
-    let endpoint = try StudioEndpoint(parsing: studio, token: token)
+    let endpoint: StudioEndpoint
+    do {
+      endpoint = try StudioEndpoint(parsing: studio, token: token)
+    } catch {
+      throw LiveLinkError(.invalidAddress, error.description)
+    }
     // The link does not look names up: a host that is not an address fails here, not later.
     _ = try WebSocketClient.socketAddress(of: endpoint)
     core = LiveCore(

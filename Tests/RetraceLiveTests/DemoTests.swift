@@ -1,6 +1,7 @@
 import Foundation
 import Retrace
 import RetraceExamples
+import RetraceLiveProtocol
 import RetraceLog
 import Testing
 
@@ -90,11 +91,8 @@ struct DemoTests {
     #expect(target != finalState)
     let hash = try StateHash(of: target)
     studio.send(
-      .map([
-        .init("type", "jump"), .init("to", .unsigned(100)),
-        .init("state", .byteString(try CBOREncoder(deterministic: true).encode(target))),
-        .init("hash", .unsigned(hash.rawValue)),
-      ]))
+      StudioMessage.jump(
+        to: 100, state: try CBOREncoder(deterministic: true).encode(target), hash: hash.rawValue))
     #expect(try await demo.wait() == 0, "\(demo.stderr)")
     let lines = demo.stdout.split(separator: "\n").map(String.init)
     #expect(lines.first == "connected, hello after 0 (dropped 0)")

@@ -2,6 +2,7 @@ import FlyingSocks
 import Foundation
 import Retrace
 import RetraceExamples
+import RetraceLiveProtocol
 import Synchronization
 import Testing
 
@@ -168,10 +169,7 @@ struct LiveLinkTests {
     let bytes = try CBOREncoder(deterministic: true).encode(target)
     #expect(bytes.count > 16 * 1024)
     studio.send(
-      .map([
-        .init("type", "jump"), .init("to", .unsigned(500)), .init("state", .byteString(bytes)),
-        .init("hash", .unsigned(try StateHash(of: target).rawValue)),
-      ]))
+      StudioMessage.jump(to: 500, state: bytes, hash: try StateHash(of: target).rawValue))
     try await eventually("the store moved") { store.state == target }
     #expect(store.sequence == 600)
     try await eventually("the jump echoed") { !studio.messages(ofType: "jump").isEmpty }
@@ -201,18 +199,10 @@ struct LiveLinkTests {
     for _ in 0..<5 { store.send(.increment) }
     try await eventually("5 actions") { studio.actionsSinceLastHello().count == 5 }
     let state = try CBOREncoder(deterministic: true).encode(CounterState(count: 42))
-    studio.send(
-      .map([
-        .init("type", "jump"), .init("to", .unsigned(2)), .init("state", .byteString(state)),
-        .init("hash", .unsigned(12345)),
-      ]))
+    studio.send(StudioMessage.jump(to: 2, state: state, hash: 12345))
     try await eventually("an error") { studio.messages(ofType: "error").count == 1 }
     // Nor a state that does not decode.
-    studio.send(
-      .map([
-        .init("type", "jump"), .init("to", .unsigned(2)), .init("state", .byteString([0xff])),
-        .init("hash", .unsigned(0)),
-      ]))
+    studio.send(StudioMessage.jump(to: 2, state: [0xff], hash: 0))
     try await eventually("a second error") { studio.messages(ofType: "error").count == 2 }
     let errors = studio.messages(ofType: "error")
     guard case .textString(let message) = errors[0]["message"] else {
@@ -224,7 +214,7 @@ struct LiveLinkTests {
     #expect(studio.messages(ofType: "jump").isEmpty)
     #expect(events.all.filter { if case .refused = $0 { true } else { false } }.count == 2)
     // An unknown type is ignored.
-    studio.send(.map([.init("type", "something-new")]))
+    studio.send(StudioMessage.other("something-new"))
     store.send(.increment)
     try await eventually("action 6") { studio.actionsSinceLastHello().last?.0 == 6 }
     #expect(studio.messages(ofType: "error").count == 2)
@@ -247,13 +237,13 @@ struct LiveLinkTests {
     let hello = try #require(studio.messages(ofType: "hello").first)
     #expect(hello["commands"] == .array(["jump", "dispatch"]))
     let decrement = try CBOREncoder().encode(CounterAction.decrement)
-    studio.send(.map([.init("type", "dispatch"), .init("action", .byteString(decrement))]))
+    studio.send(StudioMessage.dispatch(action: decrement))
     try await eventually("the store reduced it") { store.state == CounterState(count: 2) }
     #expect(store.sequence == 4)
     try await eventually("action 4 streamed") { studio.actionsSinceLastHello().last?.0 == 4 }
     #expect(studio.actionsSinceLastHello().last?.1 == decrement)
     // An action that does not decode, and a dispatch without one.
-    studio.send(.map([.init("type", "dispatch"), .init("action", .byteString([0xa0]))]))
+    studio.send(StudioMessage.dispatch(action: [0xa0]))
     studio.send(.map([.init("type", "dispatch")]))
     try await eventually("two errors") { studio.messages(ofType: "error").count == 2 }
     guard case .textString(let message)? = studio.messages(ofType: "error")[0]["message"] else {
@@ -408,20 +398,7 @@ struct LiveLinkTests {
 
 /// The parts that need no server: addresses, the handshake's accept value, frames.
 struct LiveLinkPartsTests {
-  @Test func theLineRetraceServePrintsIsAccepted() throws {
-    let plain = try StudioEndpoint(parsing: "http://127.0.0.1:7420/?token=abc", token: nil)
-    #expect(plain.host == "127.0.0.1" && plain.port == 7420 && plain.token == "abc")
-    let labelled = try StudioEndpoint(
-      parsing: "Retrace Studio: http://127.0.0.1:7420/?token=abc\n", token: nil)
-    #expect(labelled == plain)
-    let ws = try StudioEndpoint(parsing: "ws://[::1]:9000/api/live", token: "t")
-    #expect(ws.host == "::1")
-    #expect(ws.hostHeader == "[::1]:9000")
-    #expect(ws.token == "t")
-    let local = try StudioEndpoint(parsing: "ws://localhost:9000/api/live?token=x", token: nil)
-    #expect(local.hostHeader == "localhost:9000")
-  }
-
+  // The addresses themselves: StudioEndpointTests, in RetraceLiveProtocolTests.
   @Test(arguments: [
     "127.0.0.1:7420", "https://127.0.0.1:7420/?token=a", "http://127.0.0.1:7420/",
     "http://127.0.0.1:7420/api/live?token=a", "ws://127.0.0.1:7420/?token=a",
@@ -429,7 +406,14 @@ struct LiveLinkPartsTests {
     "http://user@127.0.0.1:7420/?token=a",
   ])
   func badAddressesAreRefused(_ address: String) {
-    #expect(throws: LiveLinkError.self) { try StudioEndpoint(parsing: address, token: nil) }
+    #expect(throws: LiveLinkError.self) {
+      _ = try LiveLink(domain: counterDomain, studio: address)
+    }
+    do {
+      _ = try LiveLink(domain: counterDomain, studio: address)
+    } catch {
+      #expect(error.code == .invalidAddress)
+    }
   }
 
   @Test func hostNamesOtherThanLocalhostAreRefusedUpFront() {

@@ -2,6 +2,7 @@ import FlyingFox
 import FlyingSocks
 import Foundation
 import Retrace
+import RetraceLiveProtocol
 import Synchronization
 import Testing
 
@@ -87,7 +88,15 @@ final class TestStudio: Sendable {
     }
   }
 
+  /// Keeps a message the Studio's decoder takes (``LiveMessage``) as a map of its fields,
+  /// which the tests look into; one it refuses as a `type` that says why.
   private func received(_ bytes: [UInt8]) {
+    do {
+      _ = try LiveMessage(decoding: Data(bytes))
+    } catch {
+      state.withLock { $0.messages.append(["type": .textString("refused: \(error)")]) }
+      return
+    }
     guard case .map(let pairs)? = try? CBORValue(decoding: bytes) else {
       state.withLock { $0.messages.append(["type": "not a CBOR map"]) }
       return
@@ -109,10 +118,19 @@ final class TestStudio: Sendable {
     messages.filter { $0["type"] == .textString(type) }
   }
 
-  /// Sends `message` (a CBOR map) to the newest connection.
+  /// Sends `message`, encoded as the Studio encodes it, to the newest connection.
+  func send(_ message: StudioMessage) {
+    send(bytes: message.encoded())
+  }
+
+  /// Sends `message` (a CBOR map, which may break the protocol) to the newest connection.
   func send(_ message: CBORValue) {
+    send(bytes: message.encoded())
+  }
+
+  private func send(bytes: [UInt8]) {
     let continuation = state.withLock { $0.outgoing.last }
-    continuation?.yield(.data(Data(message.encoded())))
+    continuation?.yield(.data(Data(bytes)))
   }
 
   /// The actions received in `actions` messages since the last `hello`: their sequence

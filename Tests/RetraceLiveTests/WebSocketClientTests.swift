@@ -2,6 +2,7 @@ import FlyingSocks
 import Foundation
 import Retrace
 import RetraceExamples
+import RetraceLiveProtocol
 import Testing
 
 @testable import RetraceLive
@@ -61,10 +62,9 @@ struct WebSocketClientTests {
 
   @Test func pingsAreAnsweredAndFragmentsReassembledAroundThem() async throws {
     let state = try CBOREncoder(deterministic: true).encode(CounterState(count: 9))
-    let jump = CBORValue.map([
-      .init("type", "jump"), .init("to", .unsigned(1)), .init("state", .byteString(state)),
-      .init("hash", .unsigned(try StateHash(of: CounterState(count: 9)).rawValue)),
-    ]).encoded()
+    let jump = StudioMessage.jump(
+      to: 1, state: state, hash: try StateHash(of: CounterState(count: 9)).rawValue
+    ).encoded()
     let pong = AsyncStream<[UInt8]>.makeStream()
     let server = try await RawServer { client in
       // The hello first.

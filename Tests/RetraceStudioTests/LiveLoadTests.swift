@@ -4,6 +4,7 @@ import Retrace
 import RetraceCLI
 import RetraceDebugger
 import RetraceExamples
+import RetraceLiveProtocol
 import Synchronization
 import Testing
 

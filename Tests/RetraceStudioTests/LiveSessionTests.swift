@@ -5,6 +5,7 @@ import Retrace
 import RetraceCLI
 import RetraceDebugger
 import RetraceExamples
+import RetraceLiveProtocol
 import RetraceLog
 import Testing
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import RetraceLiveProtocol
 import Synchronization
 
 #if canImport(Glibc)
@@ -9,7 +10,8 @@ import Synchronization
 #endif
 
 /// A stand-in for Retrace Studio's live endpoint that accepts the WebSocket upgrade and then
-/// only reads: what W4l's link streams to. Blocking sockets on threads of its own, with
+/// only reads: what W4l's link streams to. It decodes none of the link's messages, which
+/// would add its cost to the measurement; the endpoint's path is the protocol's. Blocking sockets on threads of its own, with
 /// large reads, so that the sink costs as little of the machine as it can.
 public final class LiveSink: Sendable {
   /// The port it listens on, on 127.0.0.1.
@@ -75,6 +77,9 @@ public final class LiveSink: Sendable {
       head.append(buffer[0])
     }
     let text = String(decoding: head, as: UTF8.self)
+    // The link's upgrade is a request for the Studio's live endpoint; anything else is not
+    // the link's.
+    guard text.hasPrefix("GET \(LiveProtocol.endpointPath) ") else { return }
     guard
       let line = text.split(separator: "\r\n").first(where: {
         $0.lowercased().hasPrefix("sec-websocket-key:")

@@ -1,18 +1,18 @@
 /// The initial byte and argument of one CBOR data item (RFC 8949 §3).
 @usableFromInline
-struct CBORHead {
+package struct CBORHead {
   /// Major type, 0…7.
-  @usableFromInline var major: UInt8
+  @usableFromInline package var major: UInt8
   /// Additional information, the low five bits of the initial byte.
-  @usableFromInline var info: UInt8
+  @usableFromInline package var info: UInt8
   /// The argument: a value, a length, a count, a tag number or a float's bits.
   /// Zero for an indefinite length (info 31).
-  @usableFromInline var argument: UInt64
+  @usableFromInline package var argument: UInt64
   /// The offset of the first byte after the head.
-  @usableFromInline var end: Int
+  @usableFromInline package var end: Int
 
   /// Whether the item has an indefinite length (or, for major type 7, is a "break").
-  @inlinable var isIndefinite: Bool { info == 31 }
+  @inlinable package var isIndefinite: Bool { info == 31 }
 
   @inlinable
   init(major: UInt8, info: UInt8, argument: UInt64, end: Int) {
@@ -28,18 +28,24 @@ struct CBORHead {
 /// Every method checks lengths against the bytes that remain before anything else, so
 /// hostile input yields a ``CBORError``: never a trap, never an allocation sized by a
 /// header's claim.
+///
+/// The package's one reader of CBOR heads: ``CBORReader``, the Codable decoder and the
+/// ``CBORValue`` parser read with it, and so do the trace reader's record envelopes
+/// (`RetraceLog`) and the live link's messages (`RetraceLiveProtocol`, through
+/// ``CBORReader``).
 @usableFromInline
-struct CBORItemScanner {
+package struct CBORItemScanner {
   @usableFromInline let bytes: UnsafeRawBufferPointer
 
+  /// A scanner of `bytes`.
   @inlinable
-  init(_ bytes: UnsafeRawBufferPointer) {
+  package init(_ bytes: UnsafeRawBufferPointer) {
     self.bytes = bytes
   }
 
   /// Reads the head of the item that starts at `offset`.
   @_transparent @usableFromInline
-  func head(at offset: Int) throws(CBORError) -> CBORHead {
+  package func head(at offset: Int) throws(CBORError) -> CBORHead {
     guard offset < bytes.count else {
       throw CBORError(.truncated, "the input ends where a data item was expected", offset: offset)
     }

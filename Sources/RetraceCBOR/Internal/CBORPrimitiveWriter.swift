@@ -1,5 +1,10 @@
 /// Appends CBOR heads, numbers and strings to a byte buffer, always in the shortest form
 /// (RFC 8949 §4.2.1: preferred serialization, which is also the deterministic one).
+///
+/// The package's one writer of CBOR items into a `[UInt8]`: the Codable encoder, the trace
+/// writer's record envelopes (`RetraceLog`) and the live link's messages
+/// (`RetraceLiveProtocol`) all append with it. ``CBORWriter`` writes the same heads into
+/// memory of its own, for the hand-written encodings on the store's thread.
 @usableFromInline
 package enum CBORPrimitiveWriter {
   /// Appends the head of an item of major type `major` with argument `argument`.
@@ -58,13 +63,13 @@ package enum CBORPrimitiveWriter {
   }
 
   @inlinable @inline(__always)
-  static func appendBigEndian<I: FixedWidthInteger>(_ value: I, to bytes: inout [UInt8]) {
+  package static func appendBigEndian<I: FixedWidthInteger>(_ value: I, to bytes: inout [UInt8]) {
     withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
   }
 
   /// Appends a signed integer as major type 0 or 1.
   @inlinable @inline(__always)
-  static func appendInteger<I: FixedWidthInteger & SignedInteger>(
+  package static func appendInteger<I: FixedWidthInteger & SignedInteger>(
     _ value: I, to bytes: inout [UInt8]
   ) {
     let wide = Int64(value)
@@ -77,12 +82,27 @@ package enum CBORPrimitiveWriter {
 
   /// Appends a text string (major type 3).
   @inlinable @inline(__always)
-  static func appendText(_ string: String, to bytes: inout [UInt8]) {
+  package static func appendText(_ string: String, to bytes: inout [UInt8]) {
     var string = string
     string.withUTF8 { utf8 in
       appendHead(3, UInt64(utf8.count), to: &bytes)
       bytes.append(contentsOf: utf8)
     }
+  }
+
+  /// Appends a byte string (major type 2).
+  @inlinable @inline(__always)
+  package static func appendByteString(_ value: UnsafeRawBufferPointer, to bytes: inout [UInt8]) {
+    appendHead(2, UInt64(value.count), to: &bytes)
+    bytes.append(contentsOf: value)
+  }
+
+  /// Appends a float in double precision whatever its value: for a field whose width a
+  /// reader may rely on, such as the live link's times.
+  @inlinable @inline(__always)
+  package static func appendFloat64(_ value: Double, to bytes: inout [UInt8]) {
+    bytes.append(0xfb)
+    appendBigEndian(value.bitPattern, to: &bytes)
   }
 
   /// Appends a float in the shortest of half, single and double precision that keeps its

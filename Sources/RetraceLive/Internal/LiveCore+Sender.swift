@@ -1,6 +1,7 @@
 import FlyingSocks
 import Foundation
 import Retrace
+import RetraceLiveProtocol
 import Synchronization
 
 /// The background side of a link: connect, say `hello`, send what is queued, read the
@@ -208,34 +209,13 @@ extension LiveCore {
     queue.withLock { $0.lastChecked = max($0.lastChecked, snapshot.sequence) }
     let state = try encodeState(snapshot.state)
     var message = FrameBuilder(capacity: state.count + 256)
-    MessageEncoding.map(11, into: &message.bytes)
-    MessageEncoding.text("type", into: &message.bytes)
-    MessageEncoding.text("hello", into: &message.bytes)
-    MessageEncoding.text("protocol", into: &message.bytes)
-    MessageEncoding.unsigned(1, into: &message.bytes)
-    MessageEncoding.text("domain", into: &message.bytes)
-    MessageEncoding.text(session.domain, into: &message.bytes)
-    MessageEncoding.text("actionSchemaVersion", into: &message.bytes)
-    MessageEncoding.integer(session.actionSchemaVersion, into: &message.bytes)
-    MessageEncoding.text("sessionID", into: &message.bytes)
-    MessageEncoding.text(session.sessionID, into: &message.bytes)
-    MessageEncoding.text("startTime", into: &message.bytes)
-    MessageEncoding.double(startTime.withLock { $0 }, into: &message.bytes)
-    MessageEncoding.text("app", into: &message.bytes)
-    MessageEncoding.map(session.app.count, into: &message.bytes)
-    for (key, value) in session.app.sorted(by: { $0.key < $1.key }) {
-      MessageEncoding.text(key, into: &message.bytes)
-      MessageEncoding.text(value, into: &message.bytes)
+    state.withUnsafeBytes { state in
+      LiveMessage.appendHello(
+        domain: session.domain, actionSchemaVersion: session.actionSchemaVersion,
+        sessionID: session.sessionID, startTime: startTime.withLock { $0 }, app: session.app,
+        sequence: snapshot.sequence, state: state, dropped: droppedCount,
+        commands: LiveProtocol.appCommands, to: &message.bytes)
     }
-    MessageEncoding.text("sequence", into: &message.bytes)
-    MessageEncoding.unsigned(snapshot.sequence, into: &message.bytes)
-    MessageEncoding.text("state", into: &message.bytes)
-    MessageEncoding.byteString(state, into: &message.bytes)
-    MessageEncoding.text("dropped", into: &message.bytes)
-    MessageEncoding.integer(droppedCount, into: &message.bytes)
-    MessageEncoding.text("commands", into: &message.bytes)
-    MessageEncoding.array(Self.commands.count, into: &message.bytes)
-    for command in Self.commands { MessageEncoding.text(command, into: &message.bytes) }
     return (snapshot.sequence, message.finish(opcode: 0x2))
   }
 
@@ -263,24 +243,17 @@ extension LiveCore {
       func flush() {
         guard let first = run.first else { return }
         var message = FrameBuilder(capacity: run.count * 64 + 64)
-        MessageEncoding.map(4, into: &message.bytes)
-        MessageEncoding.text("type", into: &message.bytes)
-        MessageEncoding.text("actions", into: &message.bytes)
-        MessageEncoding.text("first", into: &message.bytes)
-        MessageEncoding.unsigned(first.sequence, into: &message.bytes)
-        MessageEncoding.text("times", into: &message.bytes)
-        MessageEncoding.array(run.count, into: &message.bytes)
-        for entry in run { MessageEncoding.double(entry.time, into: &message.bytes) }
-        MessageEncoding.text("actions", into: &message.bytes)
-        MessageEncoding.array(run.count, into: &message.bytes)
+        LiveMessage.appendActionsHead(first: first.sequence, count: run.count, to: &message.bytes)
+        for entry in run { LiveMessage.appendTime(entry.time, to: &message.bytes) }
+        LiveMessage.appendActionsArrayHead(count: run.count, to: &message.bytes)
         for entry in run {
           if entry.inQueue {
-            MessageEncoding.byteString(
-              UnsafeRawBufferPointer(rebasing: encoded[entry.range]), into: &message.bytes)
+            LiveMessage.appendAction(
+              UnsafeRawBufferPointer(rebasing: encoded[entry.range]), to: &message.bytes)
           } else {
             extra.withUnsafeBytes {
-              MessageEncoding.byteString(
-                UnsafeRawBufferPointer(rebasing: $0[entry.range]), into: &message.bytes)
+              LiveMessage.appendAction(
+                UnsafeRawBufferPointer(rebasing: $0[entry.range]), to: &message.bytes)
             }
           }
         }
@@ -325,15 +298,10 @@ extension LiveCore {
             flush()
             if let bytes = try? CBOREncoder(deterministic: true).encode(state) {
               var message = FrameBuilder(capacity: bytes.count + 64)
-              MessageEncoding.map(4, into: &message.bytes)
-              MessageEncoding.text("type", into: &message.bytes)
-              MessageEncoding.text("jump", into: &message.bytes)
-              MessageEncoding.text("sequence", into: &message.bytes)
-              MessageEncoding.unsigned(sequence, into: &message.bytes)
-              MessageEncoding.text("time", into: &message.bytes)
-              MessageEncoding.double(time, into: &message.bytes)
-              MessageEncoding.text("state", into: &message.bytes)
-              MessageEncoding.byteString(bytes, into: &message.bytes)
+              bytes.withUnsafeBytes {
+                LiveMessage.appendJump(
+                  sequence: sequence, time: time, state: $0, to: &message.bytes)
+              }
               message.finish(opcode: 0x2, appendingTo: &frames)
             }
           case .frame(let frame):
@@ -400,13 +368,7 @@ extension LiveCore {
         generation.load(ordering: .sequentiallyConsistent) == connection
       {
         var message = FrameBuilder()
-        MessageEncoding.map(3, into: &message.bytes)
-        MessageEncoding.text("type", into: &message.bytes)
-        MessageEncoding.text("checkpoint", into: &message.bytes)
-        MessageEncoding.text("sequence", into: &message.bytes)
-        MessageEncoding.unsigned(sequence, into: &message.bytes)
-        MessageEncoding.text("hash", into: &message.bytes)
-        MessageEncoding.unsigned(hash.rawValue, into: &message.bytes)
+        LiveMessage.appendCheckpoint(sequence: sequence, hash: hash.rawValue, to: &message.bytes)
         enqueue(frame: message.finish(opcode: 0x2))
       }
       let elapsed = ContinuousClock.now - start
@@ -459,7 +421,13 @@ extension LiveCore {
     do {
       message = try StudioMessage(decoding: bytes)
     } catch {
-      refuse(error)
+      switch error.code {
+      case .notAMessage:
+        refuse(
+          LiveLinkError(.protocolViolation, "the Studio sent \(error.description)", cause: error))
+      case .badField, .invalidAddress:
+        refuse(LiveLinkError(.commandRefused, error.description, cause: error))
+      }
       return
     }
     switch message {
@@ -517,11 +485,7 @@ extension LiveCore {
   /// Answers a command with an `error` message.
   private func refuse(_ error: LiveLinkError) {
     var message = FrameBuilder()
-    MessageEncoding.map(2, into: &message.bytes)
-    MessageEncoding.text("type", into: &message.bytes)
-    MessageEncoding.text("error", into: &message.bytes)
-    MessageEncoding.text("message", into: &message.bytes)
-    MessageEncoding.text(error.message, into: &message.bytes)
+    LiveMessage.appendError(error.message, to: &message.bytes)
     enqueue(frame: message.finish(opcode: 0x2))
     onEvent?(.refused(error))
   }

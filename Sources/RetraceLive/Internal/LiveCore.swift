@@ -1,6 +1,7 @@
 import FlyingSocks
 import Foundation
 import Retrace
+import RetraceLiveProtocol
 import Synchronization
 
 /// One entry of the link's queue. Actions with a hand-written encoding are encoded by
@@ -117,10 +118,6 @@ final class LiveCore<State: Codable & Sendable, Action: Codable & Sendable>: Sen
     /// Sends an action to the store; returns `false` when the store is gone.
     let dispatch: @MainActor @Sendable (Action) -> Bool
   }
-
-  /// The commands the link carries out, which its `hello` lists (`commands`): a Studio
-  /// sends no other (`docs/LIVE.md`, "Versions").
-  static var commands: [String] { ["jump", "dispatch"] }
 
   /// What the session's `hello` messages say besides the state.
   struct Session: Sendable {

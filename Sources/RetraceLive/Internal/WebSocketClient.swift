@@ -1,6 +1,7 @@
 import Crypto
 import FlyingSocks
 import Foundation
+import RetraceLiveProtocol
 
 /// A WebSocket client (RFC 6455) over a FlyingSocks socket: the upgrade handshake, masked
 /// frames out, frames in with fragmented messages reassembled, ping, pong and close.

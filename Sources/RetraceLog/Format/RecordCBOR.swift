@@ -1,8 +1,9 @@
 import Retrace
 
 /// The few CBOR primitives the record envelopes need: heads of arrays and integers (written
-/// by the core codec's `CBORPrimitiveWriter`), and a small bounds-checked cursor that skips one data
-/// item to find where an encoded action or state ends.
+/// by the core codec's `CBORPrimitiveWriter`), and a small bounds-checked cursor, reading heads
+/// with the core codec's `CBORItemScanner`, that skips one data item to find where an encoded
+/// action or state ends.
 enum RecordCBOR {
   /// Appends a CBOR head (major type and argument) in its shortest form, with the core
   /// codec's writer.
@@ -41,35 +42,19 @@ enum RecordCBOR {
       try head(at: &offset)
     }
 
-    /// Reads the head at `position` and moves `position` past it. Shared by ``readHead()``
-    /// and the loop in ``skipItem()``, which keeps its position in a local.
+    /// Reads the head at `position` with the core codec's reader (`CBORItemScanner`) and
+    /// moves `position` past it. Shared by ``readHead()`` and the loop in ``skipItem()``,
+    /// which keeps its position in a local.
     @inline(__always)
     private func head(at position: inout Int) throws(CursorError) -> (
       major: UInt8, info: UInt8, argument: UInt64
     ) {
-      guard position < bytes.count else {
-        throw CursorError(offset: position, reason: "unexpected end of data")
-      }
-      let initial = bytes[position]
-      position &+= 1
-      let major = initial >> 5
-      let info = initial & 0x1F
-      switch info {
-      case 0..<24:
-        return (major, info, UInt64(info))
-      case 24...27:
-        let size = 1 << Int(info - 24)
-        guard bytes.count - position >= size else {
-          throw CursorError(offset: position, reason: "unexpected end of data")
-        }
-        var value: UInt64 = 0
-        for i in 0..<size { value = value << 8 | UInt64(bytes[position + i]) }
-        position &+= size
-        return (major, info, value)
-      case 31:
-        return (major, info, 0)
-      default:
-        throw CursorError(offset: position - 1, reason: "reserved additional information \(info)")
+      do {
+        let head = try CBORItemScanner(bytes).head(at: position)
+        position = head.end
+        return (head.major, head.info, head.argument)
+      } catch {
+        throw CursorError(offset: error.offset, reason: error.message)
       }
     }
 

@@ -2,6 +2,7 @@ import FlyingFox
 import Foundation
 import Retrace
 import RetraceDebugger
+import RetraceLiveProtocol
 import RetraceLog
 import Synchronization
 
@@ -44,9 +45,6 @@ final class LiveHub: WSMessageHandler, Sendable {
   /// The close code of a connection past ``connectionLimit``: 1013, "try again later".
   static let tryAgainLater: UInt16 = 1013
 
-  /// The protocol version the Studio speaks.
-  static let protocolVersion: UInt64 = 1
-
   /// How many commands (`jump`, `dispatch`) an app is sent without answering them (with
   /// actions or a `jump`); one more is refused (503) rather than queued without limit.
   static let unreadMessageLimit = 16
@@ -87,7 +85,7 @@ final class LiveHub: WSMessageHandler, Sendable {
       return true
     }
     guard admitted else {
-      continuation.yield(.data(LiveMessage.error(tooMany)))
+      continuation.yield(.data(Data(StudioMessage.error(tooMany).encoded())))
       continuation.yield(.close(WSCloseCode(Self.tryAgainLater, reason: "")))
       continuation.finish()
       return outgoing
@@ -164,7 +162,7 @@ final class LiveHub: WSMessageHandler, Sendable {
       guard segment != nil else {
         throw LiveProtocolError("a message of type '\(type)' before the hello")
       }
-      outgoing.yield(.data(LiveMessage.error("unknown message type '\(type)'")))
+      outgoing.yield(.data(Data(StudioMessage.error("unknown message type '\(type)'").encoded())))
       return segment
     default:
       guard let segment else {
@@ -192,7 +190,7 @@ final class LiveHub: WSMessageHandler, Sendable {
 
   /// Sends an `error` message and closes the connection.
   private func refuse(_ message: String, _ outgoing: AsyncStream<WSMessage>.Continuation) {
-    outgoing.yield(.data(LiveMessage.error(message)))
+    outgoing.yield(.data(Data(StudioMessage.error(message).encoded())))
     outgoing.yield(.close(WSCloseCode(1008, reason: "")))
   }
 
@@ -200,9 +198,9 @@ final class LiveHub: WSMessageHandler, Sendable {
   private func start(_ hello: LiveMessage.Hello, outgoing: AsyncStream<WSMessage>.Continuation)
     throws(LiveProtocolError) -> any LiveSegment
   {
-    guard hello.version == Self.protocolVersion else {
+    guard hello.version == LiveProtocol.version else {
       throw LiveProtocolError(
-        "this Studio speaks protocol \(Self.protocolVersion), not \(hello.version)")
+        "this Studio speaks protocol \(LiveProtocol.version), not \(hello.version)")
     }
     let domain: any Domain
     do {

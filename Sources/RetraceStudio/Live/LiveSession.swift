@@ -2,6 +2,7 @@ import FlyingFox
 import Foundation
 import Retrace
 import RetraceDebugger
+import RetraceLiveProtocol
 import RetraceLog
 import Synchronization
 
@@ -429,7 +430,7 @@ final class LiveSession<D: Domain>: LiveSegment {
     let (bytes, hash) = try await offload {
       (try CBOREncoder(deterministic: true).encode(state), try StateHash(of: state))
     }
-    let message = LiveMessage.jump(to: target, state: bytes, hash: hash.rawValue)
+    let message = Data(StudioMessage.jump(to: target, state: bytes, hash: hash.rawValue).encoded())
     live.withLock { live in
       live.pendingJumps.append((to: target, hash: hash))
       if live.pendingJumps.count > 64 { live.pendingJumps.removeFirst() }
@@ -454,7 +455,7 @@ final class LiveSession<D: Domain>: LiveSegment {
       )
     }
     let (bytes, action) = try ActionJSON.decode(json, as: domain)
-    try send(LiveMessage.dispatch(action: bytes))
+    try send(Data(StudioMessage.dispatch(action: bytes).encoded()))
     return actionCaseName(of: action)
   }
 

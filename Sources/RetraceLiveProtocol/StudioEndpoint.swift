@@ -1,34 +1,38 @@
 import Foundation
 
 /// Where a link connects: the Studio's host and port, and its token.
-struct StudioEndpoint: Sendable, Equatable {
+package struct StudioEndpoint: Sendable, Equatable {
   /// The host as written in the address: a name, an IPv4 address, or an IPv6 address
   /// without its brackets.
-  var host: String
-  var port: UInt16
-  var token: String
+  package var host: String
+  /// The port.
+  package var port: UInt16
+  /// The Studio's token, which the link sends as `Authorization: Bearer T`.
+  package var token: String
   /// The path of the WebSocket endpoint.
-  var path = "/api/live"
+  package var path = LiveProtocol.endpointPath
 
   /// The Host header's value: `HOST:PORT`, an IPv6 address in brackets.
-  var hostHeader: String {
+  package var hostHeader: String {
     host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
   }
 
   /// Parses what `retrace serve` prints (`http://HOST:PORT/?token=T`, with or without its
   /// `Retrace Studio:` label) or the endpoint's own address (`ws://HOST:PORT/api/live`, the
   /// token in `token` or in `?token=T`).
-  init(parsing address: String, token explicitToken: String?) throws(LiveLinkError) {
+  ///
+  /// - Throws: ``LiveProtocolError`` with ``LiveProtocolError/Code/invalidAddress``, saying
+  ///   what is wrong and what is expected.
+  package init(parsing address: String, token explicitToken: String?) throws(LiveProtocolError) {
     var text = address.trimmingCharacters(in: .whitespacesAndNewlines)
     if text.hasPrefix("Retrace Studio:") {
       text = String(text.dropFirst("Retrace Studio:".count))
         .trimmingCharacters(in: .whitespaces)
     }
-    func invalid(_ why: String) -> LiveLinkError {
-      LiveLinkError(
-        .invalidAddress,
-        "\(why): expected http://HOST:PORT/?token=T (as `retrace serve` prints) or ws://HOST:PORT/api/live, not \(address)"
-      )
+    func invalid(_ why: String) -> LiveProtocolError {
+      LiveProtocolError(
+        "\(why): expected http://HOST:PORT/?token=T (as `retrace serve` prints) or ws://HOST:PORT\(LiveProtocol.endpointPath), not \(address)",
+        code: .invalidAddress)
     }
     let scheme: String
     if text.hasPrefix("http://") {
@@ -53,7 +57,7 @@ struct StudioEndpoint: Sendable, Equatable {
     switch scheme {
     case "http" where path != "/":
       throw invalid("an http:// address is the Studio's page, path /")
-    case "ws" where path != "/api/live":
+    case "ws" where path != LiveProtocol.endpointPath:
       throw invalid("a ws:// address is the live endpoint, path /api/live")
     default: break
     }
