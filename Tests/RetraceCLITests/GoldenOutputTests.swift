@@ -66,6 +66,14 @@ import Testing
     #expect(output == stored, "\(testCase.command)\(json ? " --json" : "")")
   }
 
+  /// A JSON output carries its report's version.
+  @Test(arguments: cases)
+  func everyJSONOutputCarriesItsVersion(_ testCase: Case) throws {
+    let workspace = try Self.workspace()
+    let json = try workspace.run(testCase.command + " --json").json()
+    #expect(json["version"] as? Int == 1, "\(json)")
+  }
+
   /// A workspace with the traces the commands read: the sample counter session (it dips
   /// below zero once), another counter session, the results of replaying both for
   /// `merge-results`, and a bug report holding the first.

@@ -256,3 +256,39 @@ struct ReplayManyReport: VersionedReport {
     try counts.encode(to: encoder)
   }
 }
+
+/// What `merge-results --json` says: every trace of the merged results once, sorted by
+/// path, the counts, and how many shards were merged (`null` when the results named none).
+struct MergeResultsReport: VersionedReport {
+  static let currentVersion = 1
+  var version = Self.currentVersion
+  var traces: [ReplayReport]
+  var counts: ReplayCounts
+  var shards: Int?
+
+  private enum CodingKeys: String, CodingKey {
+    case version, traces, shards
+  }
+
+  init(traces: [ReplayReport], counts: ReplayCounts, shards: Int?) {
+    self.traces = traces
+    self.counts = counts
+    self.shards = shards
+  }
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    version = try ReportJSON.version(in: container, forKey: .version)
+    traces = try container.decode([ReplayReport].self, forKey: .traces)
+    shards = try container.decodeIfPresent(Int.self, forKey: .shards)
+    counts = try ReplayCounts(from: decoder)
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(version, forKey: .version)
+    try container.encode(traces, forKey: .traces)
+    try container.encode(shards, forKey: .shards)
+    try counts.encode(to: encoder)
+  }
+}
