@@ -59,18 +59,14 @@ struct Bisect: AsyncParsableCommand {
     let notWhole = file.traceIntegrity.flatMap { $0.isIntact ? nil : $0 }
     if output.json {
       print(
-        JSONValue.object(
-          [
-            ("invariant", .string(invariant)),
-            ("firstViolation", .optional(result.firstViolation) { .uint($0) }),
-            ("action", .optional(actionJSON) { .raw($0) }),
-            ("healedAt", .optional(result.healedAt) { .uint($0) }),
-            ("actions", .int(Int64(debugger.session.actions.count))),
-            ("nothingChecked", .bool(nothingChecked)),
-            ("failsAtJump", .bool(failsAtJump)), ("healsAtJump", .bool(healsAtJump)),
-            ("readWhole", .bool(notWhole == nil)),
-          ] + (notWhole.map { [("integrity", $0.json)] } ?? []) + file.unfinishedJSON
-        ).text)
+        try ReportJSON.text(
+          BisectReport(
+            invariant: invariant, firstViolation: result.firstViolation,
+            action: try actionJSON.map(JSONFragment.init(json:)), healedAt: result.healedAt,
+            actions: debugger.session.actions.count, nothingChecked: nothingChecked,
+            failsAtJump: failsAtJump, healsAtJump: healsAtJump, readWhole: notWhole == nil,
+            integrity: notWhole.map(IntegrityJSON.init), unfinished: file.unfinished != nil,
+            recoveredActions: file.unfinished?.recoveredActions ?? 0)))
     } else if let violation = result.firstViolation {
       if let action = result.action, actionJSON != nil {
         print(

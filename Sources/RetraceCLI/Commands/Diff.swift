@@ -88,13 +88,11 @@ struct Diff: AsyncParsableCommand {
     let unfinished = file.unfinished.map { " (\($0.text))" } ?? ""
     if output.json {
       print(
-        JSONValue.object(
-          [
-            ("from", .uint(from)), ("to", .uint(to)), ("changed", .bool(diff != nil)),
-            ("diff", .optional(diff?.text) { .string($0) }),
-            ("jumpsAfter", .array(jumps.map { .uint($0) })),
-          ] + file.unfinishedJSON
-        ).text)
+        try ReportJSON.text(
+          PointsDiffReport(
+            from: from, to: to, changed: diff != nil, diff: diff?.text, jumpsAfter: jumps,
+            unfinished: file.unfinished != nil,
+            recoveredActions: file.unfinished?.recoveredActions ?? 0)))
     } else if let diff {
       print("state from \(from) to \(to)\(unfinished):".bold)
       print(Terminal.colorDiff(displayFormatted(diff.text, domain.displayFormats)))
@@ -127,9 +125,9 @@ struct Diff: AsyncParsableCommand {
     let second = try otherFile.load(as: domain)
     let difference = first.firstDifference(with: second)
     let writer = JSONLines.ActionWriter<D.Action>()
-    func json(_ action: TimedAction<D.Action>?) -> JSONValue {
-      guard let action, let text = try? writer.json(for: action.action) else { return .null }
-      return .raw(text)
+    func json(_ action: TimedAction<D.Action>?) throws -> JSONFragment? {
+      guard let action, let text = try? writer.json(for: action.action) else { return nil }
+      return try JSONFragment(json: text)
     }
     // A session that never closed ends where its recording stopped: where one "has ended"
     // may be only that.
@@ -138,24 +136,15 @@ struct Diff: AsyncParsableCommand {
     }
     if output.json {
       print(
-        JSONValue.object([
-          ("firstDifference", .optional(difference) { .uint($0.sequence) }),
-          ("reason", .optional(difference) { .string($0.reason.rawValue) }),
-          ("first", json(difference?.first)),
-          ("second", json(difference?.second)),
-          ("stateDiff", .optional(difference?.stateDiff) { .string($0) }),
-          ("unfinished", .bool(!unfinished.isEmpty)),
-          (
-            "unfinishedTraces",
-            .array(
-              unfinished.map { path, unfinished in
-                .object([
-                  ("file", .string(path)),
-                  ("recoveredActions", .int(Int64(unfinished.recoveredActions))),
-                ])
-              })
-          ),
-        ]).text)
+        try ReportJSON.text(
+          TracesDiffReport(
+            firstDifference: difference?.sequence, reason: difference?.reason.rawValue,
+            first: try json(difference?.first), second: try json(difference?.second),
+            stateDiff: difference?.stateDiff, unfinished: !unfinished.isEmpty,
+            unfinishedTraces: unfinished.map { path, unfinished in
+              TracesDiffReport.UnfinishedTrace(
+                file: path, recoveredActions: unfinished.recoveredActions)
+            })))
     } else if let difference {
       let what: String
       switch difference.reason {

@@ -16,7 +16,7 @@ struct Domains: AsyncParsableCommand {
     Terminal.configureColor(colorOptions)
     let domains = CommandContext.registry.domains
     if output.json {
-      print(JSONValue.object([("domains", .array(domains.map(Self.json)))]).text)
+      print(try ReportJSON.text(DomainsReport(domains: domains.map(Self.report))))
       return
     }
     for (index, domain) in domains.enumerated() {
@@ -39,19 +39,13 @@ struct Domains: AsyncParsableCommand {
     domain.invariants.map { ($0.name, $0.summary) }
   }
 
-  static func json(_ domain: any Domain) -> JSONValue {
-    .object([
-      ("name", .string(domain.name)),
-      ("summary", .string(domain.summary)),
-      ("actionSchemaVersion", .int(Int64(domain.actionSchemaVersion))),
-      ("actionCases", .array(domain.actionCases.map(JSONValue.string))),
-      (
-        "invariants",
-        .array(
-          invariants(of: domain).map {
-            .object([("name", .string($0.name)), ("summary", .string($0.summary))])
-          })
-      ),
-    ])
+  /// A domain as `domains --json` lists it.
+  static func report(_ domain: any Domain) -> DomainsReport.RegisteredDomain {
+    DomainsReport.RegisteredDomain(
+      name: domain.name, summary: domain.summary,
+      actionSchemaVersion: domain.actionSchemaVersion, actionCases: domain.actionCases,
+      invariants: invariants(of: domain).map {
+        DomainsReport.Invariant(name: $0.name, summary: $0.summary)
+      })
   }
 }

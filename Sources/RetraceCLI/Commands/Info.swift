@@ -50,52 +50,13 @@ struct Info: AsyncParsableCommand {
         ? SessionFile.Unfinished(
           recoveredActions: recovered, missingJournal: file.unfinished?.missingJournal) : nil
     let redaction = summary.info.app["redaction"]
-    // Without the key, only the framing and the checksums were checked: never "clean".
-    let integrityJSON =
-      summary.contentsRead
-      ? integrity.json
-      : JSONValue.object([
-        ("status", .string("encrypted")),
-        ("intactActions", .int(Int64(integrity.intactActions))),
-        ("problem", .string(Self.unreadable)),
-      ])
 
     if output.json {
-      let json = JSONValue.object([
-        ("file", .string(trace)),
-        ("format", .string(summary.format)),
-        ("domain", .string(summary.info.domain)),
-        ("actionSchemaVersion", .int(Int64(summary.info.actionSchemaVersion))),
-        ("producer", .string(summary.info.producer)),
-        ("sessionID", .string(summary.info.sessionID)),
-        ("startTime", .double(summary.info.startTime)),
-        ("duration", .double(summary.duration)),
-        ("actions", .int(Int64(count))),
-        ("firstSequence", .uint(summary.firstSequence)),
-        ("lastSequence", .uint(summary.lastSequence)),
-        ("actionCases", .object(summary.caseCounts.map { ($0.name, .int(Int64($0.count))) })),
-        ("blocks", .optional(summary.blocks) { .int(Int64($0)) }),
-        ("snapshots", .int(Int64(summary.snapshots))),
-        ("checkpoints", .int(Int64(summary.checkpoints))),
-        ("bytes", .int(Int64(summary.bytes))),
-        ("bytesPerAction", .optional(bytesPerAction) { .double(($0 * 100).rounded() / 100) }),
-        ("journalBytes", .optional(summary.journalBytes) { .int(Int64($0)) }),
-        (
-          "encryption",
-          summary.encryption.map { Self.json($0, opened: summary.contentsRead) }
-            ?? .optional(summary.info.encryptionKeyID) { Self.exportedJSON(keyID: $0) }
-        ),
-        ("integrity", integrityJSON),
-        ("app", .object(summary.info.app.sorted { $0.key < $1.key }.map { ($0, .string($1)) })),
-        ("redaction", .optional(redaction) { .string($0) }),
-        ("unfinished", .bool(unfinished != nil)),
-        ("recoveredActions", .int(Int64(unfinished?.recoveredActions ?? 0))),
-      ])
-      // Only for a trace with jumps, so that every other answer stays as it was.
       print(
-        (summary.jumps > 0
-          ? json.inserting(("jumps", .int(Int64(summary.jumps))), after: "checkpoints") : json)
-          .text)
+        try InfoReport(
+          path: trace, summary: summary, unfinished: unfinished,
+          bytesPerAction: bytesPerAction, unreadable: Self.unreadable
+        ).text())
       return !summary.contentsRead || integrity.isIntact
     }
 
@@ -177,44 +138,6 @@ struct Info: AsyncParsableCommand {
   /// What `info` says of an encrypted trace's contents without its key.
   static let unreadable =
     "encrypted: the framing and checksums were checked; actions, states and the journal need the private key (--key FILE or RETRACE_KEY)"
-
-  /// The `encryption` object of `info --json` for JSON Lines exported from an encrypted
-  /// trace: the key it was encrypted to; the file itself is in clear.
-  static func exportedJSON(keyID: String) -> JSONValue {
-    .object([
-      ("keyID", .string(keyID)), ("kem", .null), ("kdf", .null), ("aead", .null),
-      ("opened", .bool(true)),
-    ])
-  }
-
-  /// The `encryption` object of `info --json`.
-  static func json(_ encryption: TraceEncryption, opened: Bool) -> JSONValue {
-    .object([
-      ("keyID", .string(encryption.keyID)),
-      ("kem", .int(Int64(encryption.kem))),
-      ("kdf", .int(Int64(encryption.kdf))),
-      ("aead", .int(Int64(encryption.aead))),
-      ("opened", .bool(opened)),
-    ])
-  }
-}
-
-extension IntegrityReport {
-  /// The report as `info --json` and `verify --json` print it; `file` only when the problem
-  /// is in another file than the session's (its journal).
-  package var json: JSONValue {
-    .object(
-      [
-        ("status", .string(status.rawValue)),
-        ("intactActions", .int(Int64(intactActions))),
-        ("recoveredActions", .int(Int64(recoveredActions))),
-        ("problem", .optional(problem) { .string($0) }),
-      ] + (file.map { [("file", .string($0))] } ?? []) + [
-        ("line", .optional(line) { .int(Int64($0)) }),
-        ("offset", .optional(offset) { .int(Int64($0)) }),
-        ("sequence", .optional(sequence) { .uint($0) }),
-      ])
-  }
 }
 
 /// A duration in seconds as `3d 4h 5m 6.250s`.

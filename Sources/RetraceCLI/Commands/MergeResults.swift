@@ -39,7 +39,7 @@ struct MergeResults: ParsableCommand {
     let results = try files.map(ReplayResults.read)
     let merged = try ReplayResults.merge(results)
     if output.json {
-      print(merged.json.text)
+      print(try ReportJSON.text(merged.report))
     } else {
       // Names padded to one width, as one unsharded run pads them.
       let width = merged.traces.map(\.file.count).max() ?? 0
@@ -56,38 +56,8 @@ struct MergeResults: ParsableCommand {
 /// What `replay --json` printed for several traces: a result per trace, and which shard of
 /// a corpus they were, if any.
 struct ReplayResults {
-  /// One trace's result: the fields the merge reads, and the whole object to pass on.
-  struct Trace {
-    var file: String
-    var status: String
-    /// Where the trace diverged, as `replay` says it: the hash that did not match, the
-    /// actions among which the divergence happened, and the exact action when `--as`
-    /// found it.
-    var divergence: String?
-    var error: String?
-    var object: JSONValue
-
-    /// The line `merge-results` prints for a trace that did not verify, its path padded to
-    /// `width`.
-    func line(width: Int) -> String {
-      func label(_ text: String) -> String {
-        text.padding(toLength: 10, withPad: " ", startingAt: 0)
-      }
-      let name = file.oneLine().padding(toLength: width, withPad: " ", startingAt: 0)
-      switch status {
-      case "diverged":
-        return label("DIVERGED").red
-          + "  \(name)  " + (divergence ?? "diverged")
-      case "error":
-        return label("ERROR").red + "  \(name)  " + (error ?? "unreadable").oneLine()
-      default:
-        return label(status.uppercased()).red + "  \(name)"
-      }
-    }
-  }
-
   var file: String
-  var traces: [Trace]
+  var traces: [ReplayReport]
   /// Whether the results are of `replay --verify`, which counts "verified" rather than
   /// "replayed".
   var verified: Bool
@@ -98,104 +68,89 @@ struct ReplayResults {
   /// - Throws: `TraceError` naming the file and what is wrong with it.
   static func read(_ path: String) throws(TraceError) -> ReplayResults {
     let data = try SessionFile.readData(path)
-    let root: JSONValue
-    do {
-      root = try JSONDecoder().decode(DecodedJSON.self, from: data).value
-    } catch {
-      // JSONSerialization says where the text stops being JSON.
-      var reason: String?
-      do { _ = try JSONSerialization.jsonObject(with: data) } catch let syntax {
-        reason = (syntax as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-      }
-      throw TraceError(
-        .corrupted, "not valid JSON" + (reason.map { ": \($0)" } ?? ""), path: path, cause: error)
-    }
     func invalid(_ problem: String) -> TraceError {
       TraceError(
         .corrupted, "not the --json results of `replay` on several traces: \(problem)", path: path)
     }
-    guard case .object(let fields) = root else { throw invalid("not an object") }
-    let field = { (name: String) in fields.first { $0.0 == name }?.1 }
-    guard case .array(let items)? = field("traces") else { throw invalid("no \"traces\" array") }
-    var traces: [Trace] = []
-    for (index, item) in items.enumerated() {
-      guard case .object(let traceFields) = item,
-        case .string(let file)? = traceFields.first(where: { $0.0 == "file" })?.1,
-        case .string(let status)? = traceFields.first(where: { $0.0 == "status" })?.1
-      else { throw invalid("trace \(index + 1) has no \"file\" and \"status\"") }
-      var trace = Trace(file: file, status: status, object: item)
-      trace.divergence = divergenceText(traceFields)
-      if case .string(let error)? = traceFields.first(where: { $0.0 == "error" })?.1 {
-        trace.error = error
+    let report: ReplayManyReport
+    do {
+      report = try ReportJSON.decode(ReplayManyReport.self, from: data)
+    } catch {
+      // JSONSerialization says where the text stops being JSON.
+      do { _ = try JSONSerialization.jsonObject(with: data) } catch let syntax {
+        let reason = (syntax as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+        throw TraceError(
+          .corrupted, "not valid JSON" + (reason.map { ": \($0)" } ?? ""), path: path,
+          cause: error)
       }
-      traces.append(trace)
+      throw invalid(Self.describe(error))
+    }
+    if let newer = ([report.version] + report.traces.map(\.version)).first(where: {
+      $0 > ReplayManyReport.currentVersion
+    }) {
+      throw invalid(
+        "they are of version \(newer), and this \(CommandContext.name) reads up to version \(ReplayManyReport.currentVersion)"
+      )
     }
     var shard: Shard?
-    if case .object(let shardFields)? = field("shard") {
-      func number(_ name: String) -> Int? {
-        switch shardFields.first(where: { $0.0 == name })?.1 {
-        case .int(let value)?: Int(value)
-        case .uint(let value)?: Int(exactly: value)
-        default: nil
-        }
+    if let named = report.shard {
+      guard named.count >= 1, (0..<named.count).contains(named.index) else {
+        throw invalid("its \"shard\" is not an index and a count")
       }
-      guard let index = number("index"), let count = number("count"), count >= 1,
-        (0..<count).contains(index)
-      else { throw invalid("its \"shard\" is not an index and a count") }
-      shard = Shard(index: index, count: count)
+      shard = Shard(index: named.index, count: named.count)
     }
-    let verified = field("verified") != nil
-    guard verified || field("replayed") != nil else {
-      throw invalid("no \"verified\" or \"replayed\" count")
-    }
+    let verified = report.counts.verify
     // The statuses `replay` writes: anything else (a newer tool's, a typo) is not counted as
     // passed.
     let statuses: Set<String> =
       verified
       ? ["verified", "diverged", "unverified", "damaged", "error"]
       : ["replayed", "diverged", "error"]
-    if let unknown = traces.first(where: { !statuses.contains($0.status) }) {
+    if let unknown = report.traces.first(where: { !statuses.contains($0.status) }) {
       throw invalid("trace \(unknown.file) has status \"\(unknown.status)\"")
     }
-    if let shard, let stray = traces.first(where: { !shard.contains($0.file) }) {
+    if let shard, let stray = report.traces.first(where: { !shard.contains($0.file) }) {
       throw invalid("trace \(stray.file) is not in shard \(shard.description)")
     }
-    return ReplayResults(file: path, traces: traces, verified: verified, shard: shard)
+    return ReplayResults(file: path, traces: report.traces, verified: verified, shard: shard)
   }
 
-  /// A divergence as `replay`'s line for several traces says it, from its JSON: `at
-  /// checkpoint 1100, among actions 1069...1100`, and `, first different after action 1069
-  /// (addTransaction)` when `--as` named the action.
-  private static func divergenceText(_ fields: [(String, JSONValue)]) -> String? {
-    func field(_ object: [(String, JSONValue)], _ name: String) -> JSONValue? {
-      object.first { $0.0 == name }?.1
+  /// What a decoding error says is wrong, in one line: where in the JSON (as jq names it),
+  /// and what.
+  private static func describe(_ error: any Error) -> String {
+    func path(_ codingPath: [any CodingKey]) -> String {
+      let path = codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }
+        .joined()
+      return path.isEmpty ? "at the top" : "at \(path)"
     }
-    func number(_ value: JSONValue?) -> String? {
-      switch value {
-      case .uint(let number)?: String(number)
-      case .int(let number)?: String(number)
-      default: nil
+    func kind(_ type: Any.Type) -> String {
+      switch "\(type)" {
+      case let name where name.hasPrefix("Array"): "an array"
+      case let name where name.hasPrefix("Dictionary") || name.hasPrefix("KeyedDecoding"):
+        "an object"
+      case "String": "a string"
+      case "Bool": "true or false"
+      default: "a number"
       }
     }
-    guard case .object(let divergence)? = field(fields, "divergence"),
-      case .string(let kind)? = field(divergence, "kind"),
-      let sequence = number(field(divergence, "sequence")),
-      let start = number(field(divergence, "windowStart")),
-      let end = number(field(divergence, "windowEnd"))
-    else { return nil }
-    var text = "at \(kind) \(sequence), among actions \(start)...\(end)"
-    if case .object(let lockstep)? = field(fields, "lockstep"),
-      let action = number(field(lockstep, "sequence")),
-      case .string(let actionCase)? = field(lockstep, "actionCase")
-    {
-      text += ", first different after action \(action) (\(actionCase))"
+    switch error as? DecodingError {
+    case .keyNotFound(let key, let context)?:
+      let missing =
+        context.codingPath.isEmpty && key.stringValue == "verified"
+        ? #""verified" or "replayed" count"# : #""\#(key.stringValue)""#
+      return "\(path(context.codingPath)): no \(missing)"
+    case .typeMismatch(let type, let context)?, .valueNotFound(let type, let context)?:
+      return "\(path(context.codingPath)): not \(kind(type))"
+    case .dataCorrupted(let context)?:
+      return "\(path(context.codingPath)): \(context.debugDescription)"
+    default:
+      return "\(error)"
     }
-    return text
   }
 
   /// Several results as one: every trace once, sorted by path.
   struct Merged {
-    var traces: [Trace]
+    var traces: [ReplayReport]
     var verified: Bool
     var shards: Int?
 
@@ -214,16 +169,9 @@ struct ReplayResults {
     }
 
     /// The merged results, in the shape of `replay --json` on several traces.
-    var json: JSONValue {
-      .object([
-        ("traces", .array(traces.map(\.object))),
-        (verified ? "verified" : "replayed", .int(Int64(passed))),
-        ("diverged", .int(Int64(count("diverged")))),
-        ("unverified", .int(Int64(count("unverified")))),
-        ("damaged", .int(Int64(count("damaged")))),
-        ("errors", .int(Int64(unreadable))),
-        ("shards", .optional(shards) { .int(Int64($0)) }),
-      ])
+    var report: MergeResultsReport {
+      MergeResultsReport(
+        traces: traces, counts: ReplayCounts(verify: verified, traces: traces), shards: shards)
     }
   }
 
@@ -242,7 +190,7 @@ struct ReplayResults {
     }
     let shards = try checkShards(results)
     var seen: [String: String] = [:]
-    var traces: [Trace] = []
+    var traces: [ReplayReport] = []
     for result in results {
       for trace in result.traces {
         if let first = seen[trace.file] {
@@ -294,44 +242,35 @@ struct ReplayResults {
   }
 }
 
-/// Any JSON value, decoded: objects with their keys sorted (JSON does not order them).
-private struct DecodedJSON: Decodable {
-  let value: JSONValue
-
-  init(from decoder: any Decoder) throws {
-    if var array = try? decoder.unkeyedContainer() {
-      var values: [JSONValue] = []
-      while !array.isAtEnd { values.append(try array.decode(DecodedJSON.self).value) }
-      value = .array(values)
-      return
+extension ReplayReport {
+  /// The line `merge-results` prints for a trace that did not verify, its path padded to
+  /// `width`.
+  func line(width: Int) -> String {
+    func label(_ text: String) -> String {
+      text.padding(toLength: 10, withPad: " ", startingAt: 0)
     }
-    if let object = try? decoder.container(keyedBy: AnyKey.self) {
-      value = .object(
-        try object.allKeys.sorted { $0.stringValue < $1.stringValue }.map {
-          ($0.stringValue, try object.decode(DecodedJSON.self, forKey: $0).value)
-        })
-      return
-    }
-    let single = try decoder.singleValueContainer()
-    if single.decodeNil() {
-      value = .null
-    } else if let bool = try? single.decode(Bool.self) {
-      value = .bool(bool)
-    } else if let int = try? single.decode(Int64.self) {
-      value = .int(int)
-    } else if let uint = try? single.decode(UInt64.self) {
-      value = .uint(uint)
-    } else if let double = try? single.decode(Double.self) {
-      value = .double(double)
-    } else {
-      value = .string(try single.decode(String.self))
+    let name = file.oneLine().padding(toLength: width, withPad: " ", startingAt: 0)
+    switch status {
+    case "diverged":
+      return label("DIVERGED").red
+        + "  \(name)  " + (divergenceText ?? "diverged")
+    case "error":
+      return label("ERROR").red + "  \(name)  " + (error ?? "unreadable").oneLine()
+    default:
+      return label(status.uppercased()).red + "  \(name)"
     }
   }
 
-  private struct AnyKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
+  /// A divergence as `replay`'s line for several traces says it: `at checkpoint 1100, among
+  /// actions 1069...1100`, and `, first different after action 1069 (addTransaction)` when
+  /// `--as` named the action.
+  var divergenceText: String? {
+    guard let divergence = details?.divergence else { return nil }
+    var text =
+      "at \(divergence.kind) \(divergence.sequence), among actions \(divergence.windowStart)...\(divergence.windowEnd)"
+    if let lockstep = details?.lockstep {
+      text += ", first different after action \(lockstep.sequence) (\(lockstep.actionCase))"
+    }
+    return text
   }
 }

@@ -140,7 +140,7 @@ struct Replay: AsyncParsableCommand {
     let outcome = try Self.replay(
       path, verify: verify, to: to, as: replacement, key: key, showProgress: true)
     if output.json {
-      print(outcome.json.text)
+      print(try ReportJSON.text(outcome.report))
     } else {
       print(outcome.humanReport)
     }
@@ -210,34 +210,19 @@ struct Replay: AsyncParsableCommand {
     let passed = results.count - diverged - unverified - damaged - failed
     let negative = diverged + unverified + damaged
     if json {
-      print(
-        JSONValue.object([
-          (
-            "traces",
-            .array(
-              zip(paths, results).map { path, result in
-                switch result {
-                case .success(let outcome): outcome.json
-                case .failure(let error):
-                  .object([
-                    ("file", .string(path)), ("status", .string("error")),
-                    ("error", .string("\(error)")),
-                  ])
-                }
-              })
-          ),
-          (verify ? "verified" : "replayed", .int(Int64(passed))),
-          ("diverged", .int(Int64(diverged))),
-          ("unverified", .int(Int64(unverified))),
-          ("damaged", .int(Int64(damaged))),
-          ("errors", .int(Int64(failed))),
-          (
-            "shard",
-            .optional(shard) {
-              .object([("index", .int(Int64($0.index))), ("count", .int(Int64($0.count)))])
-            }
-          ),
-        ]).text)
+      let reports = zip(paths, results).map { path, result in
+        switch result {
+        case .success(let outcome): outcome.report
+        case .failure(let error): ReplayReport(file: path, status: "error", error: "\(error)")
+        }
+      }
+      let report = ReplayManyReport(
+        traces: reports,
+        counts: ReplayCounts(
+          verify: verify, passed: passed, diverged: diverged, unverified: unverified,
+          damaged: damaged, errors: failed),
+        shard: shard.map { ReplayManyReport.ShardJSON(index: $0.index, count: $0.count) })
+      print(try ReportJSON.text(report))
     } else {
       var summary =
         (shard.map { "shard \($0.description): " } ?? "")
@@ -457,59 +442,33 @@ struct Replay: AsyncParsableCommand {
         "to name the exact action among them: replay it side by side with the reducer that recorded it (--as NAME, with the recording's domain registered in the same \(CommandContext.name)), or bisect an invariant the wrong state breaks (\(CommandContext.name) bisect \(path) --invariant NAME)"
     }
 
-    var json: JSONValue {
-      let json = JSONValue.object([
-        ("file", .string(path)),
-        ("domain", .string(domain)),
-        ("status", .string(status.rawValue)),
-        ("actions", .int(Int64(actions))),
-        ("replayedTo", .uint(replayedTo)),
-        ("seconds", .double(seconds)),
-        ("checkpoints", .int(Int64(checkpoints))),
-        ("snapshots", .int(Int64(snapshots))),
-        ("hashes", .int(Int64(hashes))),
-        ("coveredThrough", .optional(coveredThrough) { .uint($0) }),
-        ("uncoveredActions", .int(Int64(uncoveredActions))),
-        ("integrity", .optional(integrity) { $0.json }),
-        ("unfinished", .bool(unfinished != nil)),
-        ("recoveredActions", .int(Int64(unfinished?.recoveredActions ?? 0))),
-        ("nothingChecked", .bool(nothingChecked)),
-        ("stateHash", .optional(stateHash) { .string(hex($0)) }),
-        (
-          "divergence",
-          .optional(divergence) { divergence in
-            .object([
-              ("sequence", .uint(divergence.sequence)),
-              ("kind", .string(divergence.kind.rawValue)),
-              ("recordedHash", .string(hex(divergence.recordedHash))),
-              ("replayedHash", .string(hex(divergence.replayedHash))),
-              ("windowStart", .uint(divergence.window.lowerBound)),
-              ("windowEnd", .uint(divergence.window.upperBound)),
-              ("stateDiff", .optional(divergence.stateDiff) { .string($0) }),
-              ("hint", .optional(narrowingHint) { .string($0) }),
-            ])
-          }
-        ),
-        (
-          "sideBySide",
-          .optional(comparedSideBySide ? lockstepAgainst : nil) { .string($0) }
-        ),
-        (
-          "lockstep",
-          .optional(lockstep) { lockstep in
-            .object([
-              ("against", .optional(lockstepAgainst) { .string($0) }),
-              ("sequence", .uint(lockstep.sequence)),
-              ("actionCase", .string(lockstep.actionCase)),
-              ("hash", .string(hex(lockstep.hash))),
-              ("otherHash", .string(hex(lockstep.otherHash))),
-              ("stateDiff", .optional(lockstep.stateDiff) { .string($0) }),
-            ])
-          }
-        ),
-      ])
-      // Only for a session with jumps, so that every other answer stays as it was.
-      return jumps > 0 ? json.inserting(("jumps", .int(Int64(jumps))), after: "hashes") : json
+    /// The trace's `--json` report.
+    var report: ReplayReport {
+      let details = ReplayReport.Details(
+        domain: domain, actions: actions, replayedTo: replayedTo, seconds: seconds,
+        checkpoints: checkpoints, snapshots: snapshots, hashes: hashes,
+        // Only for a session with jumps, so that every other answer stays as it was.
+        jumps: jumps > 0 ? jumps : nil,
+        coveredThrough: coveredThrough, uncoveredActions: uncoveredActions,
+        integrity: integrity.map(IntegrityJSON.init), unfinished: unfinished != nil,
+        recoveredActions: unfinished?.recoveredActions ?? 0, nothingChecked: nothingChecked,
+        stateHash: stateHash.map(hex),
+        divergence: divergence.map { divergence in
+          ReplayReport.Divergence(
+            sequence: divergence.sequence, kind: divergence.kind.rawValue,
+            recordedHash: hex(divergence.recordedHash),
+            replayedHash: hex(divergence.replayedHash),
+            windowStart: divergence.window.lowerBound, windowEnd: divergence.window.upperBound,
+            stateDiff: divergence.stateDiff, hint: narrowingHint)
+        },
+        sideBySide: comparedSideBySide ? lockstepAgainst : nil,
+        lockstep: lockstep.map { lockstep in
+          ReplayReport.Lockstep(
+            against: lockstepAgainst, sequence: lockstep.sequence,
+            actionCase: lockstep.actionCase, hash: hex(lockstep.hash),
+            otherHash: hex(lockstep.otherHash), stateDiff: lockstep.stateDiff)
+        })
+      return ReplayReport(file: path, status: status.rawValue, details: details)
     }
 
     var humanReport: String {

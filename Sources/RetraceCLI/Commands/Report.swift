@@ -40,38 +40,20 @@ struct Report: AsyncParsableCommand {
       }
       if output.json {
         let entries = report.entries.enumerated().map { index, entry in
-          JSONValue.object([
-            ("number", .int(Int64(index + 1))),
-            ("reference", .string("\(self.report)#\(index + 1)")),
-            ("name", .string(entry.name)),
-            ("sessionID", .string(entry.sessionID)),
-            ("domain", .string(entry.domain)),
-            ("keyID", .optional(entry.keyID) { .string($0) }),
-            ("actions", .optional(traces[index]) { .int(Int64($0.actionCount)) }),
-            ("traceBytes", .int(Int64(entry.traceBytes))),
-            ("journalBytes", .int(Int64(entry.journalBytes))),
-          ])
+          ReportListReport.Entry(
+            number: index + 1, reference: "\(self.report)#\(index + 1)", name: entry.name,
+            sessionID: entry.sessionID, domain: entry.domain, keyID: entry.keyID,
+            actions: traces[index]?.actionCount, traceBytes: entry.traceBytes,
+            journalBytes: entry.journalBytes)
         }
         print(
-          JSONValue.object([
-            ("file", .string(self.report)),
-            ("createdAt", .double(report.createdAt)),
-            (
-              "app",
-              .object(report.app.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
-            ),
-            ("note", .optional(note.text) { .string($0) }),
-            ("noteKeyID", .optional(report.noteKeyID) { .string($0) }),
-            ("complete", .bool(report.isComplete)),
-            ("entries", .array(entries)),
-            (
-              "omitted",
-              .array(
-                report.omitted.map {
-                  .object([("name", .string($0.name)), ("reason", .string($0.reason))])
-                })
-            ),
-          ]).text)
+          try ReportJSON.text(
+            ReportListReport(
+              file: self.report, createdAt: report.createdAt, app: report.app, note: note.text,
+              noteKeyID: report.noteKeyID, complete: report.isComplete, entries: entries,
+              omitted: report.omitted.map {
+                ReportListReport.Omitted(name: $0.name, reason: $0.reason)
+              })))
         return
       }
       print(

@@ -41,14 +41,10 @@ struct Verify: AsyncParsableCommand {
     let nothingChecked = integrity.isIntact && integrity.intactActions == 0
     if output.json {
       print(
-        JSONValue.object(
-          [
-            ("file", .string(trace)), ("integrity", integrity.json),
-            ("unfinished", .bool(unfinished != nil)),
-            ("recoveredActions", .int(Int64(unfinished?.recoveredActions ?? 0))),
-            ("nothingChecked", .bool(nothingChecked)),
-          ]
-        ).text)
+        try ReportJSON.text(
+          VerifyReport(
+            file: trace, integrity: IntegrityJSON(integrity), unfinished: unfinished != nil,
+            recoveredActions: unfinished?.recoveredActions ?? 0, nothingChecked: nothingChecked)))
     } else {
       var summary = integrity.summary
       // A trace's `unfinished` says so already, and a torn trace's `truncated`, unless its

@@ -108,15 +108,6 @@ package struct SessionFile: Sendable {
     }
   }
 
-  /// The keys every `--json` answer about one session adds: `unfinished` and
-  /// `recoveredActions` (0 for a closed session).
-  package var unfinishedJSON: [(String, JSONValue)] {
-    [
-      ("unfinished", .bool(unfinished != nil)),
-      ("recoveredActions", .int(Int64(unfinished?.recoveredActions ?? 0))),
-    ]
-  }
-
   /// Says on stderr, once per file, that the session is unfinished: for the commands whose
   /// output has no place for it (`log`, `export`, `state --json`, `bench`), once they have
   /// read it.
