@@ -35,7 +35,7 @@ import Testing
   @Test func everyPathDependencyOnRetraceInTheDocsNamesThePackage() throws {
     let fileManager = FileManager.default
     var docs = ["README.md"]
-    for folder in ["docs", "Sources", "Benchmarks"] {
+    for folder in ["docs", "Sources", "Examples", "Benchmarks"] {
       let enumerator = try #require(
         fileManager.enumerator(atPath: Self.root.appendingPathComponent(folder).path))
       while let relative = enumerator.nextObject() as? String {
