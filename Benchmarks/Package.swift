@@ -3,7 +3,7 @@
 // package-benchmark. Run them from the repository root:
 //
 //   swift package --package-path Benchmarks benchmark
-//   scripts/bench-table            # the whole suite, rendered as Benchmarks/README.md's table
+//   scripts/bench/bench-table            # the whole suite, rendered as Benchmarks/README.md's table
 import PackageDescription
 
 let package = Package(

@@ -1,6 +1,6 @@
 // swift-tools-version: 6.1
 // The libFuzzer harness for Retrace's readers, as a nested package so that the library's
-// own builds never see fuzzer flags. Build and run it with `scripts/fuzz` (see
+// own builds never see fuzzer flags. Build and run it with `scripts/dev/fuzz` (see
 // docs/RELIABILITY.md): the sanitizer flags are passed on the command line, so that they
 // instrument the library's code too, not only the harness.
 import PackageDescription
