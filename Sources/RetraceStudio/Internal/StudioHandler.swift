@@ -72,6 +72,7 @@ final class StudioHandler: HTTPHandler, Sendable {
       .wrongDomain, .encrypted:
       422
     case .notFound, .io, .closed: 500
+    default: 500
     }
   }
 
