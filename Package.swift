@@ -119,9 +119,15 @@ let debugger: [Target] = [
 // MARK: - Examples and executables
 
 let examples: [Target] = [
+  // The example domains, at the top of the repository rather than under Sources/: they are
+  // not part of the library. A product only under a leading underscore (`_RetraceExamples`,
+  // not API) so that the benchmark and fuzzing packages, which can use only another
+  // package's products, link this one target instead of compiling its sources again.
   .target(
     name: "RetraceExamples",
-    dependencies: ["Retrace", "RetraceCoordinator", .identifiedCollections]
+    dependencies: ["Retrace", "RetraceCoordinator", .identifiedCollections],
+    path: "Examples",
+    exclude: ["Demo"]
   ),
   .executableTarget(
     name: "retrace", dependencies: ["RetraceCLI", "RetraceStudio", "RetraceExamples"]),
@@ -129,12 +135,15 @@ let examples: [Target] = [
   // live to a Studio.
   .executableTarget(
     name: "retrace-demo",
-    dependencies: ["Retrace", "RetraceLive", "RetraceLog", "RetraceExamples", .argumentParser]
+    dependencies: ["Retrace", "RetraceLive", "RetraceLog", "RetraceExamples", .argumentParser],
+    path: "Examples/Demo"
   ),
-  // Records a session and waits to be killed, or traps: what the crash tests run.
+  // Records a session and waits to be killed, or traps: what the crash tests run. A test
+  // helper, so it lives under Tests/.
   .executableTarget(
     name: "retrace-crash-child",
-    dependencies: ["Retrace", "RetraceLog", "RetraceExamples", "CRetraceTrap"]
+    dependencies: ["Retrace", "RetraceLog", "RetraceExamples", "CRetraceTrap"],
+    path: "Tests/Helpers/retrace-crash-child"
   ),
 ]
 
@@ -222,6 +231,9 @@ let package = Package(
     .library(name: "_RetraceLiveProtocol", targets: ["RetraceLiveProtocol"]),
     .executable(name: "retrace", targets: ["retrace"]),
     .executable(name: "retrace-demo", targets: ["retrace-demo"]),
+    // Not API: the example domains, for the benchmark and fuzzing packages (Benchmarks/,
+    // Fuzz/), which can use only products. Apps should not depend on it.
+    .library(name: "_RetraceExamples", targets: ["RetraceExamples"]),
   ],
   dependencies: dependencies,
   targets: store + recording + debugger + examples + tests,

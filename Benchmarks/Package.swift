@@ -3,7 +3,7 @@
 // package-benchmark. Run them from the repository root:
 //
 //   swift package --package-path Benchmarks benchmark
-//   scripts/bench-table            # the whole suite, rendered as Benchmarks/README.md's table
+//   scripts/bench/bench-table            # the whole suite, rendered as Benchmarks/README.md's table
 import PackageDescription
 
 let package = Package(
@@ -11,7 +11,6 @@ let package = Package(
   platforms: [.macOS(.v15)],
   dependencies: [
     .package(name: "Retrace", path: ".."),
-    .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
     // The default traits need a package this machine's mirror does not have; the malloc
     // interposer alone gives the malloc counts.
     .package(
@@ -21,18 +20,6 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
   ],
   targets: [
-    // The example domains, compiled from the library's own sources (`Sources/ExampleDomains`
-    // links to `../Sources/RetraceExamples`): they are a target of the Retrace package, not
-    // a product, and a package can use only another package's products.
-    .target(
-      name: "ExampleDomains",
-      dependencies: [
-        .product(name: "Retrace", package: "Retrace"),
-        .product(name: "RetraceCoordinator", package: "Retrace"),
-        .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
-      ],
-      path: "Sources/ExampleDomains"
-    ),
     // What the benchmarks share: seeded workloads, the 1,000,000-action trace, the table's
     // figures. A plain library so that every benchmark executable measures the same things.
     .target(
@@ -43,7 +30,7 @@ let package = Package(
         .product(name: "RetraceCoordinator", package: "Retrace"),
         // The live protocol's constants, for W4l's sink; not API (docs/LIVE.md).
         .product(name: "_RetraceLiveProtocol", package: "Retrace"),
-        "ExampleDomains",
+        .product(name: "_RetraceExamples", package: "Retrace"),
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "Crypto", package: "swift-crypto"),
       ],
@@ -67,7 +54,7 @@ func benchmark(_ name: String) -> Target {
       .product(name: "Retrace", package: "Retrace"),
       .product(name: "RetraceLog", package: "Retrace"),
       .product(name: "RetraceCoordinator", package: "Retrace"),
-      "ExampleDomains",
+      .product(name: "_RetraceExamples", package: "Retrace"),
       .product(name: "RetraceDebugger", package: "Retrace"),
       .product(name: "RetraceLive", package: "Retrace"),
       .product(name: "Benchmark", package: "benchmark"),

@@ -19,27 +19,60 @@ public struct CBORError: Error, Hashable, Sendable, CustomStringConvertible {
   /// well-formed CBOR (``invalidHeader``, ``invalidUTF8``, ``trailingBytes``), limits
   /// (``nestingTooDeep``) and well-formed input that does not fit the requested type
   /// (``typeMismatch``, ``valueOutOfRange``).
-  public enum Code: String, Hashable, Sendable {
+  ///
+  /// A struct over a private enum, not an enum, so that a new code is not a breaking change:
+  /// compare with `==`, or switch with a `default`.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    private enum Wrapped: String, Hashable, Sendable {
+      case truncated
+      case invalidHeader
+      case lengthTooLarge
+      case nestingTooDeep
+      case invalidUTF8
+      case trailingBytes
+      case typeMismatch
+      case valueOutOfRange
+    }
+
+    private let wrapped: Wrapped
+    private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
+
+    /// The code's name, such as `truncated`.
+    public var description: String { wrapped.rawValue }
+
     /// The input ends where a header or a byte of an item is expected.
-    case truncated
+    public static var truncated: Code { Code(.truncated) }
     /// The initial byte is not well-formed: reserved additional information (28–30),
     /// an indefinite length on a major type that has none, a stray "break" (0xff),
     /// a chunk of an indefinite-length string of the wrong type, or a two-byte simple
     /// value below 32.
-    case invalidHeader
+    public static var invalidHeader: Code { Code(.invalidHeader) }
     /// A length or count claims more bytes than remain in the input.
-    case lengthTooLarge
+    public static var lengthTooLarge: Code { Code(.lengthTooLarge) }
     /// Arrays, maps and tags are nested deeper than the decoder allows
     /// (``CBORDecoder/maximumNestingDepth``).
-    case nestingTooDeep
+    public static var nestingTooDeep: Code { Code(.nestingTooDeep) }
     /// A text string is not valid UTF-8.
-    case invalidUTF8
+    public static var invalidUTF8: Code { Code(.invalidUTF8) }
     /// Bytes remain after the single top-level data item.
-    case trailingBytes
+    public static var trailingBytes: Code { Code(.trailingBytes) }
     /// A well-formed item has a different major type than the one requested.
-    case typeMismatch
+    public static var typeMismatch: Code { Code(.typeMismatch) }
     /// A number does not fit the requested type exactly (e.g. 300 into `UInt8`).
-    case valueOutOfRange
+    public static var valueOutOfRange: Code { Code(.valueOutOfRange) }
+
+    /// The code's name.
+    @available(*, deprecated, renamed: "description")
+    public var rawValue: String { description }
+
+    /// The code named `rawValue`, if there is one.
+    ///
+    /// - Parameter rawValue: A code's name, such as `truncated`.
+    @available(*, deprecated, message: "compare with the static codes, such as .truncated")
+    public init?(rawValue: String) {
+      guard let wrapped = Wrapped(rawValue: rawValue) else { return nil }
+      self.init(wrapped)
+    }
   }
 
   /// What kind of problem was found.
@@ -63,6 +96,6 @@ public struct CBORError: Error, Hashable, Sendable, CustomStringConvertible {
 
   /// `CBOR error (<code>) at byte offset <offset>: <message>`.
   public var description: String {
-    "CBOR error (\(code.rawValue)) at byte offset \(offset): \(message)"
+    "CBOR error (\(code)) at byte offset \(offset): \(message)"
   }
 }

@@ -30,9 +30,11 @@ public enum RetraceExitCode: Int32, Sendable, CaseIterable {
   /// - Returns: ``unknown`` or ``usage``.
   public static func forError(_ error: DebuggerError) -> RetraceExitCode {
     switch error.code {
-    case .unknownDomain, .unknownInvariant, .unknownActionCase, .outOfRange, .domainMismatch:
+    case .unknownDomain, .unknownInvariant, .unknownActionCase, .outOfRange, .wrongDomain:
       .unknown
     case .unsupported: .usage
+    // The engine's errors are names and numbers it does not know.
+    default: .unknown
     }
   }
 
@@ -47,6 +49,7 @@ public enum RetraceExitCode: Int32, Sendable, CaseIterable {
       .undecodable, .closed, .encrypted:
       .file
     case .outOfRange, .wrongDomain: .unknown
+    default: .file
     }
   }
 

@@ -17,21 +17,61 @@
 /// ```
 public struct DebuggerError: Error, Sendable, CustomStringConvertible {
   /// What kind of failure this is.
-  public enum Code: String, Sendable, Equatable, CaseIterable {
+  ///
+  /// A struct over a private enum, not an enum, so that a new code is not a breaking change:
+  /// compare with `==`, or switch with a `default`. A condition that `TraceError` also reports
+  /// has the same name here: ``outOfRange``, ``wrongDomain``.
+  public struct Code: Hashable, Sendable, CustomStringConvertible, CaseIterable {
+    private enum Wrapped: String, Hashable, Sendable, CaseIterable {
+      case unknownDomain
+      case unknownInvariant
+      case unknownActionCase
+      case outOfRange
+      case wrongDomain
+      case unsupported
+    }
+
+    private let wrapped: Wrapped
+    private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
+
+    /// The code's name, such as `unknownDomain`.
+    public var description: String { wrapped.rawValue }
+
     /// No domain of that name is registered.
-    case unknownDomain
+    public static var unknownDomain: Code { Code(.unknownDomain) }
     /// The domain has no invariant of that name.
-    case unknownInvariant
+    public static var unknownInvariant: Code { Code(.unknownInvariant) }
     /// The domain has no action case of that name.
-    case unknownActionCase
+    public static var unknownActionCase: Code { Code(.unknownActionCase) }
     /// A sequence number outside the session was asked for.
-    case outOfRange
+    public static var outOfRange: Code { Code(.outOfRange) }
     /// Two sessions that must belong to one domain belong to different ones, or a domain
     /// whose types differ from a session's was asked to read it.
-    case domainMismatch
+    public static var wrongDomain: Code { Code(.wrongDomain) }
     /// The session holds something the operation cannot take into account: time-travel
     /// jumps, for a shrink, whose candidates replay the actions alone.
-    case unsupported
+    public static var unsupported: Code { Code(.unsupported) }
+
+    /// Every code, in the order they are declared.
+    public static var allCases: [Code] { Wrapped.allCases.map(Code.init) }
+
+    /// The former name of ``wrongDomain``, the name `TraceError` gives the same condition.
+    @available(*, deprecated, renamed: "wrongDomain")
+    public static var domainMismatch: Code { .wrongDomain }
+
+    /// The code's name.
+    @available(*, deprecated, renamed: "description")
+    public var rawValue: String { description }
+
+    /// The code named `rawValue`, if there is one.
+    ///
+    /// - Parameter rawValue: A code's name, such as `unknownDomain`.
+    @available(*, deprecated, message: "compare with the static codes, such as .unknownDomain")
+    public init?(rawValue: String) {
+      guard let wrapped = Wrapped(rawValue: rawValue == "domainMismatch" ? "wrongDomain" : rawValue)
+      else { return nil }
+      self.init(wrapped)
+    }
   }
 
   /// What kind of failure this is.

@@ -7,23 +7,55 @@
 /// ```
 public struct LiveLinkError: Error, Sendable, CustomStringConvertible {
   /// What kind of failure this is.
-  public enum Code: String, Sendable {
+  ///
+  /// A struct over a private enum, not an enum, so that a new code is not a breaking change:
+  /// compare with `==`, or switch with a `default`.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    private enum Wrapped: String, Hashable, Sendable {
+      case invalidAddress
+      case connectionFailed
+      case handshakeRefused
+      case protocolViolation
+      case refusedByStudio
+      case commandRefused
+      case closed
+    }
+
+    private let wrapped: Wrapped
+    private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
+
+    /// The code's name, such as `invalidAddress`.
+    public var description: String { wrapped.rawValue }
+
     /// The Studio's address is not one the link understands.
-    case invalidAddress
+    public static var invalidAddress: Code { Code(.invalidAddress) }
     /// The connection could not be opened, or it broke.
-    case connectionFailed
+    public static var connectionFailed: Code { Code(.connectionFailed) }
     /// The Studio refused the WebSocket upgrade (a wrong token is a 401), or answered
     /// something that is not a WebSocket upgrade.
-    case handshakeRefused
+    public static var handshakeRefused: Code { Code(.handshakeRefused) }
     /// The Studio sent bytes that break the WebSocket or the link protocol.
-    case protocolViolation
+    public static var protocolViolation: Code { Code(.protocolViolation) }
     /// The Studio refused the session with an `error` message.
-    case refusedByStudio
+    public static var refusedByStudio: Code { Code(.refusedByStudio) }
     /// A command from the Studio could not be carried out (a state that does not decode, a
     /// hash that does not match, a store that is gone).
-    case commandRefused
+    public static var commandRefused: Code { Code(.commandRefused) }
     /// The link was closed.
-    case closed
+    public static var closed: Code { Code(.closed) }
+
+    /// The code's name.
+    @available(*, deprecated, renamed: "description")
+    public var rawValue: String { description }
+
+    /// The code named `rawValue`, if there is one.
+    ///
+    /// - Parameter rawValue: A code's name, such as `invalidAddress`.
+    @available(*, deprecated, message: "compare with the static codes, such as .invalidAddress")
+    public init?(rawValue: String) {
+      guard let wrapped = Wrapped(rawValue: rawValue) else { return nil }
+      self.init(wrapped)
+    }
   }
 
   /// What kind of failure this is.

@@ -3,7 +3,7 @@ import Testing
 
 /// Code in the docs that names a file is that file: docs/DOMAINS.md shows the app package
 /// the suite builds and tests (IntegrationTests/AppPackage), docs/SCALE.md the manifests
-/// `scripts/check-scale-manifests` checks.
+/// `scripts/ci/check-scale-manifests` checks.
 @Suite struct DocsTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent()
@@ -35,7 +35,7 @@ import Testing
   @Test func everyPathDependencyOnRetraceInTheDocsNamesThePackage() throws {
     let fileManager = FileManager.default
     var docs = ["README.md"]
-    for folder in ["docs", "Sources", "Benchmarks"] {
+    for folder in ["docs", "Sources", "Examples", "Benchmarks"] {
       let enumerator = try #require(
         fileManager.enumerator(atPath: Self.root.appendingPathComponent(folder).path))
       while let relative = enumerator.nextObject() as? String {
@@ -54,17 +54,17 @@ import Testing
   }
 
   /// docs/SCALE.md's manifests parse as YAML and their shards add up
-  /// (`scripts/check-scale-manifests`).
+  /// (`scripts/ci/check-scale-manifests`).
   @Test func theScaleManifestsAreValidAndTheirShardsAddUp() throws {
-    let script = Self.root.appendingPathComponent("scripts/check-scale-manifests")
+    let script = Self.root.appendingPathComponent("scripts/ci/check-scale-manifests")
     let result = try CLI.run(script, [], in: Self.root)
     #expect(result.exitCode == 0, "\(result)")
   }
 
   /// The docs and comments say what is and refer to nothing outside the repository
-  /// (`scripts/check-docs`).
+  /// (`scripts/ci/check-docs`).
   @Test func theDocsReferToNothingOutsideTheRepositoryAndNumberNoStagesOfItsHistory() throws {
-    let script = Self.root.appendingPathComponent("scripts/check-docs")
+    let script = Self.root.appendingPathComponent("scripts/ci/check-docs")
     let result = try CLI.run(script, [], in: Self.root)
     #expect(result.exitCode == 0, "\(result)")
   }
@@ -81,7 +81,7 @@ import Testing
     let shared = ["..", "shared", "DESIGN.md"].joined(separator: "/")
     try workspace.write("As \(issue) says, the \(fifth) made this 2x faster.\n", to: "notes.md")
     try workspace.write("// Measured in \(nine); see \(shared).\nlet x = 1\n", to: "code.swift")
-    let script = Self.root.appendingPathComponent("scripts/check-docs")
+    let script = Self.root.appendingPathComponent("scripts/ci/check-docs")
     let result = try CLI.run(
       script, [], in: workspace.directory,
       environment: ["CHECK_DOCS_ROOT": workspace.directory.path])

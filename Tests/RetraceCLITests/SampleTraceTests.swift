@@ -19,10 +19,10 @@ private func runScript(_ name: String, _ arguments: [String] = []) async throws 
 /// reducers, and with the answers traces/README.md documents.
 @Suite struct SampleTraceTests {
   @Test func theCommittedTracesMatchTheirCommandsVerifyAndHaveTheDocumentedAnswers() async throws {
-    let result = try await runScript("regenerate-traces", ["--check"])
+    let result = try await runScript("dev/regenerate-traces", ["--check"])
     #expect(
       result.exitCode == 0,
-      "a sample trace or its answers drifted; run scripts/regenerate-traces, review git diff traces/, and commit the traces\n\(result)"
+      "a sample trace or its answers drifted; run scripts/dev/regenerate-traces, review git diff traces/, and commit the traces\n\(result)"
     )
   }
 
@@ -87,7 +87,7 @@ private func runScript(_ name: String, _ arguments: [String] = []) async throws 
 /// docs/TUTORIAL.md cannot drift from the code: every command in it is run.
 @Suite struct TutorialTests {
   @Test func everyCommandOfTheTutorialDoesWhatItSays() async throws {
-    let result = try await runScript("check-tutorial")
+    let result = try await runScript("ci/check-tutorial")
     #expect(result.exitCode == 0, "\(result)")
   }
 }

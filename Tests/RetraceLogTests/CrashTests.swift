@@ -11,7 +11,7 @@ import Testing
 /// returned more than the documented window (10 ms) before the kill.
 @Suite struct CrashTests {
   /// The documented window, 10 ms, times `RETRACE_TIMING_SCALE` when a sanitizer build
-  /// (several times slower, scripts/sanitize sets it) runs the test.
+  /// (several times slower, scripts/dev/sanitize sets it) runs the test.
   static let window =
     0.010 * (Double(ProcessInfo.processInfo.environment["RETRACE_TIMING_SCALE"] ?? "") ?? 1)
 

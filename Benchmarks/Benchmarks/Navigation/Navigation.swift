@@ -8,10 +8,10 @@
 // the posts example's screen invariant (`ScreenStates.sync` then `isInStep`). Their floor is W0 navigation: the figure over it is
 // the accessor's cost.
 import Benchmark
-import ExampleDomains
 import Retrace
 import RetraceBenchmarkSupport
 import RetraceCoordinator
+import RetraceExamples
 
 let benchmarks: @Sendable () -> Void = {
   let count = BenchmarkSettings.actions

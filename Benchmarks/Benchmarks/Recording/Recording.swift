@@ -22,10 +22,10 @@
 // closing ends the writer thread, and a thread that ends while package-benchmark counts
 // mallocs can crash the process (see `BenchmarkSettings.configuration`).
 import Benchmark
-import ExampleDomains
 import Foundation
 import Retrace
 import RetraceBenchmarkSupport
+import RetraceExamples
 import RetraceLive
 import RetraceLog
 import Synchronization

@@ -12,10 +12,10 @@
 //   diff --from 999000 --to 1000000` and a debugger step show): 8 accounts of up to 120,000
 //   transactions, each changed at its end.
 import Benchmark
-import ExampleDomains
 import Retrace
 import RetraceBenchmarkSupport
 import RetraceDebugger
+import RetraceExamples
 import RetraceLog
 
 let benchmarks: @Sendable () -> Void = {

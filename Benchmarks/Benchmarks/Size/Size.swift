@@ -6,9 +6,9 @@
 // ends while package-benchmark counts mallocs can crash the process (see
 // `BenchmarkSettings.configuration`).
 import Benchmark
-import ExampleDomains
 import Retrace
 import RetraceBenchmarkSupport
+import RetraceExamples
 import RetraceLog
 
 let benchmarks: @Sendable () -> Void = {

@@ -5,9 +5,9 @@
 // This is also how to benchmark your own reducer with Retrace: generate the actions before
 // the measurement starts, build the store outside it, and measure only the `send` loop.
 import Benchmark
-import ExampleDomains
 import Retrace
 import RetraceBenchmarkSupport
+import RetraceExamples
 
 let benchmarks: @Sendable () -> Void = {
   let count = BenchmarkSettings.actions

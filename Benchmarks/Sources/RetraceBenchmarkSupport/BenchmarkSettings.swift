@@ -15,7 +15,7 @@ public enum BenchmarkSettings {
   }()
 
   /// `RETRACE_BENCH_ITERATIONS=N` caps every workload at N iterations with no warm-up: enough
-  /// for the stable metrics (`scripts/bench-thresholds`), which do not vary between
+  /// for the stable metrics (`scripts/bench/bench-thresholds`), which do not vary between
   /// iterations, in a fraction of the time.
   public static let iterationLimit: Int? = {
     ProcessInfo.processInfo.environment["RETRACE_BENCH_ITERATIONS"].flatMap { Int($0) }.map { max($0, 1) }

@@ -1,6 +1,6 @@
 import Foundation
 import Retrace
-import ExampleDomains
+import RetraceExamples
 import RetraceLog
 
 /// Recording sessions through the real ``TraceRecorder``, and the banking trace that the

@@ -1,6 +1,6 @@
 import Retrace
 import RetraceCoordinator
-import ExampleDomains
+import RetraceExamples
 
 /// The seeded action sequences of the workloads: the same seed gives the same actions on
 /// every run and every machine, so that two runs measure the same work.

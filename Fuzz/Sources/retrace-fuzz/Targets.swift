@@ -1,5 +1,5 @@
 import Retrace
-import ExampleDomains
+import RetraceExamples
 import RetraceLog
 
 /// The fuzz targets. Each takes the fuzzer's bytes, reads them through Retrace's public

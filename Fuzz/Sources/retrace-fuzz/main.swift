@@ -1,6 +1,6 @@
 // The libFuzzer harness over Retrace's readers. The target to run is chosen by the
 // environment variable RETRACE_FUZZ_TARGET: `trace` (the default), `chunk` or `record`
-// (see Targets.swift). Run it with scripts/fuzz; docs/RELIABILITY.md has the details.
+// (see Targets.swift). Run it with scripts/dev/fuzz; docs/RELIABILITY.md has the details.
 //
 // SwiftPM renames an executable's `main` (so that tests can import it), which hides the
 // `main` of libFuzzer; this one hands the command line to libFuzzer's driver instead.

@@ -67,7 +67,7 @@ struct Diff: AsyncParsableCommand {
       let other = try otherFile.domain()
       guard other.name == domain.name else {
         throw DebuggerError(
-          .domainMismatch,
+          .wrongDomain,
           "\(traces[0]) is a \(domain.name) trace and \(traces[1]) a \(other.name) trace; diff compares traces of one domain"
         )
       }

@@ -57,7 +57,7 @@ struct Flows: AsyncParsableCommand {
         let domain = try file.domain()
         if let domainName, domainName != domain.name {
           throw DebuggerError(
-            .domainMismatch,
+            .wrongDomain,
             "\(path) is a \(domain.name) trace, not \(domainName); flows draws one domain")
         }
         domainName = domain.name

@@ -546,7 +546,7 @@ struct Replay: AsyncParsableCommand {
     let base = try CommandContext.registry.domain(named: replacement)
     if let recorded = try? file.domain(), !Self.sameTypes(base, recorded) {
       throw DebuggerError(
-        .domainMismatch,
+        .wrongDomain,
         "domain '\(replacement)' cannot replay a trace of domain '\(file.domainName)': their state or action types differ",
         path: path)
     }

@@ -11,31 +11,70 @@
 /// ```
 public struct TraceError: Error, Sendable, CustomStringConvertible {
   /// What kind of failure this is.
-  public enum Code: String, Sendable, Equatable {
+  ///
+  /// A struct over a private enum, not an enum, so that a new code is not a breaking change:
+  /// compare with `==`, or switch with a `default`.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    private enum Wrapped: String, Hashable, Sendable {
+      case notFound
+      case io
+      case notATrace
+      case unsupportedVersion
+      case truncated
+      case corrupted
+      case tooLarge
+      case undecodable
+      case wrongDomain
+      case outOfRange
+      case closed
+      case encrypted
+    }
+
+    private let wrapped: Wrapped
+    private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
+
+    /// The code's name, such as `notFound`.
+    public var description: String { wrapped.rawValue }
+
     /// The file does not exist.
-    case notFound
+    public static var notFound: Code { Code(.notFound) }
     /// The file or directory could not be opened, read, written or synced.
-    case io
+    public static var io: Code { Code(.io) }
     /// The file is empty or does not start with a trace header.
-    case notATrace
+    public static var notATrace: Code { Code(.notATrace) }
     /// The file's format version is newer than this reader knows.
-    case unsupportedVersion
+    public static var unsupportedVersion: Code { Code(.unsupportedVersion) }
     /// The file ends in the middle of a frame.
-    case truncated
+    public static var truncated: Code { Code(.truncated) }
     /// A checksum, a length or a structure is wrong.
-    case corrupted
+    public static var corrupted: Code { Code(.corrupted) }
     /// A length field claims more than the file or the reader's limits allow.
-    case tooLarge
+    public static var tooLarge: Code { Code(.tooLarge) }
     /// A record could not be decoded into the domain's action or state type.
-    case undecodable
+    public static var undecodable: Code { Code(.undecodable) }
     /// The trace was recorded for another domain.
-    case wrongDomain
-    /// A sequence number outside the trace was asked for.
-    case outOfRange
+    public static var wrongDomain: Code { Code(.wrongDomain) }
+    /// A number outside what the file holds or the format allows: most often a sequence
+    /// number outside the trace; also a session of a report, a header field, an action
+    /// schema version the domain cannot write.
+    public static var outOfRange: Code { Code(.outOfRange) }
     /// The recorder was closed, or has failed before.
-    case closed
+    public static var closed: Code { Code(.closed) }
     /// The trace is encrypted, and no key was given, or not the key it was encrypted to.
-    case encrypted
+    public static var encrypted: Code { Code(.encrypted) }
+
+    /// The code's name.
+    @available(*, deprecated, renamed: "description")
+    public var rawValue: String { description }
+
+    /// The code named `rawValue`, if there is one.
+    ///
+    /// - Parameter rawValue: A code's name, such as `notFound`.
+    @available(*, deprecated, message: "compare with the static codes, such as .notFound")
+    public init?(rawValue: String) {
+      guard let wrapped = Wrapped(rawValue: rawValue) else { return nil }
+      self.init(wrapped)
+    }
   }
 
   /// What kind of failure this is.

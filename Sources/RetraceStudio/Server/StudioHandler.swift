@@ -86,6 +86,7 @@ final class StudioHandler: HTTPHandler, Sendable {
       .wrongDomain, .encrypted:
       422
     case .notFound, .io, .closed: 500
+    default: 500
     }
   }
 
