@@ -37,8 +37,8 @@ let dependencies: [Package.Dependency] = [
   .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
   .package(url: "https://github.com/onevcat/Rainbow", from: "4.2.2"),
   .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
-  // `swift package generate-documentation`: the DocC catalogs of Retrace, RetraceLog and
-  // RetraceCoordinator. A command plugin, built only when that command runs.
+  // `swift package generate-documentation`: the DocC catalogs of the library products
+  // (scripts/ci/docs). A command plugin, built only when that command runs.
   .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   // The HTTP server of Retrace Studio (`retrace serve`): sockets and async/await, no
   // SwiftNIO; only RetraceStudio, RetraceLive and the executables depend on it.
@@ -61,7 +61,9 @@ let store: [Target] = [
   ),
   .target(
     name: "RetraceTesting",
-    dependencies: ["Retrace", .customDump, .issueReporting, .issueReportingTestSupport]
+    dependencies: [
+      "Retrace", .deque, .customDump, .issueReporting, .issueReportingTestSupport,
+    ]
   ),
   .target(name: "RetraceCoordinator", dependencies: ["Retrace", .orderedCollections]),
 ]
@@ -74,14 +76,14 @@ let recording: [Target] = [
   // its own table-driven code).
   .target(name: "CRetraceCRC32C"),
   .target(name: "RetraceLog", dependencies: ["Retrace", "CZstd", "CRetraceCRC32C", .crypto]),
-  // The app side of a live session: a store recorder that streams actions to Retrace
-  // Studio over a WebSocket the app opens. FlyingSocks only (sockets and async/await):
-  // no server code, no SwiftNIO, and no URLSession, whose WebSockets need a libcurl
-  // built with them, which Linux distributions do not ship (docs/LIVE.md).
   // The live link's protocol (docs/LIVE.md): its messages, their one codec, its version
   // and the Studio's address, which the app side (RetraceLive), the Studio (RetraceStudio)
   // and their stand-ins in the tests and benchmarks share. CBOR only: no sockets.
   .target(name: "RetraceLiveProtocol", dependencies: ["RetraceCBOR"]),
+  // The app side of a live session: a store recorder that streams actions to Retrace
+  // Studio over a WebSocket the app opens. FlyingSocks only (sockets and async/await):
+  // no server code, no SwiftNIO, and no URLSession, whose WebSockets need a libcurl
+  // built with them, which Linux distributions do not ship (docs/LIVE.md).
   .target(
     name: "RetraceLive", dependencies: ["Retrace", "RetraceLiveProtocol", .flyingSocks, .crypto]),
 ]
@@ -130,7 +132,10 @@ let examples: [Target] = [
     exclude: ["Demo"]
   ),
   .executableTarget(
-    name: "retrace", dependencies: ["RetraceCLI", "RetraceStudio", "RetraceExamples"]),
+    name: "retrace", dependencies: ["RetraceCLI", "RetraceStudio", "RetraceExamples"],
+    // Not Sources/retrace: on a case-insensitive file system (macOS's default) it would be
+    // the same folder as Sources/Retrace, and the two Retrace.swift one file.
+    path: "Sources/RetraceExecutable"),
   // A demo app: a store of an example domain, driven by its workload generator, linked
   // live to a Studio.
   .executableTarget(
