@@ -34,7 +34,7 @@ import Retrace
 /// ```
 public struct DebugSession<D: Domain> {
   /// The debugger whose session this explores.
-  public let debugger: Debugger<D>
+  public let debugger: ReplayEngine<D>
   private var history: History<D.State, D.Action>
   private let actionWriter = JSONLines.ActionWriter<D.Action>()
   /// The domain's display formats, for the actions it shows.
@@ -43,7 +43,7 @@ public struct DebugSession<D: Domain> {
   /// Creates a session positioned at the start (before the first action).
   ///
   /// - Parameter debugger: The debugger whose session to explore.
-  public init(debugger: Debugger<D>) {
+  public init(debugger: ReplayEngine<D>) {
     self.debugger = debugger
     let session = debugger.session
     let domain = debugger.domain

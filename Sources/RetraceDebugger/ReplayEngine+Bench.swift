@@ -1,6 +1,6 @@
 import Retrace
 
-/// The result of ``Debugger/bench(repetitions:decode:progress:)``.
+/// The result of ``ReplayEngine/bench(repetitions:decode:progress:)``.
 ///
 /// Times are medians over the repetitions. `Codable` with these property names as keys:
 /// that is what `retrace bench --json` prints.
@@ -40,7 +40,7 @@ public struct BenchReport: Codable, Equatable, Sendable {
   public var cases: [CaseTiming]
 }
 
-extension Debugger {
+extension ReplayEngine {
   /// Benchmarks the domain's reducer on the session: decodes it (with `decode`) and replays
   /// it `repetitions` times, and reports decode and reduce time separately, per action
   /// overall and per action case.

@@ -1,6 +1,6 @@
 import Retrace
 
-/// The result of ``Debugger/bisect(invariant:progress:)``.
+/// The result of ``ReplayEngine/bisect(invariant:progress:)``.
 public struct BisectResult<D: Domain>: Sendable {
   /// The invariant's name.
   public var invariant: String
@@ -26,7 +26,7 @@ public struct BisectResult<D: Domain>: Sendable {
   }
 }
 
-extension Debugger {
+extension ReplayEngine {
   /// Finds the first action after which the invariant called `name` fails.
   ///
   /// The search is exact: it checks the invariant after every action, in one pass from the
@@ -172,7 +172,7 @@ extension Debugger {
 }
 
 /// A stretch of a session in which an invariant fails, from
-/// ``Debugger/violations(invariant:limit:)``.
+/// ``ReplayEngine/violations(invariant:limit:)``.
 public struct Violation: Sendable, Equatable {
   /// The sequence number of the action after which the invariant starts to fail (the
   /// session's start when it fails in the initial state).

@@ -2,7 +2,7 @@ import Foundation
 import Retrace
 
 /// The first place where two sessions of one domain differ: the answer of
-/// ``Debugger/firstDifference(with:)``. Session A is the debugger's own session, session B
+/// ``ReplayEngine/firstDifference(with:)``. Session A is the debugger's own session, session B
 /// the one it is compared with.
 public struct SessionDifference<D: Domain>: Sendable {
   /// Why the sessions differ at ``sequence``.
@@ -34,7 +34,7 @@ public struct SessionDifference<D: Domain>: Sendable {
   public var stateDiff: String?
 }
 
-extension Debugger {
+extension ReplayEngine {
   /// What changed in the state from sequence number `from` to sequence number `to`.
   ///
   /// ```swift
@@ -103,7 +103,7 @@ extension Debugger {
   /// ```swift
   /// let a = RecordedSession(domain: counterDomain, actions: [.increment, .increment])
   /// let b = RecordedSession(domain: counterDomain, actions: [.increment, .decrement])
-  /// let difference = Debugger(domain: counterDomain, session: a).firstDifference(with: b)!
+  /// let difference = ReplayEngine(domain: counterDomain, session: a).firstDifference(with: b)!
   /// print(difference.sequence, difference.reason)
   /// ```
   ///
@@ -114,7 +114,7 @@ extension Debugger {
   /// - Parameter other: Another session of the same domain.
   /// - Returns: The first difference, or `nil` when the sessions are identical.
   public func firstDifference(with other: RecordedSession<D>) -> SessionDifference<D>? {
-    let otherDebugger = Debugger(domain: domain, session: other, stateHash: stateHash)
+    let otherDebugger = ReplayEngine(domain: domain, session: other, stateHash: stateHash)
     if session.startSequence != other.startSequence || session.initialState != other.initialState {
       return SessionDifference(
         sequence: session.startSequence, reason: .initialState, first: nil, second: nil,

@@ -1,6 +1,6 @@
 import Retrace
 
-/// Where two reducers first disagree on a session: what ``Debugger/lockstep(against:from:through:)``
+/// Where two reducers first disagree on a session: what ``ReplayEngine/lockstep(against:from:through:)``
 /// finds.
 public struct LockstepDivergence: Sendable, Equatable {
   /// The sequence number of the first action after which the two states differ.
@@ -16,7 +16,7 @@ public struct LockstepDivergence: Sendable, Equatable {
   public var stateDiff: String?
 }
 
-extension Debugger {
+extension ReplayEngine {
   /// Replays the session through this debugger's domain and through `other` side by side,
   /// and returns the first action after which their states differ.
   ///
@@ -25,7 +25,7 @@ extension Debugger {
   /// binary, replay the old trace with both.
   ///
   /// ```swift
-  /// let new = Debugger(domain: bankingWithFees, session: session)
+  /// let new = ReplayEngine(domain: bankingWithFees, session: session)
   /// if let divergence = new.lockstep(against: banking, from: 1000, through: 2000) {
   ///   print(divergence.sequence, divergence.actionCase)
   /// }

@@ -1,6 +1,6 @@
 import Retrace
 
-/// The result of ``Debugger/shrink(invariant:progress:)``: a 1-minimal subsequence of a
+/// The result of ``ReplayEngine/shrink(invariant:progress:)``: a 1-minimal subsequence of a
 /// session's actions that still breaks an invariant.
 public struct ShrinkResult<D: Domain>: Sendable {
   /// The invariant's name.
@@ -29,7 +29,7 @@ public struct ShrinkResult<D: Domain>: Sendable {
   }
 }
 
-extension Debugger {
+extension ReplayEngine {
   /// Shrinks the session to a 1-minimal sequence of its actions that still breaks the
   /// invariant called `name`, by delta debugging (Zeller and Hildebrandt's *ddmin*).
   ///

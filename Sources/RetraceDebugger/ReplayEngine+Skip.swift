@@ -1,6 +1,6 @@
 import Retrace
 
-extension Debugger {
+extension ReplayEngine {
   /// The state after action `sequence` in the session replayed without the actions in
   /// `skipped`: what the app would have shown had those actions never been sent, as Redux
   /// DevTools' Skip shows it.

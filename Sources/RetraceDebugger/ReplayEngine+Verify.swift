@@ -1,6 +1,6 @@
 import Retrace
 
-/// The result of ``Debugger/verify(progress:)``: whether the domain's reducer still
+/// The result of ``ReplayEngine/verify(progress:)``: whether the domain's reducer still
 /// produces the states the session recorded, and if not, where it first stopped doing so.
 ///
 /// A hash covers every action up to it: the replayed state after action N has the recorded
@@ -64,7 +64,7 @@ public struct Divergence: Sendable, Equatable {
   public var stateDiff: String?
 }
 
-extension Debugger {
+extension ReplayEngine {
   /// Replays the whole session from its initial state and compares the hash of the
   /// replayed state with every recorded checkpoint and snapshot hash.
   ///

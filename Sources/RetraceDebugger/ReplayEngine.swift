@@ -3,7 +3,7 @@ import Retrace
 /// The debugger engine for one recorded session of one domain: replay, state at any point,
 /// diffs, verification, bisection, shrinking and benchmarks.
 ///
-/// A `Debugger` pairs the data (a `RecordedSession`) with the code (the `Domain`, whose
+/// A `ReplayEngine` pairs the data (a `RecordedSession`) with the code (the `Domain`, whose
 /// reducer and invariants it uses). It never runs effects: replaying the recorded actions
 /// through the reducer is enough to rebuild every state, because everything an effect
 /// produced was recorded as an action.
@@ -11,7 +11,7 @@ import Retrace
 /// ```swift
 /// let session = RecordedSession(domain: counterDomain,
 ///                               actions: [.increment, .increment, .decrement])
-/// let debugger = Debugger(domain: counterDomain, session: session)
+/// let debugger = ReplayEngine(domain: counterDomain, session: session)
 /// print(try debugger.state(at: 2).count, try debugger.state(at: 3).count)
 /// ```
 ///
@@ -21,7 +21,7 @@ import Retrace
 ///
 /// The engine's loops do no per-action work beyond the reducer's (and, where asked for, the
 /// invariant's), so a million actions replay in well under a second in a release build.
-public struct Debugger<D: Domain>: Sendable {
+public struct ReplayEngine<D: Domain>: Sendable {
   /// The domain whose reducer and invariants the debugger uses.
   public let domain: D
   /// The session being debugged.
@@ -241,3 +241,7 @@ public struct Debugger<D: Domain>: Sendable {
     return invariant
   }
 }
+
+/// The replay engine's former name.
+@available(*, deprecated, renamed: "ReplayEngine")
+public typealias Debugger<D: Domain> = ReplayEngine<D>

@@ -58,7 +58,7 @@ import Testing
   @Test func aDiffOfTwoPointsIsTheWholeSessionsDiff() throws {
     let workspace = try Workspace()
     let (_, session) = try Self.trace(in: workspace)
-    let debugger = Debugger(domain: bankingDomain, session: session)
+    let debugger = ReplayEngine(domain: bankingDomain, session: session)
     for (from, to) in [
       (0, Self.count), (1_234, 1_300), (5_000, 4_000), (2_999, 3_001), (6_000, 6_000),
       (1_000, 2_000),
@@ -119,7 +119,7 @@ import Testing
     #expect(across.stderr.contains("chunk checksum mismatch; using the \(intact) intact actions"))
     #expect(across.stderr.contains("out of range 0...\(intact)"))
     let before = try workspace.run("diff f.trace --from \(intact - 5) --to \(intact) --full")
-    let expected = try Debugger(domain: bankingDomain, session: session).diff(
+    let expected = try ReplayEngine(domain: bankingDomain, session: session).diff(
       from: UInt64(intact - 5), to: UInt64(intact))
     // The CLI writes the banking domain's display formats beside the raw values.
     #expect(
@@ -161,7 +161,7 @@ import Testing
     // A session that starts after action 1,000 (as one recorded from a running store does).
     let plain = Fixtures.session(
       bankingDomain, count: 2_000, seed: 9, checkpointEvery: 0, snapshotEvery: 0)
-    let start = try Debugger(domain: bankingDomain, session: plain).state(at: 1_000)
+    let start = try ReplayEngine(domain: bankingDomain, session: plain).state(at: 1_000)
     let late = RecordedSession<DomainDefinition<BankingState, BankingAction>>(
       info: plain.info, startSequence: 1_000, initialState: start,
       actions: Array(plain.actions.dropFirst(1_000)))
@@ -175,7 +175,7 @@ import Testing
       configuration: configuration)
     _ = try Fixtures.write(
       late, domain: bankingDomain, named: "late.jsonl", in: workspace.directory)
-    let debugger = Debugger(domain: bankingDomain, session: late)
+    let debugger = ReplayEngine(domain: bankingDomain, session: late)
     for file in ["late.trace", "late.jsonl"] {
       for (from, to) in [(1_001, 1_001), (1_001, 2_000), (1_450, 1_460)] {
         let log = try workspace.run("log \(file) --from \(from) --to \(to) --json")

@@ -126,7 +126,7 @@ import Testing
     session.checkpoints = [
       Checkpoint(sequence: 13, hash: (try? StateHash(of: CounterState(count: -2)))!.rawValue)
     ]
-    let report = Debugger(domain: counterDomain, session: session).verify()
+    let report = ReplayEngine(domain: counterDomain, session: session).verify()
     #expect(report.divergence == nil)
     #expect(report.checkpointsChecked == 1)
     #expect(report.uncoveredActions == 10)
@@ -154,9 +154,9 @@ import Testing
     var session = RecordedSession(
       domain: counterDomain, actions: Array(repeating: CounterAction.increment, count: 20))
     session.jumps = [Snapshot(sequence: 10, hash: 0, state: CounterState(count: -5))]
-    let debugger = Debugger(domain: counterDomain, session: session)
+    let debugger = ReplayEngine(domain: counterDomain, session: session)
     let recorded = debugger.recordingCheckpoints(every: 5, snapshotEvery: 10)
-    let report = Debugger(domain: counterDomain, session: recorded).verify()
+    let report = ReplayEngine(domain: counterDomain, session: recorded).verify()
     #expect(report.divergence == nil, "\(String(describing: report.divergence))")
     #expect(report.isVerified)
     #expect(try! debugger.state(at: 20).count == 5)

@@ -109,10 +109,12 @@ import Testing
     let session = try file.load(as: Fixtures.changedBanking)
     #expect(session.snapshots.allSatisfy { $0.state == nil })
     let divergence = try #require(
-      Debugger(domain: Fixtures.changedBanking, session: session).verify().divergence)
+      ReplayEngine(domain: Fixtures.changedBanking, session: session).verify().divergence)
     let firstOverdraft = try #require(
-      Debugger(domain: bankingDomain, session: session).bisect(invariant: "non-negative-balance")
-        .firstViolation)
+      ReplayEngine(domain: bankingDomain, session: session).bisect(
+        invariant: "non-negative-balance"
+      )
+      .firstViolation)
     #expect(divergence.window.contains(firstOverdraft))
     #expect(divergence.kind == .snapshot)
     let diff = try #require(divergence.stateDiff)

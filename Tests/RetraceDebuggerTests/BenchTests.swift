@@ -8,7 +8,7 @@ import Testing
   @Test func theReportCoversEveryActionCase() throws {
     let session = Fixtures.session(bankingDomain, count: 5_000, seed: 1)
     var decodes = 0
-    let report = try Debugger(domain: bankingDomain, session: session).bench(repetitions: 3) {
+    let report = try ReplayEngine(domain: bankingDomain, session: session).bench(repetitions: 3) {
       decodes += 1
     }
     #expect(decodes == 3)
@@ -29,7 +29,7 @@ import Testing
 
   @Test func withoutADecoderThereIsNoDecodeTime() throws {
     let session = RecordedSession(domain: counterDomain, actions: [.increment, .decrement])
-    let report = try Debugger(domain: counterDomain, session: session).bench(repetitions: 1)
+    let report = try ReplayEngine(domain: counterDomain, session: session).bench(repetitions: 1)
     #expect(report.decodeSeconds == nil)
     #expect(report.decodeNanosecondsPerAction == nil)
     #expect(report.cases.map(\.name) == ["increment", "decrement"])

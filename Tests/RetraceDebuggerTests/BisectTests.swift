@@ -11,11 +11,11 @@ import Testing
     // only an exact search sees it.
     var actions = Fixtures.safeCounterActions(count: 10_000)
     actions.insert(contentsOf: [.reset, .decrement, .decrement, .increment, .increment], at: 4_999)
-    let session = Debugger(
+    let session = ReplayEngine(
       domain: counterDomain, session: RecordedSession(domain: counterDomain, actions: actions)
     )
     .recordingCheckpoints(every: 100, snapshotEvery: 1_000)
-    let debugger = Debugger(domain: counterDomain, session: session)
+    let debugger = ReplayEngine(domain: counterDomain, session: session)
     #expect(try debugger.state(at: 5_000).count >= 0 && debugger.state(at: 5_100).count >= 0)
 
     let result = try debugger.bisect(invariant: "non-negative")
@@ -34,7 +34,7 @@ import Testing
     let session = RecordedSession(
       domain: counterDomain,
       actions: [.increment, .decrement, .decrement, .increment, .decrement])
-    let debugger = Debugger(domain: counterDomain, session: session)
+    let debugger = ReplayEngine(domain: counterDomain, session: session)
     let stretches = try debugger.violations(invariant: "non-negative")
     #expect(stretches == [Violation(fails: 3, healedAt: 4), Violation(fails: 5)])
     let first = try debugger.bisect(invariant: "non-negative")
@@ -44,14 +44,14 @@ import Testing
     let safe = RecordedSession(
       domain: counterDomain, actions: Fixtures.safeCounterActions(count: 1_000))
     #expect(
-      try Debugger(domain: counterDomain, session: safe).violations(invariant: "non-negative")
+      try ReplayEngine(domain: counterDomain, session: safe).violations(invariant: "non-negative")
         .isEmpty)
   }
 
   @Test func reportsNoViolationWhenTheInvariantAlwaysHolds() throws {
     let session = RecordedSession(
       domain: counterDomain, actions: Fixtures.safeCounterActions(count: 1_000))
-    let result = try Debugger(domain: counterDomain, session: session).bisect(
+    let result = try ReplayEngine(domain: counterDomain, session: session).bisect(
       invariant: "non-negative")
     #expect(result.firstViolation == nil)
     #expect(result.action == nil)
@@ -63,7 +63,7 @@ import Testing
       info: SessionInfo(domain: "counter", sessionID: "s", startTime: 0), startSequence: 10,
       initialState: CounterState(count: -1),
       actions: [TimedAction(sequence: 11, time: 0, action: .increment)])
-    let result = try Debugger(domain: counterDomain, session: session).bisect(
+    let result = try ReplayEngine(domain: counterDomain, session: session).bisect(
       invariant: "non-negative")
     #expect(result.firstViolation == 10)
     #expect(result.action == nil)
@@ -71,7 +71,7 @@ import Testing
   }
 
   @Test func anUnknownInvariantIsAnErrorListingTheKnownOnes() {
-    let debugger = Debugger(
+    let debugger = ReplayEngine(
       domain: bankingDomain, session: RecordedSession(domain: bankingDomain, actions: []))
     #expect {
       try debugger.bisect(invariant: "solvent")
@@ -84,7 +84,7 @@ import Testing
 
   @Test func bankingWorkloadOverdraftsAreFoundExactly() throws {
     let session = Fixtures.session(bankingDomain, count: 3_000)
-    let debugger = Debugger(domain: bankingDomain, session: session)
+    let debugger = ReplayEngine(domain: bankingDomain, session: session)
     let result = try debugger.bisect(invariant: "non-negative-balance")
     let violation = try #require(result.firstViolation)
     let holds = bankingDomain.invariant(named: "non-negative-balance")!.holds

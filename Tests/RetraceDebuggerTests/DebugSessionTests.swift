@@ -9,7 +9,7 @@ import Testing
     DomainDefinition<CounterState, CounterAction>
   > {
     DebugSession(
-      debugger: Debugger(
+      debugger: ReplayEngine(
         domain: counterDomain, session: RecordedSession(domain: counterDomain, actions: actions)))
   }
 
@@ -50,7 +50,7 @@ import Testing
   /// `state` and the diffs show the domain's display formats, as `retrace state` does.
   @Test func stateAndDiffsShowTheDomainsDisplayFormats() {
     let session = Fixtures.session(bankingDomain, count: 20, seed: 1)
-    var debug = DebugSession(debugger: Debugger(domain: bankingDomain, session: session))
+    var debug = DebugSession(debugger: ReplayEngine(domain: bankingDomain, session: session))
     _ = debug.perform("goto 10")
     #expect(debug.perform("state").output.contains(" EUR)"))
     #expect(debug.perform("diff 0").output.contains(" EUR)"))
@@ -81,7 +81,7 @@ import Testing
   }
 
   @Test func aMoveAcrossALargeChangeShowsPartOfIt() throws {
-    let debugger = Debugger(
+    let debugger = ReplayEngine(
       domain: bankingDomain, session: Fixtures.session(bankingDomain, count: 20_000))
     var debug = DebugSession(debugger: debugger)
     let jump = debug.perform("goto 20000").output
@@ -101,7 +101,7 @@ import Testing
     // Settings states are small, so the diffs after far moves stay cheap.
     let recorded = Fixtures.session(
       settingsDomain, count: 50_000, seed: 2, checkpointEvery: 0, snapshotEvery: 0)
-    let debugger = Debugger(domain: settingsDomain, session: recorded)
+    let debugger = ReplayEngine(domain: settingsDomain, session: recorded)
     var debug = DebugSession(debugger: debugger)
     for target in [UInt64(49_999), 3, 12_345, 50_000, 0, 7_777, 7_776, 7_778] {
       _ = debug.perform("goto \(target)")

@@ -41,7 +41,7 @@ let hostileDomain = DomainDefinition(
       actions: [.note("fine"), .note("boom" + injection), .note("fine again")],
       sessionID: "s1" + injection)
     let result = try #require(
-      try Debugger(domain: hostileDomain, session: session).shrink(
+      try ReplayEngine(domain: hostileDomain, session: session).shrink(
         invariant: "no-boom" + injection))
     return result.swiftTest(domainExpression: "hostileDomain", imports: [])
   }
@@ -98,7 +98,7 @@ let hostileDomain = DomainDefinition(
   /// holds compiles whatever the trace holds.
   @Test func everyTextBecomesALiteralOfPrintableASCII() async throws {
     let result = try #require(
-      try Debugger(
+      try ReplayEngine(
         domain: hostileDomain,
         session: RecordedSession(
           domain: hostileDomain, actions: [.note("boom")])

@@ -30,9 +30,9 @@ import Testing
     var report: VerificationReport?
     for _ in 0..<100 {
       try await Task.sleep(for: .milliseconds(50))
-      let session = try DomainTrace(TraceReader(path: path), domain: bankingDomain).session()
+      let session = try TraceSession(TraceReader(path: path), domain: bankingDomain).session()
       guard session.actions.count == count else { continue }
-      report = Debugger(domain: bankingDomain, session: session).verify()
+      report = ReplayEngine(domain: bankingDomain, session: session).verify()
       if report?.uncoveredActions == 0 { break }
     }
     #expect(report?.isVerified == true, "\(String(describing: report))")

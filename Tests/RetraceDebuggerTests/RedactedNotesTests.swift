@@ -85,7 +85,7 @@ import Testing
     for action in actions { store.send(action) }
     try recorder.close()
     let reader = try TraceReader(path: path)
-    return (try DomainTrace(reader, domain: domain).session(), reader)
+    return (try TraceSession(reader, domain: domain).session(), reader)
   }
 
   static let opening: [NotesAction] = [
@@ -103,11 +103,11 @@ import Testing
     let actions =
       Self.opening + bodies.map { NotesAction.draftChanged(title: "T", body: $0) } + [.save]
     let (session, _) = try Self.record(actions)
-    let report = Debugger(domain: Self.domain, session: session).verify()
+    let report = ReplayEngine(domain: Self.domain, session: session).verify()
     #expect(report.isVerified, "\(String(describing: report.divergence))")
     // The kept title stays in the clear; the body is a pseudonym.
     #expect(session.actions.contains { $0.action == .draftChanged(title: "T", body: "x") } == false)
-    let replayed = try Debugger(domain: Self.domain, session: session).state(
+    let replayed = try ReplayEngine(domain: Self.domain, session: session).state(
       at: session.endSequence)
     #expect(replayed.notes.first?.title == "T")
     #expect(replayed.tabs == ["list", "search"])
@@ -116,7 +116,7 @@ import Testing
   @Test(arguments: ["id", "name", "tabs", "T", "Groceries", "milk", "x"])
   @MainActor func aSearchForAnyTextVerifies(query: String) throws {
     let (session, _) = try Self.record(Self.opening + [.search(query), .search(query + "s")])
-    let report = Debugger(domain: Self.domain, session: session).verify()
+    let report = ReplayEngine(domain: Self.domain, session: session).verify()
     #expect(report.isVerified, "\(String(describing: report.divergence))")
     #expect(report.uncoveredActions == 0)
   }
@@ -145,7 +145,7 @@ import Testing
       }
       let verified = await MainActor.run { () -> Bool in
         guard let (session, _) = try? Self.record(Self.opening + actions) else { return false }
-        return Debugger(domain: Self.domain, session: session).verify().isVerified
+        return ReplayEngine(domain: Self.domain, session: session).verify().isVerified
       }
       #expect(verified, "\(actions)")
     }
@@ -160,8 +160,8 @@ import Testing
     }
     let (clear, clearReader) = try Self.record(actions, redacted: false, configure: shorter)
     let (redacted, redactedReader) = try Self.record(actions, configure: shorter)
-    let clearReport = Debugger(domain: Self.domain, session: clear).verify()
-    let redactedReport = Debugger(domain: Self.domain, session: redacted).verify()
+    let clearReport = ReplayEngine(domain: Self.domain, session: clear).verify()
+    let redactedReport = ReplayEngine(domain: Self.domain, session: redacted).verify()
     #expect(redactedReport.isVerified)
     #expect(
       redactedReport.checkpointsChecked + redactedReport.snapshotsChecked

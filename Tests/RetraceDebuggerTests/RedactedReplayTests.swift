@@ -31,7 +31,7 @@ import Testing
     store.attach(recorder)
     for action in actions { store.send(action) }
     try recorder.close()
-    return try DomainTrace(TraceReader(path: path), domain: domain).session()
+    return try TraceSession(TraceReader(path: path), domain: domain).session()
   }
 
   @Test @MainActor func aBankingSessionRecordedRedactedVerifiesAndBisectsAsRecordedInTheClear()
@@ -40,11 +40,11 @@ import Testing
     let (actions, _) = bankingDomain.generate(count: 2_000, seed: 33)
     let session = try Self.recordRedacted(
       bankingDomain, actions, in: Fixtures.temporaryDirectory())
-    let debugger = Debugger(domain: bankingDomain, session: session)
+    let debugger = ReplayEngine(domain: bankingDomain, session: session)
     let report = debugger.verify()
     #expect(report.isVerified, "\(String(describing: report.divergence))")
     #expect(report.checkpointsChecked > 100)
-    let plain = Debugger(
+    let plain = ReplayEngine(
       domain: bankingDomain, session: RecordedSession(domain: bankingDomain, actions: actions))
     let redactedViolation = try debugger.bisect(invariant: "non-negative-balance").firstViolation
     #expect(redactedViolation != nil)
@@ -84,7 +84,7 @@ import Testing
       })
     // The hashes are of the states the redacted actions give: an unchanged reducer
     // reproduces them, whatever it reads of the values.
-    let debugger = Debugger(domain: Self.initials, session: session)
+    let debugger = ReplayEngine(domain: Self.initials, session: session)
     #expect(debugger.verify().isVerified)
     // The replayed initial is the pseudonym's, never the real one.
     let last = try debugger.state(at: session.endSequence)
@@ -106,7 +106,7 @@ import Testing
       },
       actionCases: ["rename"])
     // A name's first letter is upper case and its last lower case, in a pseudonym too.
-    let report = Debugger(domain: changed, session: session).verify()
+    let report = ReplayEngine(domain: changed, session: session).verify()
     #expect(!report.isVerified)
     #expect(report.divergence != nil)
   }
@@ -137,7 +137,7 @@ import Testing
     let actions = (1...40).map { SignupAction.signUp(email: "user\($0)@example.com", age: 20 + $0) }
     let session = try Self.recordRedacted(
       Self.signups, actions, in: Fixtures.temporaryDirectory())
-    let report = Debugger(domain: Self.signups, session: session).verify()
+    let report = ReplayEngine(domain: Self.signups, session: session).verify()
     #expect(report.isVerified, "\(String(describing: report.divergence))")
     #expect(report.checkpointsChecked >= 5)
   }

@@ -13,7 +13,7 @@ import Testing
   private func check<D: Domain>(_ domain: D) throws {
     let session = Fixtures.session(
       domain, count: 1_500, seed: 7, checkpointEvery: 50, snapshotEvery: 200)
-    let debugger = Debugger(domain: domain, session: session)
+    let debugger = ReplayEngine(domain: domain, session: session)
     var state = session.initialState
     #expect(try debugger.state(at: 0) == state)
     for action in session.actions {
@@ -29,7 +29,7 @@ import Testing
   }
 
   @Test func stateOutsideTheSessionIsAnOutOfRangeErrorNamingTheRange() {
-    let debugger = Debugger(
+    let debugger = ReplayEngine(
       domain: counterDomain, session: RecordedSession(domain: counterDomain, actions: [.increment]))
     #expect {
       try debugger.state(at: 2)
@@ -46,7 +46,7 @@ import Testing
     let slice = RecordedSession<DomainDefinition<CounterState, CounterAction>>(
       info: SessionInfo(domain: "counter", sessionID: "slice", startTime: 0), startSequence: 100,
       initialState: CounterState(count: 50), actions: actions)
-    let debugger = Debugger(domain: counterDomain, session: slice)
+    let debugger = ReplayEngine(domain: counterDomain, session: slice)
     #expect(try debugger.state(at: 100).count == 50)
     #expect(try debugger.state(at: 105).count == 55)
     #expect(slice.sequenceRange == 100...110)
@@ -56,7 +56,7 @@ import Testing
   @Test func diffBetweenTwoPointsShowsTheChangedFields() throws {
     let session = RecordedSession(
       domain: counterDomain, actions: [.increment, .increment, .decrement, .increment])
-    let debugger = Debugger(domain: counterDomain, session: session)
+    let debugger = ReplayEngine(domain: counterDomain, session: session)
     let diff = try #require(try debugger.diff(from: 1, to: 2))
     #expect(diff.contains("-   count: 1") || diff.contains("- CounterState(count: 1)"))
     #expect(try debugger.diff(from: 2, to: 4) == nil)

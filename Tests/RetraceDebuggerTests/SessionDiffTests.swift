@@ -18,7 +18,7 @@ import Testing
     let a = RecordedSession(domain: bankingDomain, actions: actions)
     let b = RecordedSession(domain: bankingDomain, actions: changed)
     let difference = try #require(
-      Debugger(domain: bankingDomain, session: a).firstDifference(with: b))
+      ReplayEngine(domain: bankingDomain, session: a).firstDifference(with: b))
     #expect(difference.sequence == 1_234)
     #expect(difference.reason == .action)
     #expect(difference.first?.action == actions[1_233])
@@ -32,7 +32,7 @@ import Testing
     let (actions, _) = settingsDomain.generate(count: 500, seed: 2)
     let a = RecordedSession(domain: settingsDomain, actions: actions, sessionID: "a")
     let b = RecordedSession(domain: settingsDomain, actions: actions, startTime: 5, sessionID: "b")
-    #expect(Debugger(domain: settingsDomain, session: a).firstDifference(with: b) == nil)
+    #expect(ReplayEngine(domain: settingsDomain, session: a).firstDifference(with: b) == nil)
   }
 
   @Test func aPrefixDiffersWhereItEnds() throws {
@@ -40,13 +40,13 @@ import Testing
     let whole = RecordedSession(domain: counterDomain, actions: actions)
     let prefix = RecordedSession(domain: counterDomain, actions: Array(actions.prefix(60)))
     let difference = try #require(
-      Debugger(domain: counterDomain, session: prefix).firstDifference(with: whole))
+      ReplayEngine(domain: counterDomain, session: prefix).firstDifference(with: whole))
     #expect(difference.sequence == 61)
     #expect(difference.reason == .onlyInSecond)
     #expect(difference.first == nil)
     #expect(difference.second?.sequence == 61)
     let reverse = try #require(
-      Debugger(domain: counterDomain, session: whole).firstDifference(with: prefix))
+      ReplayEngine(domain: counterDomain, session: whole).firstDifference(with: prefix))
     #expect(reverse.reason == .onlyInFirst)
   }
 
@@ -55,7 +55,7 @@ import Testing
     var b = a
     b.initialState = CounterState(count: 3)
     let difference = try #require(
-      Debugger(domain: counterDomain, session: a).firstDifference(with: b))
+      ReplayEngine(domain: counterDomain, session: a).firstDifference(with: b))
     #expect(difference.sequence == 0)
     #expect(difference.reason == .initialState)
   }
@@ -65,8 +65,8 @@ import Testing
       domain: opaqueDomain, actions: [OpaqueAction(value: 1), OpaqueAction(value: 2)])
     let b = RecordedSession(
       domain: opaqueDomain, actions: [OpaqueAction(value: 1), OpaqueAction(value: 3)])
-    #expect(Debugger(domain: opaqueDomain, session: a).firstDifference(with: b)?.sequence == 2)
-    #expect(Debugger(domain: opaqueDomain, session: a).firstDifference(with: a) == nil)
+    #expect(ReplayEngine(domain: opaqueDomain, session: a).firstDifference(with: b)?.sequence == 2)
+    #expect(ReplayEngine(domain: opaqueDomain, session: a).firstDifference(with: a) == nil)
   }
 }
 

@@ -11,7 +11,7 @@ import Testing
     actions.insert(contentsOf: [.reset, .decrement], at: 6_000)
     let session = RecordedSession(domain: counterDomain, actions: actions)
     let result = try #require(
-      try Debugger(domain: counterDomain, session: session).shrink(invariant: "non-negative"))
+      try ReplayEngine(domain: counterDomain, session: session).shrink(invariant: "non-negative"))
     #expect(result.originalCount == 10_002)
     #expect(result.actions.count <= 5)
     // Any decrement from zero breaks it: ddmin keeps one of the session's decrements.
@@ -22,7 +22,7 @@ import Testing
 
   @Test func theResultIsOneMinimal() throws {
     let session = Fixtures.session(bankingDomain, count: 2_000, seed: 3)
-    let debugger = Debugger(domain: bankingDomain, session: session)
+    let debugger = ReplayEngine(domain: bankingDomain, session: session)
     let result = try #require(try debugger.shrink(invariant: "non-negative-balance"))
     let holds = bankingDomain.invariant(named: "non-negative-balance")!.holds
     func fails(_ actions: [BankingAction]) -> Bool {
@@ -51,7 +51,8 @@ import Testing
     let session = RecordedSession(
       domain: counterDomain, actions: Fixtures.safeCounterActions(count: 500))
     #expect(
-      try Debugger(domain: counterDomain, session: session).shrink(invariant: "non-negative") == nil
+      try ReplayEngine(domain: counterDomain, session: session).shrink(invariant: "non-negative")
+        == nil
     )
   }
 
@@ -60,7 +61,7 @@ import Testing
       domain: counterDomain, actions: [.increment, .decrement, .decrement, .increment],
       sessionID: "s1")
     let result = try #require(
-      try Debugger(domain: counterDomain, session: session).shrink(invariant: "non-negative"))
+      try ReplayEngine(domain: counterDomain, session: session).shrink(invariant: "non-negative"))
     let source = result.swiftTest()
     #expect(source.contains("import RetraceExamples"))
     #expect(source.contains("import Testing"))

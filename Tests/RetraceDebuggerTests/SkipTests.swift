@@ -10,7 +10,7 @@ import Testing
   ]
 
   @Test func aSkippedActionIsLeftOutOfEveryLaterState() throws {
-    let debugger = Debugger(
+    let debugger = ReplayEngine(
       domain: counterDomain, session: RecordedSession(domain: counterDomain, actions: Self.actions))
     #expect(try debugger.state(at: 5).count == 3)
     #expect(try debugger.state(at: 5, skipping: [3]).count == 4)
@@ -25,12 +25,12 @@ import Testing
 
   @Test func everySkipEqualsReplayingTheSessionWithoutThatAction() throws {
     let (actions, _) = bankingDomain.generate(count: 300, seed: 5)
-    let debugger = Debugger(
+    let debugger = ReplayEngine(
       domain: bankingDomain, session: RecordedSession(domain: bankingDomain, actions: actions))
     for skipped in [1, 2, 17, 150, 299, 300] {
       var without = actions
       without.remove(at: skipped - 1)
-      let expected = Debugger(
+      let expected = ReplayEngine(
         domain: bankingDomain, session: RecordedSession(domain: bankingDomain, actions: without)
       ).finalState
       #expect(try debugger.state(at: 300, skipping: [UInt64(skipped)]) == expected)

@@ -22,7 +22,7 @@ import Testing
   }
 
   @Test func equalStatesHaveNoDiff() throws {
-    let state = try Debugger(
+    let state = try ReplayEngine(
       domain: bankingDomain, session: Fixtures.session(bankingDomain, count: 3_000)
     ).replay()
     #expect(stateDiff(state, state) == nil)
@@ -50,7 +50,7 @@ import Testing
   @Test func largeBankingStatesDiffAsSwiftCustomDumpDoes() throws {
     // Transactions appended, balances changed, accounts added and moved, navigation pushed
     // and popped: pairs of states a few actions to a few thousand apart.
-    let debugger = Debugger(
+    let debugger = ReplayEngine(
       domain: bankingDomain, session: Fixtures.session(bankingDomain, count: 4_000))
     var random = SeededRandom(seed: 7)
     var pairs: [(UInt64, UInt64)] = [(0, 4_000), (3_999, 4_000), (2_000, 1_000)]
@@ -116,7 +116,7 @@ import Testing
   }
 
   @Test func aLargeChangeIsShownInPartWithinTheBudget() throws {
-    let state = try Debugger(
+    let state = try ReplayEngine(
       domain: bankingDomain, session: Fixtures.session(bankingDomain, count: 4_000)
     ).replay()
     let initial = bankingDomain.initialState

@@ -14,7 +14,7 @@ import Testing
   }
 
   @Test func aLargeStateStopsDescendingAtTheLevelThatWouldOverflow() throws {
-    let state = try Debugger(
+    let state = try ReplayEngine(
       domain: bankingDomain, session: Fixtures.session(bankingDomain, count: 5_000)
     ).replay()
     let (text, depth) = stateDump(state, maxNodes: 1_000)

@@ -12,7 +12,7 @@ import Testing
 
   private func check<D: Domain>(_ domain: D) {
     let session = Fixtures.session(domain, count: 2_000, checkpointEvery: 100, snapshotEvery: 500)
-    let report = Debugger(domain: domain, session: session).verify()
+    let report = ReplayEngine(domain: domain, session: session).verify()
     #expect(report.isVerified)
     #expect(report.actionsReplayed == 2_000)
     #expect(report.checkpointsChecked == 20)
@@ -34,7 +34,7 @@ import Testing
       ])
 
     // The first overdraft: the first action after which a penalty is booked.
-    let original = Debugger(domain: bankingDomain, session: session)
+    let original = ReplayEngine(domain: bankingDomain, session: session)
     let firstOverdraft = try #require(
       session.actions.first { action in
         let state = try! original.state(at: action.sequence)
@@ -43,7 +43,7 @@ import Testing
         }
       }?.sequence)
 
-    let report = Debugger(domain: changed, session: session).verify()
+    let report = ReplayEngine(domain: changed, session: session).verify()
     let divergence = try #require(report.divergence)
     let expectedCheckpoint = (firstOverdraft + 99) / 100 * 100
     #expect(divergence.sequence == expectedCheckpoint)
@@ -62,7 +62,7 @@ import Testing
   @Test func aSnapshotAtTheDivergenceGivesTheDiffBetweenRecordedAndReplayedState() throws {
     let session = Fixtures.session(
       bankingDomain, count: 3_000, checkpointEvery: 0, snapshotEvery: 250)
-    let report = Debugger(domain: Fixtures.changedBanking, session: session).verify()
+    let report = ReplayEngine(domain: Fixtures.changedBanking, session: session).verify()
     let divergence = try #require(report.divergence)
     #expect(divergence.kind == .snapshot)
     let diff = try #require(divergence.stateDiff)
@@ -73,7 +73,7 @@ import Testing
   @Test func aSessionWithoutHashesIsNotVerified() {
     // Nothing checked the two actions: replayed, not verified.
     let session = RecordedSession(domain: counterDomain, actions: [.increment, .decrement])
-    let report = Debugger(domain: counterDomain, session: session).verify()
+    let report = ReplayEngine(domain: counterDomain, session: session).verify()
     #expect(!report.isVerified)
     #expect(report.divergence == nil)
     #expect(report.checkpointsChecked == 0)
@@ -84,12 +84,12 @@ import Testing
 
   @Test func aHashAfterTheLastActionCoversTheSession() {
     let session = Fixtures.session(counterDomain, count: 250, checkpointEvery: 50, snapshotEvery: 0)
-    let report = Debugger(domain: counterDomain, session: session).verify()
+    let report = ReplayEngine(domain: counterDomain, session: session).verify()
     #expect(report.isVerified)
     #expect(report.coveredThrough == 250)
     #expect(report.hashesChecked == 5)
     let short = Fixtures.session(counterDomain, count: 260, checkpointEvery: 50, snapshotEvery: 0)
-    let tail = Debugger(domain: counterDomain, session: short).verify()
+    let tail = ReplayEngine(domain: counterDomain, session: short).verify()
     #expect(!tail.isVerified)
     #expect(tail.coveredThrough == 250)
     #expect(tail.uncoveredActions == 10)
@@ -99,7 +99,7 @@ import Testing
     let session = Fixtures.session(
       counterDomain, count: 200_000, checkpointEvery: 10_000, snapshotEvery: 0)
     var reports: [(Int, Int)] = []
-    _ = Debugger(domain: counterDomain, session: session).verify { reports.append(($0, $1)) }
+    _ = ReplayEngine(domain: counterDomain, session: session).verify { reports.append(($0, $1)) }
     #expect(!reports.isEmpty)
     #expect(reports.last?.0 == 200_000)
     #expect(reports.allSatisfy { $0.1 == 200_000 })

@@ -83,7 +83,7 @@ import Testing
       }
       let trace = try TraceReader(path: path)
       #expect(trace.integrity.status != .clean)
-      let actions = try DomainTrace(trace, domain: bankingDomain).actions().map(\.action)
+      let actions = try TraceSession(trace, domain: bankingDomain).actions().map(\.action)
       #expect(
         actions.count >= safe,
         "round \(round): \(actions.count) actions recovered, \(safe) reported more than 10 ms before the kill"

@@ -39,7 +39,7 @@ import Testing
       return nil
     }
     var actions: [BankingAction] = []
-    let trace = try! DomainTrace(reader, domain: bankingDomain)
+    let trace = try! TraceSession(reader, domain: bankingDomain)
     do {
       try trace.forEachAction {
         actions.append($0.action)
@@ -282,9 +282,9 @@ import Testing
 
   @Test func aTraceOfAnotherDomainIsRefused() throws {
     let reader = try TraceReader(bytes: Self.fixture.trace)
-    #expect(throws: TraceError.self) { try DomainTrace(reader, domain: counterDomain) }
+    #expect(throws: TraceError.self) { try TraceSession(reader, domain: counterDomain) }
     do {
-      _ = try DomainTrace(reader, domain: counterDomain)
+      _ = try TraceSession(reader, domain: counterDomain)
     } catch {
       #expect(error.code == .wrongDomain)
       #expect(error.description.contains("banking"))

@@ -100,8 +100,8 @@ import Testing
     #expect(reader.header.encryption?.keyID == Self.key.publicKey.id)
     #expect(reader.intactPart().integrity.status == .clean)
     #expect(try readActions(bankingDomain, reader) == original)
-    let plain = try DomainTrace(TraceReader(bytes: clear), domain: bankingDomain)
-    let opened = try DomainTrace(reader, domain: bankingDomain)
+    let plain = try TraceSession(TraceReader(bytes: clear), domain: bankingDomain)
+    let opened = try TraceSession(reader, domain: bankingDomain)
     for sequence: UInt64 in [0, 1, 399, 500, 800] {
       #expect(try opened.state(at: sequence) == plain.state(at: sequence))
     }
@@ -149,7 +149,7 @@ import Testing
     // Its records, and the domain's view of them, need the key.
     #expect(throws: TraceError.self) { try reader.forEachRecord { _ in true } }
     do {
-      _ = try DomainTrace(reader, domain: bankingDomain)
+      _ = try TraceSession(reader, domain: bankingDomain)
       Issue.record("an encrypted trace was opened without its key")
     } catch {
       #expect(error.code == .encrypted)

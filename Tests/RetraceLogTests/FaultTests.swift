@@ -41,7 +41,7 @@ import Testing
 
   func read(_ trace: [UInt8]?, journal: [UInt8]?) throws -> [BankingAction] {
     let reader = try TraceReader(bytes: try #require(trace), journal: journal)
-    return try DomainTrace(reader, domain: bankingDomain).actions().map(\.action)
+    return try TraceSession(reader, domain: bankingDomain).actions().map(\.action)
   }
 
   @Test func aWriteErrorStopsRecordingReportsOnceAndKeepsWhatWasWritten() throws {
@@ -219,7 +219,7 @@ import Testing
     // Nothing silent: every action is either in the trace or counted as dropped.
     let reader = try TraceReader(bytes: try #require(storage.contents("/sim/session.trace")))
     #expect(reader.integrity.status == .clean)
-    let read = try DomainTrace(reader, domain: bankingDomain).actions().map(\.action)
+    let read = try TraceSession(reader, domain: bankingDomain).actions().map(\.action)
     #expect(read.count + recorder.droppedActionCount == actions.count)
     #expect(Array(actions.prefix(read.count)) == read)
   }
@@ -247,7 +247,7 @@ import Testing
       bytes: try #require(storage.contents("/sim/session.trace")),
       journal: storage.contents("/sim/session.trace.journal"))
     #expect(reader.integrity.status != .clean)
-    let read = try DomainTrace(reader, domain: bankingDomain).actions().map(\.action)
+    let read = try TraceSession(reader, domain: bankingDomain).actions().map(\.action)
     #expect(read.count >= 700, "lost flushed actions: read \(read.count)")
     #expect(Array(actions.prefix(read.count)) == read)
     // The app keeps working, and so does the next recording.

@@ -46,7 +46,7 @@ struct JumpTests {
     let reader = try TraceReader(path: path)
     #expect(reader.integrity.status == .clean)
     #expect(reader.jumpSequences == [200])
-    let trace = try DomainTrace(reader, domain: bankingDomain)
+    let trace = try TraceSession(reader, domain: bankingDomain)
     for sequence in [0, 119, 120, 121, 199, 200, 201, 250, 300] {
       #expect(try trace.state(at: UInt64(sequence)) == states[sequence], "state at \(sequence)")
     }
@@ -73,7 +73,7 @@ struct JumpTests {
     let reader = try TraceReader(path: path)
     #expect(reader.integrity.status == .unfinished)
     #expect(reader.lastSequence == 300)
-    let trace = try DomainTrace(reader, domain: bankingDomain)
+    let trace = try TraceSession(reader, domain: bankingDomain)
     #expect(try trace.state(at: 300) == states[300])
     #expect(try trace.state(at: 199) == states[199])
   }

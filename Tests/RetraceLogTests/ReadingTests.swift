@@ -11,7 +11,7 @@ import Testing
 @Suite struct ReadingTests {
   /// A banking session of `count` actions in many small chunks, and its states.
   func session(count: Int = 1_500) throws -> (
-    trace: DomainTrace<DomainDefinition<BankingState, BankingAction>>, states: [BankingState]
+    trace: TraceSession<DomainDefinition<BankingState, BankingAction>>, states: [BankingState]
   ) {
     let path = temporaryDirectory() + "/reading.trace"
     let recorded = try record(
@@ -24,7 +24,7 @@ import Testing
       states.append(state)
     }
     return (
-      try DomainTrace(TraceReader(path: path), domain: bankingDomain, cachedSnapshots: 2), states
+      try TraceSession(TraceReader(path: path), domain: bankingDomain, cachedSnapshots: 2), states
     )
   }
 
@@ -101,7 +101,7 @@ import Testing
     for target in targets {
       #expect(try trace.state(at: target) == states[Int(target)], "state at \(target)")
     }
-    let uncached = try DomainTrace(trace.reader, domain: bankingDomain, cachedSnapshots: 0)
+    let uncached = try TraceSession(trace.reader, domain: bankingDomain, cachedSnapshots: 0)
     for target in targets.prefix(10) {
       #expect(try uncached.state(at: target) == states[Int(target)], "uncached state at \(target)")
     }
@@ -131,7 +131,7 @@ import Testing
     for _ in 0..<5 { store.send(.increment) }
     try recorder.close()
 
-    let trace = try DomainTrace(TraceReader(path: path), domain: onlyUp)
+    let trace = try TraceSession(TraceReader(path: path), domain: onlyUp)
     // The starting snapshot's chunk, then one chunk of actions.
     #expect(trace.reader.chunks.count == 2 && trace.reader.snapshotSequences == [0])
     #expect(try trace.state(at: 10) == CounterState(count: 10))
@@ -142,7 +142,7 @@ import Testing
       #expect(error?.sequence == 11, "state at \(target): \(String(describing: error))")
     }
     #expect(
-      try DomainTrace(trace.reader, domain: onlyUp, cachedSnapshots: 0).state(at: 10)
+      try TraceSession(trace.reader, domain: onlyUp, cachedSnapshots: 0).state(at: 10)
         == CounterState(count: 10))
   }
 
@@ -181,7 +181,7 @@ import Testing
     let reader = try TraceReader(path: path)
     #expect(reader.snapshotSequences.contains(20))
     for target: UInt64 in [20, 25] {
-      let trace = try DomainTrace(reader, domain: short, cachedSnapshots: 0)
+      let trace = try TraceSession(reader, domain: short, cachedSnapshots: 0)
       var expected = ShortCounter()
       expected.count = Int(target)
       #expect(try trace.state(at: target) == expected, "state at \(target)")

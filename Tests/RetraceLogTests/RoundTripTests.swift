@@ -19,7 +19,7 @@ import Testing
     #expect(reader.header.domain == domain.name)
     #expect(reader.header.sessionID == "test-session")
     #expect(reader.actionCount == count)
-    let trace = try DomainTrace(reader, domain: domain)
+    let trace = try TraceSession(reader, domain: domain)
     let actions = try trace.actions()
     // Actions are compared by their encoding: the example domains' action types differ.
     let encoder = CBOREncoder()
@@ -69,7 +69,7 @@ import Testing
     let recorded = try record(
       bankingDomain, count: 1_200, to: path,
       configuration: smallChunks(checkpoints: 50, snapshots: 100, reproducible: true))
-    let trace = try DomainTrace(TraceReader(path: path), domain: bankingDomain)
+    let trace = try TraceSession(TraceReader(path: path), domain: bankingDomain)
     // The state-size budget spaces them out as the state grows.
     #expect(trace.reader.snapshotSequences.count >= 3)
     for n in [0, 1, 99, 100, 101, 650, 1_199, 1_200] {
@@ -108,7 +108,7 @@ import Testing
       _ = bankingDomain.reduce(into: &next, action: action)
       states.append(next)
     }
-    let trace = try DomainTrace(reader, domain: bankingDomain, cachedSnapshots: 0)
+    let trace = try TraceSession(reader, domain: bankingDomain, cachedSnapshots: 0)
     let boundaries = reader.chunks.flatMap {
       [$0.firstSequence - 1, $0.firstSequence, $0.firstSequence + UInt64($0.actionCount) - 1]
     }
@@ -119,7 +119,7 @@ import Testing
     }
     // Cached, backwards: a snapshot decoded for a target inside its chunk holds that chunk's
     // actions only up to the target, and a later target beyond it must still see them all.
-    let cached = try DomainTrace(reader, domain: bankingDomain, cachedSnapshots: 4)
+    let cached = try TraceSession(reader, domain: bankingDomain, cachedSnapshots: 4)
     for target in targets.sorted().reversed() + targets.sorted() where target <= 2_000 {
       #expect(try cached.state(at: target) == states[Int(target)], "cached state at \(target)")
     }
@@ -139,7 +139,7 @@ import Testing
     store.attach(recorder)
     store.send(.decrement)
     try recorder.close()
-    let trace = try DomainTrace(TraceReader(path: path), domain: counterDomain)
+    let trace = try TraceSession(TraceReader(path: path), domain: counterDomain)
     #expect(trace.reader.header.firstSequence == 2)
     #expect(try trace.actions().map(\.sequence) == [3])
     #expect(try trace.initialState() == CounterState(count: 2))
@@ -185,7 +185,7 @@ import Testing
     #expect(app.actionCount == 3_000 && tool.actionCount == 3_000)
     #expect(app.checkpointCount <= tool.checkpointCount)
     #expect(app.checkpointCount > 0)
-    let trace = try DomainTrace(app, domain: bankingDomain)
+    let trace = try TraceSession(app, domain: bankingDomain)
     for sequence in app.snapshotSequences {
       var expected = bankingDomain.initialState
       try trace.forEachAction { action in

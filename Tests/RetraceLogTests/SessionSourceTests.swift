@@ -11,7 +11,7 @@ import Testing
   /// The same 1,500-action banking session as a trace (small chunks and snapshots, so that
   /// seeks start from several) and as JSON Lines.
   static func bothFormats(in directory: String) throws -> (
-    trace: DomainTrace<DomainDefinition<BankingState, BankingAction>>,
+    trace: TraceSession<DomainDefinition<BankingState, BankingAction>>,
     jsonLines: JSONLinesSession<DomainDefinition<BankingState, BankingAction>>,
     states: [BankingState]
   ) {
@@ -19,7 +19,7 @@ import Testing
     _ = try recordWithoutStore(
       bankingDomain, count: 1_500, seed: 8, to: path,
       configuration: smallChunks(checkpoints: 50, snapshots: 300, reproducible: true))
-    let trace = try DomainTrace(TraceReader(path: path), domain: bankingDomain)
+    let trace = try TraceSession(TraceReader(path: path), domain: bankingDomain)
     let session = try trace.session()
     var text = try JSONLines.headerLine(for: session, domain: bankingDomain) + "\n"
     let writer = JSONLines.ActionWriter<BankingAction>()
@@ -102,7 +102,7 @@ import Testing
     let bytes = try Data(contentsOf: URL(fileURLWithPath: trace.reader.path))
     let cut = directory + "/cut.trace"
     try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: cut))
-    let source = try DomainTrace(TraceReader(path: cut), domain: bankingDomain).intactPart()
+    let source = try TraceSession(TraceReader(path: cut), domain: bankingDomain).intactPart()
     #expect(source.integrity.status == .truncated)
     #expect(source.lastSequence > 0 && source.lastSequence < 1_500)
     #expect(source.integrity.intactActions == Int(source.lastSequence))

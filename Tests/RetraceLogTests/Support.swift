@@ -111,7 +111,7 @@ func feed<D: Domain>(
 
 /// Every action of a trace, decoded for `domain`.
 func readActions<D: Domain>(_ domain: D, _ reader: TraceReader) throws -> [D.Action] {
-  try DomainTrace(reader, domain: domain).actions().map(\.action)
+  try TraceSession(reader, domain: domain).actions().map(\.action)
 }
 
 func bytes(of path: String) -> [UInt8] {

@@ -14,8 +14,8 @@ import Testing
     let studio = try await StudioHarness.start(["banking-session.trace"])
     defer { Task { await studio.stop() } }
     let reader = try TraceReader(path: StudioHarness.trace("banking-session.trace"))
-    let debugger = Debugger(
-      domain: bankingDomain, session: try DomainTrace(reader, domain: bankingDomain).session())
+    let debugger = ReplayEngine(
+      domain: bankingDomain, session: try TraceSession(reader, domain: bankingDomain).session())
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     let walk: [UInt64] = [
@@ -56,8 +56,8 @@ import Testing
   /// pass their budget, the spacing doubles and every other one goes.
   @Test func checkpointsAreTheEnginesStatesWithinTheirBudget() throws {
     let reader = try TraceReader(path: StudioHarness.trace("banking-session.trace"))
-    let debugger = Debugger(
-      domain: bankingDomain, session: try DomainTrace(reader, domain: bankingDomain).session())
+    let debugger = ReplayEngine(
+      domain: bankingDomain, session: try TraceSession(reader, domain: bankingDomain).session())
     let roomy = SpacedStates(debugger, spacing: 256, estimate: StatePreview.estimate)
     #expect(roomy.spacing == 256)
     let last = debugger.session.endSequence

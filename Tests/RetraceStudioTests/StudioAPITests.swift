@@ -66,8 +66,8 @@ import Testing
       "/api/sessions/banking-overdraft/bisect", ["invariant": "non-negative-balance"])
     let body = try #require(try response.json() as? [String: Any])
     let reader = try TraceReader(path: StudioHarness.trace("banking-overdraft.trace"))
-    let session = try DomainTrace(reader, domain: bankingDomain).session()
-    let expected = try Debugger(domain: bankingDomain, session: session)
+    let session = try TraceSession(reader, domain: bankingDomain).session()
+    let expected = try ReplayEngine(domain: bankingDomain, session: session)
       .bisect(invariant: "non-negative-balance")
     #expect(body["invariant"] as? String == "non-negative-balance")
     #expect((body["firstViolation"] as? NSNumber)?.uint64Value == expected.firstViolation)
@@ -75,7 +75,7 @@ import Testing
     #expect(body["firstViolation"] as? Int == 1069)
     #expect(body["actions"] as? Int == 2000)
     let stretches = try #require(body["violations"] as? [[String: Any]])
-    let expectedStretches = try Debugger(domain: bankingDomain, session: session)
+    let expectedStretches = try ReplayEngine(domain: bankingDomain, session: session)
       .violations(invariant: "non-negative-balance")
     #expect(stretches.count == expectedStretches.count)
     #expect(stretches.first?["fails"] as? Int == 1069)
@@ -162,7 +162,7 @@ import Testing
     let actions = try #require(body["actions"] as? [[String: Any]])
     // What `retrace log --json` prints for the same range, line by line.
     let reader = try TraceReader(path: StudioHarness.trace("counter.trace"))
-    let session = try DomainTrace(reader, domain: counterDomain).session()
+    let session = try TraceSession(reader, domain: counterDomain).session()
     let writer = JSONLines.ActionWriter<CounterAction>()
     let lines = try session.actions[184...187].map {
       try JSONSerialization.jsonObject(with: Data(try writer.line(for: $0).utf8)) as! [String: Any]

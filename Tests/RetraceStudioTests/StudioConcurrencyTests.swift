@@ -38,11 +38,11 @@ final class BlockingSession: TestSession {
 final class SlowSummarySession: TestSession {
   let id = "slow"
   let ready = DispatchSemaphore(value: 0)
-  private let made: Once<JSONValue>
+  private let made: LazyValue<JSONValue>
 
   init() {
     let ready = self.ready
-    made = Once(on: .wholeSession) {
+    made = LazyValue(on: .wholeSession) {
       ready.wait()
       ready.signal()
       return .object([("id", .string("slow")), ("actions", .int(3))])

@@ -17,7 +17,7 @@ public enum Fixtures {
     let (actions, _) = domain.generate(count: count, seed: seed)
     let plain = RecordedSession(
       domain: domain, actions: actions, sessionID: "\(domain.name)-\(seed)")
-    return Debugger(domain: domain, session: plain)
+    return ReplayEngine(domain: domain, session: plain)
       .recordingCheckpoints(every: checkpointEvery, snapshotEvery: snapshotEvery)
   }
 

@@ -5,7 +5,7 @@
 // - W5 replay: open the file, decode every action and reduce it, from the starting
 //   snapshot; then decoding alone, and reducing alone (actions decoded beforehand). W5e:
 //   the same session encrypted, read with its key.
-// - W6 seek: the state at 100 random sequence numbers with `DomainTrace.state(at:)`, which
+// - W6 seek: the state at 100 random sequence numbers with `TraceSession.state(at:)`, which
 //   replays from the nearest snapshot before each one; the reader is opened once. Opening
 //   it (reading the file and checking every chunk) is measured on its own.
 // - W8 diff: `stateDiff` of the states before and after the last 1,000 actions (what `retrace
@@ -29,7 +29,7 @@ let benchmarks: @Sendable () -> Void = {
   ) { benchmark, path in
     do {
       benchmark.startMeasurement()
-      let trace = try DomainTrace(TraceReader(path: path), domain: bankingDomain)
+      let trace = try TraceSession(TraceReader(path: path), domain: bankingDomain)
       var state = try trace.initialState()
       try trace.forEachAction { action in
         _ = bankingDomain.reduce(into: &state, action: action.action)
@@ -53,7 +53,7 @@ let benchmarks: @Sendable () -> Void = {
   ) { benchmark, path in
     do {
       benchmark.startMeasurement()
-      let trace = try DomainTrace(
+      let trace = try TraceSession(
         TraceReader(path: path, key: TraceFixture.encryptionKey), domain: bankingDomain)
       var state = try trace.initialState()
       var actions = 0
@@ -79,7 +79,7 @@ let benchmarks: @Sendable () -> Void = {
   ) { benchmark, path in
     do {
       benchmark.startMeasurement()
-      let trace = try DomainTrace(TraceReader(path: path), domain: bankingDomain)
+      let trace = try TraceSession(TraceReader(path: path), domain: bankingDomain)
       var actions = 0
       try trace.forEachAction { action in
         blackHole(action)
@@ -108,7 +108,7 @@ let benchmarks: @Sendable () -> Void = {
     benchmark.stopMeasurement()
     blackHole(state)
   } setup: {
-    let trace = try DomainTrace(
+    let trace = try TraceSession(
       TraceReader(path: try TraceFixture.bankingTrace()), domain: bankingDomain)
     return DecodedSession(
       initialState: try trace.initialState(), actions: try trace.actions().map(\.action))
@@ -147,7 +147,7 @@ let benchmarks: @Sendable () -> Void = {
       benchmark.error("seeking failed: \(error)")
     }
   } setup: {
-    let trace = try DomainTrace(
+    let trace = try TraceSession(
       TraceReader(path: try TraceFixture.bankingTrace()), domain: bankingDomain)
     var random = SeededRandom(seed: 11)
     let sequences = (0..<100).map { _ in UInt64.random(in: 1...UInt64(count), using: &random) }
@@ -165,7 +165,7 @@ let benchmarks: @Sendable () -> Void = {
     if diff == nil { benchmark.error("the states are equal") }
     blackHole(diff)
   } setup: {
-    let trace = try DomainTrace(
+    let trace = try TraceSession(
       TraceReader(path: try TraceFixture.bankingTrace()), domain: bankingDomain)
     let last = UInt64(count)
     return (try trace.state(at: last - min(1_000, last)), try trace.state(at: last))
@@ -180,6 +180,6 @@ struct DecodedSession {
 
 /// An opened trace and the sequence numbers to seek to.
 struct SeekFixture {
-  var trace: DomainTrace<DomainDefinition<BankingState, BankingAction>>
+  var trace: TraceSession<DomainDefinition<BankingState, BankingAction>>
   var sequences: [UInt64]
 }

@@ -81,7 +81,7 @@ enum Targets {
 
   /// One encoded action or state. Byte 0: bits 0–1 and 4–7 the example domain, bit 2 a state rather
   /// than an action. The rest is CBOR, decoded as a generic value, as the domain's type
-  /// (and reduced), and inside a one-action trace through ``DomainTrace``.
+  /// (and reduced), and inside a one-action trace through ``TraceSession``.
   static func record(_ data: [UInt8]) {
     guard let first = data.first else { return }
     let domain = exampleDomain(first)
@@ -129,9 +129,9 @@ enum Targets {
   }
 
   static func readDomain<D: Domain>(_ domain: D, _ reader: TraceReader) {
-    let trace: DomainTrace<D>
+    let trace: TraceSession<D>
     do {
-      trace = try DomainTrace(reader, domain: domain)
+      trace = try TraceSession(reader, domain: domain)
     } catch {
       _ = error.description
       return

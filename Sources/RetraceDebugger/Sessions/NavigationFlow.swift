@@ -1,6 +1,5 @@
 import Retrace
 import RetraceCoordinator
-import RetraceDebugger
 import RetraceLog
 
 /// How `retrace flows` finds a domain's navigation: where its state keeps the

@@ -150,14 +150,14 @@ package struct SessionFile: Sendable {
   /// The session as `domain`'s: the one place where the format decides how it is read.
   ///
   /// - Parameter cachedSnapshots: For a trace, how many decoded snapshots to keep
-  ///   (`DomainTrace.init(_:domain:cachedSnapshots:)`).
+  ///   (`TraceSession.init(_:domain:cachedSnapshots:)`).
   /// - Throws: `TraceError` when the file is not a session of `domain`.
   package func source<D: Domain>(as domain: D, cachedSnapshots: Int = 16) throws(TraceError)
     -> any SessionSource<D>
   {
     switch content {
     case .trace(let reader):
-      return try DomainTrace(reader, domain: domain, cachedSnapshots: cachedSnapshots)
+      return try TraceSession(reader, domain: domain, cachedSnapshots: cachedSnapshots)
     case .jsonLines(let data, _):
       return try JSONLinesSession(data: data, domain: domain, path: path)
     }
@@ -223,8 +223,8 @@ package struct SessionFile: Sendable {
   }
 
   /// A debugger for the session, hashing states as the recorder did.
-  package func debugger<D: Domain>(as domain: D) throws(TraceError) -> Debugger<D> {
-    Debugger(domain: domain, session: try load(as: domain))
+  package func debugger<D: Domain>(as domain: D) throws(TraceError) -> ReplayEngine<D> {
+    ReplayEngine(domain: domain, session: try load(as: domain))
   }
 
   /// The state after action `sequence` (the last action when `nil`), that sequence number,
@@ -232,7 +232,7 @@ package struct SessionFile: Sendable {
   ///
   /// A trace is not loaded whole: the state comes from the nearest snapshot before
   /// `sequence`, with the actions after it decoded on other threads while the snapshot
-  /// decodes (`DomainTrace.state(at:)`).
+  /// decodes (`TraceSession.state(at:)`).
   ///
   /// - Throws: `TraceError` naming the file: `outOfRange` with the valid range, or the
   ///   position of a problem in the file.
@@ -412,7 +412,7 @@ package struct SessionFile: Sendable {
   /// part.
   private func warnIfNotIntact<D: Domain>(_ source: any SessionSource<D>) {
     // JSON Lines are refused at their first bad line instead.
-    guard let reader = (source as? DomainTrace<D>)?.reader else { return }
+    guard let reader = (source as? TraceSession<D>)?.reader else { return }
     let integrity = reader.integrity
     guard integrity.status == .truncated || integrity.status == .damaged else { return }
     guard Self.warned.withLock({ $0.insert(path).inserted }) else { return }

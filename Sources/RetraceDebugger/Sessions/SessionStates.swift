@@ -30,7 +30,7 @@ package final class SessionStates<D: Domain>: Sendable {
   /// The session as read from its file.
   package let source: any SessionSource<D>
   /// The engine, when the whole session is in memory; `nil` until then.
-  private let engine: @Sendable () -> Debugger<D>?
+  private let engine: @Sendable () -> ReplayEngine<D>?
   /// The spaced states, when they are made; asking may start making them.
   private let spacedStates: @Sendable () -> SpacedStates<D>?
   /// What to do with a state no longer kept (releasing a large state takes time).
@@ -57,7 +57,7 @@ package final class SessionStates<D: Domain>: Sendable {
   ///   - release: Takes a state that is no longer kept (by default, dropped here).
   package init(
     _ source: any SessionSource<D>,
-    engine: @escaping @Sendable () -> Debugger<D>? = { nil },
+    engine: @escaping @Sendable () -> ReplayEngine<D>? = { nil },
     spacedStates: @escaping @Sendable () -> SpacedStates<D>? = { nil },
     release: @escaping @Sendable (D.State) -> Void = { _ in }
   ) {
@@ -68,7 +68,7 @@ package final class SessionStates<D: Domain>: Sendable {
   }
 
   /// The engine, when the whole session is in memory.
-  package var loadedEngine: Debugger<D>? { engine() }
+  package var loadedEngine: ReplayEngine<D>? { engine() }
 
   /// The state after action `sequence`, which must lie in the session
   /// (``SessionSource/checkInRange(_:)``).
@@ -125,6 +125,35 @@ package final class SessionStates<D: Domain>: Sendable {
         .io, "the actions up to \(sequence) cannot be read", path: source.path, sequence: sequence)
     }
     return state
+  }
+
+  /// The state after action `sequence` replayed without the actions in `skipped` (Redux
+  /// DevTools' Skip), and the skipped actions that lie in the replay: after the session's
+  /// start, at or before `sequence`. The replay starts from the state before the first of
+  /// them; `nil` when none lies there (the state is ``state(at:)``'s).
+  ///
+  /// A session with time-travel jumps is refused when an action is skipped: a jump sets the
+  /// state whatever came before it, which a replay of actions alone would not show.
+  ///
+  /// - Throws: `DebuggerError` (``DebuggerError/Code/unsupported``) for a session with
+  ///   jumps; `TraceError` as ``state(at:)``.
+  package func state(at sequence: UInt64, skipping skipped: Set<UInt64>) throws
+    -> (state: D.State, skipped: [UInt64])?
+  {
+    let left = skipped.filter { $0 > source.startSequence && $0 <= sequence }
+    guard let first = left.min() else { return nil }
+    guard source.jumpSequences.isEmpty else {
+      throw DebuggerError(.unsupported, "a session with time-travel jumps cannot skip an action")
+    }
+    let domain = source.domain
+    var state = try state(at: first - 1)
+    try source.forEachAction(from: first, through: sequence) { action in
+      if !left.contains(action.sequence) {
+        _ = domain.reduce(into: &state, action: action.action)
+      }
+      return true
+    }
+    return (state, left.sorted())
   }
 
   /// Action `sequence`: from the session in memory, from the run read ahead, or read with

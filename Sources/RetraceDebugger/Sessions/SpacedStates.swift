@@ -40,7 +40,8 @@ package struct SpacedStates<D: Domain>: Sendable {
   /// Replays `debugger`'s session once and keeps its states every `spacing` actions, or a
   /// power of two times that, within `budget` bytes as `estimate` counts them.
   package init(
-    _ debugger: Debugger<D>, budget: Int = Self.byteBudget, spacing: UInt64 = Self.minimumSpacing,
+    _ debugger: ReplayEngine<D>, budget: Int = Self.byteBudget,
+    spacing: UInt64 = Self.minimumSpacing,
     estimate: (D.State) -> Int
   ) {
     precondition(spacing > 0, "spaced states need a spacing of at least 1")

@@ -1,8 +1,9 @@
 import Foundation
 
 /// A JSON value whose object keys keep the order they were given in, and which can hold
-/// JSON that is already encoded: how the commands print `--json` output with stable keys
-/// and explicit nulls. `package`: the CLI module uses it too.
+/// JSON that is already encoded: how the Studio builds its API answers, with their keys in
+/// order and explicit nulls. `package`: RetraceStudio uses it. The commands' `--json`
+/// reports are `Codable` types written by ``ReportJSON``.
 package enum JSONValue {
   case null
   case bool(Bool)

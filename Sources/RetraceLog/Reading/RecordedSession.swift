@@ -122,7 +122,7 @@ extension Snapshot: Sendable where State: Sendable {}
 /// A recorded session of one domain, in memory: the starting state, the actions after it,
 /// and the hashes and snapshots the recorder took along the way.
 ///
-/// The debugger's engine (`Debugger`) works on this value and knows nothing of file formats;
+/// The debugger's engine (`ReplayEngine`) works on this value and knows nothing of file formats;
 /// a ``SessionSource`` reads it from a trace or a JSON Lines file. It may be a slice of a longer recording:
 /// ``startSequence`` is the sequence number of the last action before ``actions`` (0 for a
 /// whole session), and ``initialState`` is the state after it.
@@ -194,7 +194,7 @@ public struct RecordedSession<D: Domain>: Sendable {
   /// Creates a whole session of `domain` from plain actions, numbered from 1, one second
   /// apart, with no checkpoints or snapshots.
   ///
-  /// Use `Debugger.recordingCheckpoints(every:snapshotEvery:)` (RetraceDebugger) to add them.
+  /// Use `ReplayEngine.recordingCheckpoints(every:snapshotEvery:)` (RetraceDebugger) to add them.
   ///
   /// - Parameters:
   ///   - domain: The domain the actions belong to.

@@ -2,7 +2,7 @@ import Foundation
 import Retrace
 
 /// A recorded session in a file, read through one interface whatever the file's format: a
-/// trace (``DomainTrace``) or JSON Lines (``JSONLinesSession``).
+/// trace (``TraceSession``) or JSON Lines (``JSONLinesSession``).
 ///
 /// What a tool asks of a session: its facts and integrity, the state at a sequence number,
 /// the states at two, the actions in a range, or the whole session in memory for the
@@ -11,7 +11,7 @@ import Retrace
 /// opened, replays.
 ///
 /// ```swift
-/// let source: any SessionSource<CounterDomain> = try DomainTrace(
+/// let source: any SessionSource<CounterDomain> = try TraceSession(
 ///   TraceReader(path: "session.trace"), domain: counterDomain)
 /// print(try source.state(at: source.lastSequence))
 /// ```

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// States a ``DomainTrace`` has already reconstructed, so that seeking again near one (a
+/// States a ``TraceSession`` has already reconstructed, so that seeking again near one (a
 /// debugger stepping and jumping around a session) replays from there instead of decoding
 /// a snapshot again: the decoded snapshots with the decoded actions of their chunks (a
 /// snapshot's chunk holds the whole encoded state, tens of megabytes in a large trace, so
@@ -66,7 +66,7 @@ final class StateCache<State: Sendable, Action: Sendable>: Sendable {
   }
 }
 
-/// A snapshot decoded with the actions of its chunk (``DomainTrace/state(at:)``).
+/// A snapshot decoded with the actions of its chunk (``TraceSession/state(at:)``).
 @usableFromInline
 struct DecodedSnapshot<State: Sendable, Action: Sendable>: Sendable {
   /// The state at the snapshot.

@@ -3,7 +3,7 @@ import Foundation
 import Retrace
 import Synchronization
 
-extension DomainTrace: SessionSource {
+extension TraceSession: SessionSource {
   /// The trace file's path.
   public var path: String? { reader.path }
 
@@ -28,10 +28,10 @@ extension DomainTrace: SessionSource {
   /// again from the file when it was opened from its index.
   ///
   /// - Throws: ``TraceError`` when the file cannot be read again.
-  public func intactPart() throws(TraceError) -> DomainTrace<D> {
+  public func intactPart() throws(TraceError) -> TraceSession<D> {
     let whole =
       try reader.checkedEveryChunk ? reader : TraceReader(path: reader.path, key: reader.key)
-    return try DomainTrace(whole.intactPart(), domain: domain, cachedSnapshots: cache.capacity)
+    return try TraceSession(whole.intactPart(), domain: domain, cachedSnapshots: cache.capacity)
   }
 
   /// The whole session: every chunk decoded on all cores at once, then joined in order,
@@ -48,7 +48,7 @@ extension DomainTrace: SessionSource {
   private static func readTrace(_ reader: TraceReader, domain: D) throws(TraceError)
     -> RecordedSession<D>
   {
-    let trace = try DomainTrace(reader, domain: domain)
+    let trace = try TraceSession(reader, domain: domain)
     let header = reader.header
 
     // Chunks decode independently, so they are decoded on all cores at once (decoding the
@@ -114,7 +114,7 @@ extension DomainTrace: SessionSource {
   /// decodes the state of a leading snapshot only in the first chunk, where the session
   /// starts.
   private static func readPart(
-    _ trace: DomainTrace<D>, chunk: Int
+    _ trace: TraceSession<D>, chunk: Int
   ) throws(TraceError) -> TracePart<D> {
     let decodingStart = chunk == 0
     let reader = trace.reader

@@ -26,11 +26,11 @@ extension TimedAction: Equatable where Action: Equatable {}
 /// the state at any sequence number.
 ///
 /// ```swift
-/// let trace = try DomainTrace(TraceReader(path: "session.trace"), domain: bankingDomain)
+/// let trace = try TraceSession(TraceReader(path: "session.trace"), domain: bankingDomain)
 /// let state = try trace.state(at: 500)
 /// print(state.accounts.count)
 /// ```
-public struct DomainTrace<D: Domain>: Sendable {
+public struct TraceSession<D: Domain>: Sendable {
   /// The underlying reader.
   public let reader: TraceReader
   /// The domain the trace belongs to.
@@ -439,3 +439,7 @@ func shortReason(_ error: any Error) -> String {
     separator: ".")
   return context.debugDescription + (path.isEmpty ? "" : " (at \(path))")
 }
+
+/// A trace read as a domain's session: the former name of ``TraceSession``.
+@available(*, deprecated, renamed: "TraceSession")
+public typealias DomainTrace<D: Domain> = TraceSession<D>

@@ -127,7 +127,7 @@ private final class ReleaseBox<T: Sendable>: Sendable {
 
 /// A value computed once, on first request; requests that come while it is being computed
 /// wait for the same computation.
-final class Once<T: Sendable>: Sendable {
+final class LazyValue<T: Sendable>: Sendable {
   private let make: @Sendable () async throws -> T
   private let task = Mutex<Task<T, any Error>?>(nil)
   private let computed = Mutex<T?>(nil)

@@ -57,7 +57,7 @@ final class StudioHandler: HTTPHandler, Sendable {
   }
 
   static func status(_ error: SessionError) -> Int {
-    switch error.kind {
+    switch error.code {
     case .invalidRequest: 400
     case .notFound: 404
     case .conflict: 409

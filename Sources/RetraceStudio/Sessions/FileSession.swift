@@ -33,21 +33,21 @@ final class FileSession<D: Domain>: StudioSession {
   let flow: NavigationFlow?
   /// The private key the file was opened with, when it is an encrypted trace.
   let key: TracePrivateKey?
-  private let source: Once<any SessionSource<D>>
+  private let source: LazyValue<any SessionSource<D>>
   /// The session's states and actions, from the fastest place that holds them.
-  private let states: Once<SessionStates<D>>
+  private let states: LazyValue<SessionStates<D>>
   /// The file as far as it is intact and its summary, from one check of every chunk: the
   /// summary counts what the session's requests read.
-  private let checked: Once<(checked: SessionFile, summary: SessionFile.Summary)>
+  private let checked: LazyValue<(checked: SessionFile, summary: SessionFile.Summary)>
   /// The file that requests read: the file itself when opening checked every chunk (a trace
   /// without an index, JSON Lines); else, once the check is done, its intact part, so that
   /// a trace opened from its index is never read past damage the summary stops at.
-  private let readable: Once<SessionFile>
-  private let debugger: Once<Debugger<D>>
-  private let laneCounts: Once<CaseTimeline>
+  private let readable: LazyValue<SessionFile>
+  private let debugger: LazyValue<ReplayEngine<D>>
+  private let laneCounts: LazyValue<CaseTimeline>
   /// States every few thousand actions, made by one replay once the whole session is in
   /// memory: a jump replays at most their spacing.
-  private let checkpoints: Once<SpacedStates<D>>
+  private let checkpoints: LazyValue<SpacedStates<D>>
   /// The previews of the last states shown: a step forward finds the state before it here.
   private let previews = Mutex<[(sequence: UInt64, preview: StatePreview)]>([])
   /// The last state shown, taken (not copied) by a step forward from it.
@@ -61,24 +61,25 @@ final class FileSession<D: Domain>: StudioSession {
     self.flow = flow
     // With the domain itself: the summary is made on a worker thread, which sees no
     // task-local registry.
-    let checked = Once(on: .wholeSession, offloading: { try file.checkedSummary(domain: domain) })
+    let checked = LazyValue(
+      on: .wholeSession, offloading: { try file.checkedSummary(domain: domain) })
     self.checked = checked
-    let readable = Once {
+    let readable = LazyValue {
       guard case .trace(let reader) = file.content, !reader.checkedEveryChunk else { return file }
       return try await checked.value.checked
     }
     self.readable = readable
-    let source = Once {
+    let source = LazyValue {
       let file = try await readable.value
       return try await offload { try file.source(as: domain, cachedSnapshots: 16) }
     }
     self.source = source
-    let debugger = Once {
+    let debugger = LazyValue {
       let file = try await readable.value
       return try await offload(.wholeSession) { try file.debugger(as: domain) }
     }
     self.debugger = debugger
-    let checkpoints = Once {
+    let checkpoints = LazyValue {
       let debugger = try await debugger.value
       return try await offload(.wholeSession) {
         SpacedStates(debugger, estimate: StatePreview.estimate)
@@ -87,7 +88,7 @@ final class FileSession<D: Domain>: StudioSession {
     self.checkpoints = checkpoints
     // Once the session is in memory, a state comes from its spaced states, made on first
     // need.
-    states = Once {
+    states = LazyValue {
       SessionStates(
         try await source.value, engine: { debugger.ready },
         spacedStates: {
@@ -98,7 +99,7 @@ final class FileSession<D: Domain>: StudioSession {
     }
     // The swimlanes come once the session is in memory and its checkpoints are made (both
     // at once, on two threads), so that the page, when it shows them, moves at full speed.
-    laneCounts = Once {
+    laneCounts = LazyValue {
       let session = try await debugger.value.session
       async let made = checkpoints.value
       let lanes = try await offload(.wholeSession) { CaseTimeline(session: session) }
@@ -269,7 +270,7 @@ final class FileSession<D: Domain>: StudioSession {
     do {
       return try await read()
     } catch let error as TraceError where error.code == .outOfRange {
-      guard let damage = (source as? DomainTrace<D>)?.reader.integrity.damage,
+      guard let damage = (source as? TraceSession<D>)?.reader.integrity.damage,
         let sequence = error.sequence, sequence > source.lastSequence
       else { throw error }
       throw damage
@@ -300,38 +301,21 @@ final class FileSession<D: Domain>: StudioSession {
   func state(at sequence: UInt64?, skipping skipped: Set<UInt64>) async throws -> JSONValue {
     let states = try await states.value
     let source = states.source
-    let domain = self.domain
     // A replay of up to the whole session: on the pool for such work, so that it never keeps
     // a step or a jump waiting.
     return try await answering(source) {
-      try await offload(.wholeSession) { [self] in
+      try await offload(.wholeSession) {
         let target = sequence ?? source.lastSequence
         try source.checkInRange(target)
         let recorded = try states.state(at: target)
-        let left = skipped.filter { $0 > source.startSequence && $0 <= target }
-        var state = recorded
-        if let first = left.min() {
-          // A jump sets the state whatever came before it: skipping before one changes only
-          // the states up to it, which this replay of actions alone would not show.
-          guard source.jumpSequences.isEmpty else {
-            throw SessionError(
-              .invalidRequest, "a session with time-travel jumps cannot skip an action")
-          }
-          // Replayed from the state before the first skipped action, without the skipped ones.
-          state = try states.state(at: first - 1)
-          try source.forEachAction(from: first, through: target) { action in
-            if !left.contains(action.sequence) {
-              _ = domain.reduce(into: &state, action: action.action)
-            }
-            return true
-          }
-        }
+        let replay = try states.state(at: target, skipping: skipped)
+        let (state, left) = (replay?.state ?? recorded, replay?.skipped ?? [])
         let before = try StatePreview.capturing(recorded)
         let found = try StatePreview.changes(from: before.0, before.1, to: state)
         return .object([
           ("seq", .uint(target)),
           ("last", .uint(source.lastSequence)),
-          ("skipped", .array(left.sorted().map { .uint($0) })),
+          ("skipped", .array(left.map { .uint($0) })),
           ("state", found.preview.json),
           ("changed", .array(found.changes.map(\.json))),
         ])

@@ -4,7 +4,7 @@
 /// nothing of HTTP.
 struct SessionError: Error, Sendable {
   /// The kind of problem.
-  enum Kind: Sendable {
+  enum Code: Sendable {
     /// The request does not make sense for this session (a bad range, a bad action).
     case invalidRequest
     /// What the request names is not there (a path in a state, a navigation flow).
@@ -22,12 +22,12 @@ struct SessionError: Error, Sendable {
   }
 
   /// The kind of problem.
-  var kind: Kind
+  var code: Code
   /// What went wrong, for the `error` field.
   var message: String
 
-  init(_ kind: Kind, _ message: String) {
-    self.kind = kind
+  init(_ code: Code, _ message: String) {
+    self.code = code
     self.message = message
   }
 }
