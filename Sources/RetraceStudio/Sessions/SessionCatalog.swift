@@ -4,45 +4,6 @@ import RetraceDebugger
 import RetraceLog
 import Synchronization
 
-/// A session the Studio shows, whatever it comes from: a file now, a running app's session
-/// streamed to the Studio later. The page reads every session through these requests, so a
-/// session that is not a file needs only to answer them.
-protocol StudioSession: Sendable {
-  /// The session's id in the API's paths: its file's name, made unique.
-  var id: String { get }
-  /// What `GET /api/sessions` lists for it.
-  func summary() async throws -> JSONValue
-  /// `GET /api/sessions/{id}`: the summary with the domain's invariants and action cases.
-  func detail() async throws -> JSONValue
-  /// `GET …/actions`: those of case `type` whose label or JSON contains `text` (ignoring
-  /// case), when given.
-  func actions(from: UInt64?, to: UInt64?, type: String?, text: String?, limit: Int)
-    async throws -> JSONValue
-  /// `GET …/state`: the state's preview, or the part of it at a path, with an array's
-  /// window there; or the whole state when `full`.
-  func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> JSONValue
-  /// `GET …/state?skip=…`: the state after `at` with the actions in `skipped` left out of
-  /// the replay, and what differs from the recorded state there.
-  func state(at: UInt64?, skipping skipped: Set<UInt64>) async throws -> JSONValue
-  /// `GET …/search`: the paths in the state after `at` whose key or value contains `query`
-  /// (ignoring case), at most `limit`.
-  func search(at: UInt64?, query: String, limit: Int) async throws -> JSONValue
-  /// `GET …/diff`.
-  func diff(from: UInt64?, to: UInt64?) async throws -> JSONValue
-  /// `GET …/bisect`.
-  func bisect(invariant: String) async throws -> JSONValue
-  /// `GET …/bench`.
-  func bench(repetitions: Int) async throws -> JSONValue
-  /// `GET …/flows`.
-  func flows() async throws -> JSONValue
-  /// `GET …/lanes`: over the actions in `span` (sequence numbers), or all of them.
-  func lanes(buckets: Int, span: ClosedRange<UInt64>?) async throws -> JSONValue
-  /// `GET …/export`: JSON Lines text.
-  func export(from: UInt64?, to: UInt64?) async throws -> String
-  /// `GET …/shrink`.
-  func shrink(invariant: String) async throws -> JSONValue
-}
-
 /// The sessions a Studio serves: the files, in the order they were found, then the live
 /// sessions' segments as they start.
 final class SessionCatalog: Sendable {
@@ -200,10 +161,4 @@ final class SessionCatalog: Sendable {
     // Never `.` or `..`, which the page's URLs would read as path steps.
     return slug.allSatisfy { $0 == "." } ? "session" : slug
   }
-}
-
-/// The items of the array at `path` that a request for part of a state asks for.
-struct StateWindow: Sendable {
-  var path: [PathStep]
-  var range: Range<Int>
 }
