@@ -52,6 +52,15 @@ import Testing
       newer.stderr
         == "retrace: newer.json: not the --json results of `replay` on several traces: they are of version 2, and this retrace reads up to version 1\n"
     )
+
+    // A newer version may have another shape: its version is what is said, not the shape.
+    try workspace.write(#"{"version":3,"results":[]}"#, to: "reshaped.json")
+    let reshaped = try workspace.run("merge-results reshaped.json")
+    #expect(reshaped.exitCode == 3)
+    #expect(
+      reshaped.stderr
+        == "retrace: reshaped.json: not the --json results of `replay` on several traces: they are of version 3, and this retrace reads up to version 1\n"
+    )
   }
 
   /// Results of another shape are refused in one line that says where, as jq names it.

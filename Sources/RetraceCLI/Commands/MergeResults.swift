@@ -66,6 +66,16 @@ struct ReplayResults {
   /// Reads the results in `path`.
   ///
   /// - Throws: `TraceError` naming the file and what is wrong with it.
+  /// The top-level `version` of a report, whatever else it holds.
+  private struct VersionOnly: Decodable {
+    var version: Int?
+  }
+
+  /// Why results of version `newer` are not read.
+  private static func newer(_ newer: Int) -> String {
+    "they are of version \(newer), and this \(CommandContext.name) reads up to version \(ReplayManyReport.currentVersion)"
+  }
+
   static func read(_ path: String) throws(TraceError) -> ReplayResults {
     let data = try SessionFile.readData(path)
     func invalid(_ problem: String) -> TraceError {
@@ -83,14 +93,18 @@ struct ReplayResults {
           .corrupted, "not valid JSON" + (reason.map { ": \($0)" } ?? ""), path: path,
           cause: error)
       }
+      // Results of a newer version may have another shape: the version says why.
+      if let newer = try? ReportJSON.decode(VersionOnly.self, from: data).version,
+        newer > ReplayManyReport.currentVersion
+      {
+        throw invalid(Self.newer(newer))
+      }
       throw invalid(Self.describe(error))
     }
     if let newer = ([report.version] + report.traces.map(\.version)).first(where: {
       $0 > ReplayManyReport.currentVersion
     }) {
-      throw invalid(
-        "they are of version \(newer), and this \(CommandContext.name) reads up to version \(ReplayManyReport.currentVersion)"
-      )
+      throw invalid(Self.newer(newer))
     }
     var shard: Shard?
     if let named = report.shard {
