@@ -1,4 +1,5 @@
 import Foundation
+import RetraceDebugger
 import RetraceLog
 
 /// What `replay --json` says of one trace, alone or as one of the `traces` of several; what

@@ -1,4 +1,5 @@
 import Foundation
+import RetraceDebugger
 import RetraceLog
 
 /// What `verify --json` says of a file.

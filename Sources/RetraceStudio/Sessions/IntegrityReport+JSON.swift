@@ -1,19 +1,12 @@
+import RetraceDebugger
 import RetraceLog
 
 extension IntegrityReport {
-  /// The report as the Studio's answers give it; `file` only when the problem is in another
+  /// The report as the Studio's answers give it: as the commands' `--json` reports do
+  /// (`IntegrityJSON`, written by `ReportJSON`); `file` only when the problem is in another
   /// file than the session's (its journal).
   var json: JSONValue {
-    .object(
-      [
-        ("status", .string(status.rawValue)),
-        ("intactActions", .int(Int64(intactActions))),
-        ("recoveredActions", .int(Int64(recoveredActions))),
-        ("problem", .optional(problem) { .string($0) }),
-      ] + (file.map { [("file", .string($0))] } ?? []) + [
-        ("line", .optional(line) { .int(Int64($0)) }),
-        ("offset", .optional(offset) { .int(Int64($0)) }),
-        ("sequence", .optional(sequence) { .uint($0) }),
-      ])
+    // Strings and integers always encode.
+    (try? ReportJSON.text(IntegrityJSON(self))).map { .raw($0) } ?? .null
   }
 }
