@@ -5,7 +5,7 @@ import RetraceCBOR
 /// byte array, each field as it comes, with the package's one CBOR writer
 /// (`CBORPrimitiveWriter`). Heads are in their shortest form, keys are text, actions and
 /// states are embedded as byte strings, and times are double-precision floats.
-extension LiveMessage {
+extension AppMessage {
   /// Appends a `hello` whose state is `state`, the deterministic encoding of the store's
   /// state: the link's is in a byte array of its own, which a ``Hello`` would copy.
   package static func appendHello(

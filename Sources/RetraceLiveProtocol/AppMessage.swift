@@ -6,8 +6,8 @@ import RetraceCBOR
 /// Decoded where it lies (``MessageFields``): a `hello`'s or `jump`'s state is a slice of
 /// the message's bytes (not a copy), and an `actions` message keeps its bytes, whose actions
 /// ``Actions/forEach(_:)`` reads one at a time. Encoded with the `append` functions of
-/// `LiveMessage+Encoding.swift`, which the link's sender calls as it builds each frame.
-package enum LiveMessage: Sendable {
+/// `AppMessage+Encoding.swift`, which the link's sender calls as it builds each frame.
+package enum AppMessage: Sendable {
   /// The start of a segment: the store's sequence number and its state then.
   case hello(Hello)
   /// Actions `first`, `first + 1`, … with their times.
@@ -114,7 +114,7 @@ package enum LiveMessage: Sendable {
   }
 
   private static func decode(_ bytes: UnsafeRawBufferPointer, of message: Data)
-    throws(LiveProtocolError) -> LiveMessage
+    throws(LiveProtocolError) -> AppMessage
   {
     let fields = try MessageFields(bytes)
     /// The byte string `name`: a slice of the message, which it keeps.

@@ -1,7 +1,7 @@
 /// The live link's protocol (`docs/LIVE.md`): what both of its ends, and their stand-ins in
 /// the tests and benchmarks, agree on.
 ///
-/// The messages (``LiveMessage`` from the app, ``StudioMessage`` from the Studio), their one
+/// The messages (``AppMessage`` from the app, ``StudioMessage`` from the Studio), their one
 /// codec and the endpoint's address (``StudioEndpoint``) are `package`: only this package's
 /// modules use them. These constants are public, through the underscored product
 /// `_RetraceLiveProtocol`, for the benchmarks' stand-in Studio, which lives in a package of

@@ -46,7 +46,7 @@ package enum StudioMessage: Sendable, Equatable {
     switch self {
     case .jump(let to, let state, let hash):
       CBORPrimitiveWriter.appendHead(5, 4, to: &bytes)
-      LiveMessage.appendType("jump", to: &bytes)
+      AppMessage.appendType("jump", to: &bytes)
       CBORPrimitiveWriter.appendText("to", to: &bytes)
       CBORPrimitiveWriter.appendHead(0, to, to: &bytes)
       CBORPrimitiveWriter.appendText("state", to: &bytes)
@@ -55,14 +55,14 @@ package enum StudioMessage: Sendable, Equatable {
       CBORPrimitiveWriter.appendHead(0, hash, to: &bytes)
     case .dispatch(let action):
       CBORPrimitiveWriter.appendHead(5, 2, to: &bytes)
-      LiveMessage.appendType("dispatch", to: &bytes)
+      AppMessage.appendType("dispatch", to: &bytes)
       CBORPrimitiveWriter.appendText("action", to: &bytes)
       action.withUnsafeBytes { CBORPrimitiveWriter.appendByteString($0, to: &bytes) }
     case .error(let message):
-      LiveMessage.appendError(message, to: &bytes)
+      AppMessage.appendError(message, to: &bytes)
     case .other(let type):
       CBORPrimitiveWriter.appendHead(5, 1, to: &bytes)
-      LiveMessage.appendType(type, to: &bytes)
+      AppMessage.appendType(type, to: &bytes)
     }
     return bytes
   }

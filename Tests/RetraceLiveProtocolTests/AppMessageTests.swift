@@ -6,16 +6,16 @@ import Testing
 
 /// Every message of the protocol, both ways, through its one codec: encoded, decoded, and
 /// equal to what was encoded.
-struct LiveMessageTests {
-  static let hello = LiveMessage.Hello(
+struct AppMessageTests {
+  static let hello = AppMessage.Hello(
     domain: "banking", actionSchemaVersion: 3, sessionID: "s-1", startTime: 1_700_000_000.25,
     app: ["name": "Acme", "version": "2.1"], sequence: 1_000_000,
     state: Data([0xa1, 0x61, 0x78, 0x01]),
     dropped: 7, commands: ["jump", "dispatch"])
 
   /// Encodes `message` and decodes it back.
-  static func roundTrip(_ message: LiveMessage) throws -> LiveMessage {
-    try LiveMessage(decoding: Data(try message.encoded()))
+  static func roundTrip(_ message: AppMessage) throws -> AppMessage {
+    try AppMessage(decoding: Data(try message.encoded()))
   }
 
   @Test func aHelloRoundTrips() throws {
@@ -31,12 +31,12 @@ struct LiveMessageTests {
     hello.commands = []
     var bytes: [UInt8] = []
     hello.state.withUnsafeBytes { state in
-      LiveMessage.appendHello(
+      AppMessage.appendHello(
         domain: hello.domain, actionSchemaVersion: hello.actionSchemaVersion,
         sessionID: hello.sessionID, startTime: hello.startTime, app: hello.app,
         sequence: hello.sequence, state: state, dropped: hello.dropped, commands: [], to: &bytes)
     }
-    guard case .hello(let decoded) = try LiveMessage(decoding: Data(bytes)) else {
+    guard case .hello(let decoded) = try AppMessage(decoding: Data(bytes)) else {
       Issue.record("not a hello")
       return
     }
@@ -52,11 +52,11 @@ struct LiveMessageTests {
       [UInt8](repeating: UInt8(truncatingIfNeeded: index), count: index % 40)
     }
     var bytes: [UInt8] = []
-    LiveMessage.appendActionsHead(first: first, count: count, to: &bytes)
-    for time in times { LiveMessage.appendTime(time, to: &bytes) }
-    LiveMessage.appendActionsArrayHead(count: count, to: &bytes)
-    for action in actions { action.withUnsafeBytes { LiveMessage.appendAction($0, to: &bytes) } }
-    let decoded = try LiveMessage(decoding: Data(bytes))
+    AppMessage.appendActionsHead(first: first, count: count, to: &bytes)
+    for time in times { AppMessage.appendTime(time, to: &bytes) }
+    AppMessage.appendActionsArrayHead(count: count, to: &bytes)
+    for action in actions { action.withUnsafeBytes { AppMessage.appendAction($0, to: &bytes) } }
+    let decoded = try AppMessage(decoding: Data(bytes))
     guard case .actions(let message) = decoded else {
       Issue.record("not an actions message")
       return
@@ -121,7 +121,7 @@ struct LiveMessageTests {
 
   @Test func theStudiosErrorIsTheAppsErrorOnTheWire() throws {
     var bytes: [UInt8] = []
-    LiveMessage.appendError("no", to: &bytes)
+    AppMessage.appendError("no", to: &bytes)
     #expect(StudioMessage.error("no").encoded() == bytes)
   }
 
@@ -139,7 +139,7 @@ struct LiveMessageTests {
   @Test func aCommandWithoutItsFieldsIsRefusedByField() throws {
     var bytes: [UInt8] = []
     CBORPrimitiveWriter.appendHead(5, 1, to: &bytes)
-    LiveMessage.appendType("dispatch", to: &bytes)
+    AppMessage.appendType("dispatch", to: &bytes)
     do {
       _ = try StudioMessage(decoding: bytes)
       Issue.record("a dispatch without action decoded")

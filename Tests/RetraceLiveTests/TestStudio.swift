@@ -88,11 +88,11 @@ final class TestStudio: Sendable {
     }
   }
 
-  /// Keeps a message the Studio's decoder takes (``LiveMessage``) as a map of its fields,
+  /// Keeps a message the Studio's decoder takes (``AppMessage``) as a map of its fields,
   /// which the tests look into; one it refuses as a `type` that says why.
   private func received(_ bytes: [UInt8]) {
     do {
-      _ = try LiveMessage(decoding: Data(bytes))
+      _ = try AppMessage(decoding: Data(bytes))
     } catch {
       state.withLock { $0.messages.append(["type": .textString("refused: \(error)")]) }
       return

@@ -46,7 +46,7 @@ struct LiveLoadTests {
       .init(.textString("future"), .array([.map([.init(.textString("x"), .negative(4))])])),
       .init(.unsigned(7), .textString("a key that is not text")),
     ])
-    guard case .hello(let hello) = try LiveMessage(decoding: Data(bytes)) else {
+    guard case .hello(let hello) = try AppMessage(decoding: Data(bytes)) else {
       Issue.record("not a hello")
       return
     }
@@ -61,7 +61,7 @@ struct LiveLoadTests {
   @Test func anActionsMessageIsReadOneActionAtATime() throws {
     let sent: [CounterAction] = [.increment, .increment, .decrement, .reset]
     guard
-      case .actions(let actions) = try LiveMessage(
+      case .actions(let actions) = try AppMessage(
         decoding: Data(try LiveMemoryTests.actions(sent, first: 5)))
     else {
       Issue.record("not an actions message")
@@ -119,7 +119,7 @@ struct LiveLoadTests {
   ])
   func aMalformedMessageIsNamed(bytes: [UInt8], message: String) {
     do {
-      _ = try LiveMessage(decoding: Data(bytes))
+      _ = try AppMessage(decoding: Data(bytes))
       Issue.record("decoded")
     } catch {
       #expect(error.description.contains(message), "\(error.description)")
@@ -153,7 +153,7 @@ struct LiveLoadTests {
     // "5" resets the peak resident memory (VmHWM) to the present one.
     try "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
     let before = try Self.peakMemory()
-    guard case .hello = try LiveMessage(decoding: message) else {
+    guard case .hello = try AppMessage(decoding: message) else {
       Issue.record("not a hello")
       return
     }

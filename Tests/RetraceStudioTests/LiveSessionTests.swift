@@ -289,14 +289,14 @@ struct LiveSessionTests {
       .init("actionSchemaVersion", .unsigned(1)), .init("sessionID", "s"),
       .init("sequence", .unsigned(0)), .init("state", .byteString([0xa0])),
     ])
-    guard case .hello(let old) = try LiveMessage(decoding: Data(hello.encoded())) else {
+    guard case .hello(let old) = try AppMessage(decoding: Data(hello.encoded())) else {
       Issue.record("not a hello")
       return
     }
     #expect(old.commands == ["jump"])
     guard case .map(var pairs) = hello else { return }
     pairs.append(.init("commands", .array(["jump", "dispatch"])))
-    guard case .hello(let new) = try LiveMessage(decoding: Data(CBORValue.map(pairs).encoded()))
+    guard case .hello(let new) = try AppMessage(decoding: Data(CBORValue.map(pairs).encoded()))
     else {
       Issue.record("not a hello")
       return

@@ -210,7 +210,7 @@ extension LiveCore {
     let state = try encodeState(snapshot.state)
     var message = FrameBuilder(capacity: state.count + 256)
     state.withUnsafeBytes { state in
-      LiveMessage.appendHello(
+      AppMessage.appendHello(
         domain: session.domain, actionSchemaVersion: session.actionSchemaVersion,
         sessionID: session.sessionID, startTime: startTime.withLock { $0 }, app: session.app,
         sequence: snapshot.sequence, state: state, dropped: droppedCount,
@@ -243,16 +243,16 @@ extension LiveCore {
       func flush() {
         guard let first = run.first else { return }
         var message = FrameBuilder(capacity: run.count * 64 + 64)
-        LiveMessage.appendActionsHead(first: first.sequence, count: run.count, to: &message.bytes)
-        for entry in run { LiveMessage.appendTime(entry.time, to: &message.bytes) }
-        LiveMessage.appendActionsArrayHead(count: run.count, to: &message.bytes)
+        AppMessage.appendActionsHead(first: first.sequence, count: run.count, to: &message.bytes)
+        for entry in run { AppMessage.appendTime(entry.time, to: &message.bytes) }
+        AppMessage.appendActionsArrayHead(count: run.count, to: &message.bytes)
         for entry in run {
           if entry.inQueue {
-            LiveMessage.appendAction(
+            AppMessage.appendAction(
               UnsafeRawBufferPointer(rebasing: encoded[entry.range]), to: &message.bytes)
           } else {
             extra.withUnsafeBytes {
-              LiveMessage.appendAction(
+              AppMessage.appendAction(
                 UnsafeRawBufferPointer(rebasing: $0[entry.range]), to: &message.bytes)
             }
           }
@@ -299,7 +299,7 @@ extension LiveCore {
             if let bytes = try? CBOREncoder(deterministic: true).encode(state) {
               var message = FrameBuilder(capacity: bytes.count + 64)
               bytes.withUnsafeBytes {
-                LiveMessage.appendJump(
+                AppMessage.appendJump(
                   sequence: sequence, time: time, state: $0, to: &message.bytes)
               }
               message.finish(opcode: 0x2, appendingTo: &frames)
@@ -368,7 +368,7 @@ extension LiveCore {
         generation.load(ordering: .sequentiallyConsistent) == connection
       {
         var message = FrameBuilder()
-        LiveMessage.appendCheckpoint(sequence: sequence, hash: hash.rawValue, to: &message.bytes)
+        AppMessage.appendCheckpoint(sequence: sequence, hash: hash.rawValue, to: &message.bytes)
         enqueue(frame: message.finish(opcode: 0x2))
       }
       let elapsed = ContinuousClock.now - start
@@ -485,7 +485,7 @@ extension LiveCore {
   /// Answers a command with an `error` message.
   private func refuse(_ error: LiveLinkError) {
     var message = FrameBuilder()
-    LiveMessage.appendError(error.message, to: &message.bytes)
+    AppMessage.appendError(error.message, to: &message.bytes)
     enqueue(frame: message.finish(opcode: 0x2))
     onEvent?(.refused(error))
   }

@@ -142,7 +142,7 @@ final class LiveHub: WSMessageHandler, Sendable {
     _ bytes: Data, after segment: (any LiveSegment)?,
     outgoing: AsyncStream<WSMessage>.Continuation
   ) throws(LiveProtocolError) -> (any LiveSegment)? {
-    let decoded = try LiveMessage(decoding: bytes)
+    let decoded = try AppMessage(decoding: bytes)
     switch decoded {
     case .hello(let hello):
       end(segment)
@@ -195,7 +195,7 @@ final class LiveHub: WSMessageHandler, Sendable {
   }
 
   /// Starts a segment for `hello` in the catalog.
-  private func start(_ hello: LiveMessage.Hello, outgoing: AsyncStream<WSMessage>.Continuation)
+  private func start(_ hello: AppMessage.Hello, outgoing: AsyncStream<WSMessage>.Continuation)
     throws(LiveProtocolError) -> any LiveSegment
   {
     guard hello.version == LiveProtocol.version else {

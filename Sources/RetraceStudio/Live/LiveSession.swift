@@ -14,7 +14,7 @@ protocol LiveSegment: StudioSession {
   ///
   /// - Throws: ``LiveProtocolError`` when the message cannot be taken (an action that does
   ///   not decode, a gap in the sequence numbers); the hub then closes the connection.
-  func receive(_ message: LiveMessage) throws(LiveProtocolError)
+  func receive(_ message: AppMessage) throws(LiveProtocolError)
   /// The connection ended, or a new `hello` started another segment: commands can no longer
   /// be sent, the recording is closed, and the states held for the app are let go of.
   func disconnect()
@@ -164,7 +164,7 @@ final class LiveSession<D: Domain>: LiveSegment {
   /// - Throws: ``LiveProtocolError`` when the state does not decode or the trace cannot be
   ///   created.
   init(
-    id: String, domain: D, hello: LiveMessage.Hello, segment: Int, path: String,
+    id: String, domain: D, hello: AppMessage.Hello, segment: Int, path: String,
     flow: NavigationFlow?, outgoing: AsyncStream<WSMessage>.Continuation
   ) throws(LiveProtocolError) {
     self.id = id
@@ -197,7 +197,7 @@ final class LiveSession<D: Domain>: LiveSegment {
 
   // MARK: - The app's messages
 
-  func receive(_ message: LiveMessage) throws(LiveProtocolError) {
+  func receive(_ message: AppMessage) throws(LiveProtocolError) {
     switch message {
     case .actions, .jump: live.withLock { $0.unanswered = 0 }
     default: break
@@ -256,7 +256,7 @@ final class LiveSession<D: Domain>: LiveSegment {
     }
   }
 
-  private func record(_ actions: LiveMessage.Actions) throws(LiveProtocolError) {
+  private func record(_ actions: AppMessage.Actions) throws(LiveProtocolError) {
     let first = actions.first
     try live.withLock { live throws(LiveProtocolError) in
       guard live.sequence < UInt64(Int64.max), first == live.sequence + 1,
