@@ -1,7 +1,8 @@
 import RetraceLog
 
-/// A file's integrity, as `info`, `verify`, `replay --verify` and `bisect` report it, and the
-/// Studio's answers give it (``IntegrityReport``).
+/// A file's integrity, as `info`, `verify`, `replay --verify` and `bisect` report it
+/// (``IntegrityReport``). In the session layer, beside the report it encodes; the Studio's
+/// answers give the same keys (`IntegrityReport.json`).
 package struct IntegrityJSON: Codable, Sendable, Equatable {
   /// `clean`, `unfinished`, `truncated`, `damaged`, or `encrypted` for a trace read
   /// without its key.
