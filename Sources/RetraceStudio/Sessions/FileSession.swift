@@ -33,8 +33,8 @@ final class FileSession<D: Domain>: StudioSession {
   let flow: NavigationFlow?
   /// The private key the file was opened with, when it is an encrypted trace.
   let key: TracePrivateKey?
-  private let source: LazyValue<any SessionSource<D>>
-  /// The session's states and actions, from the fastest place that holds them.
+  /// The session as read from its file (`states.source`), and its states and actions from
+  /// the fastest place that holds them.
   private let states: LazyValue<SessionStates<D>>
   /// The file as far as it is intact and its summary, from one check of every chunk: the
   /// summary counts what the session's requests read.
@@ -69,11 +69,6 @@ final class FileSession<D: Domain>: StudioSession {
       return try await checked.value.checked
     }
     self.readable = readable
-    let source = LazyValue {
-      let file = try await readable.value
-      return try await offload { try file.source(as: domain, cachedSnapshots: 16) }
-    }
-    self.source = source
     let debugger = LazyValue {
       let file = try await readable.value
       return try await offload(.wholeSession) { try file.debugger(as: domain) }
@@ -89,8 +84,10 @@ final class FileSession<D: Domain>: StudioSession {
     // Once the session is in memory, a state comes from its spaced states, made on first
     // need.
     states = LazyValue {
-      SessionStates(
-        try await source.value, engine: { debugger.ready },
+      let file = try await readable.value
+      let source = try await offload { try file.source(as: domain, cachedSnapshots: 16) }
+      return SessionStates(
+        source, engine: { debugger.ready },
         spacedStates: {
           checkpoints.start()
           return checkpoints.ready
@@ -147,7 +144,7 @@ final class FileSession<D: Domain>: StudioSession {
 
   func detail() async throws -> JSONValue {
     let summary = try await checked.value.summary
-    let source = try await source.value
+    let source = try await states.value.source
     return .object(
       summaryFields(summary) + [
         ("startSequence", .uint(source.startSequence)),
@@ -204,7 +201,7 @@ final class FileSession<D: Domain>: StudioSession {
     let filtered = type != nil || text != nil
     let budget = filtered ? Self.filterReadBudget : Int.max
     // The session as read once: a JSON Lines file is not parsed again for each page.
-    let source = try await source.value
+    let source = try await states.value.source
     // A filter's read of up to a budget of actions is long work: on the pool for it, so
     // that filters sent together never keep a step or a page of actions waiting.
     return try await answering(source) {
@@ -461,7 +458,7 @@ final class FileSession<D: Domain>: StudioSession {
   }
 
   func diff(from: UInt64?, to: UInt64?) async throws -> JSONValue {
-    let source = try await source.value
+    let source = try await states.value.source
     let formats = domain.displayFormats
     return try await answering(source) {
       try await offload {
