@@ -431,8 +431,41 @@ extension StudioAPITests {
   /// its time-travel jumps when opened as a file, as a live session does.
   @Test @MainActor func aFileSessionListsItsJumps() async throws {
     let directory = NSTemporaryDirectory() + "retrace-file-jumps-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
+    let studio = try await StudioHarness.start(
+      [], paths: [try Self.recordMovedSession(in: directory)])
+    defer { Task { await studio.stop() } }
+    let detail = try #require(
+      try await studio.get("/api/sessions/moved").json() as? [String: Any])
+    let jumps = try #require(detail["jumps"] as? [[String: Any]], "\(detail)")
+    #expect(jumps.count == 1)
+    #expect(jumps.first?["after"] as? Int == 40)
+  }
+
+  /// An action of a session with a time-travel jump can be skipped: the jump still sets the
+  /// state it set, as in `debug`.
+  @Test @MainActor func aSessionWithAJumpCanSkipAnAction() async throws {
+    let directory = NSTemporaryDirectory() + "retrace-skip-jumps-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let studio = try await StudioHarness.start(
+      [], paths: [try Self.recordMovedSession(in: directory)])
+    defer { Task { await studio.stop() } }
+    let skipped = try await studio.get("/api/sessions/moved/state", ["at": "50", "skip": "45"])
+    #expect(skipped.status == 200, "\(String(decoding: skipped.body, as: UTF8.self))")
+    let body = try #require(try skipped.json() as? [String: Any])
+    #expect(body["skipped"] as? [Int] == [45])
+    // Before the jump, a skipped action changes nothing after it: the state is the recorded one.
+    let before = try #require(
+      try await studio.get("/api/sessions/moved/state", ["at": "50", "skip": "30"]).json()
+        as? [String: Any])
+    #expect(before["skipped"] as? [Int] == [30])
+    #expect((before["changed"] as? [Any])?.isEmpty == true, "\(before)")
+  }
+
+  /// Records 60 banking actions, with a jump after action 40 back to the state after 10, to
+  /// `moved.trace` in `directory`; returns its path.
+  @MainActor static func recordMovedSession(in directory: String) throws -> String {
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     let path = directory + "/moved.trace"
     let domain = bankingDomain
     let store = Store(
@@ -449,14 +482,7 @@ extension StudioAPITests {
       if index + 1 == 40 { store.jump(to: states[10]) }
     }
     try recorder.close()
-
-    let studio = try await StudioHarness.start([], paths: [path])
-    defer { Task { await studio.stop() } }
-    let detail = try #require(
-      try await studio.get("/api/sessions/moved").json() as? [String: Any])
-    let jumps = try #require(detail["jumps"] as? [[String: Any]], "\(detail)")
-    #expect(jumps.count == 1)
-    #expect(jumps.first?["after"] as? Int == 40)
+    return path
   }
 
   /// Without the page's files, `GET /` says what is wrong and how to fix it, in a page.

@@ -132,25 +132,30 @@ package final class SessionStates<D: Domain>: Sendable {
   /// start, at or before `sequence`. The replay starts from the state before the first of
   /// them; `nil` when none lies there (the state is ``state(at:)``'s).
   ///
-  /// A session with time-travel jumps is refused when an action is skipped: a jump sets the
-  /// state whatever came before it, which a replay of actions alone would not show.
+  /// A time-travel jump still sets the state it set, as in
+  /// ``ReplayEngine/state(at:skipping:)``, which answers once the session is in memory.
   ///
-  /// - Throws: `DebuggerError` (``DebuggerError/Code/unsupported``) for a session with
-  ///   jumps; `TraceError` as ``state(at:)``.
+  /// - Throws: `TraceError` as ``state(at:)``.
   package func state(at sequence: UInt64, skipping skipped: Set<UInt64>) throws
     -> (state: D.State, skipped: [UInt64])?
   {
     let left = skipped.filter { $0 > source.startSequence && $0 <= sequence }
     guard let first = left.min() else { return nil }
-    guard source.jumpSequences.isEmpty else {
-      throw DebuggerError(.unsupported, "a session with time-travel jumps cannot skip an action")
+    if let engine = engine(), engine.session.sequenceRange.contains(sequence) {
+      return (try engine.state(at: sequence, skipping: left), left.sorted())
     }
     let domain = source.domain
+    // The states the jumps in the replay set, read before it: the file is read once at a time.
+    var jumped: [UInt64: D.State] = [:]
+    for jump in source.jumpSequences where jump >= first && jump <= sequence {
+      jumped[jump] = try source.state(at: jump)
+    }
     var state = try state(at: first - 1)
     try source.forEachAction(from: first, through: sequence) { action in
       if !left.contains(action.sequence) {
         _ = domain.reduce(into: &state, action: action.action)
       }
+      if let jump = jumped[action.sequence] { state = jump }
       return true
     }
     return (state, left.sorted())
