@@ -7,6 +7,9 @@ import Synchronization
 /// recording) asks for, again and again, near where it asked last.
 ///
 /// A state comes, in order of preference:
+/// - from the state last kept (``keep(_:at:)``), when it is the one asked for: a tool that
+///   shows a state and then searches it, or steps forward from it (``take(at:)``), replays
+///   nothing;
 /// - from the engine (the whole session in memory, ``ReplayEngine``) and its
 ///   ``SpacedStates``, once a caller has made them: at most one spacing of replay;
 /// - from the anchor, the state at the last multiple of ``anchorSpacing`` sought to, when it
@@ -39,6 +42,8 @@ package final class SessionStates<D: Domain>: Sendable {
   private let anchor = Mutex<(sequence: UInt64, state: D.State)?>(nil)
   /// A run of actions read ahead of the last one asked for.
   private let readAhead = Mutex<[TimedAction<D.Action>]>([])
+  /// The state a caller kept last, with its sequence number.
+  private let kept = Mutex<(sequence: UInt64, state: D.State)?>(nil)
 
   /// How far apart anchors are: a step back replays at most twice this many actions.
   package static var anchorSpacing: UInt64 { 2_048 }
@@ -70,12 +75,34 @@ package final class SessionStates<D: Domain>: Sendable {
   /// The engine, when the whole session is in memory.
   package var loadedEngine: ReplayEngine<D>? { engine() }
 
+  /// Keeps `state`, the state after action `sequence`, in place of the one kept before
+  /// (which goes to `release`): the state a tool shows, which it may search next or step
+  /// forward from.
+  package func keep(_ state: D.State, at sequence: UInt64) {
+    let old = kept.withLock { kept in
+      defer { kept = (sequence, state) }
+      return kept
+    }
+    if let old { release(old.state) }
+  }
+
+  /// The state kept after action `sequence`, no longer kept: a step forward changes it in
+  /// place rather than a copy. `nil` when the state kept is another (or none is).
+  package func take(at sequence: UInt64) -> D.State? {
+    kept.withLock { kept in
+      guard let taken = kept, taken.sequence == sequence else { return nil }
+      kept = nil
+      return taken.state
+    }
+  }
+
   /// The state after action `sequence`, which must lie in the session
   /// (``SessionSource/checkInRange(_:)``).
   ///
   /// - Throws: `TraceError` naming the problem in the file, or (`io`) saying that the
   ///   actions up to `sequence` cannot be read.
   package func state(at sequence: UInt64) throws -> D.State {
+    if let state = kept.withLock({ $0?.sequence == sequence ? $0?.state : nil }) { return state }
     let domain = source.domain
     if !source.jumpSequences.isEmpty {
       return try engine()?.state(at: sequence) ?? source.state(at: sequence)

@@ -50,8 +50,6 @@ final class FileSession<D: Domain>: StudioSession {
   private let checkpoints: LazyValue<SpacedStates<D>>
   /// The previews of the last states shown: a step forward finds the state before it here.
   private let previews = Mutex<[(sequence: UInt64, preview: StatePreview)]>([])
-  /// The last state shown, taken (not copied) by a step forward from it.
-  private let lastState = Mutex<(sequence: UInt64, state: D.State)?>(nil)
 
   init(id: String, domain: D, file: SessionFile, flow: NavigationFlow?, key: TracePrivateKey?) {
     self.id = id
@@ -338,12 +336,7 @@ final class FileSession<D: Domain>: StudioSession {
           action = next
           // The state before, and the action applied to it: a step forward takes the last
           // state shown, and changes it in place.
-          var after =
-            try lastState.withLock { last -> D.State? in
-              guard let taken = last, taken.sequence == target - 1 else { return nil }
-              last = nil
-              return taken.state
-            } ?? states.state(at: target - 1)
+          var after = try states.take(at: target - 1) ?? states.state(at: target - 1)
           let before = window == nil ? try self.preview(of: after, at: target - 1) : nil
           // The long arrays before the action, to find what it changed between their ends.
           let beforeArrays = window == nil ? try StatePreview.capturing(after).1 : nil
@@ -361,11 +354,7 @@ final class FileSession<D: Domain>: StudioSession {
         } else {
           state = try source.state(at: target)
         }
-        let shownBefore = lastState.withLock { last in
-          defer { last = (target, state) }
-          return last
-        }
-        releaseInBackground(shownBefore)
+        states.keep(state, at: target)
         if let window {
           let preview = try StatePreview(state, window: (window.path, window.range))
           guard let node = preview.node(at: window.path) else {
@@ -437,16 +426,14 @@ final class FileSession<D: Domain>: StudioSession {
     let states = try await states.value
     let source = states.source
     return try await answering(source) {
-      try await offload { [self] in
+      try await offload {
         let target = sequence ?? source.lastSequence
         try source.checkInRange(target)
-        // The state shown last is read where it is (a copy that is never changed costs
-        // nothing); another is replayed.
-        let shown = lastState.withLock { $0?.sequence == target ? $0?.state : nil }
+        // The state shown last is kept by the states, and read where it is (a copy that is
+        // never changed costs nothing); another is replayed.
         let state =
-          try shown
-          ?? (target > source.startSequence
-            ? states.state(at: target) : source.state(at: target))
+          try target > source.startSequence
+          ? states.state(at: target) : source.state(at: target)
         let search = try StateSearch(state, query: query, limit: limit)
         return .object([
           ("seq", .uint(target)), ("query", .string(query)),
