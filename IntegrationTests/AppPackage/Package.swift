@@ -1,8 +1,8 @@
 // swift-tools-version: 6.1
-// An app's package as the README and docs/DOMAINS.md set one up: it depends on Retrace by
-// path, defines its domain, records sessions, builds its own debugger, and tests with
-// TestStore from a test target that depends on Retrace and RetraceTesting only.
-// scripts/test runs its tests.
+// An app's package as the README and Retrace's article "Defining a domain" set one up: it
+// depends on Retrace by path, defines its domain, records sessions, builds its own debugger,
+// and tests with TestStore from a test target that depends on Retrace and RetraceTesting
+// only. scripts/test runs its tests.
 import PackageDescription
 
 let package = Package(

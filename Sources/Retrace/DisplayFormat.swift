@@ -25,7 +25,7 @@
 /// value on hover, and every `--json` output and trace keeps the raw value. An action's
 /// payload values are matched by their path in the action's encoding, from the case's name
 /// (`deposit(amount: 4412)` is at `deposit.amount`, which `**.amount` matches): labels and
-/// the CLI's action lines show them formatted too (docs/DOMAINS.md).
+/// the CLI's action lines show them formatted too (<doc:DefiningADomain>).
 public enum DisplayFormat: Sendable, Hashable {
   /// An integer amount in the currency's minor units (cents), shown in major units with
   /// `minorUnits` decimals and the currency code: `4412` as `44.12 EUR`.

@@ -1,15 +1,18 @@
 import Foundation
 import Testing
 
-/// Code in the docs that names a file is that file: docs/DOMAINS.md shows the app package
-/// the suite builds and tests (IntegrationTests/AppPackage), docs/SCALE.md the manifests
+/// Code in the docs that names a file is that file: Retrace's article "Defining a domain"
+/// (DefiningADomain.md) shows the app package the suite builds and tests
+/// (IntegrationTests/AppPackage), docs/SCALE.md the manifests
 /// `scripts/ci/check-scale-manifests` checks.
 @Suite struct DocsTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent()
     .deletingLastPathComponent()
 
-  @Test(arguments: [("docs/DOMAINS.md", "swift", 3), ("docs/SCALE.md", "yaml", 2)])
+  @Test(arguments: [
+    ("Sources/Retrace/Retrace.docc/DefiningADomain.md", "swift", 3), ("docs/SCALE.md", "yaml", 2),
+  ])
   func everyBlockThatNamesAFileIsThatFile(doc: String, language: String, blocks: Int) throws {
     let text = try String(contentsOf: Self.root.appendingPathComponent(doc), encoding: .utf8)
     let lines = text.components(separatedBy: "\n")

@@ -26,16 +26,34 @@ struct LiveLinkTests {
     Store(initialState: bankingDomain.initialState, reducer: BankingReducer())
   }
 
-  @Test func actionsArriveInOrderAfterAHelloWithTheStoreState() async throws {
+  /// A stand-in Studio, and a `LiveLink` of `domain` attached to `store`, its events
+  /// collected: what most tests here start with. The caller stops the Studio.
+  static func linked<State, Action>(
+    _ store: Store<State, Action>, domain: some Domain<State, Action>,
+    app: [String: String] = [:], configuration: LiveLinkConfiguration = LiveLinkConfiguration()
+  ) async throws -> (studio: TestStudio, link: LiveLink<State, Action>, events: Events) {
     let studio = try await TestStudio.start()
-    defer { Task { await studio.stop() } }
+    let events = Events()
+    do {
+      let link = try LiveLink(
+        domain: domain, studio: studio.address, app: app, configuration: configuration,
+        onEvent: events.handler)
+      store.attach(link)
+      return (studio, link, events)
+    } catch {
+      await studio.stop()
+      throw error
+    }
+  }
+
+  @Test func actionsArriveInOrderAfterAHelloWithTheStoreState() async throws {
     let store = Self.bankingStore()
     let (actions, _) = bankingDomain.generate(count: 1_000, seed: 7)
     for action in actions.prefix(10) { store.send(action) }
     let stateAtAttach = store.state
-    let link = try LiveLink(
-      domain: bankingDomain, studio: studio.address, app: ["name": "tests"])
-    store.attach(link)
+    let (studio, link, _) = try await Self.linked(
+      store, domain: bankingDomain, app: ["name": "tests"])
+    defer { Task { await studio.stop() } }
     for action in actions.dropFirst(10) { store.send(action) }
     try await eventually("1,000 actions") { studio.actionsSinceLastHello().count == 990 }
 
@@ -82,11 +100,9 @@ struct LiveLinkTests {
   }
 
   @Test func actionsWithoutAHandWrittenEncodingArriveToo() async throws {
-    let studio = try await TestStudio.start()
-    defer { Task { await studio.stop() } }
     let store = Store(initialState: CounterState(), reducer: CounterReducer())
-    let link = try LiveLink(domain: counterDomain, studio: studio.address)
-    store.attach(link)
+    let (studio, link, _) = try await Self.linked(store, domain: counterDomain)
+    defer { Task { await studio.stop() } }
     let actions = (0..<500).map { CounterAction.allCases[$0 % 3] }
     for action in actions { store.send(action) }
     try await eventually("500 actions") { studio.actionsSinceLastHello().count == 500 }
@@ -101,11 +117,9 @@ struct LiveLinkTests {
   /// acting, the link sends the hash of its state after its last action, and none for a
   /// state a jump set.
   @Test func anIdleLinkSendsACheckpointOfItsLastAction() async throws {
-    let studio = try await TestStudio.start()
-    defer { Task { await studio.stop() } }
     let store = Self.bankingStore()
-    let link = try LiveLink(domain: bankingDomain, studio: studio.address)
-    store.attach(link)
+    let (studio, link, _) = try await Self.linked(store, domain: bankingDomain)
+    defer { Task { await studio.stop() } }
     let actions = bankingDomain.generate(count: 201, seed: 11).actions
     for action in actions.prefix(200) { store.send(action) }
     let expected = try StateHash(of: store.state).rawValue
@@ -133,14 +147,12 @@ struct LiveLinkTests {
 
   /// With `checkpointInterval` 0 the link sends no checkpoint, idle or not.
   @Test func noIntervalSendsNoIdleCheckpoint() async throws {
-    let studio = try await TestStudio.start()
-    defer { Task { await studio.stop() } }
     let store = Self.bankingStore()
     var configuration = LiveLinkConfiguration()
     configuration.checkpointInterval = 0
-    let link = try LiveLink(
-      domain: bankingDomain, studio: studio.address, configuration: configuration)
-    store.attach(link)
+    let (studio, link, _) = try await Self.linked(
+      store, domain: bankingDomain, configuration: configuration)
+    defer { Task { await studio.stop() } }
     for action in bankingDomain.generate(count: 50, seed: 11).actions { store.send(action) }
     try await eventually("50 actions") { studio.actionsSinceLastHello().count == 50 }
     try await Task.sleep(for: .milliseconds(300))
@@ -149,13 +161,9 @@ struct LiveLinkTests {
   }
 
   @Test func aJumpFromTheStudioMovesTheStoreAndIsEchoed() async throws {
-    let studio = try await TestStudio.start()
-    defer { Task { await studio.stop() } }
     let store = Self.bankingStore()
-    let events = Events()
-    let link = try LiveLink(
-      domain: bankingDomain, studio: studio.address, onEvent: events.handler)
-    store.attach(link)
+    let (studio, link, events) = try await Self.linked(store, domain: bankingDomain)
+    defer { Task { await studio.stop() } }
     let (actions, _) = bankingDomain.generate(count: 600, seed: 3)
     var states: [BankingState] = []
     for action in actions {
@@ -189,13 +197,9 @@ struct LiveLinkTests {
   }
 
   @Test func aJumpWithAWrongHashIsRefusedAndTheStateLeftAlone() async throws {
-    let studio = try await TestStudio.start()
-    defer { Task { await studio.stop() } }
     let store = Store(initialState: CounterState(), reducer: CounterReducer())
-    let events = Events()
-    let link = try LiveLink(
-      domain: counterDomain, studio: studio.address, onEvent: events.handler)
-    store.attach(link)
+    let (studio, link, events) = try await Self.linked(store, domain: counterDomain)
+    defer { Task { await studio.stop() } }
     for _ in 0..<5 { store.send(.increment) }
     try await eventually("5 actions") { studio.actionsSinceLastHello().count == 5 }
     let state = try CBOREncoder(deterministic: true).encode(CounterState(count: 42))
@@ -224,13 +228,9 @@ struct LiveLinkTests {
   /// The Studio's `dispatch` sends an action to the store as if the user had: reduced,
   /// and streamed back like any other; one that does not decode is refused.
   @Test func aDispatchFromTheStudioIsSentToTheStore() async throws {
-    let studio = try await TestStudio.start()
-    defer { Task { await studio.stop() } }
     let store = Store(initialState: CounterState(), reducer: CounterReducer())
-    let events = Events()
-    let link = try LiveLink(
-      domain: counterDomain, studio: studio.address, onEvent: events.handler)
-    store.attach(link)
+    let (studio, link, _) = try await Self.linked(store, domain: counterDomain)
+    defer { Task { await studio.stop() } }
     for _ in 0..<3 { store.send(.increment) }
     try await eventually("3 actions") { studio.actionsSinceLastHello().count == 3 }
     // The hello says the link takes dispatch.
@@ -300,16 +300,12 @@ struct LiveLinkTests {
   }
 
   @Test func aFullQueueDropsAndResynchronizes() async throws {
-    let studio = try await TestStudio.start()
-    defer { Task { await studio.stop() } }
     let store = Store(initialState: CounterState(), reducer: CounterReducer())
     var configuration = LiveLinkConfiguration()
     configuration.maxQueuedActions = 8
-    let events = Events()
-    let link = try LiveLink(
-      domain: counterDomain, studio: studio.address, configuration: configuration,
-      onEvent: events.handler)
-    store.attach(link)
+    let (studio, link, events) = try await Self.linked(
+      store, domain: counterDomain, configuration: configuration)
+    defer { Task { await studio.stop() } }
     try await eventually("a hello") { studio.messages(ofType: "hello").count == 1 }
     // The main actor keeps the sender's resync waiting until the loop is done.
     for _ in 0..<1_000 { store.send(.increment) }
@@ -385,11 +381,9 @@ struct LiveLinkTests {
   }
 
   @Test func theDetachedStoreClosesTheLink() async throws {
-    let studio = try await TestStudio.start()
-    defer { Task { await studio.stop() } }
     let store = Store(initialState: CounterState(), reducer: CounterReducer())
-    let link = try LiveLink(domain: counterDomain, studio: studio.address)
-    store.attach(link)
+    let (studio, link, _) = try await Self.linked(store, domain: counterDomain)
+    defer { Task { await studio.stop() } }
     try await eventually("a hello") { studio.messages(ofType: "hello").count == 1 }
     store.detach(link)
     try await eventually("closed") { "\(link.status)" == "closed" }

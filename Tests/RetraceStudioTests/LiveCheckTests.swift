@@ -23,10 +23,8 @@ struct LiveCheckTests {
   static func shortSession(
     domains: [any Domain], until what: String, _ condition: @escaping ([String: Any]) -> Bool
   ) async throws -> [String: Any] {
-    let directory = try LiveSessionTests.directory()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let studio = try await LiveSessionTests.studio(directory, domains: domains)
-    defer { Task { await studio.stop() } }
+    let studio = try await StudioHarness.live(domains: domains)
+    defer { studio.end() }
     let demo = try LiveSessionTests.Demo([
       "banking", "--live", LiveSessionTests.address(studio), "--rate", "0", "--actions", "200",
       "--exit-after-idle", "20",
@@ -67,13 +65,10 @@ struct LiveCheckTests {
   /// Until a checkpoint covers them, the actions after the hello's state are unchecked:
   /// `checkedThrough` says the last action whose state was checked.
   @Test func statesNoCheckpointCoversAreUnchecked() async throws {
-    let directory = try LiveSessionTests.directory()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let studio = try await LiveSessionTests.studio(directory)
-    defer { Task { await studio.stop() } }
-    let link = try await RawWebSocket.connect(port: studio.port, token: StudioHarness.token)
+    let studio = try await StudioHarness.live()
+    defer { studio.end() }
+    let link = try await studio.connectApp("unchecked")
     defer { link.close() }
-    try await link.send(try RawWebSocket.hello(appName: "unchecked"))
     let (actions, final) = bankingDomain.generate(count: 100, seed: 3)
     try await link.send(try LiveMemoryTests.actions(actions, first: 1))
     let segment = try await LiveMemoryTests.segment(in: studio) { _ in true }
@@ -105,13 +100,10 @@ struct LiveCheckTests {
   /// Moving the app of a diverged session to a state past the last one checked would give it
   /// a state its own reducer never produced: refused, with the reason; a checked one is sent.
   @Test func aDivergedSessionMovesTheAppOnlyToCheckedStates() async throws {
-    let directory = try LiveSessionTests.directory()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let studio = try await LiveSessionTests.studio(directory)
-    defer { Task { await studio.stop() } }
-    let link = try await RawWebSocket.connect(port: studio.port, token: StudioHarness.token)
+    let studio = try await StudioHarness.live()
+    defer { studio.end() }
+    let link = try await studio.connectApp("diverged")
     defer { link.close() }
-    try await link.send(try RawWebSocket.hello(appName: "diverged"))
     let actions = bankingDomain.generate(count: 100, seed: 3).actions
     try await link.send(try LiveMemoryTests.actions(actions, first: 1))
     try await link.send(Self.checkpoint(64, StateHash(rawValue: 42)))

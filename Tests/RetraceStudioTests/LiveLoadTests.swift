@@ -217,13 +217,10 @@ struct LiveLoadTests {
   /// dispatches of 60 KB: 800 MB): past ``LiveHub/unreadMessageLimit`` they are refused
   /// with 503.
   @Test func commandsToAnAppThatDoesNotReadAreRefused() async throws {
-    let directory = try LiveSessionTests.directory()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let studio = try await LiveSessionTests.studio(directory)
-    defer { Task { await studio.stop() } }
-    let app = try await RawWebSocket.connect(port: studio.port, token: StudioHarness.token)
+    let studio = try await StudioHarness.live()
+    defer { studio.end() }
+    let app = try await studio.connectApp("deaf")
     defer { app.close() }
-    try await app.send(try RawWebSocket.hello(appName: "deaf"))
     let actions = bankingDomain.generate(count: 2_000, seed: 5).actions
     try await app.send(try LiveMemoryTests.actions(actions, first: 1))
     _ = try await LiveMemoryTests.segment(in: studio) { $0.heldStates > 100 }
@@ -245,10 +242,8 @@ struct LiveLoadTests {
   /// every action as it comes, and asking for it writes nothing to the recording (reopening
   /// the recording for it added a checkpoint each time, and read every action).
   @Test func listingAConnectedSegmentLeavesItsRecordingAlone() async throws {
-    let directory = try LiveSessionTests.directory()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let studio = try await LiveSessionTests.studio(directory)
-    defer { Task { await studio.stop() } }
+    let studio = try await StudioHarness.live()
+    defer { studio.end() }
     let link = try await RawWebSocket.connect(port: studio.port, token: StudioHarness.token)
     try await link.send(try Self.hello())
     let segment = try await LiveMemoryTests.segment(in: studio) { _ in true }
@@ -286,10 +281,8 @@ struct LiveLoadTests {
   /// The actions the list shows are there to ask for at once: a request for one the
   /// recording opened last lacks reopens it, however recently it was opened.
   @Test func whatTheListShowsCanBeAskedForAtOnce() async throws {
-    let directory = try LiveSessionTests.directory()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let studio = try await LiveSessionTests.studio(directory)
-    defer { Task { await studio.stop() } }
+    let studio = try await StudioHarness.live()
+    defer { studio.end() }
     let link = try await RawWebSocket.connect(port: studio.port, token: StudioHarness.token)
     defer { link.close() }
     try await link.send(try Self.hello())
@@ -335,10 +328,8 @@ struct LiveLoadTests {
   /// pool's, which answer the page: an app sending large states or many actions never keeps
   /// a request waiting for a thread.
   @Test func liveMessagesAreTakenOnTheLivePool() async throws {
-    let directory = try LiveSessionTests.directory()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let studio = try await LiveSessionTests.studio(directory, domains: [Self.probeDomain])
-    defer { Task { await studio.stop() } }
+    let studio = try await StudioHarness.live(domains: [Self.probeDomain])
+    defer { studio.end() }
     let link = try await RawWebSocket.connect(port: studio.port, token: StudioHarness.token)
     defer { link.close() }
     try await link.send(try Self.hello(domain: "probe"))

@@ -28,13 +28,10 @@ struct LiveMemoryTests {
   /// A segment holds states for the app while it is connected (its state, and states kept for
   /// checkpoints that have not come), and none once it has ended.
   @Test func anEndedSegmentLetsGoOfItsStates() async throws {
-    let directory = try LiveSessionTests.directory()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let studio = try await LiveSessionTests.studio(directory)
-    defer { Task { await studio.stop() } }
+    let studio = try await StudioHarness.live()
+    defer { studio.end() }
 
-    let link = try await RawWebSocket.connect(port: studio.port, token: StudioHarness.token)
-    try await link.send(try RawWebSocket.hello(appName: "states"))
+    let link = try await studio.connectApp("states")
     let actions = bankingDomain.generate(count: 2_000, seed: 5).actions
     try await link.send(try Self.actions(actions, first: 1))
     let segment = try await Self.segment(in: studio) { $0.heldStates > 100 }
@@ -69,13 +66,10 @@ struct LiveMemoryTests {
   /// `DELETE /api/sessions/ID` takes a session off the list: a file's or an ended live
   /// segment's; a connected one is 409, an unknown one 404, and the token is required.
   @Test func aSessionIsRemovedWithTheTokenOnceItHasEnded() async throws {
-    let directory = try LiveSessionTests.directory()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let studio = try await LiveSessionTests.studio(directory)
-    defer { Task { await studio.stop() } }
+    let studio = try await StudioHarness.live()
+    defer { studio.end() }
 
-    let link = try await RawWebSocket.connect(port: studio.port, token: StudioHarness.token)
-    try await link.send(try RawWebSocket.hello(appName: "removed"))
+    let link = try await studio.connectApp("removed")
     let segment = try await Self.segment(in: studio) { _ in true }
     let path = "/api/sessions/\(segment.id)"
 
@@ -100,13 +94,10 @@ struct LiveMemoryTests {
   /// already checked, or sooner than a tenth of the time since the last hash, is counted as
   /// unchecked, and the Studio goes on answering.
   @Test func aFloodOfCheckpointsIsNotHashedEachTime() async throws {
-    let directory = try LiveSessionTests.directory()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let studio = try await LiveSessionTests.studio(directory)
-    defer { Task { await studio.stop() } }
-    let link = try await RawWebSocket.connect(port: studio.port, token: StudioHarness.token)
+    let studio = try await StudioHarness.live()
+    defer { studio.end() }
+    let link = try await studio.connectApp("flood")
     defer { link.close() }
-    try await link.send(try RawWebSocket.hello(appName: "flood"))
     let hash = try StateHash(of: bankingDomain.initialState).rawValue
     let checkpoint = CBORValue.map([
       .init(.textString("type"), .textString("checkpoint")),
@@ -130,13 +121,10 @@ struct LiveMemoryTests {
 
   /// Two apps of one domain are listed apart: by the app's name and the time it started.
   @Test func liveSessionsAreNamedByTheirAppAndStartTime() async throws {
-    let directory = try LiveSessionTests.directory()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let studio = try await LiveSessionTests.studio(directory)
-    defer { Task { await studio.stop() } }
-    let link = try await RawWebSocket.connect(port: studio.port, token: StudioHarness.token)
+    let studio = try await StudioHarness.live()
+    defer { studio.end() }
+    let link = try await studio.connectApp("Acme")
     defer { link.close() }
-    try await link.send(try RawWebSocket.hello(appName: "Acme"))
     _ = try await Self.segment(in: studio) { _ in true }
     let listed = try #require(try await studio.get("/api/sessions").json() as? [[String: Any]])
     let name = try #require(listed.first?["name"] as? String)

@@ -36,7 +36,9 @@ struct LiveMessageLimitTests {
     }
   }
 
-  @Test func aMessageOverTheLimitClosesTheLinkWith1009() async throws {
+  /// A link to `studio(_:)` recording in a fresh directory, for `body`; then the link is
+  /// closed, the Studio ended and the directory removed.
+  static func withLink(_ body: (RawWebSocket) async throws -> Void) async throws {
     let directory = try LiveSessionTests.directory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let (process, link) = try await Self.studio(directory)
@@ -44,24 +46,25 @@ struct LiveMessageLimitTests {
       link.close()
       process.terminate()
     }
-    try await link.send([UInt8](repeating: 0xA0, count: (1 << 20) + 1))
-    #expect(try await Self.closeCode(from: link) == 1009)
+    try await body(link)
+  }
+
+  @Test func aMessageOverTheLimitClosesTheLinkWith1009() async throws {
+    try await Self.withLink { link in
+      try await link.send([UInt8](repeating: 0xA0, count: (1 << 20) + 1))
+      #expect(try await Self.closeCode(from: link) == 1009)
+    }
   }
 
   /// Fragments each under the limit, together over it, close the link with 1009 as the one
   /// that passes it comes.
   @Test func fragmentsOverTheLimitTogetherCloseTheLinkWith1009() async throws {
-    let directory = try LiveSessionTests.directory()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let (process, link) = try await Self.studio(directory)
-    defer {
-      link.close()
-      process.terminate()
+    try await Self.withLink { link in
+      let fragment = [UInt8](repeating: 0xA0, count: 256 << 10)
+      try await link.send(fragment, opcode: 0x2, fin: false)
+      for _ in 0..<4 { try await link.send(fragment, opcode: 0x0, fin: false) }
+      #expect(try await Self.closeCode(from: link) == 1009)
     }
-    let fragment = [UInt8](repeating: 0xA0, count: 256 << 10)
-    try await link.send(fragment, opcode: 0x2, fin: false)
-    for _ in 0..<4 { try await link.send(fragment, opcode: 0x0, fin: false) }
-    #expect(try await Self.closeCode(from: link) == 1009)
   }
 
   /// A frame whose header announces more than the limit is refused at its header, before
@@ -92,19 +95,14 @@ struct LiveMessageLimitTests {
 
   /// A message at the limit is taken: a hello is answered by a live session, not a Close.
   @Test func aMessageWithinTheLimitIsTaken() async throws {
-    let directory = try LiveSessionTests.directory()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let (process, link) = try await Self.studio(directory)
-    defer {
-      link.close()
-      process.terminate()
+    try await Self.withLink { link in
+      try await link.send(try RawWebSocket.hello(appName: "within"))
+      // A ping after it is answered: the hello did not end the connection.
+      try await link.send([1, 2, 3], opcode: 0x9)
+      let frame = try await link.receive()
+      #expect(frame?.opcode == 0xA)
+      #expect(frame?.payload == [1, 2, 3])
     }
-    try await link.send(try RawWebSocket.hello(appName: "within"))
-    // A ping after it is answered: the hello did not end the connection.
-    try await link.send([1, 2, 3], opcode: 0x9)
-    let frame = try await link.receive()
-    #expect(frame?.opcode == 0xA)
-    #expect(frame?.payload == [1, 2, 3])
   }
 
   /// The reassembly counts every fragment: one that would pass the limit is refused before it

@@ -199,10 +199,8 @@ struct LiveSessionTests {
   /// it comes back as the session's next action. The session lists where the app was moved
   /// and which action's state it shows.
   @Test func aDispatchedActionIsRecordedAndJumpsAreMarked() async throws {
-    let directory = try Self.directory()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let studio = try await Self.studio(directory)
-    defer { Task { await studio.stop() } }
+    let studio = try await StudioHarness.live()
+    defer { studio.end() }
     let demo = try Demo([
       "banking", "--live", Self.address(studio), "--rate", "0", "--actions", "200",
       "--exit-after-idle", "10", "--seed", "3",
@@ -307,13 +305,10 @@ struct LiveSessionTests {
   /// An app whose link predates `dispatch` (its hello lists no commands) is sent none: the
   /// command answers 409 and says why.
   @Test func anOlderAppIsSentNoDispatch() async throws {
-    let directory = try Self.directory()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let studio = try await Self.studio(directory)
-    defer { Task { await studio.stop() } }
-    let link = try await RawWebSocket.connect(port: studio.port, token: StudioHarness.token)
+    let studio = try await StudioHarness.live()
+    defer { studio.end() }
+    let link = try await studio.connectApp("old")
     defer { link.close() }
-    try await link.send(try RawWebSocket.hello(appName: "old"))
     var session: [String: Any] = [:]
     try await Self.eventually("the session listed") {
       session = try await Self.liveSessions(studio).first ?? [:]
@@ -348,10 +343,8 @@ struct LiveSessionTests {
   }
 
   @Test func anUnknownDomainIsRefusedWithAnError() async throws {
-    let directory = try Self.directory()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let studio = try await Self.studio(directory, domains: [counterDomain])
-    defer { Task { await studio.stop() } }
+    let studio = try await StudioHarness.live(domains: [counterDomain])
+    defer { studio.end() }
     let demo = try Demo(["banking", "--live", Self.address(studio), "--rate", "50"])
     try await Self.eventually("the refusal") {
       demo.lines.contains { $0.contains("does not know the domain 'banking'") }
@@ -364,10 +357,8 @@ struct LiveSessionTests {
   /// A Studio whose banking reducer is not the app's (it charges fees) finds the app's
   /// checkpoints differ from its replay: the session is diverged, never clean.
   @Test func aCheckpointThatDiffersMarksTheSessionDiverged() async throws {
-    let directory = try Self.directory()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let studio = try await Self.studio(directory, domains: [LiveCheckTests.otherBanking])
-    defer { Task { await studio.stop() } }
+    let studio = try await StudioHarness.live(domains: [LiveCheckTests.otherBanking])
+    defer { studio.end() }
     let demo = try Demo([
       "banking", "--live", Self.address(studio), "--rate", "2000", "--actions", "1000",
       "--exit-after-idle", "2",

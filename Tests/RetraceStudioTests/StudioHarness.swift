@@ -21,6 +21,8 @@ struct StudioHarness {
 
   let server: StudioServer
   let port: UInt16
+  /// The directory a Studio made by `live(domains:)` records in, which `end()` removes.
+  var liveDirectory: String? = nil
 
   /// Serves the sample traces `names`, the files at `paths`, and `extra` sessions after them.
   static func start(

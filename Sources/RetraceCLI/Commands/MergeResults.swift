@@ -107,7 +107,7 @@ struct ReplayResults {
       throw invalid(Self.newer(newer))
     }
     var shard: Shard?
-    if let named = report.shard {
+    if let named = report.part {
       guard named.count >= 1, (0..<named.count).contains(named.index) else {
         throw invalid("its \"shard\" is not an index and a count")
       }
@@ -185,7 +185,8 @@ struct ReplayResults {
     /// The merged results, in the shape of `replay --json` on several traces.
     var report: MergeResultsReport {
       MergeResultsReport(
-        traces: traces, counts: ReplayCounts(verify: verified, traces: traces), shards: shards)
+        traces: traces, counts: ReplayCounts(verify: verified, traces: traces),
+        part: shards.map(MergedShards.init(count:)))
     }
   }
 

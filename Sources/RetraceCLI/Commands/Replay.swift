@@ -221,7 +221,7 @@ struct Replay: AsyncParsableCommand {
         counts: ReplayCounts(
           verify: verify, passed: passed, diverged: diverged, unverified: unverified,
           damaged: damaged, errors: failed),
-        shard: shard.map { ReplayManyReport.ShardJSON(index: $0.index, count: $0.count) })
+        part: shard.map { ReplayShard(index: $0.index, count: $0.count) })
       print(try ReportJSON.text(report))
     } else {
       var summary =

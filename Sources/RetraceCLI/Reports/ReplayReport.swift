@@ -217,35 +217,48 @@ struct ReplayCounts: Codable, Sendable, Equatable {
 }
 
 /// What `replay --json` says of several traces: each trace's report, the counts, and the
-/// shard they were, if any.
-struct ReplayManyReport: VersionedReport {
-  static let currentVersion = 1
+/// shard they were (`shard`, `null` without `--shard`).
+typealias ReplayManyReport = ReplayTracesReport<ReplayShard>
+
+/// What `merge-results --json` says: every trace of the merged results once, sorted by
+/// path, the counts, and how many shards were merged (`shards`, `null` when the results
+/// named none).
+typealias MergeResultsReport = ReplayTracesReport<MergedShards>
+
+/// A report on several replayed traces: each trace's report, the counts, and one key that
+/// says which part of a corpus they are, written under `Part.key`. ``ReplayManyReport`` and
+/// ``MergeResultsReport`` differ in that key alone, so that `merge-results` reads and writes
+/// the traces and counts as `replay` does.
+struct ReplayTracesReport<Part: ReplayTracesPart>: VersionedReport {
+  static var currentVersion: Int { 1 }
   var version = Self.currentVersion
   var traces: [ReplayReport]
   var counts: ReplayCounts
-  var shard: ShardJSON?
+  /// The shard or shards; written as `null` when there are none.
+  var part: Part?
 
-  /// `--shard K/N` as `{"index":K,"count":N}`.
-  struct ShardJSON: Codable, Sendable, Equatable {
-    var index: Int
-    var count: Int
+  private struct CodingKeys: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+
+    static var version: Self { Self(stringValue: "version") }
+    static var traces: Self { Self(stringValue: "traces") }
+    static var part: Self { Self(stringValue: Part.key) }
   }
 
-  private enum CodingKeys: String, CodingKey {
-    case version, traces, shard
-  }
-
-  init(traces: [ReplayReport], counts: ReplayCounts, shard: ShardJSON?) {
+  init(traces: [ReplayReport], counts: ReplayCounts, part: Part?) {
     self.traces = traces
     self.counts = counts
-    self.shard = shard
+    self.part = part
   }
 
   init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     version = try ReportJSON.version(in: container, forKey: .version)
     traces = try container.decode([ReplayReport].self, forKey: .traces)
-    shard = try container.decodeIfPresent(ShardJSON.self, forKey: .shard)
+    part = try container.decodeIfPresent(Part.self, forKey: .part)
     counts = try ReplayCounts(from: decoder)
   }
 
@@ -253,43 +266,37 @@ struct ReplayManyReport: VersionedReport {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(version, forKey: .version)
     try container.encode(traces, forKey: .traces)
-    try container.encode(shard, forKey: .shard)
+    try container.encode(part, forKey: .part)
     try counts.encode(to: encoder)
   }
 }
 
-/// What `merge-results --json` says: every trace of the merged results once, sorted by
-/// path, the counts, and how many shards were merged (`null` when the results named none).
-struct MergeResultsReport: VersionedReport {
-  static let currentVersion = 1
-  var version = Self.currentVersion
-  var traces: [ReplayReport]
-  var counts: ReplayCounts
-  var shards: Int?
+/// What a ``ReplayTracesReport`` says beside its traces, and the key it is written under.
+protocol ReplayTracesPart: Codable, Sendable, Equatable {
+  /// The report's key for it.
+  static var key: String { get }
+}
 
-  private enum CodingKeys: String, CodingKey {
-    case version, traces, shards
-  }
+/// `replay --shard K/N` as `"shard":{"index":K,"count":N}`.
+struct ReplayShard: ReplayTracesPart {
+  static var key: String { "shard" }
+  var index: Int
+  var count: Int
+}
 
-  init(traces: [ReplayReport], counts: ReplayCounts, shards: Int?) {
-    self.traces = traces
-    self.counts = counts
-    self.shards = shards
-  }
+/// How many shards `merge-results` merged, as `"shards":N`.
+struct MergedShards: ReplayTracesPart {
+  static var key: String { "shards" }
+  var count: Int
+
+  init(count: Int) { self.count = count }
 
   init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    version = try ReportJSON.version(in: container, forKey: .version)
-    traces = try container.decode([ReplayReport].self, forKey: .traces)
-    shards = try container.decodeIfPresent(Int.self, forKey: .shards)
-    counts = try ReplayCounts(from: decoder)
+    count = try decoder.singleValueContainer().decode(Int.self)
   }
 
   func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(version, forKey: .version)
-    try container.encode(traces, forKey: .traces)
-    try container.encode(shards, forKey: .shards)
-    try counts.encode(to: encoder)
+    var container = encoder.singleValueContainer()
+    try container.encode(count)
   }
 }

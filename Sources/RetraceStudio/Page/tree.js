@@ -49,7 +49,7 @@ export class StateTree {
     this.oldWord = 'was';
     this.movedFrom = new Map();
     this.removed = new Map();
-    // The domain's display formats, by path pattern (docs/DOMAINS.md): set per session.
+    // The domain's display formats, by path pattern (Retrace's article "Defining a domain"): set per session.
     this.displayFormats = {};
   }
 
