@@ -2,11 +2,11 @@ import Foundation
 import RetraceLog
 
 /// One step of a path into a state: an object's key or an array's index.
-enum PathStep: Hashable, Sendable {
+package enum PathStep: Hashable, Sendable {
   case key(String)
   case index(Int)
 
-  var json: JSONValue {
+  package var json: JSONValue {
     switch self {
     case .key(let key): .string(key)
     case .index(let index): .int(Int64(index))
@@ -26,16 +26,16 @@ enum PathStep: Hashable, Sendable {
 ///
 /// A long array is written as `{"$window": {"count": N, "ranges": [{"start": I, "items":
 /// [...]}, ...]}}`.
-struct StatePreview: Sendable {
+package struct StatePreview: Sendable {
   /// How many items of a long array are kept from its start, and from its end.
-  static let head = 50
-  static let tail = 50
+  package static let head = 50
+  package static let tail = 50
 
-  let root: PreviewValue
+  package let root: PreviewValue
 
   /// Previews `state`, keeping the items `window` names of the array at `path`, and the
   /// items `keeping` names of the arrays at its paths.
-  init<State: Encodable>(
+  package init<State: Encodable>(
     _ state: State, window: (path: [PathStep], range: Range<Int>)? = nil,
     keeping: [[PathStep]: Set<Int>] = [:]
   ) throws {
@@ -48,7 +48,9 @@ struct StatePreview: Sendable {
 
   /// Previews `state`, and holds on to its long arrays whose items can be compared
   /// (``LongArrays``).
-  static func capturing<State: Encodable>(_ state: State) throws -> (StatePreview, LongArrays) {
+  package static func capturing<State: Encodable>(_ state: State) throws -> (
+    StatePreview, LongArrays
+  ) {
     let context = PreviewContext(window: nil, keeping: [:])
     context.captured = LongArrays()
     let root = PreviewNode()
@@ -71,7 +73,7 @@ struct StatePreview: Sendable {
   /// lie between its common ends, item by item by index otherwise. An item that differs is
   /// kept in the preview and compared with the old item itself, so the change is found to its
   /// field, with the old value.
-  static func changes<State: Encodable>(
+  package static func changes<State: Encodable>(
     from old: StatePreview, _ oldArrays: LongArrays, to new: State, limit: Int = 2_000
   ) throws -> (preview: StatePreview, changes: [Change]) {
     let (plain, newArrays) = try capturing(new)
@@ -121,14 +123,14 @@ struct StatePreview: Sendable {
   }
 
   /// The preview as JSON.
-  var json: JSONValue { root.json }
+  package var json: JSONValue { root.json }
 
   /// The estimated size of the whole state's JSON, in bytes: the preview's own, with each
   /// item of a long array that it does not hold counted as the average of those it holds.
-  var estimatedBytes: Int { root.estimatedBytes }
+  package var estimatedBytes: Int { root.estimatedBytes }
 
   /// The value at `path`, if the preview holds it.
-  func node(at path: [PathStep]) -> PreviewValue? {
+  package func node(at path: [PathStep]) -> PreviewValue? {
     var node = root
     for step in path {
       switch (node, step) {
@@ -145,22 +147,22 @@ struct StatePreview: Sendable {
   }
 
   /// One place where two states differ.
-  struct Change {
-    var path: [PathStep]
+  package struct Change {
+    package var path: [PathStep]
     /// `changed`, `added`, `removed` or `moved`. The path of an item removed from an array
     /// ends with its index in the old array; any other path is in the new state.
-    var kind: String
+    package var kind: String
     /// For a changed value that is not an object or an array: its old value, as JSON. For
     /// a value removed: what the preview held of it, as JSON, when that is at most 2,000
     /// bytes.
-    var old: String?
+    package var old: String?
     /// For an item moved in its array: its index before.
-    var from: Int? = nil
+    package var from: Int? = nil
     /// For an item of an array of `Identifiable` values that moved, was added or removed:
     /// its `id`, as text.
-    var id: String? = nil
+    package var id: String? = nil
 
-    var json: JSONValue {
+    package var json: JSONValue {
       .object(
         [("path", .array(path.map(\.json))), ("kind", .string(kind))]
           + (old.map { [("old", .raw($0))] } ?? [])
@@ -171,7 +173,7 @@ struct StatePreview: Sendable {
 
   /// Where `new` differs from this preview, at most `limit` places: every difference in the
   /// items both keep, and the items added or removed at the end of an array.
-  func changes(to new: StatePreview, limit: Int = 2_000) -> [Change] {
+  package func changes(to new: StatePreview, limit: Int = 2_000) -> [Change] {
     Self.compare(root, new.root, at: [], limit: limit)
   }
 
@@ -212,7 +214,7 @@ final class PreviewNode {
 }
 
 /// A finished preview: JSON whose long arrays hold some of their items.
-indirect enum PreviewValue: Sendable {
+package indirect enum PreviewValue: Sendable {
   /// A string, number, boolean or null, as JSON text.
   case leaf(String)
   /// An object's fields, by key.
@@ -222,7 +224,7 @@ indirect enum PreviewValue: Sendable {
   case array(count: Int, items: [(index: Int, value: PreviewValue)], ids: [String?])
 
   /// The estimated size of the whole value's JSON, in bytes (``StatePreview/estimatedBytes``).
-  var estimatedBytes: Int {
+  package var estimatedBytes: Int {
     switch self {
     case .leaf(let text): return text.utf8.count
     case .object(let fields):
@@ -235,7 +237,7 @@ indirect enum PreviewValue: Sendable {
   }
 
   /// As JSON: a long array as `{"$window": {"count", "ranges": [{"start", "items"}]}}`.
-  var json: JSONValue {
+  package var json: JSONValue {
     switch self {
     case .leaf(let text): return .raw(text)
     case .object(let fields): return .object(fields.map { ($0.key, $0.value.json) })
@@ -682,7 +684,7 @@ private final class ProbeEncoder: Encoder {
 extension StatePreview {
   /// The estimated size of `state`'s JSON, in bytes (``estimatedBytes``); 0 when it cannot
   /// be previewed: how the Studio weighs the spaced states it keeps (`SpacedStates`).
-  static func estimate<State: Encodable>(_ state: State) -> Int {
+  package static func estimate<State: Encodable>(_ state: State) -> Int {
     (try? StatePreview(state).estimatedBytes) ?? 0
   }
 }

@@ -1,4 +1,4 @@
-import RetraceDebugger
+import Foundation
 
 /// The long arrays of a state (more than ``StatePreview/head`` + ``StatePreview/tail``
 /// items), held so that the items a preview leaves out can be compared with another state's.
@@ -15,7 +15,7 @@ import RetraceDebugger
 /// Only these are held: holding an array makes the reducer copy it when it changes it in
 /// place, which a large collection that is not compared (a ledger of a million
 /// transactions) should not pay for.
-struct LongArrays {
+package struct LongArrays {
   /// The longest collection other than an `Array` whose items are compared.
   static let boxedLimit = 20_000
 
