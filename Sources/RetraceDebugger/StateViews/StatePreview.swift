@@ -358,28 +358,23 @@ final class PreviewContext {
     return true
   }
 
-  /// Whether `value` (which is `collection`) encodes as an unkeyed container whose first two
-  /// items are the collection's first two elements: its encoding is stopped there.
+  /// Whether `value` (which is `collection`) encodes as the array of its elements: walked by
+  /// ``StateWalker`` until its third item begins, its first two items are the collection's
+  /// first two elements, step for step.
   private func encodesAsItsElements<C: RandomAccessCollection, T: Encodable>(
     _ collection: C, _ value: T
   ) throws -> Bool {
-    let probe = ProbeEncoder()
-    do {
-      try value.encode(to: probe)
-    } catch is ProbeEncoder.Stop {
-    } catch {
-      return false
-    }
-    guard probe.unkeyed, probe.items.count == 2 else { return false }
-    for (offset, item) in probe.items.enumerated() {
+    let probe = ItemProbe(items: 2)
+    guard (try? StateWalker.walk(value, with: probe)) != nil, probe.isArray else { return false }
+    for offset in 0..<2 {
       guard
         let element = collection[collection.index(collection.startIndex, offsetBy: offset)]
           as? any Encodable
       else { return false }
-      let (a, b) = (PreviewNode(), PreviewNode())
-      try PreviewContext(window: nil, keeping: [:]).encode(item, into: a, path: [])
-      try PreviewContext(window: nil, keeping: [:]).encode(element, into: b, path: [])
-      guard a.value.json.text == b.value.json.text else { return false }
+      let walk = ItemProbe(items: nil)
+      guard (try? StateWalker.walk(element, with: walk)) == true,
+        walk.steps[0] == probe.steps[offset]
+      else { return false }
     }
     return true
   }
@@ -617,67 +612,45 @@ extension Array: PreviewableArray where Element: Encodable {
   }
 }
 
-/// An encoder that notes whether a value encodes as an unkeyed container, and its first two
-/// items, then stops the encoding by throwing ``Stop``.
-private final class ProbeEncoder: Encoder {
-  struct Stop: Error {}
-  var unkeyed = false
-  var items: [any Encodable] = []
-  var codingPath: [any CodingKey] { [] }
-  var userInfo: [CodingUserInfoKey: Any] { [:] }
+/// A visitor that notes each step of a walk, item by item when the value is an array: what
+/// the preview's probe compares to tell a collection that encodes as the array of its
+/// elements.
+private final class ItemProbe: StateVisitor {
+  /// How many items of an array to note before stopping; `nil`: the whole value, as one item.
+  let items: Int?
+  /// Each item's steps, a key or a leaf with its path inside the item.
+  var steps: [[String]]
+  /// Whether every step so far was inside an item of an array.
+  var isArray = true
 
-  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    KeyedEncodingContainer(Refusing())
+  init(items: Int?) {
+    self.items = items
+    steps = Array(repeating: [], count: items ?? 1)
   }
 
-  func unkeyedContainer() -> any UnkeyedEncodingContainer {
-    unkeyed = true
-    return Items(probe: self)
-  }
-
-  func singleValueContainer() -> any SingleValueEncodingContainer { Refusing<AnyKey>() }
-
-  struct AnyKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { (stringValue, self.intValue) = ("\(intValue)", intValue) }
-  }
-
-  /// Every container but the unkeyed one stops at its first use.
-  struct Refusing<Key: CodingKey>: KeyedEncodingContainerProtocol, SingleValueEncodingContainer {
-    var codingPath: [any CodingKey] { [] }
-    mutating func encodeNil(forKey key: Key) throws { throw Stop() }
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { throw Stop() }
-    mutating func nestedContainer<NestedKey: CodingKey>(
-      keyedBy keyType: NestedKey.Type, forKey key: Key
-    ) -> KeyedEncodingContainer<NestedKey> { KeyedEncodingContainer(Refusing<NestedKey>()) }
-    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-      Items(probe: ProbeEncoder())
+  /// Notes `step` at `path`: in its item, or in the one whole value.
+  private func note(_ step: String, at path: [PathStep]) -> WalkDecision {
+    guard let items else {
+      steps[0].append("\(path) \(step)")
+      return .proceed
     }
-    mutating func superEncoder() -> any Encoder { ProbeEncoder() }
-    mutating func superEncoder(forKey key: Key) -> any Encoder { ProbeEncoder() }
-    mutating func encodeNil() throws { throw Stop() }
-    mutating func encode<T: Encodable>(_ value: T) throws { throw Stop() }
+    guard case .index(let index)? = path.first else {
+      isArray = false
+      return .stop
+    }
+    guard index < items else { return .stop }
+    steps[index].append("\(Array(path.dropFirst())) \(step)")
+    return .proceed
   }
 
-  /// Takes two items, then stops.
-  struct Items: UnkeyedEncodingContainer {
-    let probe: ProbeEncoder
-    var codingPath: [any CodingKey] { [] }
-    var count: Int { probe.items.count }
-    mutating func encodeNil() throws { throw Stop() }
-    mutating func encode<T: Encodable>(_ value: T) throws {
-      probe.items.append(value)
-      if probe.items.count == 2 { throw Stop() }
-    }
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
-      -> KeyedEncodingContainer<NestedKey>
-    { KeyedEncodingContainer(Refusing<NestedKey>()) }
-    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-      Items(probe: ProbeEncoder())
-    }
-    mutating func superEncoder() -> any Encoder { ProbeEncoder() }
+  func key(_ key: String, at path: @autoclosure () -> [PathStep]) -> WalkDecision {
+    note("key", at: path())
+  }
+
+  func leaf(_ value: JSONValue, key: String?, at path: @autoclosure () -> [PathStep])
+    -> WalkDecision
+  {
+    note(value.text, at: path())
   }
 }
 
