@@ -619,9 +619,15 @@ private final class ItemProbe: StateVisitor {
   /// How many items of an array to note before stopping; `nil`: the whole value, as one item.
   let items: Int?
   /// Each item's steps, a key or a leaf with its path inside the item.
-  var steps: [[String]]
+  var steps: [[Step]]
   /// Whether every step so far was inside an item of an array.
   var isArray = true
+
+  /// A key (`nil` text) or a leaf (its JSON), at its path.
+  struct Step: Equatable {
+    var path: [PathStep]
+    var text: String?
+  }
 
   init(items: Int?) {
     self.items = items
@@ -629,9 +635,9 @@ private final class ItemProbe: StateVisitor {
   }
 
   /// Notes `step` at `path`: in its item, or in the one whole value.
-  private func note(_ step: String, at path: [PathStep]) -> WalkDecision {
+  private func note(_ step: String?, at path: [PathStep]) -> WalkDecision {
     guard let items else {
-      steps[0].append("\(path) \(step)")
+      steps[0].append(Step(path: path, text: step))
       return .proceed
     }
     guard case .index(let index)? = path.first else {
@@ -639,12 +645,12 @@ private final class ItemProbe: StateVisitor {
       return .stop
     }
     guard index < items else { return .stop }
-    steps[index].append("\(Array(path.dropFirst())) \(step)")
+    steps[index].append(Step(path: Array(path.dropFirst()), text: step))
     return .proceed
   }
 
   func key(_ key: String, at path: @autoclosure () -> [PathStep]) -> WalkDecision {
-    note("key", at: path())
+    note(nil, at: path())
   }
 
   func leaf(_ value: JSONValue, key: String?, at path: @autoclosure () -> [PathStep])
