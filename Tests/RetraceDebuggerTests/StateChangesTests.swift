@@ -47,6 +47,30 @@ import Testing
     #expect(try StateChanges(from: old, to: old).changes.isEmpty)
   }
 
+  /// Items that are not `Equatable` are not held to compare between a long array's ends: a
+  /// diff of such an array says it is not complete, and where.
+  @Test func aLongArrayNotComparedMakesItIncomplete() throws {
+    struct Entry: Encodable { var value: Int }
+    struct Log: Encodable { var entries: [Entry] }
+    var new = Log(entries: (0..<200).map { Entry(value: $0) })
+    let old = new
+    new.entries[100].value = -1
+    let diff = try StateChanges(from: old, to: new)
+    #expect(diff.changes.isEmpty)
+    #expect(!diff.isComplete)
+    #expect(diff.uncompared.map(\.path) == [[.key("entries")]])
+    #expect(
+      diff.text()
+        == "… (entries, 200 items: those between the first and last 50 not compared)")
+    // Equatable items are compared, and the change found.
+    let plain = try StateChanges(
+      from: State(items: (0..<200).map { Item(id: "\($0)", balance: 0) }, note: nil),
+      to: State(
+        items: (0..<200).map { Item(id: "\($0)", balance: $0 == 100 ? 1 : 0) }, note: nil))
+    #expect(plain.isComplete)
+    #expect(plain.changes.map(\.path) == [[.key("items"), .index(100), .key("balance")]])
+  }
+
   @Test func pathsAreWrittenAsSwiftReadsThem() {
     #expect(StateChanges.text(of: []) == "(the state)")
     #expect(

@@ -21,6 +21,9 @@ package struct LongArrays {
 
   /// The arrays, by path.
   private(set) var arrays: [[PathStep]: any ItemComparable] = [:]
+  /// The long arrays whose items cannot be compared, with their counts: a change between
+  /// their ends is not found.
+  package private(set) var uncompared: [(path: [PathStep], count: Int)] = []
 
   /// Holds `collection`, the array at `path`, if its items can be compared.
   mutating func note<C: RandomAccessCollection>(_ collection: C, at path: [PathStep]) {
@@ -31,7 +34,15 @@ package struct LongArrays {
     {
       arrays[path] = BoxedCollection(
         items: collection, equal: equal, same: equality(of: C.self))
+    } else {
+      uncompared.append((path, collection.count))
     }
+  }
+
+  /// Notes the long array at `path`, of `count` items, that the preview walked rather than
+  /// read by index: its items are not held.
+  mutating func noteWalked(at path: [PathStep], count: Int) {
+    uncompared.append((path, count))
   }
 
   /// Item `index` of the array at `path`, if it is held.

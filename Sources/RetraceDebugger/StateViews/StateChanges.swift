@@ -22,8 +22,15 @@ package struct StateChanges {
   package let changes: [StatePreview.Change]
   /// The preview of the new state, which holds each value changed or added.
   package let preview: StatePreview
-  /// Whether ``changes`` holds every change: `false` when the limit cut them.
+  /// Whether ``changes`` holds every change: `false` when the limit cut them, or when a long
+  /// array's items between its ends could not be compared (``uncompared``).
   package let isComplete: Bool
+  /// The long arrays of the old state whose items between the first and last 50 are not
+  /// compared (``LongArrays``), with their counts.
+  package let uncompared: [(path: [PathStep], count: Int)]
+
+  /// How many changes were looked for at most.
+  private let limit: Int
 
   /// Compares `old` with `new`, finding at most `limit` changes.
   ///
@@ -32,8 +39,10 @@ package struct StateChanges {
     let (before, beforeArrays) = try StatePreview.capturing(old)
     let found = try StatePreview.changes(from: before, beforeArrays, to: new, limit: limit)
     changes = found.changes
+    self.limit = limit
     preview = found.preview
-    isComplete = found.changes.count < limit
+    uncompared = beforeArrays.uncompared
+    isComplete = found.changes.count < limit && uncompared.isEmpty
   }
 
   /// The changes as text, one line each: the path, then what happened there, with the
@@ -60,7 +69,12 @@ package struct StateChanges {
       default: return "\(place): \(old ?? "…") → \(new ?? "…")"
       }
     }
-    if !isComplete { lines.append("… (the first \(changes.count) changes)") }
+    if changes.count >= limit { lines.append("… (the first \(changes.count) changes)") }
+    for (path, count) in uncompared {
+      lines.append(
+        "… (\(Self.text(of: path)), \(count) items: those between the first and last 50 not compared)"
+      )
+    }
     return lines.joined(separator: "\n")
   }
 

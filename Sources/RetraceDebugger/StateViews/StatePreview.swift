@@ -56,7 +56,12 @@ package struct StatePreview: Sendable {
     let root = PreviewNode()
     try context.encode(state, into: root, path: [])
     try context.encodeTails()
-    return (StatePreview(root: root.value), context.captured ?? LongArrays())
+    var arrays = context.captured ?? LongArrays()
+    for (path, array) in context.arrays
+    where array.count > StatePreview.head + StatePreview.tail {
+      arrays.noteWalked(at: path, count: array.count)
+    }
+    return (StatePreview(root: root.value), arrays)
   }
 
   private init(root: PreviewValue) {
