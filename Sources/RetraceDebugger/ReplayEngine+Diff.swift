@@ -32,6 +32,9 @@ public struct SessionDifference<D: Domain>: Sendable {
   /// The difference from session A's state after ``sequence`` to session B's (each
   /// session's last state when it has ended); `nil` when the states are equal.
   public var stateDiff: String?
+  /// Session A's state after ``sequence`` and session B's, which ``stateDiff`` compares:
+  /// what `retrace diff --json` lists the changes of.
+  package var states: (first: D.State, second: D.State)
 }
 
 extension ReplayEngine {
@@ -118,7 +121,8 @@ extension ReplayEngine {
     if session.startSequence != other.startSequence || session.initialState != other.initialState {
       return SessionDifference(
         sequence: session.startSequence, reason: .initialState, first: nil, second: nil,
-        stateDiff: stateDiff(session.initialState, other.initialState))
+        stateDiff: stateDiff(session.initialState, other.initialState),
+        states: (session.initialState, other.initialState))
     }
     let equal = ActionEquality<D.Action>()
     let common = min(session.actions.count, other.actions.count)
@@ -159,7 +163,8 @@ extension ReplayEngine {
       (try? otherDebugger.state(at: min(sequence, other.endSequence))) ?? other.initialState
     return SessionDifference(
       sequence: sequence, reason: reason, first: session.action(at: sequence),
-      second: other.action(at: sequence), stateDiff: stateDiff(firstState, secondState))
+      second: other.action(at: sequence), stateDiff: stateDiff(firstState, secondState),
+      states: (firstState, secondState))
   }
 }
 

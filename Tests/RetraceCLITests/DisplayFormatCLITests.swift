@@ -26,4 +26,25 @@ private let packageRoot = URL(fileURLWithPath: #filePath)
     let json = try CLI.run(["state", trace, "--at", "1069", "--json"], in: packageRoot)
     #expect(!json.stdout.contains("EUR"))
   }
+
+  /// `diff --json` lists the changes as the Studio marks them: paths into the state's JSON,
+  /// raw values.
+  @Test func diffJSONListsTheChangesAtTheirJSONPaths() throws {
+    let trace = "traces/banking-overdraft.trace"
+    let diff = try CLI.run(
+      ["diff", trace, "--from", "1068", "--to", "1069", "--json"], in: packageRoot)
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(diff.stdout.utf8)) as? [String: Any])
+    let changes = try #require(json["changes"] as? [[String: Any]])
+    // The balance, and the two transactions the payment added.
+    #expect(changes.count == 3, "\(changes)")
+    #expect(
+      changes.dropFirst().map { $0["path"] as? [AnyHashable] } == [
+        ["accounts", 0, "transactions", 40], ["accounts", 0, "transactions", 41],
+      ])
+    #expect(changes.dropFirst().allSatisfy { $0["kind"] as? String == "added" })
+    #expect(changes.first?["path"] as? [AnyHashable] == ["accounts", 0, "balance"])
+    #expect(changes.first?["kind"] as? String == "changed")
+    #expect(changes.first?["old"] as? Int == 971)
+  }
 }

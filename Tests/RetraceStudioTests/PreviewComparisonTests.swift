@@ -1,5 +1,6 @@
 import Foundation
 import Retrace
+import RetraceDebugger
 import RetraceExamples
 import Testing
 

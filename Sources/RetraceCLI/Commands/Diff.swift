@@ -90,7 +90,8 @@ struct Diff: AsyncParsableCommand {
       print(
         try ReportJSON.text(
           PointsDiffReport(
-            from: from, to: to, changed: diff != nil, diff: diff?.text, jumpsAfter: jumps,
+            from: from, to: to, changed: diff != nil, diff: diff?.text,
+            changes: try Self.changes(from: old, to: new), jumpsAfter: jumps,
             unfinished: file.unfinished != nil,
             recoveredActions: file.unfinished?.recoveredActions ?? 0)))
     } else if let diff {
@@ -107,6 +108,14 @@ struct Diff: AsyncParsableCommand {
     } else {
       print("no change from \(from) to \(to)\(unfinished)")
       if !jumps.isEmpty { print(Self.jumpNote(jumps)) }
+    }
+  }
+
+  /// Every change from `old` to `new`, in the shape of their JSON, as the Studio marks them
+  /// (``StateChanges``).
+  static func changes<State: Encodable>(from old: State, to new: State) throws -> [JSONFragment] {
+    try StateChanges(from: old, to: new, limit: .max).changes.map {
+      try JSONFragment(json: $0.json.text)
     }
   }
 
@@ -140,7 +149,12 @@ struct Diff: AsyncParsableCommand {
           TracesDiffReport(
             firstDifference: difference?.sequence, reason: difference?.reason.rawValue,
             first: try json(difference?.first), second: try json(difference?.second),
-            stateDiff: difference?.stateDiff, unfinished: !unfinished.isEmpty,
+            stateDiff: difference?.stateDiff,
+            changes: try difference.map {
+              try Self.changes(from: $0.states.first, to: $0.states.second)
+            }
+              ?? [],
+            unfinished: !unfinished.isEmpty,
             unfinishedTraces: unfinished.map { path, unfinished in
               TracesDiffReport.UnfinishedTrace(
                 file: path, recoveredActions: unfinished.recoveredActions)

@@ -64,13 +64,17 @@ struct PointsDiffReport: VersionedReport {
   var to: UInt64
   var changed: Bool
   var diff: String?
+  /// Every change from the state at `from` to the state at `to`, as the Studio marks them:
+  /// `path` (keys and indexes into the state's JSON), `kind` (`changed`, `added`, `removed`,
+  /// `moved`), and `old`, `from`, `id` where they apply.
+  var changes: [JSONFragment]
   /// The actions after which a time-travel jump set the state in the range.
   var jumpsAfter: [UInt64]
   var unfinished: Bool
   var recoveredActions: Int
 
   private enum CodingKeys: String, CodingKey {
-    case version, from, to, changed, diff, jumpsAfter, unfinished, recoveredActions
+    case version, from, to, changed, diff, changes, jumpsAfter, unfinished, recoveredActions
   }
 
   func encode(to encoder: any Encoder) throws {
@@ -80,6 +84,7 @@ struct PointsDiffReport: VersionedReport {
     try container.encode(to, forKey: .to)
     try container.encode(changed, forKey: .changed)
     try container.encode(diff, forKey: .diff)
+    try container.encode(changes, forKey: .changes)
     try container.encode(jumpsAfter, forKey: .jumpsAfter)
     try container.encode(unfinished, forKey: .unfinished)
     try container.encode(recoveredActions, forKey: .recoveredActions)
@@ -98,6 +103,9 @@ struct TracesDiffReport: VersionedReport {
   /// The second trace's action there.
   var second: JSONFragment?
   var stateDiff: String?
+  /// Every change from the first trace's state there to the second's, as in
+  /// ``PointsDiffReport/changes``; empty when they are equal or the traces identical.
+  var changes: [JSONFragment]
   var unfinished: Bool
   var unfinishedTraces: [UnfinishedTrace]
 
@@ -108,7 +116,7 @@ struct TracesDiffReport: VersionedReport {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case version, firstDifference, reason, first, second, stateDiff, unfinished
+    case version, firstDifference, reason, first, second, stateDiff, changes, unfinished
     case unfinishedTraces
   }
 
@@ -120,6 +128,7 @@ struct TracesDiffReport: VersionedReport {
     try container.encode(first, forKey: .first)
     try container.encode(second, forKey: .second)
     try container.encode(stateDiff, forKey: .stateDiff)
+    try container.encode(changes, forKey: .changes)
     try container.encode(unfinished, forKey: .unfinished)
     try container.encode(unfinishedTraces, forKey: .unfinishedTraces)
   }

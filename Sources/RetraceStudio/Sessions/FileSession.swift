@@ -451,11 +451,13 @@ final class FileSession<D: Domain>: StudioSession {
       try await offload {
         let (from, to) = (from ?? source.startSequence, to ?? source.lastSequence)
         let (old, new) = try source.states(from: from, to: to)
-        // As `retrace diff` writes it, with the domain's display formats, but cut where it
-        // stops being readable (`complete` says so): the page shows it as text.
-        let text = stateDiff(old, new, maxNodes: readableNodeCount)
-        let (before, beforeArrays) = try StatePreview.capturing(old)
-        let changes = try StatePreview.changes(from: before, beforeArrays, to: new).changes
+        // One diff: the text is written from the changes the page marks (a line each, with
+        // the domain's display formats), so that the two never disagree; `complete` says
+        // whether all the changes are there.
+        let diff = try StateChanges(from: old, to: new)
+        let text =
+          diff.changes.isEmpty ? nil : (text: diff.text(formats), isComplete: diff.isComplete)
+        let changes = diff.changes
         return .object([
           ("from", .uint(from)), ("to", .uint(to)), ("changed", .bool(text != nil)),
           ("diff", .optional(text?.text) { .string(displayFormatted($0, formats)) }),

@@ -1,4 +1,5 @@
 import Foundation
+import RetraceDebugger
 import RetraceLog
 
 /// The places in a whole state whose key or value contains a text, ignoring case: what the

@@ -2,11 +2,11 @@ import Foundation
 import RetraceLog
 
 /// One step of a path into a state: an object's key or an array's index.
-enum PathStep: Hashable, Sendable {
+package enum PathStep: Hashable, Sendable {
   case key(String)
   case index(Int)
 
-  var json: JSONValue {
+  package var json: JSONValue {
     switch self {
     case .key(let key): .string(key)
     case .index(let index): .int(Int64(index))
@@ -26,16 +26,16 @@ enum PathStep: Hashable, Sendable {
 ///
 /// A long array is written as `{"$window": {"count": N, "ranges": [{"start": I, "items":
 /// [...]}, ...]}}`.
-struct StatePreview: Sendable {
+package struct StatePreview: Sendable {
   /// How many items of a long array are kept from its start, and from its end.
-  static let head = 50
-  static let tail = 50
+  package static let head = 50
+  package static let tail = 50
 
-  let root: PreviewValue
+  package let root: PreviewValue
 
   /// Previews `state`, keeping the items `window` names of the array at `path`, and the
   /// items `keeping` names of the arrays at its paths.
-  init<State: Encodable>(
+  package init<State: Encodable>(
     _ state: State, window: (path: [PathStep], range: Range<Int>)? = nil,
     keeping: [[PathStep]: Set<Int>] = [:]
   ) throws {
@@ -48,13 +48,20 @@ struct StatePreview: Sendable {
 
   /// Previews `state`, and holds on to its long arrays whose items can be compared
   /// (``LongArrays``).
-  static func capturing<State: Encodable>(_ state: State) throws -> (StatePreview, LongArrays) {
+  package static func capturing<State: Encodable>(_ state: State) throws -> (
+    StatePreview, LongArrays
+  ) {
     let context = PreviewContext(window: nil, keeping: [:])
     context.captured = LongArrays()
     let root = PreviewNode()
     try context.encode(state, into: root, path: [])
     try context.encodeTails()
-    return (StatePreview(root: root.value), context.captured ?? LongArrays())
+    var arrays = context.captured ?? LongArrays()
+    for (path, array) in context.arrays
+    where array.count > StatePreview.head + StatePreview.tail {
+      arrays.noteWalked(at: path, count: array.count)
+    }
+    return (StatePreview(root: root.value), arrays)
   }
 
   private init(root: PreviewValue) {
@@ -71,7 +78,7 @@ struct StatePreview: Sendable {
   /// lie between its common ends, item by item by index otherwise. An item that differs is
   /// kept in the preview and compared with the old item itself, so the change is found to its
   /// field, with the old value.
-  static func changes<State: Encodable>(
+  package static func changes<State: Encodable>(
     from old: StatePreview, _ oldArrays: LongArrays, to new: State, limit: Int = 2_000
   ) throws -> (preview: StatePreview, changes: [Change]) {
     let (plain, newArrays) = try capturing(new)
@@ -121,14 +128,14 @@ struct StatePreview: Sendable {
   }
 
   /// The preview as JSON.
-  var json: JSONValue { root.json }
+  package var json: JSONValue { root.json }
 
   /// The estimated size of the whole state's JSON, in bytes: the preview's own, with each
   /// item of a long array that it does not hold counted as the average of those it holds.
-  var estimatedBytes: Int { root.estimatedBytes }
+  package var estimatedBytes: Int { root.estimatedBytes }
 
   /// The value at `path`, if the preview holds it.
-  func node(at path: [PathStep]) -> PreviewValue? {
+  package func node(at path: [PathStep]) -> PreviewValue? {
     var node = root
     for step in path {
       switch (node, step) {
@@ -145,22 +152,22 @@ struct StatePreview: Sendable {
   }
 
   /// One place where two states differ.
-  struct Change {
-    var path: [PathStep]
+  package struct Change {
+    package var path: [PathStep]
     /// `changed`, `added`, `removed` or `moved`. The path of an item removed from an array
     /// ends with its index in the old array; any other path is in the new state.
-    var kind: String
+    package var kind: String
     /// For a changed value that is not an object or an array: its old value, as JSON. For
     /// a value removed: what the preview held of it, as JSON, when that is at most 2,000
     /// bytes.
-    var old: String?
+    package var old: String?
     /// For an item moved in its array: its index before.
-    var from: Int? = nil
+    package var from: Int? = nil
     /// For an item of an array of `Identifiable` values that moved, was added or removed:
     /// its `id`, as text.
-    var id: String? = nil
+    package var id: String? = nil
 
-    var json: JSONValue {
+    package var json: JSONValue {
       .object(
         [("path", .array(path.map(\.json))), ("kind", .string(kind))]
           + (old.map { [("old", .raw($0))] } ?? [])
@@ -171,7 +178,7 @@ struct StatePreview: Sendable {
 
   /// Where `new` differs from this preview, at most `limit` places: every difference in the
   /// items both keep, and the items added or removed at the end of an array.
-  func changes(to new: StatePreview, limit: Int = 2_000) -> [Change] {
+  package func changes(to new: StatePreview, limit: Int = 2_000) -> [Change] {
     Self.compare(root, new.root, at: [], limit: limit)
   }
 
@@ -212,7 +219,7 @@ final class PreviewNode {
 }
 
 /// A finished preview: JSON whose long arrays hold some of their items.
-indirect enum PreviewValue: Sendable {
+package indirect enum PreviewValue: Sendable {
   /// A string, number, boolean or null, as JSON text.
   case leaf(String)
   /// An object's fields, by key.
@@ -222,7 +229,7 @@ indirect enum PreviewValue: Sendable {
   case array(count: Int, items: [(index: Int, value: PreviewValue)], ids: [String?])
 
   /// The estimated size of the whole value's JSON, in bytes (``StatePreview/estimatedBytes``).
-  var estimatedBytes: Int {
+  package var estimatedBytes: Int {
     switch self {
     case .leaf(let text): return text.utf8.count
     case .object(let fields):
@@ -235,7 +242,7 @@ indirect enum PreviewValue: Sendable {
   }
 
   /// As JSON: a long array as `{"$window": {"count", "ranges": [{"start", "items"}]}}`.
-  var json: JSONValue {
+  package var json: JSONValue {
     switch self {
     case .leaf(let text): return .raw(text)
     case .object(let fields): return .object(fields.map { ($0.key, $0.value.json) })
@@ -356,28 +363,23 @@ final class PreviewContext {
     return true
   }
 
-  /// Whether `value` (which is `collection`) encodes as an unkeyed container whose first two
-  /// items are the collection's first two elements: its encoding is stopped there.
+  /// Whether `value` (which is `collection`) encodes as the array of its elements: walked by
+  /// ``StateWalker`` until its third item begins, its first two items are the collection's
+  /// first two elements, step for step.
   private func encodesAsItsElements<C: RandomAccessCollection, T: Encodable>(
     _ collection: C, _ value: T
   ) throws -> Bool {
-    let probe = ProbeEncoder()
-    do {
-      try value.encode(to: probe)
-    } catch is ProbeEncoder.Stop {
-    } catch {
-      return false
-    }
-    guard probe.unkeyed, probe.items.count == 2 else { return false }
-    for (offset, item) in probe.items.enumerated() {
+    let probe = ItemProbe(items: 2)
+    guard (try? StateWalker.walk(value, with: probe)) != nil, probe.isArray else { return false }
+    for offset in 0..<2 {
       guard
         let element = collection[collection.index(collection.startIndex, offsetBy: offset)]
           as? any Encodable
       else { return false }
-      let (a, b) = (PreviewNode(), PreviewNode())
-      try PreviewContext(window: nil, keeping: [:]).encode(item, into: a, path: [])
-      try PreviewContext(window: nil, keeping: [:]).encode(element, into: b, path: [])
-      guard a.value.json.text == b.value.json.text else { return false }
+      let walk = ItemProbe(items: nil)
+      guard (try? StateWalker.walk(element, with: walk)) == true,
+        walk.steps[0] == probe.steps[offset]
+      else { return false }
     }
     return true
   }
@@ -615,74 +617,58 @@ extension Array: PreviewableArray where Element: Encodable {
   }
 }
 
-/// An encoder that notes whether a value encodes as an unkeyed container, and its first two
-/// items, then stops the encoding by throwing ``Stop``.
-private final class ProbeEncoder: Encoder {
-  struct Stop: Error {}
-  var unkeyed = false
-  var items: [any Encodable] = []
-  var codingPath: [any CodingKey] { [] }
-  var userInfo: [CodingUserInfoKey: Any] { [:] }
+/// A visitor that notes each step of a walk, item by item when the value is an array: what
+/// the preview's probe compares to tell a collection that encodes as the array of its
+/// elements.
+private final class ItemProbe: StateVisitor {
+  /// How many items of an array to note before stopping; `nil`: the whole value, as one item.
+  let items: Int?
+  /// Each item's steps, a key or a leaf with its path inside the item.
+  var steps: [[Step]]
+  /// Whether every step so far was inside an item of an array.
+  var isArray = true
 
-  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    KeyedEncodingContainer(Refusing())
+  /// A key (`nil` text) or a leaf (its JSON), at its path.
+  struct Step: Equatable {
+    var path: [PathStep]
+    var text: String?
   }
 
-  func unkeyedContainer() -> any UnkeyedEncodingContainer {
-    unkeyed = true
-    return Items(probe: self)
+  init(items: Int?) {
+    self.items = items
+    steps = Array(repeating: [], count: items ?? 1)
   }
 
-  func singleValueContainer() -> any SingleValueEncodingContainer { Refusing<AnyKey>() }
-
-  struct AnyKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { (stringValue, self.intValue) = ("\(intValue)", intValue) }
-  }
-
-  /// Every container but the unkeyed one stops at its first use.
-  struct Refusing<Key: CodingKey>: KeyedEncodingContainerProtocol, SingleValueEncodingContainer {
-    var codingPath: [any CodingKey] { [] }
-    mutating func encodeNil(forKey key: Key) throws { throw Stop() }
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { throw Stop() }
-    mutating func nestedContainer<NestedKey: CodingKey>(
-      keyedBy keyType: NestedKey.Type, forKey key: Key
-    ) -> KeyedEncodingContainer<NestedKey> { KeyedEncodingContainer(Refusing<NestedKey>()) }
-    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-      Items(probe: ProbeEncoder())
+  /// Notes `step` at `path`: in its item, or in the one whole value.
+  private func note(_ step: String?, at path: [PathStep]) -> WalkDecision {
+    guard let items else {
+      steps[0].append(Step(path: path, text: step))
+      return .proceed
     }
-    mutating func superEncoder() -> any Encoder { ProbeEncoder() }
-    mutating func superEncoder(forKey key: Key) -> any Encoder { ProbeEncoder() }
-    mutating func encodeNil() throws { throw Stop() }
-    mutating func encode<T: Encodable>(_ value: T) throws { throw Stop() }
+    guard case .index(let index)? = path.first else {
+      isArray = false
+      return .stop
+    }
+    guard index < items else { return .stop }
+    steps[index].append(Step(path: Array(path.dropFirst()), text: step))
+    return .proceed
   }
 
-  /// Takes two items, then stops.
-  struct Items: UnkeyedEncodingContainer {
-    let probe: ProbeEncoder
-    var codingPath: [any CodingKey] { [] }
-    var count: Int { probe.items.count }
-    mutating func encodeNil() throws { throw Stop() }
-    mutating func encode<T: Encodable>(_ value: T) throws {
-      probe.items.append(value)
-      if probe.items.count == 2 { throw Stop() }
-    }
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
-      -> KeyedEncodingContainer<NestedKey>
-    { KeyedEncodingContainer(Refusing<NestedKey>()) }
-    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-      Items(probe: ProbeEncoder())
-    }
-    mutating func superEncoder() -> any Encoder { ProbeEncoder() }
+  func key(_ key: String, at path: @autoclosure () -> [PathStep]) -> WalkDecision {
+    note(nil, at: path())
+  }
+
+  func leaf(_ value: JSONValue, key: String?, at path: @autoclosure () -> [PathStep])
+    -> WalkDecision
+  {
+    note(value.text, at: path())
   }
 }
 
 extension StatePreview {
   /// The estimated size of `state`'s JSON, in bytes (``estimatedBytes``); 0 when it cannot
   /// be previewed: how the Studio weighs the spaced states it keeps (`SpacedStates`).
-  static func estimate<State: Encodable>(_ state: State) -> Int {
+  package static func estimate<State: Encodable>(_ state: State) -> Int {
     (try? StatePreview(state).estimatedBytes) ?? 0
   }
 }

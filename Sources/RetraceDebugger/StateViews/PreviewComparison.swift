@@ -1,4 +1,4 @@
-import RetraceDebugger
+import RetraceLog
 
 /// Where two previews differ (``StatePreview/changes(to:limit:)``): every difference in the
 /// values both hold, with the items of an array matched as `retrace diff` matches them.

@@ -1,4 +1,4 @@
-import RetraceDebugger
+import Foundation
 
 /// The long arrays of a state (more than ``StatePreview/head`` + ``StatePreview/tail``
 /// items), held so that the items a preview leaves out can be compared with another state's.
@@ -15,12 +15,15 @@ import RetraceDebugger
 /// Only these are held: holding an array makes the reducer copy it when it changes it in
 /// place, which a large collection that is not compared (a ledger of a million
 /// transactions) should not pay for.
-struct LongArrays {
+package struct LongArrays {
   /// The longest collection other than an `Array` whose items are compared.
   static let boxedLimit = 20_000
 
   /// The arrays, by path.
   private(set) var arrays: [[PathStep]: any ItemComparable] = [:]
+  /// The long arrays whose items cannot be compared, with their counts: a change between
+  /// their ends is not found.
+  package private(set) var uncompared: [(path: [PathStep], count: Int)] = []
 
   /// Holds `collection`, the array at `path`, if its items can be compared.
   mutating func note<C: RandomAccessCollection>(_ collection: C, at path: [PathStep]) {
@@ -31,7 +34,15 @@ struct LongArrays {
     {
       arrays[path] = BoxedCollection(
         items: collection, equal: equal, same: equality(of: C.self))
+    } else {
+      uncompared.append((path, collection.count))
     }
+  }
+
+  /// Notes the long array at `path`, of `count` items, that the preview walked rather than
+  /// read by index: its items are not held.
+  mutating func noteWalked(at path: [PathStep], count: Int) {
+    uncompared.append((path, count))
   }
 
   /// Item `index` of the array at `path`, if it is held.

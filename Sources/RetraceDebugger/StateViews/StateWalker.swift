@@ -2,7 +2,7 @@ import Foundation
 import RetraceLog
 
 /// What a ``StateVisitor`` tells the walk after each key or leaf it is shown.
-enum WalkDecision {
+package enum WalkDecision {
   /// Go on: into the member's value, after a key; to the next thing, after a leaf.
   case proceed
   /// End the walk here.
@@ -13,7 +13,7 @@ enum WalkDecision {
 /// `retrace state --json` writes), in the order of its encoding.
 ///
 /// The visitor decides, at each step, whether the walk goes on; it never throws to stop it.
-protocol StateVisitor: AnyObject {
+package protocol StateVisitor: AnyObject {
   /// A member of an object that the walk goes into (an object, an array, or any value of a
   /// type of its own, even one written as a single leaf): its key, with the path of its
   /// value, before the value.
@@ -36,12 +36,12 @@ protocol StateVisitor: AnyObject {
 /// `Encodable` has no way to end an encoding early but an error: the walker throws one of
 /// its own at the visitor's `stop` and catches it, so no visitor (nor its caller) handles
 /// errors for control flow.
-enum StateWalker {
+package enum StateWalker {
   /// Walks `state`, showing its keys and leaves to `visitor`.
   ///
   /// - Returns: `true` when the whole state was walked, `false` when the visitor stopped it.
   /// - Throws: What the state's own `encode(to:)` throws.
-  static func walk<State: Encodable>(_ state: State, with visitor: any StateVisitor) throws
+  package static func walk<State: Encodable>(_ state: State, with visitor: any StateVisitor) throws
     -> Bool
   {
     let walk = Walk(visitor: visitor)

@@ -3,7 +3,7 @@ import RetraceLog
 /// An encoding container that turns every primitive value into a JSON leaf: the Studio's
 /// encoders (the preview of a state, its search) implement ``encodeLeaf(_:)`` and get the
 /// fourteen primitive `encode` methods that `Encoder`'s containers require from here.
-protocol LeafEncodingContainer {
+package protocol LeafEncodingContainer {
   /// Takes one primitive value, as JSON.
   mutating func encodeLeaf(_ value: JSONValue) throws
 }

@@ -1,0 +1,120 @@
+import Retrace
+import RetraceLog
+
+/// What changed from one state to another, in the shape of their JSON: the one structural
+/// diff of two states (``StatePreview/changes(from:_:to:limit:)``), with the preview of the
+/// new state that holds every item changed, and a text written from the same changes.
+///
+/// The Studio's `/diff` answers these changes and their text; `retrace diff --json` writes the
+/// same changes, at the same paths.
+///
+/// ```swift
+/// let diff = try StateChanges(from: old, to: new)
+/// print(diff.text(domain.displayFormats))
+/// ```
+///
+/// ```
+/// accounts[0].balance: 971 (9.71 EUR) → -1728 (-17.28 EUR)
+/// accounts[1]: moved from [3], id "DE89…"
+/// ```
+package struct StateChanges {
+  /// The changes, at most the limit given.
+  package let changes: [StatePreview.Change]
+  /// The preview of the new state, which holds each value changed or added.
+  package let preview: StatePreview
+  /// Whether ``changes`` holds every change: `false` when the limit cut them, or when a long
+  /// array's items between its ends could not be compared (``uncompared``).
+  package let isComplete: Bool
+  /// The long arrays of the old state whose items between the first and last 50 are not
+  /// compared (``LongArrays``), with their counts.
+  package let uncompared: [(path: [PathStep], count: Int)]
+
+  /// How many changes were looked for at most.
+  private let limit: Int
+
+  /// Compares `old` with `new`, finding at most `limit` changes.
+  ///
+  /// - Throws: What the states' own `encode(to:)` throws.
+  package init<State: Encodable>(from old: State, to new: State, limit: Int = 2_000) throws {
+    let (before, beforeArrays) = try StatePreview.capturing(old)
+    let found = try StatePreview.changes(from: before, beforeArrays, to: new, limit: limit)
+    changes = found.changes
+    self.limit = limit
+    preview = found.preview
+    uncompared = beforeArrays.uncompared
+    isComplete = found.changes.count < limit && uncompared.isEmpty
+  }
+
+  /// The changes as text, one line each: the path, then what happened there, with the
+  /// numbers that `formats` names followed by their formatted value, as ``displayFormatted(_:_:)``
+  /// writes them.
+  ///
+  /// - `path: old → new` for a value changed;
+  /// - `path: added: new` and `path: removed: old` (`removed` alone when the old value is
+  ///   too long to hold);
+  /// - `path: moved from [index]` for an item moved in its array, with its `id` when it has one.
+  package func text(_ formats: [String: DisplayFormat] = [:]) -> String {
+    let table = DisplayFormatTable(formats)
+    var lines = changes.map { change -> String in
+      let place = Self.text(of: change.path)
+      let new = preview.node(at: change.path).map {
+        Self.shown($0.json.text, at: change.path, table)
+      }
+      let old = change.old.map { Self.shown($0, at: change.path, table) }
+      let id = change.id.map { ", id \($0)" } ?? ""
+      switch change.kind {
+      case "added": return "\(place): added" + (new.map { ": \($0)" } ?? "") + id
+      case "removed": return "\(place): removed" + (old.map { ": \($0)" } ?? "") + id
+      case "moved": return "\(place): moved from [\(change.from ?? 0)]" + id
+      default: return "\(place): \(old ?? "…") → \(new ?? "…")"
+      }
+    }
+    if changes.count >= limit { lines.append("… (the first \(changes.count) changes)") }
+    for (path, count) in uncompared {
+      lines.append(
+        "… (\(Self.text(of: path)), \(count) items: those between the first and last 50 not compared)"
+      )
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// The longest value written in a line, in characters: a longer one is cut, with `…`.
+  static let valueLimit = 200
+
+  /// `json`, the value at `path`, as a line shows it: cut at ``valueLimit``, and a number
+  /// that the table names followed by its formatted value.
+  private static func shown(_ json: String, at path: [PathStep], _ table: DisplayFormatTable)
+    -> String
+  {
+    let keys = path.map { step -> String? in
+      if case .key(let key) = step { return key }
+      return nil
+    }
+    if !table.isEmpty, let format = table.format(at: keys), let formatted = format.format(json) {
+      return "\(json) (\(formatted))"
+    }
+    return json.count > valueLimit ? json.prefix(valueLimit) + "…" : json
+  }
+
+  /// A path as text: `accounts[0].balance`; a key that is not a name as `["a key"]`; the
+  /// whole state as `(the state)`.
+  package static func text(of path: [PathStep]) -> String {
+    guard !path.isEmpty else { return "(the state)" }
+    var text = ""
+    for step in path {
+      switch step {
+      case .index(let index): text += "[\(index)]"
+      case .key(let key):
+        let isName =
+          key.first.map { $0.isLetter || $0 == "_" } == true
+          && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+        if isName {
+          text += text.isEmpty ? key : ".\(key)"
+        } else {
+          text += "[\(JSONValue.string(key).text)]"
+        }
+      }
+    }
+    return text
+  }
+}

@@ -1,0 +1,80 @@
+import Retrace
+import Testing
+
+@testable import RetraceDebugger
+
+/// The one structural diff of two states, and its text: a line per change, written from the
+/// changes themselves.
+@Suite struct StateChangesTests {
+  struct Item: Codable, Equatable, Identifiable {
+    var id: String
+    var balance: Int
+  }
+
+  struct State: Codable, Equatable {
+    var items: [Item]
+    var note: String?
+  }
+
+  @Test func theTextHasALinePerChangeAtItsPath() throws {
+    let old = State(
+      items: [Item(id: "a", balance: 971), Item(id: "b", balance: 1), Item(id: "c", balance: 2)],
+      note: "x")
+    let new = State(
+      items: [Item(id: "a", balance: -1728), Item(id: "c", balance: 2), Item(id: "b", balance: 1)],
+      note: nil)
+    let diff = try StateChanges(from: old, to: new)
+    #expect(diff.isComplete)
+    let lines = diff.text(["items.*.balance": .money(currencyCode: "EUR")])
+      .split(separator: "\n").map(String.init)
+    #expect(lines.count == diff.changes.count)
+    for (line, change) in zip(lines, diff.changes) {
+      #expect(line.hasPrefix(StateChanges.text(of: change.path) + ": "), "\(line)")
+    }
+    #expect(lines.contains("items[0].balance: 971 (9.71 EUR) → -1728 (-17.28 EUR)"), "\(lines)")
+    #expect(lines.contains { $0.contains(": moved from [") && $0.contains(", id ") }, "\(lines)")
+    // An optional that becomes nil is a key removed from the JSON.
+    #expect(lines.contains("note: removed: \"x\""), "\(lines)")
+  }
+
+  @Test func aCutDiffSaysSo() throws {
+    let old = State(items: (0..<10).map { Item(id: "\($0)", balance: 0) }, note: nil)
+    let new = State(items: (0..<10).map { Item(id: "\($0)", balance: 1) }, note: nil)
+    let diff = try StateChanges(from: old, to: new, limit: 3)
+    #expect(diff.changes.count == 3)
+    #expect(!diff.isComplete)
+    #expect(diff.text().hasSuffix("… (the first 3 changes)"))
+    #expect(try StateChanges(from: old, to: old).changes.isEmpty)
+  }
+
+  /// Items that are not `Equatable` are not held to compare between a long array's ends: a
+  /// diff of such an array says it is not complete, and where.
+  @Test func aLongArrayNotComparedMakesItIncomplete() throws {
+    struct Entry: Encodable { var value: Int }
+    struct Log: Encodable { var entries: [Entry] }
+    var new = Log(entries: (0..<200).map { Entry(value: $0) })
+    let old = new
+    new.entries[100].value = -1
+    let diff = try StateChanges(from: old, to: new)
+    #expect(diff.changes.isEmpty)
+    #expect(!diff.isComplete)
+    #expect(diff.uncompared.map(\.path) == [[.key("entries")]])
+    #expect(
+      diff.text()
+        == "… (entries, 200 items: those between the first and last 50 not compared)")
+    // Equatable items are compared, and the change found.
+    let plain = try StateChanges(
+      from: State(items: (0..<200).map { Item(id: "\($0)", balance: 0) }, note: nil),
+      to: State(
+        items: (0..<200).map { Item(id: "\($0)", balance: $0 == 100 ? 1 : 0) }, note: nil))
+    #expect(plain.isComplete)
+    #expect(plain.changes.map(\.path) == [[.key("items"), .index(100), .key("balance")]])
+  }
+
+  @Test func pathsAreWrittenAsSwiftReadsThem() {
+    #expect(StateChanges.text(of: []) == "(the state)")
+    #expect(
+      StateChanges.text(of: [.key("accounts"), .index(2), .key("a key")])
+        == "accounts[2][\"a key\"]")
+  }
+}
