@@ -46,5 +46,6 @@ private let packageRoot = URL(fileURLWithPath: #filePath)
     #expect(changes.first?["path"] as? [AnyHashable] == ["accounts", 0, "balance"])
     #expect(changes.first?["kind"] as? String == "changed")
     #expect(changes.first?["old"] as? Int == 971)
+    #expect(json["changesComplete"] as? Bool == true)
   }
 }

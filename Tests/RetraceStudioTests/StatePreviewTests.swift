@@ -147,6 +147,43 @@ import Testing
         == [["movies", 150, "stars"]])
   }
 
+  /// A change the structural diff cannot see (between the ends of a collection too long to
+  /// compare, here 20,100 movies in an `IdentifiedArray`) is still a change: `/diff` says
+  /// `changed`, not `complete`, and its text names the collection.
+  @Test func aChangeBetweenTheEndsOfATooLongListIsNotNoChange() async throws {
+    let count = 20_100
+    let actions =
+      (1...count).map {
+        MoviesAction.addMovie(id: $0, title: "Movie \($0)", year: 2000, genre: .drama)
+      } + [MoviesAction.rate(id: 10_000, stars: 4)]
+    let session = RecordedSession(domain: moviesDomain, actions: actions)
+    var text = try JSONLines.headerLine(for: session, domain: moviesDomain) + "\n"
+    let writer = JSONLines.ActionWriter<MoviesAction>()
+    for action in session.actions { text += try writer.line(for: action) + "\n" }
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("studio-movies-long-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("movies.jsonl").path
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    let catalog = try SessionCatalog.open(
+      [path], key: nil, registry: DomainRegistry([moviesDomain]), flows: [])
+    let served = try #require(catalog.session("movies"))
+    let last = UInt64(count + 1)
+    let diff = try #require(
+      try JSONSerialization.jsonObject(
+        with: Data(try await served.diff(from: last - 1, to: last).text.utf8)) as? [String: Any])
+    #expect(diff["changed"] as? Bool == true, "\(diff)")
+    #expect(diff["complete"] as? Bool == false, "\(diff)")
+    #expect((diff["diff"] as? String)?.contains("not compared") == true, "\(diff)")
+    // The same state twice: no change, and nothing left unchecked.
+    let same = try #require(
+      try JSONSerialization.jsonObject(
+        with: Data(try await served.diff(from: last, to: last).text.utf8)) as? [String: Any])
+    #expect(same["changed"] as? Bool == false, "\(same)")
+    #expect(same["complete"] as? Bool == true, "\(same)")
+  }
+
   /// The search endpoint finds every match in the whole state, also where the preview cuts
   /// a long array, and stops at its limit.
   @Test func searchFindsMatchesBetweenTheEndsOfALongArray() async throws {

@@ -87,11 +87,12 @@ struct Diff: AsyncParsableCommand {
     }
     let unfinished = file.unfinished.map { " (\($0.text))" } ?? ""
     if output.json {
+      let found = try Self.changes(from: old, to: new)
       print(
         try ReportJSON.text(
           PointsDiffReport(
             from: from, to: to, changed: diff != nil, diff: diff?.text,
-            changes: try Self.changes(from: old, to: new), jumpsAfter: jumps,
+            changes: found.changes, changesComplete: found.complete, jumpsAfter: jumps,
             unfinished: file.unfinished != nil,
             recoveredActions: file.unfinished?.recoveredActions ?? 0)))
     } else if let diff {
@@ -111,13 +112,19 @@ struct Diff: AsyncParsableCommand {
     }
   }
 
-  /// Every change from `old` to `new`, in the shape of their JSON, as the Studio marks them
-  /// (``StateChanges``).
-  static func changes<State: Encodable>(from old: State, to new: State) throws -> [JSONFragment] {
-    try StateChanges(from: old, to: new, limit: .max).changes.map {
-      try JSONFragment(json: $0.json.text)
-    }
+  /// The changes from `old` to `new`, in the shape of their JSON, as the Studio marks them
+  /// (``StateChanges``), at most ``changeLimit``, and whether they are all of them: not when
+  /// the limit cut them or a long array's items between its ends could not be compared.
+  static func changes<State: Encodable>(from old: State, to new: State) throws
+    -> (changes: [JSONFragment], complete: Bool)
+  {
+    let diff = try StateChanges(from: old, to: new, limit: changeLimit)
+    return (try diff.changes.map { try JSONFragment(json: $0.json.text) }, diff.isComplete)
   }
+
+  /// The most changes `--json` lists: a whole state's worth of items added between two far
+  /// points of a long session would be larger than the answer is useful.
+  static let changeLimit = 100_000
 
   /// What a diff across time-travel jumps says with it: the change is not the actions' alone.
   static func jumpNote(_ jumps: [UInt64]) -> String {
@@ -144,16 +151,16 @@ struct Diff: AsyncParsableCommand {
       file.unfinished.map { (path, $0) }
     }
     if output.json {
+      let found = try difference.map {
+        try Self.changes(from: $0.states.first, to: $0.states.second)
+      }
       print(
         try ReportJSON.text(
           TracesDiffReport(
             firstDifference: difference?.sequence, reason: difference?.reason.rawValue,
             first: try json(difference?.first), second: try json(difference?.second),
             stateDiff: difference?.stateDiff,
-            changes: try difference.map {
-              try Self.changes(from: $0.states.first, to: $0.states.second)
-            }
-              ?? [],
+            changes: found?.changes ?? [], changesComplete: found?.complete ?? true,
             unfinished: !unfinished.isEmpty,
             unfinishedTraces: unfinished.map { path, unfinished in
               TracesDiffReport.UnfinishedTrace(

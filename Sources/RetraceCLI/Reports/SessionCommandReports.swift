@@ -64,17 +64,22 @@ struct PointsDiffReport: VersionedReport {
   var to: UInt64
   var changed: Bool
   var diff: String?
-  /// Every change from the state at `from` to the state at `to`, as the Studio marks them:
+  /// The changes from the state at `from` to the state at `to`, as the Studio marks them:
   /// `path` (keys and indexes into the state's JSON), `kind` (`changed`, `added`, `removed`,
   /// `moved`), and `old`, `from`, `id` where they apply.
   var changes: [JSONFragment]
+  /// Whether ``changes`` holds every change: not when there were more than 100,000, or when
+  /// a long array's items between its first and last 50 could not be compared (`diff`, the
+  /// text, is whole all the same).
+  var changesComplete: Bool
   /// The actions after which a time-travel jump set the state in the range.
   var jumpsAfter: [UInt64]
   var unfinished: Bool
   var recoveredActions: Int
 
   private enum CodingKeys: String, CodingKey {
-    case version, from, to, changed, diff, changes, jumpsAfter, unfinished, recoveredActions
+    case version, from, to, changed, diff, changes, changesComplete, jumpsAfter, unfinished
+    case recoveredActions
   }
 
   func encode(to encoder: any Encoder) throws {
@@ -85,6 +90,7 @@ struct PointsDiffReport: VersionedReport {
     try container.encode(changed, forKey: .changed)
     try container.encode(diff, forKey: .diff)
     try container.encode(changes, forKey: .changes)
+    try container.encode(changesComplete, forKey: .changesComplete)
     try container.encode(jumpsAfter, forKey: .jumpsAfter)
     try container.encode(unfinished, forKey: .unfinished)
     try container.encode(recoveredActions, forKey: .recoveredActions)
@@ -106,6 +112,8 @@ struct TracesDiffReport: VersionedReport {
   /// Every change from the first trace's state there to the second's, as in
   /// ``PointsDiffReport/changes``; empty when they are equal or the traces identical.
   var changes: [JSONFragment]
+  /// Whether ``changes`` holds every change, as ``PointsDiffReport/changesComplete``.
+  var changesComplete: Bool
   var unfinished: Bool
   var unfinishedTraces: [UnfinishedTrace]
 
@@ -116,7 +124,8 @@ struct TracesDiffReport: VersionedReport {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case version, firstDifference, reason, first, second, stateDiff, changes, unfinished
+    case version, firstDifference, reason, first, second, stateDiff, changes, changesComplete
+    case unfinished
     case unfinishedTraces
   }
 
@@ -129,6 +138,7 @@ struct TracesDiffReport: VersionedReport {
     try container.encode(second, forKey: .second)
     try container.encode(stateDiff, forKey: .stateDiff)
     try container.encode(changes, forKey: .changes)
+    try container.encode(changesComplete, forKey: .changesComplete)
     try container.encode(unfinished, forKey: .unfinished)
     try container.encode(unfinishedTraces, forKey: .unfinishedTraces)
   }

@@ -453,11 +453,16 @@ final class FileSession<D: Domain>: StudioSession {
         let (old, new) = try source.states(from: from, to: to)
         // One diff: the text is written from the changes the page marks (a line each, with
         // the domain's display formats), so that the two never disagree; `complete` says
-        // whether all the changes are there.
-        let diff = try StateChanges(from: old, to: new)
-        let text =
-          diff.changes.isEmpty ? nil : (text: diff.text(formats), isComplete: diff.isComplete)
-        let changes = diff.changes
+        // whether all the changes are there. Whether anything changed is asked of the states
+        // themselves (`==`): the changes leave out what lies between the ends of a long array
+        // they cannot compare, and what the states' JSON does not show.
+        let diff = old == new ? nil : try StateChanges(from: old, to: new)
+        let text = diff.map { diff in
+          diff.changes.isEmpty && diff.uncompared.isEmpty
+            ? (text: Self.unseenDifference, isComplete: true)
+            : (text: diff.text(formats), isComplete: diff.isComplete)
+        }
+        let changes = diff?.changes ?? []
         return .object([
           ("from", .uint(from)), ("to", .uint(to)), ("changed", .bool(text != nil)),
           ("diff", .optional(text?.text) { .string(displayFormatted($0, formats)) }),
@@ -466,6 +471,12 @@ final class FileSession<D: Domain>: StudioSession {
         ])
       }
     }
+  }
+
+  /// The diff's text for two states that are not equal but whose JSON is the same.
+  static var unseenDifference: String {
+    "the states are not equal (==), but their JSON is the same: what differs is not encoded, "
+      + "or is not equal to itself (NaN)"
   }
 
   // MARK: - What needs the whole session
