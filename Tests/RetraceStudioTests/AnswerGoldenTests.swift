@@ -102,6 +102,26 @@ import Testing
     #expect(answer == stored, "\(testCase.path) \(testCase.query)")
   }
 
+  /// Every answer that is an object carries its version, and so does each entry of the
+  /// session list (`export`'s JSON string is not an object).
+  @Test(arguments: cases)
+  func everyAnswerCarriesItsVersion(_ testCase: Case) async throws {
+    let (studio, directory) = try await Self.start()
+    defer {
+      Task { await studio.stop() }
+      try? FileManager.default.removeItem(atPath: directory)
+    }
+    let json = try await studio.get(testCase.path, testCase.query).json()
+    if let list = json as? [[String: Any]] {
+      #expect(!list.isEmpty)
+      for entry in list { #expect(entry["version"] as? Int == 1, "\(entry)") }
+    } else if let object = json as? [String: Any] {
+      #expect(object["version"] as? Int == 1, "\(testCase.path)")
+    } else {
+      #expect(testCase.name == "export")
+    }
+  }
+
   /// A Studio serving the sample counter, banking and posts sessions, and a file whose head
   /// is cut short (listed as damaged), from a directory of the test's own.
   static func start() async throws -> (StudioHarness, String) {

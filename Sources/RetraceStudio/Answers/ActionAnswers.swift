@@ -1,0 +1,30 @@
+import RetraceLog
+
+/// `GET …/actions`: a page of actions, and where the next page starts.
+struct ActionsPage: StudioAnswer, VersionedReport {
+  static var currentVersion: Int { 1 }
+  var version = Self.currentVersion
+  /// The first sequence number asked for (or the session's first); `null` for a session
+  /// without actions.
+  @NullWhenAbsent var from: UInt64?
+  @NullWhenAbsent var to: UInt64?
+  /// The session's last sequence number.
+  var last: UInt64
+  /// Where the next page starts; `null` when there is none.
+  @NullWhenAbsent var next: UInt64?
+  var actions: [ActionItem]
+}
+
+/// An action as `log --json` prints it, with its case's name and its one-line label
+/// (`navigation › push(route: about)`).
+struct ActionItem: Codable, Sendable, Equatable {
+  var seq: UInt64
+  var time: Double
+  /// As the domain's `Codable` writes it; `null` when it does not encode.
+  @NullWhenAbsent var action: EncodedJSON?
+  var `case`: String
+  var label: String
+  /// In a list of actions, the seconds since the session's previous action (`null` for its
+  /// first); left out elsewhere.
+  var sincePrevious: NullWhenAbsent<Double>?
+}
