@@ -1,4 +1,5 @@
 import Foundation
+import RetraceLog
 import Testing
 
 @testable import RetraceStudio
@@ -119,6 +120,65 @@ import Testing
       #expect(object["version"] as? Int == 1, "\(testCase.path)")
     } else {
       #expect(testCase.name == "export")
+    }
+  }
+
+  /// Each answer type reads back what it wrote: decoded with its type and written again, an
+  /// answer is the same JSON.
+  @Test func everyAnswerReadsBackWhatItWrote() async throws {
+    let (studio, directory) = try await Self.start()
+    defer {
+      Task { await studio.stop() }
+      try? FileManager.default.removeItem(atPath: directory)
+    }
+    func check<Answer: VersionedReport>(
+      _ type: Answer.Type, _ path: String, _ query: [String: String] = [:]
+    ) async throws {
+      let body = try await studio.get(path, query).body
+      let answer = try ReportJSON.decode(type, from: body)
+      #expect(answer.version == 1)
+      let again = Data(try ReportJSON.text(answer).utf8)
+      #expect(
+        try Self.normalised(again, directory: directory)
+          == Self.normalised(body, directory: directory), "\(path) \(query)")
+    }
+    let cases = Dictionary(uniqueKeysWithValues: Self.cases.map { ($0.name, $0) })
+    func check<Answer: VersionedReport>(_ type: Answer.Type, name: String) async throws {
+      let found = try #require(cases[name])
+      try await check(type, found.path, found.query)
+    }
+    try await check(SessionDetail.self, name: "session-detail")
+    try await check(SessionDetail.self, name: "session-detail-counter")
+    try await check(ActionsPage.self, name: "actions")
+    try await check(ActionsPage.self, name: "actions-first")
+    try await check(StateAnswer.self, name: "state")
+    try await check(StateAnswer.self, name: "state-first")
+    try await check(StateAnswer.self, name: "state-screens")
+    try await check(StateWindowAnswer.self, name: "state-window")
+    try await check(SkippedStateAnswer.self, name: "state-skip")
+    try await check(SearchAnswer.self, name: "search")
+    try await check(DiffAnswer.self, name: "diff")
+    try await check(DiffAnswer.self, name: "diff-same")
+    try await check(BisectAnswer.self, name: "bisect")
+    try await check(ShrinkAnswer.self, name: "shrink")
+    try await check(ShrinkAnswer.self, name: "shrink-holds")
+    try await check(FlowsAnswer.self, name: "flows")
+    try await check(LanesAnswer.self, name: "lanes")
+    try await check(LanesAnswer.self, name: "lanes-empty")
+    try await check(ErrorAnswer.self, name: "error")
+    let list = try await studio.get("/api/sessions").body
+    let entries = try #require(try JSONSerialization.jsonObject(with: list) as? [Any])
+    for entry in entries {
+      let data = try JSONSerialization.data(
+        withJSONObject: entry, options: [.withoutEscapingSlashes])
+      if (entry as? [String: Any])?["error"] != nil {
+        _ = try ReportJSON.decode(UnreadableEntry.self, from: data)
+      } else {
+        let summary = try ReportJSON.decode(SessionSummary.self, from: data)
+        #expect(
+          try Self.normalised(Data(try ReportJSON.text(summary).utf8), directory: directory)
+            == Self.normalised(data, directory: directory))
+      }
     }
   }
 

@@ -27,4 +27,35 @@ struct ActionItem: Codable, Sendable, Equatable {
   /// In a list of actions, the seconds since the session's previous action (`null` for its
   /// first); left out elsewhere.
   var sincePrevious: NullWhenAbsent<Double>?
+
+  private enum CodingKeys: String, CodingKey {
+    case seq, time, action, `case`, label, sincePrevious
+  }
+
+  init(
+    seq: UInt64, time: Double, action: EncodedJSON?, case name: String, label: String,
+    sincePrevious: NullWhenAbsent<Double>?
+  ) {
+    self.seq = seq
+    self.time = time
+    self.action = action
+    self.case = name
+    self.label = label
+    self.sincePrevious = sincePrevious
+  }
+
+  /// `sincePrevious` is told apart: `null` (the session's first action) from left out.
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    seq = try container.decode(UInt64.self, forKey: .seq)
+    time = try container.decode(Double.self, forKey: .time)
+    action = try container.decodeIfPresent(EncodedJSON.self, forKey: .action)
+    self.case = try container.decode(String.self, forKey: .case)
+    label = try container.decode(String.self, forKey: .label)
+    sincePrevious =
+      container.contains(.sincePrevious)
+      ? NullWhenAbsent(
+        wrappedValue: try container.decodeIfPresent(Double.self, forKey: .sincePrevious))
+      : nil
+  }
 }
