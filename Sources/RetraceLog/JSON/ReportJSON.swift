@@ -160,6 +160,11 @@ package struct EncodedJSON: Codable, Sendable, Equatable {
     self.text = text
   }
 
+  /// The text of `value`: a state's preview, or paths in it, as the Studio builds them.
+  package init(_ value: JSONValue) {
+    self.init(value.text)
+  }
+
   package init(from decoder: any Decoder) throws {
     text = try ReportJSON.text(JSONFragment(from: decoder))
   }

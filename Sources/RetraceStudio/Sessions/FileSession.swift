@@ -264,8 +264,8 @@ final class FileSession<D: Domain>: StudioSession {
         let found = try StatePreview.changes(from: before.0, before.1, to: state)
         return SkippedStateAnswer(
           seq: target, last: source.lastSequence, skipped: left,
-          state: EncodedJSON(found.preview.json.text),
-          changed: EncodedJSON(JSONValue.array(found.changes.map(\.json)).text))
+          state: EncodedJSON(found.preview.json),
+          changed: EncodedJSON(.array(found.changes.map(\.json))))
       }
     }
   }
@@ -315,8 +315,8 @@ final class FileSession<D: Domain>: StudioSession {
             throw SessionError(.notFound, "the state after \(target) has nothing at that path")
           }
           return StateWindowAnswer(
-            seq: target, path: EncodedJSON(JSONValue.array(window.path.map(\.json)).text),
-            value: EncodedJSON(node.json.text)) as any StudioAnswer
+            seq: target, path: EncodedJSON(.array(window.path.map(\.json))),
+            value: EncodedJSON(node.json)) as any StudioAnswer
         }
         let preview = try self.preview(of: state, at: target)
         let stateJSON: EncodedJSON
@@ -325,7 +325,7 @@ final class FileSession<D: Domain>: StudioSession {
           encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
           stateJSON = EncodedJSON(String(decoding: try encoder.encode(state), as: UTF8.self))
         } else {
-          stateJSON = EncodedJSON(preview.json.text)
+          stateJSON = EncodedJSON(preview.json)
         }
         let writer = JSONLines.ActionWriter<D.Action>()
         let screens = flow?.screenPath(of: state)
@@ -336,7 +336,7 @@ final class FileSession<D: Domain>: StudioSession {
               $0, name: actionCaseName(of: $0.action), writer: writer,
               formats: ActionDisplayFormats(domain))
           },
-          state: stateJSON, changed: EncodedJSON(JSONValue.array(changes.map(\.json)).text),
+          state: stateJSON, changed: EncodedJSON(.array(changes.map(\.json))),
           screens: screens.map {
             ScreenPathAnswer(tab: $0.tab, screens: $0.screens, visible: $0.visible)
           })
@@ -378,7 +378,7 @@ final class FileSession<D: Domain>: StudioSession {
         let search = try StateSearch(state, query: query, limit: limit)
         return SearchAnswer(
           seq: target, query: query, count: search.paths.count, complete: search.complete,
-          paths: EncodedJSON(JSONValue.array(search.paths.map { .array($0.map(\.json)) }).text))
+          paths: EncodedJSON(.array(search.paths.map { .array($0.map(\.json)) })))
       }
     }
   }
@@ -399,7 +399,7 @@ final class FileSession<D: Domain>: StudioSession {
           from: from, to: to, changed: text != nil,
           diff: text.map { displayFormatted($0.text, formats) },
           complete: text?.isComplete ?? true,
-          changes: EncodedJSON(JSONValue.array(changes.map(\.json)).text))
+          changes: EncodedJSON(.array(changes.map(\.json))))
       }
     }
   }
