@@ -94,33 +94,33 @@ import Testing
 final class UnreadableSession: StudioSession {
   let id = "unreadable"
 
-  func summary() async throws -> RetraceLog.JSONValue {
+  func summary() async throws -> any StudioAnswer {
     throw TraceError(.io, "cannot read the file: gone", path: "gone.trace")
   }
-  func detail() async throws -> RetraceLog.JSONValue { try await summary() }
-  func bisect(invariant: String) async throws -> RetraceLog.JSONValue { try await summary() }
+  func detail() async throws -> any StudioAnswer { try await summary() }
+  func bisect(invariant: String) async throws -> any StudioAnswer { try await summary() }
   func actions(from: UInt64?, to: UInt64?, type: String?, text: String?, limit: Int) async throws
-    -> RetraceLog.JSONValue
+    -> any StudioAnswer
   {
     try await summary()
   }
-  func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> RetraceLog.JSONValue {
+  func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> any StudioAnswer {
     try await summary()
   }
-  func state(at: UInt64?, skipping skipped: Set<UInt64>) async throws -> RetraceLog.JSONValue {
+  func state(at: UInt64?, skipping skipped: Set<UInt64>) async throws -> any StudioAnswer {
     try await summary()
   }
-  func search(at: UInt64?, query: String, limit: Int) async throws -> RetraceLog.JSONValue {
+  func search(at: UInt64?, query: String, limit: Int) async throws -> any StudioAnswer {
     try await summary()
   }
-  func diff(from: UInt64?, to: UInt64?) async throws -> RetraceLog.JSONValue { try await summary() }
-  func bench(repetitions: Int) async throws -> RetraceLog.JSONValue { try await summary() }
-  func flows() async throws -> RetraceLog.JSONValue { try await summary() }
-  func lanes(buckets: Int, span: ClosedRange<UInt64>?) async throws -> RetraceLog.JSONValue {
+  func diff(from: UInt64?, to: UInt64?) async throws -> any StudioAnswer { try await summary() }
+  func bench(repetitions: Int) async throws -> any StudioAnswer { try await summary() }
+  func flows() async throws -> any StudioAnswer { try await summary() }
+  func lanes(buckets: Int, span: ClosedRange<UInt64>?) async throws -> any StudioAnswer {
     try await summary()
   }
   func export(from: UInt64?, to: UInt64?) async throws -> String { "" }
-  func shrink(invariant: String) async throws -> RetraceLog.JSONValue { try await summary() }
+  func shrink(invariant: String) async throws -> any StudioAnswer { try await summary() }
 }
 
 @Suite struct UnreadableSessionTests {

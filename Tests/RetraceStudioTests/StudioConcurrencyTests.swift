@@ -15,19 +15,19 @@ final class BlockingSession: TestSession {
   let release = DispatchSemaphore(value: 0)
   let started = Mutex(0)
 
-  func bisect(invariant: String) async throws -> JSONValue {
+  func bisect(invariant: String) async throws -> any StudioAnswer {
     return try await offload(.wholeSession) { [self] in
       started.withLock { $0 += 1 }
       release.wait()
-      return .object([("invariant", .string(invariant)), ("firstViolation", .null)])
+      return TestAnswer(.object([("invariant", .string(invariant)), ("firstViolation", .null)]))
     }
   }
   /// Blocks a thread of the pool for work at one point until ``pointRelease`` is signalled.
-  func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> JSONValue {
+  func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> any StudioAnswer {
     try await offload(.point) { [self] in
       pointStarted.withLock { $0 += 1 }
       pointRelease.wait()
-      return .null
+      return TestAnswer(.null)
     }
   }
   let pointRelease = DispatchSemaphore(value: 0)
@@ -38,25 +38,25 @@ final class BlockingSession: TestSession {
 final class SlowSummarySession: TestSession {
   let id = "slow"
   let ready = DispatchSemaphore(value: 0)
-  private let made: LazyValue<JSONValue>
+  private let made: LazyValue<TestAnswer>
 
   init() {
     let ready = self.ready
     made = LazyValue(on: .wholeSession) {
       ready.wait()
       ready.signal()
-      return .object([("id", .string("slow")), ("actions", .int(3))])
+      return TestAnswer(.object([("id", .string("slow")), ("actions", .int(3))]))
     }
   }
 
-  func summary() async throws -> JSONValue { try await made.value }
+  func summary() async throws -> any StudioAnswer { try await made.value }
 }
 
 /// A session whose state is what its worker thread says it is doing.
 final class ContextSession: TestSession {
   let id = "context"
-  func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> JSONValue {
-    try await offload { .string(TrapReport.threadContext ?? "nothing") }
+  func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> any StudioAnswer {
+    try await offload { TestAnswer(.string(TrapReport.threadContext ?? "nothing")) }
   }
 }
 

@@ -1,8 +1,9 @@
 import RetraceLog
 
 /// A file's integrity, as `info`, `verify`, `replay --verify` and `bisect` report it
-/// (``IntegrityReport``). In the session layer, beside the report it encodes; the Studio's
-/// answers give the same keys (`IntegrityReport.json`).
+/// (``IntegrityReport``), and as every answer of the Studio gives it. In the session layer,
+/// beside the report it encodes; a live session that has diverged rewrites its `status`,
+/// `problem` and `sequence` before it is written.
 package struct IntegrityJSON: Codable, Sendable, Equatable {
   /// `clean`, `unfinished`, `truncated`, `damaged`, or `encrypted` for a trace read
   /// without its key.

@@ -1,9 +1,9 @@
 import Foundation
 
 /// A JSON value whose object keys keep the order they were given in, and which can hold
-/// JSON that is already encoded: how the Studio builds its API answers, with their keys in
-/// order and explicit nulls. `package`: RetraceStudio uses it. The commands' `--json`
-/// reports are `Codable` types written by ``ReportJSON``.
+/// JSON that is already encoded: how the Studio writes a state's preview, whose keys are the
+/// state's, in its order. `package`: RetraceStudio uses it. The commands' `--json` reports
+/// and the Studio's API answers are `Codable` types written by ``ReportJSON``.
 package enum JSONValue {
   case null
   case bool(Bool)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A report a tool prints as JSON (`retrace ... --json`): a `Codable` value whose `version`
 /// says which shape of it a reader holds. The version starts at 1 and goes up only when a
@@ -23,11 +24,14 @@ package enum ReportJSON {
     return encoder
   }
 
-  /// `report` as one line of JSON.
+  /// `report` as one line of JSON, with the ``EncodedJSON`` it holds written in as it is.
   ///
   /// - Throws: `EncodingError` when a value cannot be encoded (a number that is not finite).
   package static func text(_ report: some Encodable) throws -> String {
-    String(decoding: try encoder().encode(report), as: UTF8.self)
+    let encoder = encoder()
+    let splice = EncodedJSONSplice()
+    encoder.userInfo[EncodedJSONSplice.key] = splice
+    return splice.splice(String(decoding: try encoder.encode(report), as: UTF8.self))
   }
 
   /// The report of type `type` that `data` holds.
@@ -141,5 +145,98 @@ extension KeyedEncodingContainer {
     } else {
       try encodeNil(forKey: key)
     }
+  }
+}
+
+/// JSON text that another encoder wrote, carried inside a report as it is: a state's
+/// preview, an action as the domain's `Codable` writes it. ``ReportJSON/text(_:)`` writes it
+/// into the report's JSON unchanged, without decoding it (a state's JSON may be hundreds of
+/// megabytes); another encoder writes the value it holds, decoded.
+package struct EncodedJSON: Codable, Sendable, Equatable {
+  /// The JSON text, one value.
+  package var text: String
+
+  package init(_ text: String) {
+    self.text = text
+  }
+
+  /// The text of `value`: a state's preview, or paths in it, as the Studio builds them.
+  package init(_ value: JSONValue) {
+    self.init(value.text)
+  }
+
+  package init(from decoder: any Decoder) throws {
+    text = try ReportJSON.text(JSONFragment(from: decoder))
+  }
+
+  package func encode(to encoder: any Encoder) throws {
+    if let spliced = encoder.userInfo[EncodedJSONSplice.key] as? EncodedJSONSplice {
+      var single = encoder.singleValueContainer()
+      try single.encode(spliced.placeholder(for: text))
+      return
+    }
+    try JSONFragment(json: text).encode(to: encoder)
+  }
+}
+
+/// The texts of the ``EncodedJSON`` values of one report, each written first as a string
+/// that names it (`retrace-json-` with a random nonce and its number) and then put in its
+/// place: the report's own JSON, without them, is small.
+final class EncodedJSONSplice: Sendable {
+  static let key = CodingUserInfoKey(rawValue: "retrace.encodedJSON")!
+  private let prefix = "retrace-json-\(UInt64.random(in: 0...UInt64.max))-"
+  private let texts = Mutex<[String]>([])
+
+  func placeholder(for text: String) -> String {
+    let number = texts.withLock {
+      $0.append(text)
+      return $0.count - 1
+    }
+    return prefix + String(number)
+  }
+
+  /// `json` with each placeholder, quoted, replaced by its text.
+  func splice(_ json: String) -> String {
+    let texts = self.texts.withLock { $0 }
+    guard !texts.isEmpty else { return json }
+    let quoted = "\"" + prefix
+    var output = ""
+    output.reserveCapacity(json.utf8.count + texts.reduce(0) { $0 + $1.utf8.count })
+    var rest = json[...]
+    while let found = rest.range(of: quoted) {
+      output += rest[..<found.lowerBound]
+      let digits = rest[found.upperBound...].prefix { $0.isASCII && $0.isNumber }
+      let end = rest.index(after: digits.endIndex)  // the closing quote
+      if let number = Int(digits), texts.indices.contains(number) {
+        output += texts[number]
+      } else {
+        output += rest[found.lowerBound..<end]
+      }
+      rest = rest[end...]
+    }
+    output += rest
+    return output
+  }
+}
+
+/// An optional value written as `null` when absent, rather than left out: for a key every
+/// answer carries, which a reader tells apart by `null`. `Codable`'s synthesized encoding
+/// leaves an absent optional out.
+@propertyWrapper
+package struct NullWhenAbsent<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+  package var wrappedValue: Value?
+
+  package init(wrappedValue: Value?) {
+    self.wrappedValue = wrappedValue
+  }
+
+  package init(from decoder: any Decoder) throws {
+    let single = try decoder.singleValueContainer()
+    wrappedValue = single.decodeNil() ? nil : try single.decode(Value.self)
+  }
+
+  package func encode(to encoder: any Encoder) throws {
+    var single = encoder.singleValueContainer()
+    if let wrappedValue { try single.encode(wrappedValue) } else { try single.encodeNil() }
   }
 }

@@ -569,10 +569,10 @@ final class LiveSession<D: Domain>: LiveSegment {
     return parts.joined(separator: " · ")
   }
 
-  /// The file session's fields, with the live session's: `live`, `connected`, `diverged`,
-  /// `recordedTo`, and an integrity that says `diverged` when a checkpoint did not match.
-  private func liveFields(_ value: RetraceLog.JSONValue) -> RetraceLog.JSONValue {
-    guard case .object(var pairs) = value else { return value }
+  /// The file session's summary as the live segment's: its recording as its `file`, its
+  /// live fields (``LiveStatus``), and an integrity that says `diverged` when a checkpoint did
+  /// not match.
+  private func withLiveStatus(_ summary: SessionSummary) -> SessionSummary {
     let live = self.live.withLock {
       (
         connected: $0.connected, divergence: $0.divergence, matched: $0.checkpointsMatched,
@@ -581,137 +581,95 @@ final class LiveSession<D: Domain>: LiveSegment {
         jumps: $0.jumps, appAt: $0.jumpedElsewhere ? nil : ($0.movedTo ?? $0.sequence)
       )
     }
-    let name = displayName
-    var fields: [(String, RetraceLog.JSONValue)] = [
-      ("live", .bool(true)),
-      ("name", .string(name)),
-      ("connected", .bool(live.connected)),
-      ("diverged", .bool(live.divergence != nil)),
-      ("recordedTo", .string(recordedTo)),
-      ("checkedThrough", .uint(live.checkedThrough)),
-      ("segment", .int(Int64(segment))),
-      ("liveSessionID", .string(sessionID)),
-      (
-        "appCheckpoints",
-        .object([
-          ("matched", .int(Int64(live.matched))), ("unchecked", .int(Int64(live.unchecked))),
-        ])
-      ),
-      (
-        "divergence",
-        .optional(live.divergence) {
-          .object([
-            ("sequence", .uint($0.sequence)), ("app", .string($0.app.description)),
-            ("studio", .string($0.studio.description)),
-          ])
-        }
-      ),
-      ("appError", .optional(live.appError) { .string($0) }),
-      ("commands", .array(commands.sorted().map { .string($0) })),
-      (
-        "jumps",
-        .array(
-          live.jumps.map { jump in
-            .object([
-              ("after", .uint(jump.after)), ("to", .optional(jump.to) { .uint($0) }),
-              ("time", .double(jump.time)),
-            ])
-          })
-      ),
-      ("appAt", .optional(live.appAt) { .uint($0) }),
-      ("problem", .optional(live.problem) { .string($0) }),
-    ]
-    for index in pairs.indices {
-      switch pairs[index].0 {
-      case "file": pairs[index].1 = .string(recordedTo)
-      case "integrity":
-        if let divergence = live.divergence, case .object(var integrity) = pairs[index].1 {
-          for field in integrity.indices {
-            switch integrity[field].0 {
-            case "status": integrity[field].1 = .string("diverged")
-            case "problem":
-              integrity[field].1 = .string(
-                "the app's state after \(divergence.sequence) has hash \(divergence.app), the Studio's replay \(divergence.studio)"
-              )
-            case "sequence": integrity[field].1 = .uint(divergence.sequence)
-            default: break
-            }
-          }
-          pairs[index].1 = .object(integrity)
-        }
-      default: break
-      }
+    var summary = summary
+    summary.file = recordedTo
+    if let divergence = live.divergence {
+      summary.integrity.status = "diverged"
+      summary.integrity.problem =
+        "the app's state after \(divergence.sequence) has hash \(divergence.app), the Studio's replay \(divergence.studio)"
+      summary.integrity.sequence = divergence.sequence
     }
-    pairs.removeAll { pair in fields.contains { $0.0 == pair.0 } }
-    fields.insert(contentsOf: pairs, at: 0)
-    return .object(fields)
+    summary.liveStatus = LiveStatus(
+      name: displayName, connected: live.connected, diverged: live.divergence != nil,
+      recordedTo: recordedTo, checkedThrough: live.checkedThrough, segment: segment,
+      liveSessionID: sessionID,
+      appCheckpoints: .init(matched: live.matched, unchecked: live.unchecked),
+      divergence: live.divergence.map {
+        .init(sequence: $0.sequence, app: $0.app.description, studio: $0.studio.description)
+      },
+      appError: live.appError, commands: commands.sorted(),
+      jumps: live.jumps.map { .init(after: $0.after, to: $0.to, time: $0.time) },
+      appAt: live.appAt, problem: live.problem)
+    return summary
   }
 
   /// While the app is connected, the summary is made from what the segment counted as it
   /// recorded; once it has ended, from its recording (read once). Reopening the growing
   /// recording for the list (a flush to disk, a hash of the state, a read of every action)
   /// for every connected segment at each of the page's polls took seconds per segment.
-  func summary() async throws -> RetraceLog.JSONValue {
-    if let counted = countedSummary() { return liveFields(counted) }
-    return liveFields(try await current().summary())
+  func summary() async throws -> any StudioAnswer {
+    if let counted = countedSummary() { return withLiveStatus(counted) }
+    return withLiveStatus(try await current().sessionSummary())
   }
 
   /// The summary from the segment's counts, as the recording would give it (its integrity
   /// `unfinished`, every action in its journal); `nil` once the segment has ended.
-  private func countedSummary() -> RetraceLog.JSONValue? {
+  private func countedSummary() -> SessionSummary? {
     live.withLock { live in
       guard !live.closed else { return nil }
       var integrity = IntegrityReport(status: .unfinished, intactActions: live.actionCount)
       integrity.recoveredActions = live.actionCount
-      return .object(
-        FileSession<D>.summaryFields(
-          id: id, path: recordedTo, format: "trace", domain: domain.name,
-          actions: live.actionCount, first: startSequence + 1,
-          last: startSequence + UInt64(live.actionCount), startTime: startTime,
-          duration: (live.lastTime ?? 0) - (live.firstTime ?? 0), integrity: integrity))
+      return SessionSummary(
+        id: id, file: recordedTo, format: "trace", domain: domain.name,
+        actions: live.actionCount, firstSequence: startSequence + 1,
+        lastSequence: startSequence + UInt64(live.actionCount), startTime: startTime,
+        duration: (live.lastTime ?? 0) - (live.firstTime ?? 0),
+        integrity: IntegrityJSON(integrity))
     }
   }
 
-  func detail() async throws -> RetraceLog.JSONValue {
-    liveFields(try await current().detail())
+  func detail() async throws -> any StudioAnswer {
+    var detail = try await current().sessionDetail()
+    detail.summary = withLiveStatus(detail.summary)
+    return detail
   }
 
   func actions(from: UInt64?, to: UInt64?, type: String?, text: String?, limit: Int) async throws
-    -> RetraceLog.JSONValue
+    -> any StudioAnswer
   {
     try await current(through: to ?? from).actions(
       from: from, to: to, type: type, text: text, limit: limit)
   }
 
-  func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> RetraceLog.JSONValue {
+  func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> any StudioAnswer {
     try await current(through: at).state(at: at, window: window, full: full)
   }
 
-  func state(at: UInt64?, skipping skipped: Set<UInt64>) async throws -> RetraceLog.JSONValue {
+  func state(at: UInt64?, skipping skipped: Set<UInt64>) async throws -> any StudioAnswer {
     try await current(through: at).state(at: at, skipping: skipped)
   }
 
-  func search(at: UInt64?, query: String, limit: Int) async throws -> RetraceLog.JSONValue {
+  func search(at: UInt64?, query: String, limit: Int) async throws -> any StudioAnswer {
     try await current(through: at).search(at: at, query: query, limit: limit)
   }
 
-  func diff(from: UInt64?, to: UInt64?) async throws -> RetraceLog.JSONValue {
+  func diff(from: UInt64?, to: UInt64?) async throws -> any StudioAnswer {
     try await current(through: [from, to].compactMap { $0 }.max()).diff(from: from, to: to)
   }
 
-  func bisect(invariant: String) async throws -> RetraceLog.JSONValue {
+  func bisect(invariant: String) async throws -> any StudioAnswer {
     try await current().bisect(invariant: invariant)
   }
 
-  func bench(repetitions: Int) async throws -> RetraceLog.JSONValue {
+  func bench(repetitions: Int) async throws -> any StudioAnswer {
     try await current().bench(repetitions: repetitions)
   }
 
-  func flows() async throws -> RetraceLog.JSONValue {
+  func flows() async throws -> any StudioAnswer {
     try await current().flows()
   }
 
-  func lanes(buckets: Int, span: ClosedRange<UInt64>?) async throws -> RetraceLog.JSONValue {
+  func lanes(buckets: Int, span: ClosedRange<UInt64>?) async throws -> any StudioAnswer {
     try await current().lanes(buckets: buckets, span: span)
   }
 
@@ -719,7 +677,7 @@ final class LiveSession<D: Domain>: LiveSegment {
     try await current(through: [from, to].compactMap { $0 }.max()).export(from: from, to: to)
   }
 
-  func shrink(invariant: String) async throws -> RetraceLog.JSONValue {
+  func shrink(invariant: String) async throws -> any StudioAnswer {
     try await current().shrink(invariant: invariant)
   }
 }

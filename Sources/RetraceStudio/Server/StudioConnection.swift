@@ -37,7 +37,7 @@ struct StudioConnection: Sendable {
     } catch let refusal as RequestRefusal {
       // The rest of the connection cannot be read as requests: answer and close.
       try? await write(
-        StudioHandler.json(.object([("error", .string(refusal.message))]), status: refusal.status),
+        StudioHandler.error(refusal.message, status: refusal.status),
         keepAlive: false, method: .GET, echoing: nil)
       await Self.drain(socket)
     } catch {
@@ -143,11 +143,10 @@ struct StudioConnection: Sendable {
             }
           }
         } catch is DeadlineError {
-          return StudioHandler.json(
-            .object([("error", .string("the request took longer than the server allows"))]),
-            status: 500)
+          return StudioHandler.error(
+            "the request took longer than the server allows", status: 500)
         } catch {
-          return StudioHandler.json(.object([("error", .string("\(error)"))]), status: 500)
+          return StudioHandler.error("\(error)", status: 500)
         }
       }
       group.addTask {
@@ -168,8 +167,7 @@ struct StudioConnection: Sendable {
       return nil
     }
     return answered
-      ?? StudioHandler.json(
-        .object([("error", .string("the client closed the connection"))]), status: 500)
+      ?? StudioHandler.error("the client closed the connection", status: 500)
   }
 
   /// Returns once the client has closed its side of the connection, or has sent more bytes

@@ -42,17 +42,16 @@ final class StudioHandler: HTTPHandler, Sendable {
     do {
       return try await respond(to: request)
     } catch let error as APIError {
-      return Self.json(.object([("error", .string(error.message))]), status: error.status)
+      return Self.error(error.message, status: error.status)
     } catch let error as SessionError {
-      return Self.json(.object([("error", .string(error.message))]), status: Self.status(error))
+      return Self.error(error.message, status: Self.status(error))
     } catch let error as DebuggerError {
-      return Self.json(.object([("error", .string(error.message))]), status: Self.status(error))
+      return Self.error(error.message, status: Self.status(error))
     } catch let error as TraceError {
       // The CLI's line: the file, where in it, and what is wrong there.
-      return Self.json(
-        .object([("error", .string(error.description.oneLine()))]), status: Self.status(error))
+      return Self.error(error.description.oneLine(), status: Self.status(error))
     } catch {
-      return Self.json(.object([("error", .string("\(error)"))]), status: 500)
+      return Self.error("\(error)", status: 500)
     }
   }
 
@@ -212,7 +211,7 @@ final class StudioHandler: HTTPHandler, Sendable {
   // MARK: - The API
 
   private func api(_ parts: [String], _ query: [HTTPRequest.QueryItem]) async throws
-    -> RetraceLog.JSONValue
+    -> any StudioAnswer
   {
     guard parts.first == "sessions" else { throw APIError(404, "no such endpoint") }
     if parts.count == 1 {
@@ -223,7 +222,7 @@ final class StudioHandler: HTTPHandler, Sendable {
       let sessions = catalog.sessions
       let wait = try Parameters(query).integer("wait", in: 0...60_000)
       let deadline = wait.map { ContinuousClock.now + .milliseconds($0) }
-      let list = await withTaskGroup(of: (Int, RetraceLog.JSONValue).self) { group in
+      let list = await withTaskGroup(of: (Int, any StudioAnswer).self) { group in
         for (index, session) in sessions.enumerated() {
           group.addTask {
             do {
@@ -237,11 +236,11 @@ final class StudioHandler: HTTPHandler, Sendable {
             }
           }
         }
-        var listed: [(Int, RetraceLog.JSONValue)] = []
+        var listed: [(Int, any StudioAnswer)] = []
         for await summary in group { listed.append(summary) }
         return listed
       }
-      return .array(list.sorted { $0.0 < $1.0 }.map(\.1))
+      return AnswerList(items: list.sorted { $0.0 < $1.0 }.map(\.1))
     }
     guard let session = catalog.session(parts[1]) else {
       throw APIError(404, "no session '\(parts[1])'")
@@ -284,7 +283,8 @@ final class StudioHandler: HTTPHandler, Sendable {
         from: parameters.sequence("from"), to: parameters.sequence("to"))
       // Written as a JSON string on a worker thread: escaping 170 MB of JSON Lines held
       // one of the concurrency pool's two threads for seconds, and every answer waited.
-      return .raw(try await offload(.largeAnswer) { RetraceLog.JSONValue.string(text).text })
+      return EncodedJSON(
+        try await offload(.largeAnswer) { RetraceLog.JSONValue.string(text).text })
     case "shrink": return try await session.shrink(invariant: try parameters.required("invariant"))
     default: throw APIError(404, "no such endpoint: \(endpoint)")
     }
@@ -296,14 +296,11 @@ final class StudioHandler: HTTPHandler, Sendable {
   /// and the position in `line`, `offset` and `sequence`; `unreadable` for any other error.
   /// What `GET /api/sessions?wait=MS` lists for a session whose summary is still being made:
   /// its id, and nothing that could be read as a count.
-  static func loading(_ session: any StudioSession) -> RetraceLog.JSONValue {
-    .object([
-      ("id", .string(session.id)), ("loading", .bool(true)),
-      ("live", .bool(session is any LiveSegment)),
-    ])
+  static func loading(_ session: any StudioSession) -> LoadingEntry {
+    LoadingEntry(id: session.id, live: session is any LiveSegment)
   }
 
-  static func unreadable(_ session: any StudioSession, _ error: any Error) -> RetraceLog.JSONValue {
+  static func unreadable(_ session: any StudioSession, _ error: any Error) -> UnreadableEntry {
     let trace = error as? TraceError
     let message =
       (error as? APIError)?.message ?? (error as? SessionError)?.message
@@ -315,33 +312,19 @@ final class StudioHandler: HTTPHandler, Sendable {
       case .corrupted, .tooLarge, .undecodable: "damaged"
       default: "unreadable"
       }
-    return .object([
-      ("id", .string(session.id)),
-      // What the page shows of a live session's row.
-      ("name", .string(session.id)),
-      ("domain", .string("")),
-      ("actions", .int(0)),
-      ("duration", .double(0)),
-      (
-        "integrity",
-        .object([
-          ("status", .string(status)), ("intactActions", .int(0)),
-          ("recoveredActions", .int(0)), ("problem", .string(message)),
-          ("line", .optional(trace?.line) { .int(Int64($0)) }),
-          ("offset", .optional(trace?.offset) { .int(Int64($0)) }),
-          ("sequence", .optional(trace?.sequence) { .uint($0) }),
-        ])
-      ),
-      ("live", .bool(session is any LiveSegment)),
-      ("error", .string(message)),
-    ])
+    return UnreadableEntry(
+      id: session.id, name: session.id,
+      integrity: IntegrityJSON(
+        status: status, intactActions: 0, recoveredActions: 0, problem: message,
+        line: trace?.line, offset: trace?.offset, sequence: trace?.sequence),
+      live: session is any LiveSegment, error: message)
   }
 
   /// `DELETE /api/sessions/{id}`: removes a session from the list, unless it is a live one
   /// whose app is connected (409). A file given to `serve` is not touched (it is read again
   /// by serving it again), nor a live one's recording; the Studio's own copy of a file the
   /// page uploaded is deleted.
-  private func remove(_ id: String) throws -> RetraceLog.JSONValue {
+  private func remove(_ id: String) throws -> RemovedAnswer {
     guard let session = catalog.session(id) else { throw APIError(404, "no session '\(id)'") }
     if let live = session as? any LiveSegment, live.isConnected {
       throw APIError(
@@ -352,11 +335,11 @@ final class StudioHandler: HTTPHandler, Sendable {
     // What it holds (a whole session, its checkpoints) is freed when the last request that
     // uses it ends, here or on a worker thread: off this one.
     releaseInBackground(removed, returningMemory: true)
-    return .object([("removed", .bool(true)), ("id", .string(id))])
+    return RemovedAnswer(id: id)
   }
 
   /// `POST /api/sessions/{id}/jump?to=N`: sends a live session's app the `jump` command.
-  private func jump(_ id: String, _ parameters: Parameters) async throws -> RetraceLog.JSONValue {
+  private func jump(_ id: String, _ parameters: Parameters) async throws -> JumpSentAnswer {
     guard let session = catalog.session(id) else { throw APIError(404, "no session '\(id)'") }
     guard let live = session as? any LiveSegment else {
       throw APIError(404, "session '\(id)' is a file, not a live session: there is no app to move")
@@ -373,12 +356,12 @@ final class StudioHandler: HTTPHandler, Sendable {
       target = value
     }
     let sent = try await live.jump(to: target)
-    return .object([("sent", .bool(true)), ("to", .uint(sent))])
+    return JumpSentAnswer(to: sent)
   }
 
   /// `POST /api/sessions/{id}/dispatch` with an action's JSON as the body: sends a live
   /// session's app the `dispatch` command.
-  private func dispatch(_ id: String, _ body: Data) async throws -> RetraceLog.JSONValue {
+  private func dispatch(_ id: String, _ body: Data) async throws -> DispatchSentAnswer {
     guard let session = catalog.session(id) else { throw APIError(404, "no session '\(id)'") }
     guard let live = session as? any LiveSegment else {
       throw APIError(
@@ -391,7 +374,7 @@ final class StudioHandler: HTTPHandler, Sendable {
         400, "the body must be the action as JSON text (UTF-8), and is empty or not text")
     }
     let name = try await live.dispatch(json: text)
-    return .object([("sent", .bool(true)), ("case", .string(name))])
+    return DispatchSentAnswer(case: name)
   }
 
   // MARK: - Responses
@@ -427,13 +410,29 @@ final class StudioHandler: HTTPHandler, Sendable {
       body: Data(html.utf8))
   }
 
-  static func json(_ value: RetraceLog.JSONValue, status: Int = 200) -> HTTPResponse {
-    HTTPResponse(
+  /// `answer` as JSON, written by ``ReportJSON``: a 500 that says why when it cannot be
+  /// written (a number in it that is not finite).
+  static func json(_ answer: any StudioAnswer, status: Int = 200) -> HTTPResponse {
+    var (status, text) = (status, "")
+    do {
+      text = try answer.text
+    } catch {
+      status = 500
+      text =
+        (try? ErrorAnswer(error: "the answer could not be written as JSON: \(error)").text)
+        ?? "{}"
+    }
+    return HTTPResponse(
       statusCode: HTTPStatusCode(status, phrase: phrase(status)),
       headers: commonHeaders.merging([
         .contentType: "application/json; charset=utf-8", .cacheControl: "no-store",
       ]),
-      body: Data(value.text.utf8))
+      body: Data(text.utf8))
+  }
+
+  /// An ``ErrorAnswer`` that says `message`, with `status`.
+  static func error(_ message: String, status: Int) -> HTTPResponse {
+    json(ErrorAnswer(error: message), status: status)
   }
 
   private static func phrase(_ status: Int) -> String {

@@ -33,15 +33,14 @@ struct CaseTimeline: Sendable {
   /// Counts per case in `buckets` equal spans of time, with the first sequence number of
   /// each case in each span (where a click on the lane jumps): over the actions whose
   /// sequence numbers are in `span` (a zoomed timeline), or all of them.
-  func json(buckets requested: Int, span sequenceSpan: ClosedRange<UInt64>? = nil) -> JSONValue {
+  func answer(buckets requested: Int, span sequenceSpan: ClosedRange<UInt64>? = nil)
+    -> LanesAnswer
+  {
     let buckets = max(1, min(requested, 2_000))
     let chosen = sequenceSpan.map { indices(in: $0) } ?? cases.indices
     guard let start = chosen.first.map({ times[$0] }), let end = chosen.last.map({ times[$0] })
     else {
-      return .object([
-        ("buckets", .int(Int64(buckets))), ("start", .null), ("end", .null),
-        ("lanes", .array([])),
-      ])
+      return LanesAnswer(buckets: buckets, start: nil, end: nil, lanes: [])
     }
     let span = end - start
     var counts = [[Int]](repeating: [Int](repeating: 0, count: buckets), count: names.count)
@@ -61,22 +60,12 @@ struct CaseTimeline: Sendable {
       counts[lane][bucket] += 1
       if firsts[lane][bucket] == nil { firsts[lane][bucket] = sequences[index] }
     }
-    return .object([
-      ("buckets", .int(Int64(buckets))), ("start", .double(start)), ("end", .double(end)),
-      ("from", .uint(sequences[chosen.lowerBound])),
-      ("to", .uint(sequences[chosen.upperBound - 1])),
-      (
-        "lanes",
-        .array(
-          names.indices.map { lane in
-            .object([
-              ("case", .string(names[lane])),
-              ("counts", .array(counts[lane].map { .int(Int64($0)) })),
-              ("first", .array(firsts[lane].map { .optional($0) { .uint($0) } })),
-            ])
-          })
-      ),
-    ])
+    return LanesAnswer(
+      buckets: buckets, start: start, end: end, from: sequences[chosen.lowerBound],
+      to: sequences[chosen.upperBound - 1],
+      lanes: names.indices.map {
+        LanesAnswer.Lane(case: names[$0], counts: counts[$0], first: firsts[$0])
+      })
   }
 
   /// The positions of the actions whose sequence numbers are in `span`: the sequence numbers

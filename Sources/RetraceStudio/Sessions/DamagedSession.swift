@@ -21,30 +21,32 @@ struct DamagedSession: StudioSession {
   }
 
   /// The session list's entry: `StudioHandler.unreadable(_:_:)`'s, with the file's path.
-  func summary() async throws -> JSONValue {
-    let listed = StudioHandler.unreadable(self, error)
-    guard case .object(let fields) = listed else { return listed }
-    return .object(fields + [("file", .string(path))])
+  func summary() async throws -> any StudioAnswer {
+    var listed = StudioHandler.unreadable(self, error)
+    listed.file = path
+    return listed
   }
 
-  func detail() async throws -> JSONValue { throw error }
+  func detail() async throws -> any StudioAnswer { throw error }
   func actions(from: UInt64?, to: UInt64?, type: String?, text: String?, limit: Int)
-    async throws -> JSONValue
+    async throws -> any StudioAnswer
   { throw error }
-  func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> JSONValue {
+  func state(at: UInt64?, window: StateWindow?, full: Bool) async throws -> any StudioAnswer {
     throw error
   }
-  func state(at: UInt64?, skipping skipped: Set<UInt64>) async throws -> JSONValue {
+  func state(at: UInt64?, skipping skipped: Set<UInt64>) async throws -> any StudioAnswer {
     throw error
   }
-  func search(at: UInt64?, query: String, limit: Int) async throws -> JSONValue { throw error }
-  func diff(from: UInt64?, to: UInt64?) async throws -> JSONValue { throw error }
-  func bisect(invariant: String) async throws -> JSONValue { throw error }
-  func bench(repetitions: Int) async throws -> JSONValue { throw error }
-  func flows() async throws -> JSONValue { throw error }
-  func lanes(buckets: Int, span: ClosedRange<UInt64>?) async throws -> JSONValue {
+  func search(at: UInt64?, query: String, limit: Int) async throws -> any StudioAnswer {
+    throw error
+  }
+  func diff(from: UInt64?, to: UInt64?) async throws -> any StudioAnswer { throw error }
+  func bisect(invariant: String) async throws -> any StudioAnswer { throw error }
+  func bench(repetitions: Int) async throws -> any StudioAnswer { throw error }
+  func flows() async throws -> any StudioAnswer { throw error }
+  func lanes(buckets: Int, span: ClosedRange<UInt64>?) async throws -> any StudioAnswer {
     throw error
   }
   func export(from: UInt64?, to: UInt64?) async throws -> String { throw error }
-  func shrink(invariant: String) async throws -> JSONValue { throw error }
+  func shrink(invariant: String) async throws -> any StudioAnswer { throw error }
 }

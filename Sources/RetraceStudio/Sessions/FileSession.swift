@@ -106,82 +106,45 @@ final class FileSession<D: Domain>: StudioSession {
 
   // MARK: - Sessions
 
-  func summary() async throws -> JSONValue {
-    let summary = try await checked.value.summary
-    return .object(summaryFields(summary))
+  func summary() async throws -> any StudioAnswer { try await sessionSummary() }
+
+  /// What `GET /api/sessions` lists for the session.
+  func sessionSummary() async throws -> SessionSummary {
+    summaryAnswer(try await checked.value.summary)
   }
 
-  private func summaryFields(_ summary: SessionFile.Summary) -> [(String, JSONValue)] {
-    Self.summaryFields(
-      id: id, path: file.path, format: summary.format, domain: summary.info.domain,
-      actions: summary.actionCount, first: summary.firstSequence, last: summary.lastSequence,
-      startTime: summary.info.startTime, duration: summary.duration,
-      integrity: summary.integrity)
+  private func summaryAnswer(_ summary: SessionFile.Summary) -> SessionSummary {
+    SessionSummary(
+      id: id, file: file.path, format: summary.format, domain: summary.info.domain,
+      actions: summary.actionCount, firstSequence: summary.firstSequence,
+      lastSequence: summary.lastSequence, startTime: summary.info.startTime,
+      duration: summary.duration, integrity: IntegrityJSON(summary.integrity))
   }
 
-  /// What `GET /api/sessions` lists for a session: of a file, or of a live segment from what
-  /// it counted as it recorded.
-  static func summaryFields(
-    id: String, path: String, format: String, domain: String, actions: Int, first: UInt64,
-    last: UInt64, startTime: Double, duration: Double, integrity: IntegrityReport
-  ) -> [(String, JSONValue)] {
-    [
-      ("id", .string(id)),
-      ("file", .string(path)),
-      ("format", .string(format)),
-      ("domain", .string(domain)),
-      ("actions", .int(Int64(actions))),
-      ("firstSequence", .uint(first)),
-      ("lastSequence", .uint(last)),
-      ("startTime", .double(startTime)),
-      ("duration", .double(duration)),
-      ("integrity", integrity.json),
-      ("live", .bool(false)),
-    ]
-  }
+  func detail() async throws -> any StudioAnswer { try await sessionDetail() }
 
-  func detail() async throws -> JSONValue {
+  /// `GET /api/sessions/{id}`.
+  func sessionDetail() async throws -> SessionDetail {
     let summary = try await checked.value.summary
     let source = try await states.value.source
-    return .object(
-      summaryFields(summary) + [
-        ("startSequence", .uint(source.startSequence)),
-        ("producer", .string(summary.info.producer)),
-        ("sessionID", .string(summary.info.sessionID)),
-        ("bytes", .int(Int64(summary.bytes))),
-        ("snapshots", .int(Int64(summary.snapshots))),
-        ("checkpoints", .int(Int64(summary.checkpoints))),
-        // The time-travel jumps of a session recorded from a moved app, after which action
-        // each set the state; the recording holds the state, not the action it came from
-        // (`to`, which a live session gives).
-        (
-          "jumps",
-          .array(source.jumpSequences.map { .object([("after", .uint($0)), ("to", .null)]) })
-        ),
-        ("domainSummary", .string(domain.summary)),
-        (
-          "actionCases",
-          .array(
-            summary.caseCounts.map {
-              .object([("name", .string($0.name)), ("count", .int(Int64($0.count)))])
-            })
-        ),
-        (
-          "invariants",
-          .array(
-            domain.invariants.map {
-              .object([("name", .string($0.name)), ("summary", .string($0.summary))])
-            })
-        ),
-        ("navigation", .bool(flow != nil)),
-        ("displayFormats", DisplayFormat.json(domain.displayFormats)),
-      ])
+    return SessionDetail(
+      summary: summaryAnswer(summary), startSequence: source.startSequence,
+      producer: summary.info.producer, sessionID: summary.info.sessionID, bytes: summary.bytes,
+      snapshots: summary.snapshots, checkpoints: summary.checkpoints,
+      // The recording holds the state a jump set, not the action it came from (`to`, which
+      // a live session gives).
+      jumps: source.jumpSequences.map { SessionDetail.Jump(after: $0, to: nil) },
+      domainSummary: domain.summary,
+      actionCases: summary.caseCounts.map { .init(name: $0.name, count: $0.count) },
+      invariants: domain.invariants.map { .init(name: $0.name, summary: $0.summary) },
+      navigation: flow != nil,
+      displayFormats: domain.displayFormats.mapValues(DisplayFormatAnswer.init))
   }
 
   // MARK: - Actions, states, diffs
 
   func actions(from: UInt64?, to: UInt64?, type: String?, text: String?, limit: Int)
-    async throws -> JSONValue
+    async throws -> any StudioAnswer
   {
     if let type, !domain.actionCases.contains(type) {
       throw DebuggerError(
@@ -211,7 +174,7 @@ final class FileSession<D: Domain>: StudioSession {
         }
         let actions = try file.actions(as: domain, from: before ?? from, through: to, in: source)
         let writer = JSONLines.ActionWriter<D.Action>()
-        var items: [JSONValue] = []
+        var items: [ActionItem] = []
         var next: UInt64?
         var previousTime: Double?
         var read = 0
@@ -245,13 +208,9 @@ final class FileSession<D: Domain>: StudioSession {
               sincePrevious: .some(since)))
           return true
         }
-        return .object([
-          ("from", .optional(actions.range) { .uint(from ?? $0.lowerBound) }),
-          ("to", .optional(actions.range) { .uint($0.upperBound) }),
-          ("last", .uint(actions.last)),
-          ("next", .optional(next) { .uint($0) }),
-          ("actions", .array(items)),
-        ])
+        return ActionsPage(
+          from: actions.range.map { from ?? $0.lowerBound }, to: actions.range?.upperBound,
+          last: actions.last, next: next, actions: items)
       }
     }
   }
@@ -279,21 +238,17 @@ final class FileSession<D: Domain>: StudioSession {
   private static func json(
     _ action: TimedAction<D.Action>, name: String, writer: JSONLines.ActionWriter<D.Action>,
     formats: ActionDisplayFormats, encoded: String? = nil, sincePrevious: Double?? = nil
-  ) -> JSONValue {
-    var fields: [(String, JSONValue)] = [
-      ("seq", .uint(action.sequence)),
-      ("time", .double(action.time)),
-      ("action", (encoded ?? (try? writer.json(for: action.action))).map { .raw($0) } ?? .null),
-      ("case", .string(name)),
-      ("label", .string(actionLabel(action.action, formats: formats))),
-    ]
-    if let sincePrevious {
-      fields.append(("sincePrevious", .optional(sincePrevious) { .double($0) }))
-    }
-    return .object(fields)
+  ) -> ActionItem {
+    ActionItem(
+      seq: action.sequence, time: action.time,
+      action: (encoded ?? (try? writer.json(for: action.action))).map(EncodedJSON.init),
+      case: name, label: actionLabel(action.action, formats: formats),
+      sincePrevious: sincePrevious.map { NullWhenAbsent(wrappedValue: $0) })
   }
 
-  func state(at sequence: UInt64?, skipping skipped: Set<UInt64>) async throws -> JSONValue {
+  func state(at sequence: UInt64?, skipping skipped: Set<UInt64>) async throws
+    -> any StudioAnswer
+  {
     let states = try await states.value
     let source = states.source
     // A replay of up to the whole session: on the pool for such work, so that it never keeps
@@ -307,18 +262,17 @@ final class FileSession<D: Domain>: StudioSession {
         let (state, left) = (replay?.state ?? recorded, replay?.skipped ?? [])
         let before = try StatePreview.capturing(recorded)
         let found = try StatePreview.changes(from: before.0, before.1, to: state)
-        return .object([
-          ("seq", .uint(target)),
-          ("last", .uint(source.lastSequence)),
-          ("skipped", .array(left.map { .uint($0) })),
-          ("state", found.preview.json),
-          ("changed", .array(found.changes.map(\.json))),
-        ])
+        return SkippedStateAnswer(
+          seq: target, last: source.lastSequence, skipped: left,
+          state: EncodedJSON(found.preview.json),
+          changed: EncodedJSON(.array(found.changes.map(\.json))))
       }
     }
   }
 
-  func state(at sequence: UInt64?, window: StateWindow?, full: Bool) async throws -> JSONValue {
+  func state(at sequence: UInt64?, window: StateWindow?, full: Bool) async throws
+    -> any StudioAnswer
+  {
     let states = try await states.value
     let source = states.source
     let flow = self.flow
@@ -360,45 +314,32 @@ final class FileSession<D: Domain>: StudioSession {
           guard let node = preview.node(at: window.path) else {
             throw SessionError(.notFound, "the state after \(target) has nothing at that path")
           }
-          return .object([
-            ("seq", .uint(target)), ("path", .array(window.path.map(\.json))), ("value", node.json),
-          ])
+          return StateWindowAnswer(
+            seq: target, path: EncodedJSON(.array(window.path.map(\.json))),
+            value: EncodedJSON(node.json)) as any StudioAnswer
         }
         let preview = try self.preview(of: state, at: target)
-        let stateJSON: JSONValue
+        let stateJSON: EncodedJSON
         if full {
           let encoder = JSONEncoder()
           encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-          stateJSON = .raw(String(decoding: try encoder.encode(state), as: UTF8.self))
+          stateJSON = EncodedJSON(String(decoding: try encoder.encode(state), as: UTF8.self))
         } else {
-          stateJSON = preview.json
+          stateJSON = EncodedJSON(preview.json)
         }
         let writer = JSONLines.ActionWriter<D.Action>()
         let screens = flow?.screenPath(of: state)
-        return .object([
-          ("seq", .uint(target)),
-          ("last", .uint(source.lastSequence)),
-          (
-            "action",
-            .optional(action) {
-              Self.json(
-                $0, name: actionCaseName(of: $0.action), writer: writer,
-                formats: ActionDisplayFormats(domain))
-            }
-          ),
-          ("state", stateJSON),
-          ("changed", .array(changes.map(\.json))),
-          (
-            "screens",
-            .optional(screens) { path in
-              .object([
-                ("tab", .optional(path.tab) { .string($0) }),
-                ("screens", .array(path.screens.map { .string($0) })),
-                ("visible", .string(path.visible)),
-              ])
-            }
-          ),
-        ])
+        return StateAnswer(
+          seq: target, last: source.lastSequence,
+          action: action.map {
+            Self.json(
+              $0, name: actionCaseName(of: $0.action), writer: writer,
+              formats: ActionDisplayFormats(domain))
+          },
+          state: stateJSON, changed: EncodedJSON(.array(changes.map(\.json))),
+          screens: screens.map {
+            ScreenPathAnswer(tab: $0.tab, screens: $0.screens, visible: $0.visible)
+          })
       }
     }
   }
@@ -422,7 +363,7 @@ final class FileSession<D: Domain>: StudioSession {
     }
   }
 
-  func search(at sequence: UInt64?, query: String, limit: Int) async throws -> JSONValue {
+  func search(at sequence: UInt64?, query: String, limit: Int) async throws -> any StudioAnswer {
     let states = try await states.value
     let source = states.source
     return try await answering(source) {
@@ -435,16 +376,14 @@ final class FileSession<D: Domain>: StudioSession {
           try target > source.startSequence
           ? states.state(at: target) : source.state(at: target)
         let search = try StateSearch(state, query: query, limit: limit)
-        return .object([
-          ("seq", .uint(target)), ("query", .string(query)),
-          ("count", .int(Int64(search.paths.count))), ("complete", .bool(search.complete)),
-          ("paths", .array(search.paths.map { .array($0.map(\.json)) })),
-        ])
+        return SearchAnswer(
+          seq: target, query: query, count: search.paths.count, complete: search.complete,
+          paths: EncodedJSON(.array(search.paths.map { .array($0.map(\.json)) })))
       }
     }
   }
 
-  func diff(from: UInt64?, to: UInt64?) async throws -> JSONValue {
+  func diff(from: UInt64?, to: UInt64?) async throws -> any StudioAnswer {
     let source = try await states.value.source
     let formats = domain.displayFormats
     return try await answering(source) {
@@ -463,12 +402,11 @@ final class FileSession<D: Domain>: StudioSession {
             : (text: diff.text(formats), isComplete: diff.isComplete)
         }
         let changes = diff?.changes ?? []
-        return .object([
-          ("from", .uint(from)), ("to", .uint(to)), ("changed", .bool(text != nil)),
-          ("diff", .optional(text?.text) { .string(displayFormatted($0, formats)) }),
-          ("complete", .bool(text?.isComplete ?? true)),
-          ("changes", .array(changes.map(\.json))),
-        ])
+        return DiffAnswer(
+          from: from, to: to, changed: text != nil,
+          diff: text.map { displayFormatted($0.text, formats) },
+          complete: text?.isComplete ?? true,
+          changes: EncodedJSON(.array(changes.map(\.json))))
       }
     }
   }
@@ -484,7 +422,7 @@ final class FileSession<D: Domain>: StudioSession {
   /// `readWhole` is false, and `integrity` says why, when the session could not be read to
   /// its end (a damaged trace, or a crashed session's journal damaged or missing): then the
   /// invariant holding is known only of the actions read.
-  func bisect(invariant: String) async throws -> JSONValue {
+  func bisect(invariant: String) async throws -> any StudioAnswer {
     _ = try invariantNamed(invariant)
     let debugger = try await debugger.value
     let integrity = try await checked.value.summary.integrity
@@ -493,34 +431,19 @@ final class FileSession<D: Domain>: StudioSession {
       let stretches =
         result.firstViolation == nil ? [] : try debugger.violations(invariant: invariant)
       let writer = JSONLines.ActionWriter<D.Action>()
-      return .object([
-        ("invariant", .string(invariant)),
-        ("firstViolation", .optional(result.firstViolation) { .uint($0) }),
-        (
-          "action",
-          .optional(result.action.flatMap { try? writer.json(for: $0.action) }) { .raw($0) }
-        ),
-        ("healedAt", .optional(result.healedAt) { .uint($0) }),
-        ("actions", .int(Int64(debugger.session.actions.count))),
+      return BisectAnswer(
+        invariant: invariant, firstViolation: result.firstViolation,
+        action: result.action.flatMap { try? writer.json(for: $0.action) }.map(EncodedJSON.init),
+        healedAt: result.healedAt, actions: debugger.session.actions.count,
         // Where a time-travel jump after the action set the state, as `bisect --json` says.
-        ("failsAtJump", .bool(result.firstViolation.map(debugger.jumped(after:)) ?? false)),
-        ("healsAtJump", .bool(result.healedAt.map(debugger.jumped(after:)) ?? false)),
-        ("readWhole", .bool(integrity.isIntact)),
-        ("integrity", integrity.json),
-        (
-          "violations",
-          .array(
-            stretches.map {
-              .object([
-                ("fails", .uint($0.fails)), ("healedAt", .optional($0.healedAt) { .uint($0) }),
-              ])
-            })
-        ),
-      ])
+        failsAtJump: result.firstViolation.map(debugger.jumped(after:)) ?? false,
+        healsAtJump: result.healedAt.map(debugger.jumped(after:)) ?? false,
+        readWhole: integrity.isIntact, integrity: IntegrityJSON(integrity),
+        violations: stretches.map { .init(fails: $0.fails, healedAt: $0.healedAt) })
     }
   }
 
-  func bench(repetitions: Int) async throws -> JSONValue {
+  func bench(repetitions: Int) async throws -> any StudioAnswer {
     let debugger = try await debugger.value
     let (path, domain, key) = (file.path, self.domain, self.key)
     return try await offload(.wholeSession) {
@@ -528,26 +451,25 @@ final class FileSession<D: Domain>: StudioSession {
         repetitions: repetitions,
         decode: { _ = try SessionFile.open(path, key: key).load(as: domain) })
       // With `debugBuild` and its warning, as `retrace bench --json` prints it.
-      return .raw(try BenchBuild.json(report))
+      return EncodedJSON(try BenchBuild.json(report))
     }
   }
 
-  func flows() async throws -> JSONValue {
+  func flows() async throws -> any StudioAnswer {
     guard let flow else {
       throw SessionError(.notFound, "domain \(domain.name) has no navigation flow")
     }
     let debugger = try await debugger.value
     return try await offload(.wholeSession) {
-      .object([
-        ("allowed", flow.allowed.json),
-        ("observed", (flow.observed(in: debugger.session) ?? FlowGraph()).json),
-      ])
+      FlowsAnswer(
+        allowed: FlowGraphAnswer(flow.allowed),
+        observed: FlowGraphAnswer(flow.observed(in: debugger.session) ?? FlowGraph()))
     }
   }
 
-  func lanes(buckets: Int, span: ClosedRange<UInt64>?) async throws -> JSONValue {
+  func lanes(buckets: Int, span: ClosedRange<UInt64>?) async throws -> any StudioAnswer {
     let lanes = try await laneCounts.value
-    return try await offload { lanes.json(buckets: buckets, span: span) }
+    return try await offload { lanes.answer(buckets: buckets, span: span) }
   }
 
   func export(from: UInt64?, to: UInt64?) async throws -> String {
@@ -592,18 +514,16 @@ final class FileSession<D: Domain>: StudioSession {
 
   /// When the invariant never fails, `readWhole` and `integrity` say whether that is of the
   /// whole session, as in ``bisect(invariant:)``.
-  func shrink(invariant: String) async throws -> JSONValue {
+  func shrink(invariant: String) async throws -> any StudioAnswer {
     _ = try invariantNamed(invariant)
     let debugger = try await debugger.value
     let domain = self.domain
     let integrity = try await checked.value.summary.integrity
     return try await offload(.wholeSession) {
       guard let shrunk = try debugger.shrink(invariant: invariant) else {
-        return .object([
-          ("invariant", .string(invariant)), ("fails", .bool(false)),
-          ("actions", .int(Int64(debugger.session.actions.count))),
-          ("readWhole", .bool(integrity.isIntact)), ("integrity", integrity.json),
-        ])
+        return ShrinkAnswer(
+          invariant: invariant, fails: false, actions: debugger.session.actions.count,
+          readWhole: integrity.isIntact, integrity: IntegrityJSON(integrity))
       }
       // The shrunk session, numbered from 1, as `shrink -o` writes it.
       let session = shrunk.session
@@ -613,15 +533,10 @@ final class FileSession<D: Domain>: StudioSession {
         text += try writer.line(for: action)
         text += "\n"
       }
-      return .object([
-        ("invariant", .string(invariant)),
-        ("fails", .bool(true)),
-        ("originalCount", .int(Int64(shrunk.originalCount))),
-        ("actions", .int(Int64(shrunk.actions.count))),
-        ("replays", .int(Int64(shrunk.replays))),
-        ("jsonl", .string(text)),
-        ("swiftTest", .string(shrunk.swiftTest())),
-      ])
+      return ShrinkAnswer(
+        invariant: invariant, fails: true, actions: shrunk.actions.count,
+        originalCount: shrunk.originalCount, replays: shrunk.replays, jsonl: text,
+        swiftTest: shrunk.swiftTest())
     }
   }
 
@@ -633,28 +548,6 @@ final class FileSession<D: Domain>: StudioSession {
           + domain.invariants.map(\.name).joined(separator: ", "))
     }
     return invariant
-  }
-}
-
-extension FlowGraph {
-  /// The graph as the page draws it.
-  var json: JSONValue {
-    .object([
-      ("nodes", .array(nodes.map { .string($0) })),
-      ("roots", .array(roots.map { .string($0) })),
-      ("tabs", .object(tabs.map { ($0.key, .string($0.value)) })),
-      (
-        "edges",
-        .array(
-          edges.map { edge, count in
-            .object([
-              ("from", .string(edge.from)), ("to", .string(edge.to)),
-              ("kind", .string(edge.kind.rawValue)), ("refused", .bool(edge.refused)),
-              ("count", .int(Int64(count))),
-            ])
-          })
-      ),
-    ])
   }
 }
 

@@ -67,7 +67,7 @@ struct Uploads: Sendable {
   /// - Throws: `SessionError`: `invalidRequest` for a name that is not a `.trace` or `.jsonl`
   ///   file's, an empty upload, or a file that does not open (which is then deleted);
   ///   `tooLarge` and `storageFull` past the limits; `failed` when it cannot be written.
-  func take(_ data: Data, name: String) async throws -> RetraceLog.JSONValue {
+  func take(_ data: Data, name: String) async throws -> UploadAnswer {
     let base = URL(fileURLWithPath: name.isEmpty ? "/" : name).lastPathComponent
     let suffix = [".trace", ".jsonl"].first { base.hasSuffix($0) }
     guard let suffix, base.count > suffix.count else {
@@ -129,9 +129,7 @@ struct Uploads: Sendable {
       }
       let session = add(domain)
       written.files.withLock { $0[session.id] = (path, data.count) }
-      return .object([
-        ("id", .string(session.id)), ("file", .string(path)), ("bytes", .int(Int64(data.count))),
-      ])
+      return UploadAnswer(id: session.id, file: path, bytes: data.count)
     }
   }
 
