@@ -37,6 +37,24 @@ import Testing
     #expect(lines.contains("note: removed: \"x\""), "\(lines)")
   }
 
+  /// An item added or removed whole is written as its JSON, with each number the display
+  /// formats name followed by its formatted value, as it is inside a changed leaf.
+  @Test func numbersInsideAnAddedItemAreFormatted() throws {
+    let old = State(items: [Item(id: "a", balance: 1)], note: nil)
+    let new = State(
+      items: [Item(id: "a", balance: 1), Item(id: "b\\\"[", balance: -1199)], note: nil)
+    let text = try StateChanges(from: old, to: new).text([
+      "items.*.balance": .money(currencyCode: "EUR")
+    ])
+    #expect(
+      text == #"items[1]: added: {"balance":-1199 (-11.99 EUR),"id":"b\\\"["}, id b\"["#, "\(text)")
+    let table = DisplayFormatTable(["a.*.n": .money(currencyCode: "EUR")])
+    #expect(
+      StateChanges.formattingNumbers(
+        in: #"[{"n":5,"m":6},{"x":{"n":7},"n":-8e2}]"#, at: ["a"], table)
+        == #"[{"n":5 (0.05 EUR),"m":6},{"x":{"n":7},"n":-8e2}]"#)
+  }
+
   @Test func aCutDiffSaysSo() throws {
     let old = State(items: (0..<10).map { Item(id: "\($0)", balance: 0) }, note: nil)
     let new = State(items: (0..<10).map { Item(id: "\($0)", balance: 1) }, note: nil)

@@ -81,19 +81,99 @@ package struct StateChanges {
   /// The longest value written in a line, in characters: a longer one is cut, with `…`.
   static let valueLimit = 200
 
-  /// `json`, the value at `path`, as a line shows it: cut at ``valueLimit``, and a number
-  /// that the table names followed by its formatted value.
+  /// `json`, the value at `path`, as a line shows it: cut at ``valueLimit``, and each number
+  /// in it (itself, or one inside an object or array) that the table names followed by its
+  /// formatted value, as `retrace diff` writes them: `{"amount":-1199 (-11.99 EUR)}`.
   private static func shown(_ json: String, at path: [PathStep], _ table: DisplayFormatTable)
     -> String
   {
+    let cut = json.count > valueLimit ? json.prefix(valueLimit) + "…" : json
+    guard !table.isEmpty else { return cut }
     let keys = path.map { step -> String? in
       if case .key(let key) = step { return key }
       return nil
     }
-    if !table.isEmpty, let format = table.format(at: keys), let formatted = format.format(json) {
-      return "\(json) (\(formatted))"
+    return formattingNumbers(in: cut, at: keys, table)
+  }
+
+  /// `json` with each number whose path (`base`, then the keys and indexes inside `json`,
+  /// an index as `nil`) the table names followed by ` (formatted)`. It reads JSON text as
+  /// written by an encoder; text cut short is formatted as far as it goes.
+  static func formattingNumbers(
+    in json: String, at base: [String?], _ table: DisplayFormatTable
+  ) -> String {
+    // The open containers: an object's key being read or last read, or an array's place.
+    enum Level {
+      case object(key: String?)
+      case array
     }
-    return json.count > valueLimit ? json.prefix(valueLimit) + "…" : json
+    var levels: [Level] = []
+    var output = ""
+    var characters = json.makeIterator()
+    var pending = characters.next()
+    func path() -> [String?] {
+      base
+        + levels.map {
+          if case .object(let key) = $0 { return key }
+          return nil
+        }
+    }
+    while let character = pending {
+      pending = characters.next()
+      switch character {
+      case "{":
+        levels.append(.object(key: nil))
+        output.append(character)
+      case "[":
+        levels.append(.array)
+        output.append(character)
+      case "}", "]":
+        if !levels.isEmpty { levels.removeLast() }
+        output.append(character)
+      case ",":
+        if case .object = levels.last { levels[levels.count - 1] = .object(key: nil) }
+        output.append(character)
+      case "\"":
+        var text = ""
+        var raw = "\""
+        var escaped = false
+        while let next = pending {
+          pending = characters.next()
+          raw.append(next)
+          if escaped {
+            escaped = false
+            text.append(next)
+          } else if next == "\\" {
+            escaped = true
+          } else if next == "\"" {
+            break
+          } else {
+            text.append(next)
+          }
+        }
+        output += raw
+        // A key: the string before a colon, in an object whose key is not read yet.
+        if case .object(key: nil) = levels.last, pending == ":" {
+          levels[levels.count - 1] = .object(key: text)
+        }
+      case "-", "0"..."9":
+        var number = String(character)
+        while let next = pending,
+          next == "-" || next == "+" || next == "." || next == "e"
+            || next == "E" || next.isASCII && next.isNumber
+        {
+          number.append(next)
+          pending = characters.next()
+        }
+        output += number
+        if let format = table.format(at: path()), let formatted = format.format(number) {
+          output += " (\(formatted))"
+        }
+      default:
+        output.append(character)
+      }
+    }
+    return output
   }
 
   /// A path as text: `accounts[0].balance`; a key that is not a name as `["a key"]`; the
