@@ -3,6 +3,7 @@ import Retrace
 import RetraceDebugger
 import RetraceExamples
 import RetraceLog
+import RetraceTestSupport
 import Synchronization
 import Testing
 
@@ -11,32 +12,17 @@ import Testing
 @Suite struct SkipWithJumpsTests {
   @Test @MainActor func theFileAndTheEngineSkipAlikeAcrossAJump() throws {
     let directory = NSTemporaryDirectory() + "retrace-skip-jumps-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let path = directory + "/moved.trace"
+    let path = try Fixtures.recordMovedSession(in: directory)
     let domain = bankingDomain
-    let store = Store(
-      initialState: domain.initialState, reducer: Reduce { domain.reduce(into: &$0, action: $1) },
-      clock: .fixed(start: 1_763_771_000, interval: 0.25))
-    let recorder = try TraceRecorder(
-      path: path, domain: domain, sessionID: "moved", startTime: 1_763_771_000)
-    store.attach(recorder)
-    let actions = domain.generate(count: 60, seed: 5).actions
-    var states = [store.state]
-    for (index, action) in actions.enumerated() {
-      store.send(action)
-      states.append(store.state)
-      if index + 1 == 40 { store.jump(to: states[10]) }
-    }
-    try recorder.close()
-
+    let actions = Fixtures.movedSessionActions
     let source = try TraceSession(TraceReader(path: path), domain: domain)
     #expect(source.jumpSequences == [40])
     let engine = ReplayEngine(domain: domain, session: try source.session())
     let fromFile = Self.states(of: source)
     let inMemory = Self.states(of: source, engine: engine)
     // After the jump, the actions after it on the state it set, without the skipped one.
-    var expected = states[10]
+    var expected = Fixtures.movedSessionStates[10]
     for action in actions[40..<50] where action != actions[44] {
       _ = domain.reduce(into: &expected, action: action)
     }

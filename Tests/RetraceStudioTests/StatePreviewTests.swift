@@ -3,6 +3,7 @@ import RetraceCLI
 import RetraceDebugger
 import RetraceExamples
 import RetraceLog
+import RetraceTestSupport
 import Testing
 
 @testable import RetraceStudio
@@ -107,16 +108,10 @@ import Testing
       (1...300).map {
         MoviesAction.addMovie(id: $0, title: "Movie \($0)", year: 2000, genre: .drama)
       } + [MoviesAction.rate(id: 151, stars: 4)]
-    let session = RecordedSession(domain: moviesDomain, actions: actions)
-    var text = try JSONLines.headerLine(for: session, domain: moviesDomain) + "\n"
-    let writer = JSONLines.ActionWriter<MoviesAction>()
-    for action in session.actions { text += try writer.line(for: action) + "\n" }
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("studio-movies-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let path = directory.appendingPathComponent("movies.jsonl").path
-    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    let path = try Fixtures.jsonLinesFile(actions, of: moviesDomain, named: "movies")
+    defer {
+      try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
+    }
     let catalog = try SessionCatalog.open(
       [path], key: nil, registry: DomainRegistry([moviesDomain]), flows: [])
     let served = try #require(catalog.session("movies"))
@@ -156,16 +151,10 @@ import Testing
       (1...count).map {
         MoviesAction.addMovie(id: $0, title: "Movie \($0)", year: 2000, genre: .drama)
       } + [MoviesAction.rate(id: 10_000, stars: 4)]
-    let session = RecordedSession(domain: moviesDomain, actions: actions)
-    var text = try JSONLines.headerLine(for: session, domain: moviesDomain) + "\n"
-    let writer = JSONLines.ActionWriter<MoviesAction>()
-    for action in session.actions { text += try writer.line(for: action) + "\n" }
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("studio-movies-long-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let path = directory.appendingPathComponent("movies.jsonl").path
-    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    let path = try Fixtures.jsonLinesFile(actions, of: moviesDomain, named: "movies")
+    defer {
+      try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
+    }
     let catalog = try SessionCatalog.open(
       [path], key: nil, registry: DomainRegistry([moviesDomain]), flows: [])
     let served = try #require(catalog.session("movies"))

@@ -4,6 +4,7 @@ import Retrace
 import RetraceDebugger
 import RetraceExamples
 import RetraceLog
+import RetraceTestSupport
 import Testing
 
 @testable import RetraceStudio
@@ -427,7 +428,7 @@ extension StudioAPITests {
     let directory = NSTemporaryDirectory() + "retrace-file-jumps-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let studio = try await StudioHarness.start(
-      [], paths: [try Self.recordMovedSession(in: directory)])
+      [], paths: [try Fixtures.recordMovedSession(in: directory)])
     defer { Task { await studio.stop() } }
     let detail = try #require(
       try await studio.get("/api/sessions/moved").json() as? [String: Any])
@@ -442,7 +443,7 @@ extension StudioAPITests {
     let directory = NSTemporaryDirectory() + "retrace-skip-jumps-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let studio = try await StudioHarness.start(
-      [], paths: [try Self.recordMovedSession(in: directory)])
+      [], paths: [try Fixtures.recordMovedSession(in: directory)])
     defer { Task { await studio.stop() } }
     let skipped = try await studio.get("/api/sessions/moved/state", ["at": "50", "skip": "45"])
     #expect(skipped.status == 200, "\(String(decoding: skipped.body, as: UTF8.self))")
@@ -454,29 +455,6 @@ extension StudioAPITests {
         as? [String: Any])
     #expect(before["skipped"] as? [Int] == [30])
     #expect((before["changed"] as? [Any])?.isEmpty == true, "\(before)")
-  }
-
-  /// Records 60 banking actions, with a jump after action 40 back to the state after 10, to
-  /// `moved.trace` in `directory`; returns its path.
-  @MainActor static func recordMovedSession(in directory: String) throws -> String {
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    let path = directory + "/moved.trace"
-    let domain = bankingDomain
-    let store = Store(
-      initialState: domain.initialState, reducer: Reduce { domain.reduce(into: &$0, action: $1) },
-      clock: .fixed(start: 1_763_771_000, interval: 0.25))
-    let recorder = try TraceRecorder(
-      path: path, domain: domain, sessionID: "moved", startTime: 1_763_771_000)
-    store.attach(recorder)
-    let actions = domain.generate(count: 60, seed: 5).actions
-    var states = [store.state]
-    for (index, action) in actions.enumerated() {
-      store.send(action)
-      states.append(store.state)
-      if index + 1 == 40 { store.jump(to: states[10]) }
-    }
-    try recorder.close()
-    return path
   }
 
   /// Without the page's files, `GET /` says what is wrong and how to fix it, in a page.

@@ -142,6 +142,62 @@ public enum Fixtures {
     try Data(journal).write(to: URL(fileURLWithPath: destination))
     return middle
   }
+
+  /// Records 60 banking actions, with a time-travel jump after action 40 back to the state
+  /// after 10, to `moved.trace` in `directory` (made if missing); returns its path.
+  @MainActor public static func recordMovedSession(in directory: String) throws -> String {
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let path = directory + "/moved.trace"
+    let domain = bankingDomain
+    let store = Store(
+      initialState: domain.initialState, reducer: Reduce { domain.reduce(into: &$0, action: $1) },
+      clock: .fixed(start: 1_763_771_000, interval: 0.25))
+    let recorder = try TraceRecorder(
+      path: path, domain: domain, sessionID: "moved", startTime: 1_763_771_000)
+    store.attach(recorder)
+    for (index, action) in movedSessionActions.enumerated() {
+      store.send(action)
+      if index + 1 == 40 { store.jump(to: movedSessionStates[10]) }
+    }
+    try recorder.close()
+    return path
+  }
+
+  /// The actions of ``recordMovedSession(in:)``.
+  public static var movedSessionActions: [BankingAction] {
+    bankingDomain.generate(count: 60, seed: 5).actions
+  }
+
+  /// The states after each of the first actions of ``recordMovedSession(in:)``, without the
+  /// jump: `[0]` is the initial state.
+  public static var movedSessionStates: [BankingState] {
+    var state = bankingDomain.initialState
+    var states = [state]
+    for action in movedSessionActions.prefix(40) {
+      _ = bankingDomain.reduce(into: &state, action: action)
+      states.append(state)
+    }
+    return states
+  }
+
+  /// A JSON Lines file of `actions` of `domain` in a new directory; returns its path (remove
+  /// its directory when done).
+  public static func jsonLinesFile<D: Domain>(
+    _ actions: [D.Action], of domain: D, named name: String
+  )
+    throws -> String
+  {
+    let session = RecordedSession(domain: domain, actions: actions)
+    var text = try JSONLines.headerLine(for: session, domain: domain) + "\n"
+    let writer = JSONLines.ActionWriter<D.Action>()
+    for action in session.actions { text += try writer.line(for: action) + "\n" }
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("retrace-\(name)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let path = directory.appendingPathComponent("\(name).jsonl").path
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    return path
+  }
 }
 
 /// The temporary directories the tests made, removed when the test process exits normally.

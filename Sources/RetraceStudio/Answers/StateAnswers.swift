@@ -56,8 +56,8 @@ struct SearchAnswer: StudioAnswer, VersionedReport {
   var paths: EncodedJSON
 }
 
-/// `GET …/diff`: two states' difference as `retrace diff` writes it (`null` when they are
-/// the same), and the paths that changed.
+/// `GET …/diff`: what changed between two states (``StateChanges``): the changes at their
+/// paths, and a text written from them, a line each (`null` when the states are equal).
 struct DiffAnswer: StudioAnswer, VersionedReport {
   static var currentVersion: Int { 1 }
   var version = Self.currentVersion
@@ -65,7 +65,8 @@ struct DiffAnswer: StudioAnswer, VersionedReport {
   var to: UInt64
   var changed: Bool
   @NullWhenAbsent var diff: String?
-  /// Whether the text is whole, rather than cut where it stops being readable.
+  /// Whether ``changes`` (and the text) hold every change: not when there were more than
+  /// the limit, or a long array's items between its ends were not compared.
   var complete: Bool
   var changes: EncodedJSON
 }
