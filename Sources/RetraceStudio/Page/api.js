@@ -29,7 +29,15 @@ export async function api(path, params = {}, key = null, method = 'GET', payload
       signal: controller?.signal,
       body: payload,
     });
-    const body = await response.json().catch(() => ({ error: response.statusText }));
+    let body;
+    try {
+      body = await response.json();
+    } catch (error) {
+      // A request cancelled while its answer arrives is cancelled, not answered: its caller
+      // must not take the error for the answer.
+      if (controller?.signal.aborted || error?.name === 'AbortError') throw error;
+      throw new APIError(response.status, response.ok ? 'the answer is not JSON' : response.statusText);
+    }
     if (!response.ok) throw new APIError(response.status, body.error || response.statusText);
     return body;
   } finally {
