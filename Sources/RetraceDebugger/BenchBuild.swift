@@ -20,7 +20,7 @@ public enum BenchBuild {
       : nil
   }
 
-  /// `report` as `retrace bench --json` prints it: its keys, `debugBuild`, and `warning` in a
+  /// `report` as `retrace bench --json` prints it: its keys, `version` (1), `debugBuild`, and `warning` in a
   /// debug build.
   ///
   /// - Throws: An `EncodingError` when the report does not encode.
@@ -33,12 +33,14 @@ public enum BenchBuild {
   private struct Built: Encodable {
     var report: BenchReport
 
-    private enum CodingKeys: String, CodingKey { case debugBuild, warning }
+    private enum CodingKeys: String, CodingKey { case version, debugBuild, warning }
 
     func encode(to encoder: any Encoder) throws {
       // Into the same object as the report's own keys.
       try report.encode(to: encoder)
       var container = encoder.container(keyedBy: CodingKeys.self)
+      // The version of this shape, as every report has (1 until a key is removed or renamed).
+      try container.encode(1, forKey: .version)
       try container.encode(BenchBuild.isDebug, forKey: .debugBuild)
       try container.encodeIfPresent(BenchBuild.warning, forKey: .warning)
     }

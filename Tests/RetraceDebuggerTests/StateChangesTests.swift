@@ -89,6 +89,37 @@ import Testing
     #expect(plain.changes.map(\.path) == [[.key("items"), .index(100), .key("balance")]])
   }
 
+  /// An array that is long on one side only is not compared between its ends: the diff
+  /// says so, rather than claim the items it lists are all. Long on both sides, with items
+  /// added in the middle, every item added is listed.
+  @Test func anArrayLongOnOneSideOnlyMakesItIncomplete() throws {
+    let short = State(items: (0..<20).map { Item(id: "\($0)", balance: 0) }, note: nil)
+    let long = State(items: (0..<300).map { Item(id: "\($0)", balance: 0) }, note: nil)
+    for (old, new) in [(short, long), (long, short)] {
+      let diff = try StateChanges(from: old, to: new)
+      #expect(!diff.isComplete)
+      #expect(diff.uncompared.map(\.path) == [[.key("items")]])
+    }
+    let longer = State(items: (0..<500).map { Item(id: "\($0)", balance: 0) }, note: nil)
+    let grown = try StateChanges(from: long, to: longer)
+    #expect(grown.changes.filter { $0.kind == "added" }.count == 200 || !grown.isComplete)
+    var inserted = long
+    inserted.items.insert(contentsOf: (0..<30).map { Item(id: "new\($0)", balance: 1) }, at: 150)
+    let middle = try StateChanges(from: long, to: inserted)
+    #expect(middle.changes.filter { $0.kind == "added" }.count == 30 || !middle.isComplete)
+  }
+
+  /// A key that would read as another is quoted, with what does not show written out.
+  @Test func aKeyCannotPassForAnother() {
+    #expect(StateChanges.text(of: [.key("darkMode\u{034F}")]) == #"["darkMode\u{34F}"]"#)
+    #expect(StateChanges.text(of: [.key("dark\u{200D}Mode")]) == #"["dark\u{200D}Mode"]"#)
+    #expect(StateChanges.text(of: [.key("evil\u{202E}txt")]) == #"["evil\u{202E}txt"]"#)
+    #expect(StateChanges.text(of: [.key("a\u{2028}b\nc")]) == #"["a\u{2028}b\u{A}c"]"#)
+    #expect(StateChanges.text(of: [.key("café")]) == #"["café"]"#)
+    #expect(StateChanges.text(of: [.key("say \"hi\"")]) == #"["say \"hi\""]"#)
+    #expect(StateChanges.text(of: [.key("items"), .index(2), .key("_id9")]) == "items[2]._id9")
+  }
+
   @Test func pathsAreWrittenAsSwiftReadsThem() {
     #expect(StateChanges.text(of: []) == "(the state)")
     #expect(

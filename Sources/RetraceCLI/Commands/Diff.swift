@@ -115,9 +115,11 @@ struct Diff: AsyncParsableCommand {
   /// The changes from `old` to `new`, in the shape of their JSON, as the Studio marks them
   /// (``StateChanges``), at most ``changeLimit``, and whether they are all of them: not when
   /// the limit cut them or a long array's items between its ends could not be compared.
-  static func changes<State: Encodable>(from old: State, to new: State) throws
+  static func changes<State: Encodable & Equatable>(from old: State, to new: State) throws
     -> (changes: [JSONFragment], complete: Bool)
   {
+    // Equal states have no change, wherever the diff could not have looked.
+    if old == new { return ([], true) }
     let diff = try StateChanges(from: old, to: new, limit: changeLimit)
     return (try diff.changes.map { try JSONFragment(json: $0.json.text) }, diff.isComplete)
   }

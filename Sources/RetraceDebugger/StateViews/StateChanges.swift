@@ -41,8 +41,67 @@ package struct StateChanges {
     changes = found.changes
     self.limit = limit
     preview = found.preview
-    uncompared = beforeArrays.uncompared
+    // Between the ends of a long array, items are compared only with the same long array
+    // of the old state, held whole: one that is long on one side only (it grew from a short
+    // one, or shrank to one, or is new) is not compared there.
+    var uncompared = beforeArrays.uncompared
+    var listed = Set(uncompared.map(\.path))
+    var cutNew: [[PathStep]: Int] = [:]
+    var cutOld: [[PathStep]: Int] = [:]
+    Self.cutArrays(found.preview.root, into: &cutNew)
+    Self.cutArrays(before.root, into: &cutOld)
+    for (path, count) in cutNew.sorted(by: { "\($0.key)" < "\($1.key)" })
+    where beforeArrays.arrays[path] == nil && !listed.contains(path) {
+      uncompared.append((path, count))
+      listed.insert(path)
+    }
+    for (path, count) in cutOld.sorted(by: { "\($0.key)" < "\($1.key)" })
+    where cutNew[path] == nil && !listed.contains(path) {
+      uncompared.append((path, count))
+      listed.insert(path)
+    }
+    self.uncompared = uncompared
     isComplete = found.changes.count < limit && uncompared.isEmpty
+  }
+
+  /// The arrays in `value` (at `path`) that a preview holds only part of, with their counts.
+  private static func cutArrays(
+    _ value: PreviewValue, at path: [PathStep] = [], into found: inout [[PathStep]: Int]
+  ) {
+    switch value {
+    case .leaf: break
+    case .object(let fields):
+      for (key, field) in fields { cutArrays(field, at: path + [.key(key)], into: &found) }
+    case .array(let count, let items, _):
+      if items.count < count { found[path] = count }
+      for (index, item) in items { cutArrays(item, at: path + [.index(index)], into: &found) }
+    }
+  }
+
+  /// `key` as a JSON string, with every character that does not show itself (controls,
+  /// format characters such as U+202E, line and paragraph separators, combining marks) written
+  /// as `\u{…}`.
+  static func quoted(_ key: String) -> String {
+    var text = "\""
+    for scalar in key.unicodeScalars {
+      switch scalar {
+      case "\"": text += "\\\""
+      case "\\": text += "\\\\"
+      default:
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .nonspacingMark,
+          .enclosingMark, .spacingMark, .privateUse, .surrogate, .unassigned:
+          text += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+        default:
+          if scalar.properties.isWhitespace && scalar != " " {
+            text += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+          } else {
+            text.unicodeScalars.append(scalar)
+          }
+        }
+      }
+    }
+    return text + "\""
   }
 
   /// The changes as text, one line each: the path, then what happened there, with the
@@ -185,13 +244,18 @@ package struct StateChanges {
       switch step {
       case .index(let index): text += "[\(index)]"
       case .key(let key):
+        // Bare only when plainly a name: ASCII letters, digits and `_`, so that no key reads
+        // as another (a letter followed by an invisible mark is quoted, and the mark shown).
+        let scalars = key.unicodeScalars
         let isName =
-          key.first.map { $0.isLetter || $0 == "_" } == true
-          && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+          scalars.first.map { $0 == "_" || $0.isASCII && $0.properties.isAlphabetic } == true
+          && scalars.allSatisfy {
+            $0 == "_" || $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))
+          }
         if isName {
           text += text.isEmpty ? key : ".\(key)"
         } else {
-          text += "[\(JSONValue.string(key).text)]"
+          text += "[\(quoted(key))]"
         }
       }
     }
