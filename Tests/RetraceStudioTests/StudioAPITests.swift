@@ -435,6 +435,12 @@ extension StudioAPITests {
     let jumps = try #require(detail["jumps"] as? [[String: Any]], "\(detail)")
     #expect(jumps.count == 1)
     #expect(jumps.first?["after"] as? Int == 40)
+    // The state after 40 is the jump's: its answer says so, as the changes are the jump's too.
+    for (at, jumped) in [("40", true), ("39", false), ("41", false)] {
+      let state = try #require(
+        try await studio.get("/api/sessions/moved/state", ["at": at]).json() as? [String: Any])
+      #expect(state["jumped"] as? Bool == jumped, "at \(at)")
+    }
   }
 
   /// An action of a session with a time-travel jump can be skipped: the jump still sets the

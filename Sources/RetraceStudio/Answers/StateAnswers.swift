@@ -12,6 +12,9 @@ struct StateAnswer: StudioAnswer, VersionedReport {
   var state: EncodedJSON
   /// The paths the action changed (the preview's changes).
   var changed: EncodedJSON
+  /// Whether a time-travel jump after the action set the state shown: ``changed`` is then
+  /// what the action and the jump changed together.
+  var jumped: Bool
   /// The screens shown, for a domain with a navigation flow; `null` otherwise.
   @NullWhenAbsent var screens: ScreenPathAnswer?
 }

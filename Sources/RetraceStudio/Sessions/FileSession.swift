@@ -337,6 +337,7 @@ final class FileSession<D: Domain>: StudioSession {
               formats: ActionDisplayFormats(domain))
           },
           state: stateJSON, changed: EncodedJSON(.array(changes.map(\.json))),
+          jumped: target > source.startSequence && source.jumpSequences.contains(target),
           screens: screens.map {
             ScreenPathAnswer(tab: $0.tab, screens: $0.screens, visible: $0.visible)
           })
