@@ -109,6 +109,28 @@ import Testing
     #expect(middle.changes.filter { $0.kind == "added" }.count == 30 || !middle.isComplete)
   }
 
+  /// A long array inside an item that moved is compared with the one at the item's old
+  /// place: the diff is complete, and names nothing as not compared.
+  @Test func aLongArrayInsideAMovedItemIsCompared() throws {
+    struct Account: Codable, Equatable, Identifiable {
+      var id: String
+      var entries: [Int]
+    }
+    struct Bank: Codable, Equatable { var accounts: [Account] }
+    let old = Bank(accounts: [
+      Account(id: "a", entries: Array(0..<300)), Account(id: "b", entries: Array(0..<5)),
+    ])
+    var new = Bank(accounts: [old.accounts[1], old.accounts[0]])
+    new.accounts[1].entries[150] = -1
+    let diff = try StateChanges(from: old, to: new)
+    #expect(diff.uncompared.isEmpty, "\(diff.uncompared)")
+    #expect(diff.isComplete)
+    #expect(
+      diff.changes.contains {
+        $0.path == [.key("accounts"), .index(1), .key("entries"), .index(150)]
+      }, "\(diff.changes.map(\.path))")
+  }
+
   /// A key that would read as another is quoted, with what does not show written out.
   @Test func aKeyCannotPassForAnother() {
     #expect(StateChanges.text(of: [.key("darkMode\u{034F}")]) == #"["darkMode\u{34F}"]"#)

@@ -50,18 +50,37 @@ package struct StateChanges {
     var cutOld: [[PathStep]: Int] = [:]
     Self.cutArrays(found.preview.root, into: &cutNew)
     Self.cutArrays(before.root, into: &cutOld)
+    // An array inside an item that moved is compared with the one at the item's old place.
+    var oldPlace: [[PathStep]: [PathStep]] = [:]
+    for change in found.changes where change.kind == "moved" {
+      if let from = change.from, case .index? = change.path.last {
+        oldPlace[change.path] = change.path.dropLast() + [.index(from)]
+      }
+    }
+    let newPlace = Dictionary(oldPlace.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
     for (path, count) in cutNew.sorted(by: { "\($0.key)" < "\($1.key)" })
-    where beforeArrays.arrays[path] == nil && !listed.contains(path) {
+    where beforeArrays.arrays[Self.moved(path, oldPlace)] == nil && !listed.contains(path) {
       uncompared.append((path, count))
       listed.insert(path)
     }
     for (path, count) in cutOld.sorted(by: { "\($0.key)" < "\($1.key)" })
-    where cutNew[path] == nil && !listed.contains(path) {
+    where cutNew[Self.moved(path, newPlace)] == nil && !listed.contains(path) {
       uncompared.append((path, count))
       listed.insert(path)
     }
     self.uncompared = uncompared
     isComplete = found.changes.count < limit && uncompared.isEmpty
+  }
+
+  /// `path` with its longest prefix that `places` maps replaced by where it maps to.
+  private static func moved(_ path: [PathStep], _ places: [[PathStep]: [PathStep]])
+    -> [PathStep]
+  {
+    guard !places.isEmpty else { return path }
+    for end in stride(from: path.count, to: 0, by: -1) {
+      if let place = places[Array(path[..<end])] { return place + path[end...] }
+    }
+    return path
   }
 
   /// The arrays in `value` (at `path`) that a preview holds only part of, with their counts.
