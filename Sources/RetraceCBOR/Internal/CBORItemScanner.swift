@@ -316,7 +316,7 @@ package struct CBORItemScanner {
 
   /// The value of an IEEE 754 half-precision float (RFC 8949 Appendix D).
   @usableFromInline
-  static func double(fromHalf bits: UInt16) -> Double {
+  package static func double(fromHalf bits: UInt16) -> Double {
     let exponent = Int((bits &>> 10) & 0x1f)
     let mantissa = Int(bits & 0x3ff)
     let magnitude: Double

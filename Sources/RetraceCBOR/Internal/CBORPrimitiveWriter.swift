@@ -132,7 +132,7 @@ package enum CBORPrimitiveWriter {
 
   /// The half-precision bits of `value` if half precision holds it exactly (NaN excluded).
   @inlinable
-  static func halfBits(exactly value: Float) -> UInt16? {
+  package static func halfBits(exactly value: Float) -> UInt16? {
     let bits = value.bitPattern
     let sign = UInt16(truncatingIfNeeded: (bits &>> 16) & 0x8000)
     let exponent = Int((bits &>> 23) & 0xff)
