@@ -1,7 +1,7 @@
 /// The constants of the trace format; `docs/TRACE_FORMAT.md` is their specification.
 public enum TraceFormat {
   /// The format version this library writes and the newest it reads.
-  public static let version: UInt16 = 1
+  public static let version: UInt16 = 2
 
   /// The zstd skippable-frame magic of the header frame (first in the file).
   static let headerMagic: UInt32 = 0x184D_2A50

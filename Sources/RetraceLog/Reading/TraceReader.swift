@@ -459,12 +459,23 @@ public final class TraceReader: Sendable {
     let decompressor = ZstdDecompressor()
     var raw: [UInt8] = []
     var records: [TraceRecord] = []
+    // Format 2: the chunk's actions, rebuilt from their columns, and where each one is.
+    var rebuilt: [UInt8] = []
+    var columnActions: [ActionColumnsDecoder.Action] = []
     for chunk in chunks[min(first, chunks.count)..<min(end, chunks.count)] {
       try decompress(chunk, with: decompressor, into: &raw)
       records.removeAll(keepingCapacity: true)
       let goOn = try raw.withBytes { rawBytes throws(TraceError) in
         do throws(TraceError) {
-          try parseChunk(chunk, rawBytes, decodingState: decodeState, into: &records)
+          if formatVersion == 1 {
+            try parseChunk(chunk, rawBytes, decodingState: decodeState, into: &records)
+          } else {
+            rebuilt.removeAll(keepingCapacity: true)
+            columnActions.removeAll(keepingCapacity: true)
+            try parseColumnChunk(
+              chunk, rawBytes, decodingState: decodeState, rebuilt: &rebuilt,
+              actions: &columnActions, into: &records)
+          }
         } catch {
           if !records.isEmpty { _ = try body(records) }
           throw error
@@ -660,6 +671,145 @@ public final class TraceReader: Sendable {
       throw fail(
         "the chunk holds \(actions) actions in \(records) records, its header says \(chunk.actionCount) in \(chunk.recordCount)",
         raw.count)
+    }
+  }
+}
+
+extension TraceReader {
+  /// Appends the records of a decompressed format-2 chunk to `records`, in the order
+  /// format 1 holds them: its snapshot, then its actions (rebuilt from their columns into
+  /// `rebuilt`, which the records' payloads point into) with each checkpoint after the
+  /// action it hashes, then its end. On malformed input, throws with the intact records
+  /// before it appended.
+  fileprivate func parseColumnChunk(
+    _ chunk: TraceChunk, _ raw: UnsafeRawBufferPointer,
+    decodingState decodeState: ((UnsafeRawBufferPointer) -> Int?)?,
+    rebuilt: inout [UInt8], actions: inout [ActionColumnsDecoder.Action],
+    into output: inout [TraceRecord]
+  ) throws(TraceError) {
+    var cursor = RecordCBOR.Cursor(raw)
+    var records = 0
+    func fail(_ reason: String, _ at: Int, sequence: UInt64? = nil) -> TraceError {
+      TraceError(
+        .corrupted, "malformed chunk at byte \(at): \(reason)", path: path,
+        offset: chunk.frameOffset, chunk: chunk.index, sequence: sequence ?? chunk.firstSequence)
+    }
+    var snapshot: TraceRecord?
+    do {
+      if chunk.startsWithSnapshot {
+        let start = cursor.offset
+        guard try cursor.readArrayCount() == 4,
+          try cursor.readUInt() == TraceFormat.RecordKind.snapshot.rawValue
+        else { throw fail("the chunk header promises a snapshot first", start) }
+        let at = try cursor.readUInt()
+        let hash = try cursor.readUInt()
+        guard at == chunk.firstSequence - 1 else {
+          throw fail("a snapshot that is not where the chunk header says", start)
+        }
+        guard let payload = try Self.snapshotState(&cursor, raw, hash: hash, decodeState) else {
+          throw fail("the snapshot does not match its hash", start)
+        }
+        snapshot = TraceRecord(
+          kind: chunk.isJump ? .jump : .snapshot, sequence: at, time: nil,
+          hash: StateHash(rawValue: hash), payload: UnsafeRawBufferPointer(rebasing: raw[payload]),
+          source: .chunk(chunk.index))
+        records += 1
+      }
+    } catch let error as RecordCBOR.CursorError {
+      throw fail(error.reason, error.offset)
+    } catch let error as TraceError {
+      throw error
+    } catch {
+      throw fail("\(error)", cursor.offset)
+    }
+    if let snapshot { output.append(snapshot) }
+    if chunk.actionCount > 0 {
+      do throws(ActionColumnsError) {
+        cursor.offset = try ActionColumnsDecoder.decode(
+          raw, at: cursor.offset, expectedCount: chunk.actionCount, baseTime: chunk.baseTime,
+          into: &rebuilt, actions: &actions)
+      } catch {
+        throw fail("its action block: \(error.reason)", error.offset)
+      }
+    }
+    // Checkpoints (each after the action it hashes) and the end, after the actions.
+    var trailing: [TraceRecord] = []
+    var previous = chunk.firstSequence - 1
+    let last = chunk.firstSequence - 1 + UInt64(chunk.actionCount)
+    var checkpoints = 0
+    do {
+      while !cursor.isAtEnd {
+        let start = cursor.offset
+        let count = try cursor.readArrayCount()
+        let kind = try cursor.readUInt()
+        guard trailing.last?.kind != .end else {
+          throw fail("a record after the chunk's end record", start)
+        }
+        switch (TraceFormat.RecordKind(rawValue: kind), count) {
+        case (.checkpoint, 3):
+          let at = try cursor.readUInt()
+          let hash = try cursor.readUInt()
+          guard at >= previous, at <= last else {
+            throw fail("a checkpoint for sequence \(at) out of order", start, sequence: at)
+          }
+          previous = at
+          checkpoints += 1
+          trailing.append(
+            TraceRecord(
+              kind: .checkpoint, sequence: at, time: nil, hash: StateHash(rawValue: hash),
+              payload: UnsafeRawBufferPointer(start: nil, count: 0), source: .chunk(chunk.index)))
+        case (.end, 3):
+          let at = try cursor.readUInt()
+          let end = try cursor.readInt()
+          trailing.append(
+            TraceRecord(
+              kind: .end, sequence: at, time: time(offset: end), hash: nil,
+              payload: UnsafeRawBufferPointer(start: nil, count: 0), source: .chunk(chunk.index)))
+        default:
+          throw fail("unknown record kind \(kind) with \(count) fields", start)
+        }
+        records += 1
+      }
+    } catch let error as RecordCBOR.CursorError {
+      throw fail(error.reason, error.offset)
+    } catch let error as TraceError {
+      throw error
+    } catch {
+      throw fail("\(error)", cursor.offset)
+    }
+    records += actions.count
+    guard records == chunk.recordCount, checkpoints == chunk.checkpointCount else {
+      throw fail(
+        "the chunk holds \(actions.count) actions and \(checkpoints) checkpoints in \(records) records, its header says \(chunk.actionCount) and \(chunk.checkpointCount) in \(chunk.recordCount)",
+        raw.count)
+    }
+    output.reserveCapacity(output.count + records)
+    rebuilt.withBytes { rebuilt in
+      var next = 0
+      // Checkpoints of the action before the chunk come first.
+      while next < trailing.count, trailing[next].kind == .checkpoint,
+        trailing[next].sequence == chunk.firstSequence - 1
+      {
+        output.append(trailing[next])
+        next += 1
+      }
+      var sequence = chunk.firstSequence
+      for action in actions {
+        output.append(
+          TraceRecord(
+            kind: .action, sequence: sequence, time: time(offset: action.time), hash: nil,
+            payload: UnsafeRawBufferPointer(
+              rebasing: rebuilt[action.start..<(action.start + action.count)]),
+            source: .chunk(chunk.index)))
+        while next < trailing.count, trailing[next].kind == .checkpoint,
+          trailing[next].sequence == sequence
+        {
+          output.append(trailing[next])
+          next += 1
+        }
+        sequence += 1
+      }
+      output.append(contentsOf: trailing[next...])
     }
   }
 }

@@ -78,11 +78,22 @@ public struct TraceRecorderConfiguration: Sendable, Equatable {
   /// redaction decides what the developers may see, encryption who may see it.
   public var encryptionKey: TracePublicKey?
 
+  /// The trace format version to write: 2 (the default), whose chunks hold actions
+  /// column-wise and take about half the bytes, or 1, for readers that know only format 1
+  /// (`docs/TRACE_FORMAT.md`). Every reader of this library reads both.
+  public var formatVersion: UInt16 = TraceFormat.version
+
   /// The default configuration.
   public init() {}
 
   /// Checks that the values make sense.
   func validated() throws(TraceError) -> Self {
+    guard (1...TraceFormat.version).contains(formatVersion) else {
+      throw TraceError(
+        .unsupportedVersion,
+        "formatVersion \(formatVersion) is not one this library writes (1 to \(TraceFormat.version))"
+      )
+    }
     guard chunkSize >= 1_024, chunkSize <= TraceFormat.maxChunkSize / 2 else {
       throw TraceError(.tooLarge, "chunkSize must be between 1 KiB and 512 MiB")
     }

@@ -26,6 +26,8 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
 
   // The open chunk.
   @exclusivity(unchecked) private var chunk: [UInt8] = []
+  /// The open chunk's records as format 2 holds them, when it is finished.
+  private var columnChunk: [UInt8] = []
   private var chunkFirstSequence: UInt64 = 0
   private var chunkActions: UInt32 = 0
   private var chunkRecords: UInt32 = 0
@@ -146,7 +148,7 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     }
     var content: [UInt8] = []
     content.appendLittleEndian(TraceFormat.headerTag)
-    content.appendLittleEndian(TraceFormat.version)
+    content.appendLittleEndian(configuration.formatVersion)
     content.appendLittleEndian(UInt16(0))
     content.appendLittleEndian(UInt32(cbor.count))
     content.append(contentsOf: cbor)
@@ -445,8 +447,12 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     frameBuffer.removeAll(keepingCapacity: true)
     // Room for the skippable chunk-header frame, filled in once the frame's size is known.
     frameBuffer.append(contentsOf: repeatElement(0, count: 8 + TraceFormat.chunkHeaderSize))
+    // Format 2 holds the chunk's records column-wise: the writer gathers them as format 1
+    // has them, one after another, and transposes them here.
+    if configuration.formatVersion >= 2 { transposeChunk() }
+    let content = configuration.formatVersion >= 2 ? columnChunk : chunk
     do {
-      try chunk.withBytes { raw throws(ZstdError) in
+      try content.withBytes { raw throws(ZstdError) in
         try compressor.compressFrame(raw, appendingTo: &frameBuffer)
       }
     } catch {
@@ -465,7 +471,7 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     frameBuffer.setLittleEndian(chunkActions, at: h + 16)
     frameBuffer.setLittleEndian(chunkRecords, at: h + 20)
     frameBuffer.setLittleEndian(chunkBaseTime, at: h + 24)
-    frameBuffer.setLittleEndian(UInt32(chunk.count), at: h + 32)
+    frameBuffer.setLittleEndian(UInt32(content.count), at: h + 32)
     frameBuffer.setLittleEndian(UInt32(frameSize), at: h + 36)
     frameBuffer.setLittleEndian(chunkCheckpoints, at: h + 44)
     if let cipher {
@@ -505,6 +511,38 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     chunkStartsWithSnapshot = false
     chunkIsJump = false
     try resetJournal()
+  }
+
+  /// Rewrites the open chunk's records (format 1's, one after another) as format 2 holds
+  /// them, into ``columnChunk``: the snapshot as it is, the actions as an action block
+  /// (``ActionColumnsEncoder``), then the checkpoints and the end record as they are.
+  private func transposeChunk() {
+    columnChunk.removeAll(keepingCapacity: true)
+    var actions = ActionColumnsEncoder()
+    var trailing: [UInt8] = []
+    chunk.withUnsafeBytes { raw in
+      var cursor = RecordCBOR.Cursor(raw)
+      // The writer wrote these records itself, so they parse.
+      while !cursor.isAtEnd {
+        let start = cursor.offset
+        _ = try! cursor.readArrayCount()
+        switch try! cursor.readUInt() {
+        case TraceFormat.RecordKind.action.rawValue:
+          let delta = try! cursor.readInt()
+          let payload = try! cursor.skipItem()
+          actions.append(timeDelta: delta, action: UnsafeRawBufferPointer(rebasing: raw[payload]))
+        case TraceFormat.RecordKind.snapshot.rawValue:
+          for _ in 0..<3 { _ = try! cursor.skipItem() }
+          columnChunk.append(
+            contentsOf: UnsafeRawBufferPointer(rebasing: raw[start..<cursor.offset]))
+        default:  // a checkpoint or the end: two fields
+          for _ in 0..<2 { _ = try! cursor.skipItem() }
+          trailing.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[start..<cursor.offset]))
+        }
+      }
+    }
+    if actions.count > 0 { actions.encode(appendingTo: &columnChunk) }
+    columnChunk.append(contentsOf: trailing)
   }
 
   private func writeToFile(_ bytes: [UInt8]) throws(TraceError) {
