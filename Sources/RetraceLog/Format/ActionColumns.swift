@@ -94,6 +94,8 @@ struct ActionColumnsEncoder {
 
   /// How many actions were added.
   private(set) var count = 0
+  /// How many bytes the actions take, one after another.
+  private(set) var actionBytes = 0
 
   /// Adds an action: its time delta (µs since the action before) and its encoded bytes.
   /// Any bytes are taken: what cannot be split (an indefinite length, a head longer than
@@ -122,6 +124,7 @@ struct ActionColumnsEncoder {
     ColumnVarint.append(UInt64(shape.id), to: &shapeIDs)
     timeDeltas.append(timeDelta)
     count += 1
+    actionBytes += action.count
     for (leaf, column) in zip(leaves, shape.columns) {
       switch leaf {
       case .integer(let value):
@@ -297,6 +300,7 @@ struct ActionColumnsEncoder {
   /// Appends the action block to `out`.
   func encode(appendingTo out: inout [UInt8]) {
     ColumnVarint.append(UInt64(count), to: &out)
+    ColumnVarint.append(UInt64(actionBytes), to: &out)
     ColumnVarint.append(UInt64(shapeList.count), to: &out)
     for (template, columns) in shapeList {
       ColumnVarint.append(UInt64(template.count), to: &out)
@@ -441,6 +445,10 @@ struct ActionColumnsDecoder {
     guard count == expectedCount else {
       throw reader.error("the block holds \(count) actions, the chunk header says \(expectedCount)")
     }
+    let actionBytes = try reader.varint()
+    guard actionBytes <= UInt64(maxOutput) else {
+      throw reader.error("the actions would take \(actionBytes) bytes, more than \(maxOutput)")
+    }
     // Templates, compiled to operations over `literals`.
     var literals: [UInt8] = []
     var programs: [[Op]] = []
@@ -503,7 +511,8 @@ struct ActionColumnsDecoder {
     }
     let end = reader.position
 
-    output.reserveCapacity(output.count + min(count * 32, maxOutput))
+    // Room for what the block says, within what its bytes can plausibly expand to.
+    output.reserveCapacity(output.count + min(Int(actionBytes), 64 * (end - offset) + 4_096))
     actions.reserveCapacity(actions.count + count)
     var time = baseTime
     let outputStart = output.count
@@ -579,12 +588,19 @@ struct ActionColumnsDecoder {
             output.append(UInt8(truncatingIfNeeded: bits >> UInt64(8 * index)))
           }
         }
-        guard output.count - outputStart <= maxOutput else {
+        guard output.count - outputStart <= Int(actionBytes) else {
           throw ActionColumnsError(
-            offset: offset, reason: "the actions would take more than \(maxOutput) bytes")
+            offset: offset,
+            reason: "the actions take more than the \(actionBytes) bytes the block says")
         }
       }
       actions.append(Action(start: start, count: output.count - start, time: time))
+    }
+    guard output.count - outputStart == Int(actionBytes) else {
+      throw ActionColumnsError(
+        offset: offset,
+        reason:
+          "the actions take \(output.count - outputStart) bytes, the block says \(actionBytes)")
     }
     guard ids.isAtEnd, times.isAtEnd else {
       throw ActionColumnsError(offset: end, reason: "template ids or times left over")

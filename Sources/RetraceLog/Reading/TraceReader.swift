@@ -500,6 +500,36 @@ public final class TraceReader: Sendable {
     }
   }
 
+  /// How many bytes the chunks' records take once decompressed, as format 1 holds them:
+  /// the chunks' raw sizes, and in format 2 the bytes of the actions rebuilt from their
+  /// columns too (read from each action block's head, which means decompressing the
+  /// chunks, but decoding nothing). What a reader that must bound its memory checks before
+  /// it decodes a trace from an untrusted source.
+  ///
+  /// Counts up to the first chunk that does not decompress or whose block's head is
+  /// malformed: reading stops at that damage, so nothing after it is ever decoded.
+  public func expandedSize() -> Int {
+    guard formatVersion >= 2 else { return chunks.reduce(0) { $0 + $1.rawSize } }
+    let decompressor = ZstdDecompressor()
+    var buffer: [UInt8] = []
+    var total = 0
+    for chunk in chunks {
+      guard (try? decompress(chunk, with: decompressor, into: &buffer)) != nil else { break }
+      total = total.addingReportingOverflow(chunk.rawSize).partialValue
+      guard chunk.actionCount > 0 else { continue }
+      let actionBytes = buffer.withBytes { raw -> UInt64? in
+        var cursor = RecordCBOR.Cursor(raw)
+        if chunk.startsWithSnapshot, (try? cursor.skipItem()) == nil { return nil }
+        var reader = ColumnReader(bytes: raw, position: cursor.offset)
+        guard (try? reader.varint()) != nil else { return nil }
+        return try? reader.varint()
+      }
+      guard let actionBytes, actionBytes <= UInt64(Int.max - total) else { break }
+      total += Int(actionBytes)
+    }
+    return total
+  }
+
   /// The index of the chunk holding the latest snapshot at or before `sequence`.
   public func snapshotChunk(atOrBefore sequence: UInt64) -> Int? {
     chunks.lastIndex { $0.startsWithSnapshot && $0.firstSequence - 1 <= sequence }

@@ -118,7 +118,7 @@ struct Uploads: Sendable {
       // A trace whose chunks expand far beyond what zstd makes of real sessions (a small
       // file declaring millions of actions) is refused before any of it is decoded.
       if case .trace(let reader) = file.content {
-        let raw = reader.chunks.reduce(0) { $0 + $1.rawSize }
+        let raw = reader.expandedSize()
         guard raw <= Self.expansionLimit(of: data.count) else {
           try? FileManager.default.removeItem(atPath: path)
           throw SessionError(
