@@ -169,6 +169,7 @@ import Testing
     configuration.chunkSize = 4_096
     configuration.checkpointInterval = 100
     configuration.snapshotInterval = 200
+    configuration.maxSnapshotShare = 1
     configuration.maxStateBytesPerAction = 1 << 20
     _ = try Fixtures.write(
       late, domain: bankingDomain, named: "late.trace", in: workspace.directory,

@@ -26,6 +26,7 @@ import Testing
     configuration.chunkSize = 2_048
     configuration.checkpointInterval = 50
     configuration.snapshotInterval = 500
+    configuration.maxSnapshotShare = 1
     configuration.reproducibleCheckpoints = true  // the same file, and the same damage, every run
     let path = workspace.path("clean.trace")
     let recorder = try TraceRecorder<BankingState, BankingAction>(

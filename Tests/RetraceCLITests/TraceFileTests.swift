@@ -89,6 +89,7 @@ import Testing
     var configuration = TraceRecorderConfiguration()
     configuration.checkpointInterval = 100
     configuration.snapshotInterval = 100
+    configuration.maxSnapshotShare = 1
     configuration.maxStateBytesPerAction = 1 << 20
     let (actions, _) = bankingDomain.generate(count: 3_000, seed: 1)
     let path = try Fixtures.write(
@@ -126,6 +127,7 @@ import Testing
     var configuration = TraceRecorderConfiguration()
     configuration.checkpointInterval = 500
     configuration.snapshotInterval = 1_000
+    configuration.maxSnapshotShare = 1
     configuration.maxStateBytesPerAction = 1 << 20
     configuration.chunkSize = 4_096
     let (actions, final) = counterDomain.generate(count: 10_000, seed: 3)

@@ -157,6 +157,7 @@ import Testing
       + (0..<400).map { NotesAction.draftChanged(title: "T", body: "draft \($0)") } + [.save]
     let shorter = { (configuration: inout TraceRecorderConfiguration) in
       configuration.snapshotInterval = 64
+      configuration.maxSnapshotShare = 1
     }
     let (clear, clearReader) = try Self.record(actions, redacted: false, configure: shorter)
     let (redacted, redactedReader) = try Self.record(actions, configure: shorter)
@@ -183,6 +184,7 @@ import Testing
     var configuration = TraceRecorderConfiguration()
     configuration.redactionKey = RedactionKey(bytes: Array(repeating: 9, count: 32))
     configuration.snapshotInterval = 32
+    configuration.maxSnapshotShare = 1
     let recorder = try TraceRecorder(path: path, domain: Self.domain, configuration: configuration)
     let store = Store(initialState: Notes(), reducer: Self.reducer)
     store.attach(recorder)

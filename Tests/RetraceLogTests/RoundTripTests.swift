@@ -88,6 +88,7 @@ import Testing
     configuration.chunkSize = 16_384
     configuration.checkpointInterval = 100
     configuration.snapshotInterval = 500
+    configuration.maxSnapshotShare = 1
     configuration.reproducibleCheckpoints = true
     let recorded = try record(
       bankingDomain, count: 2_000, to: path, configuration: configuration, close: false)

@@ -43,6 +43,7 @@ func smallChunks(checkpoints: Int = 50, snapshots: Int = 500, reproducible: Bool
   configuration.chunkSize = 2_048
   configuration.checkpointInterval = checkpoints
   configuration.snapshotInterval = snapshots
+  configuration.maxSnapshotShare = 1
   return configuration
 }
 

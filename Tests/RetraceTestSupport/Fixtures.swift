@@ -80,6 +80,7 @@ public enum Fixtures {
     configuration.chunkSize = 4_096
     configuration.checkpointInterval = 100
     configuration.snapshotInterval = 1_000
+    configuration.maxSnapshotShare = 1
     configuration.maxStateBytesPerAction = 1 << 20
     return configuration
   }

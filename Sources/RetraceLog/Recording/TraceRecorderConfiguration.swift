@@ -23,6 +23,13 @@ public struct TraceRecorderConfiguration: Sendable, Equatable {
   /// `max(snapshotInterval, stateBytes / maxStateBytesPerAction)` actions after the
   /// previous one.
   public var snapshotInterval: Int = 10_000
+  /// The largest share of the file's bytes that periodic snapshots may take, from 0 to 1;
+  /// 1 for no limit. With the default, 0.1, a snapshot is written only once the bytes written
+  /// since the previous one are at least nine times that snapshot's: a trace holds what
+  /// cannot be derived (the starting state, the actions, the hashes), and snapshots only as
+  /// far as they stay a tenth of it. Readers replay from the nearest snapshot, so fewer
+  /// snapshots cost seeks, never answers.
+  public var maxSnapshotShare: Double = 0.1
   /// The most bytes of encoded state a checkpoint or snapshot may cost per action recorded
   /// since the previous one. A large state is hashed and saved less often than the
   /// intervals say, so recording stays cheap however large the state grows.
@@ -99,6 +106,9 @@ public struct TraceRecorderConfiguration: Sendable, Equatable {
     }
     guard (1...22).contains(compressionLevel) || (-7...(-1)).contains(compressionLevel) else {
       throw TraceError(.corrupted, "compressionLevel \(compressionLevel) is not a zstd level")
+    }
+    guard maxSnapshotShare > 0, maxSnapshotShare <= 1 else {
+      throw TraceError(.corrupted, "maxSnapshotShare must be more than 0 and at most 1")
     }
     guard checkpointInterval >= 0, snapshotInterval >= 0, maxPendingActions > 0 else {
       throw TraceError(.corrupted, "intervals must not be negative")

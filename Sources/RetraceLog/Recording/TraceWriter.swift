@@ -54,6 +54,17 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   private var lastTime: Int64 = 0
   private var lastCheckpoint: UInt64 = 0
   private var lastSnapshot: UInt64 = 0
+  /// The file's size when the last snapshot's chunk was written, and that chunk's bytes:
+  /// what the snapshot budget (``snapshotFitsBudget``) weighs.
+  private var lastSnapshotEnd = 0
+  private var lastSnapshotBytes = 0
+  /// The records' bytes (as format 1 has them) of the chunks of actions written, and their
+  /// frames'.
+  private var writtenRaw = 0
+  private var writtenFrames = 0
+  /// The encoded size of the last snapshot's state, and of the open chunk's snapshot.
+  private var lastSnapshotStateBytes = 0
+  private var snapshotStateBytes = 0
   /// The sequence number of the last state hashed, by a checkpoint or a snapshot.
   private var lastHashed: UInt64 = 0
   private var lastStateBytes = 0
@@ -328,9 +339,31 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
       due = min(due, lastCheckpoint + max(UInt64(configuration.checkpointInterval), budgetGap))
     }
     if configuration.snapshotInterval > 0 {
-      due = min(due, lastSnapshot + max(UInt64(configuration.snapshotInterval), budgetGap))
+      let snapshotDue = lastSnapshot + max(UInt64(configuration.snapshotInterval), budgetGap)
+      // While the budget holds the snapshot back, it is looked at again an interval on
+      // (the budget changes only as chunks are written), not at every action.
+      due = min(
+        due,
+        snapshotFitsBudget
+          ? snapshotDue : max(snapshotDue, lastSequence + configuration.stateInterval))
     }
     return due
+  }
+
+  /// Whether another periodic snapshot keeps snapshots within their share of the file
+  /// (``TraceRecorderConfiguration/maxSnapshotShare``): the bytes written since the last
+  /// one are at least `(1 − share) / share` times what the next one will take. That is
+  /// estimated as the last snapshot's chunk, grown as the state's encoded size grew since
+  /// (never shrunk: the estimate errs towards fewer snapshots).
+  private var snapshotFitsBudget: Bool {
+    let share = configuration.maxSnapshotShare
+    guard share < 1 else { return true }
+    let growth = Double(lastStateBytes) / Double(max(lastSnapshotStateBytes, 1))
+    let estimate = Double(lastSnapshotBytes) * max(growth, 1)
+    // The open chunk counts as compressed as the chunks written so far were.
+    let pending =
+      Double(chunk.count) * (writtenRaw > 0 ? Double(writtenFrames) / Double(writtenRaw) : 0.25)
+    return (Double(fileOffset - lastSnapshotEnd) + pending) * share >= estimate * (1 - share)
   }
 
   private func stateRecordIfDue(_ state: State, sequence: UInt64) throws(TraceError) {
@@ -338,12 +371,16 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     let snapshotDue =
       configuration.snapshotInterval > 0
       && sequence - lastSnapshot >= max(UInt64(configuration.snapshotInterval), budgetGap)
+      && snapshotFitsBudget
     let checkpointDue =
       configuration.checkpointInterval > 0
       && sequence - lastCheckpoint >= max(UInt64(configuration.checkpointInterval), budgetGap)
     if snapshotDue {
+      // A snapshot stands in a chunk of its own, as the starting state's does, so that its
+      // size is known for the budget.
       try finishChunk()
       try beginChunk(snapshot: state, sequence: sequence)
+      try finishChunk()
     } else if checkpointDue {
       try writeCheckpoint(state, sequence: sequence, periodic: true)
     }
@@ -403,6 +440,7 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     RecordCBOR.appendUInt(sequence, to: &chunk)
     RecordCBOR.appendUInt(hash, to: &chunk)
     chunk.append(contentsOf: stateBytes)
+    snapshotStateBytes = stateBytes.count
     chunkRecords += 1
     lastSnapshot = sequence
     lastCheckpoint = sequence
@@ -495,6 +533,15 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
 
     let chunkOffset = fileOffset
     try writeToFile(frameBuffer)
+    if !chunkStartsWithSnapshot {
+      writtenRaw += chunk.count
+      writtenFrames += frameBuffer.count
+    }
+    if chunkStartsWithSnapshot, !chunkIsJump {
+      lastSnapshotEnd = fileOffset
+      lastSnapshotBytes = frameBuffer.count
+      lastSnapshotStateBytes = snapshotStateBytes
+    }
     if configuration.syncEveryChunk { try file.sync() }
     index.append(
       IndexEntry(

@@ -1,0 +1,87 @@
+import Foundation
+import Retrace
+import RetraceExamples
+import Testing
+
+@testable import RetraceLog
+
+/// Periodic snapshots stay within their share of the file
+/// (`TraceRecorderConfiguration.maxSnapshotShare`).
+@Suite struct SnapshotBudgetTests {
+  /// The bytes of each chunk of `reader`'s file, from the chunk offsets.
+  static func chunkBytes(_ reader: TraceReader) -> [Int] {
+    reader.chunks.indices.map { index in
+      let end = index + 1 < reader.chunks.count ? reader.chunks[index + 1].offset : nil
+      return (end ?? reader.chunks[index].frameOffset + reader.chunks[index].frameSize)
+        - reader.chunks[index].offset
+    }
+  }
+
+  @Test(arguments: [1, 2] as [UInt16])
+  func aSnapshotWaitsUntilTheBytesSinceTheLastAreNineTimesIt(format: UInt16) throws {
+    var configuration = TraceRecorderConfiguration()
+    configuration.formatVersion = format
+    configuration.chunkSize = 16_384
+    configuration.snapshotInterval = 400
+    configuration.reproducibleCheckpoints = true
+    let path = temporaryDirectory() + "/budget.trace"
+    // Settings: a state that stays small, so that snapshots can fit their share.
+    _ = try recordWithoutStore(
+      settingsDomain, count: 20_000, to: path, configuration: configuration)
+    let reader = try TraceReader(path: path)
+    #expect(reader.integrity.isClean)
+    let sizes = Self.chunkBytes(reader)
+    let snapshots = reader.chunks.indices.filter { reader.chunks[$0].startsWithSnapshot }
+    // More than the starting state, and fewer than every 400 actions would give.
+    #expect(snapshots.count > 2)
+    #expect(snapshots.count < 20_000 / 400)
+    for (previous, next) in zip(snapshots, snapshots.dropFirst()) {
+      // Each stands alone in its chunk, after about nine times its own bytes (the writer
+      // estimates them from the last snapshot and the state's growth since).
+      #expect(reader.chunks[next].actionCount == 0)
+      let between = sizes[(previous + 1)..<next].reduce(0, +)
+      #expect(between >= 8 * sizes[next], "chunks \(previous) to \(next)")
+    }
+    let snapshotBytes = snapshots.dropFirst().map { sizes[$0] }.reduce(0, +)
+    #expect(Double(snapshotBytes) <= 0.11 * Double(reader.fileSize))
+  }
+
+  /// A state that grows with its actions (banking keeps every transaction) never fits a
+  /// tenth of the file: the trace holds the starting state and the actions alone.
+  @Test func aStateAsLargeAsItsActionsGetsNoPeriodicSnapshot() throws {
+    var configuration = TraceRecorderConfiguration()
+    configuration.chunkSize = 16_384
+    configuration.snapshotInterval = 400
+    configuration.reproducibleCheckpoints = true
+    let path = temporaryDirectory() + "/growing.trace"
+    _ = try recordWithoutStore(bankingDomain, count: 5_000, to: path, configuration: configuration)
+    let reader = try TraceReader(path: path)
+    #expect(reader.snapshotSequences == [0])
+    #expect(reader.checkpointCount >= 5)
+  }
+
+  @Test func withoutALimitSnapshotsFollowTheInterval() throws {
+    var configuration = TraceRecorderConfiguration()
+    configuration.chunkSize = 16_384
+    configuration.snapshotInterval = 400
+    configuration.reproducibleCheckpoints = true
+    configuration.maxSnapshotShare = 1
+    let path = temporaryDirectory() + "/dense.trace"
+    _ = try recordWithoutStore(bankingDomain, count: 4_000, to: path, configuration: configuration)
+    let reader = try TraceReader(path: path)
+    // The state's size spaces them out beyond the interval once it is large.
+    #expect(reader.snapshotSequences.count >= 4_000 / 400 / 2)
+  }
+
+  @Test func aShareOutsideZeroToOneIsRefused() {
+    for share in [0, -0.5, 1.5, .nan] {
+      var configuration = TraceRecorderConfiguration()
+      configuration.maxSnapshotShare = share
+      #expect(throws: TraceError.self) {
+        try TraceRecorder<CounterState, CounterAction>(
+          path: temporaryDirectory() + "/refused.trace", domain: counterDomain,
+          configuration: configuration)
+      }
+    }
+  }
+}
