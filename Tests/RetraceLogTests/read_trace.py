@@ -367,14 +367,28 @@ def chunk_records(raw, version, flags, first_sequence, action_count, base_time):
         return records
     leading = []
     if flags & 1:
-        leading.append(decoder.decode())
+        snapshot = decoder.decode()
+        if len(snapshot) != 4 or snapshot[0] != 1 or snapshot[1] != first_sequence - 1:
+            raise Damage("the chunk header promises a snapshot first")
+        leading.append(snapshot)
     actions = []
     if action_count > 0:
         actions, end = decode_action_block(raw, stream.tell(), action_count, base_time)
         stream.seek(end)
+    # Checkpoints in order, within the chunk's actions; the end record last.
     trailing = []
+    previous, last = first_sequence - 1, first_sequence - 1 + action_count
     while stream.tell() < len(raw):
-        trailing.append(decoder.decode())
+        record = decoder.decode()
+        if trailing and trailing[-1][0] == 3:
+            raise Damage("a record after the chunk's end record")
+        if record[0] == 2 and len(record) == 3:
+            if not previous <= record[1] <= last:
+                raise Damage("a checkpoint for sequence %d out of order" % record[1])
+            previous = record[1]
+        elif record[0] != 3 or len(record) != 3:
+            raise Damage("unknown record kind %r with %d fields" % (record[0], len(record)))
+        trailing.append(record)
     # Each checkpoint after the action it hashes.
     records = leading + [r for r in trailing if r[0] == 2 and r[1] == first_sequence - 1]
     for index, (action, time) in enumerate(actions):
@@ -406,11 +420,12 @@ def main(path):
             flags, first, action_count, record_count, base_time, raw_size, frame_size = struct.unpack_from(
                 "<HQIIqII", h, 6
             )
+            checkpoint_count = struct.unpack_from("<I", h, 44)[0]
             frame = data[offset + 56 : offset + 56 + frame_size]
             expected = struct.unpack_from("<I", h, 40)[0]
             if crc32c(frame, crc32c(h[44:48], crc32c(h[0:40]))) != expected:
                 crc_errors += 1
-            chunks.append((flags, first, action_count, record_count, base_time, raw_size))
+            chunks.append((flags, first, action_count, record_count, base_time, raw_size, checkpoint_count))
             offset += 56 + frame_size
         elif magic == 0x184D2A5E:
             offset += 8 + size
@@ -423,12 +438,13 @@ def main(path):
     start = 0
     actions = []
     checkpoint_hashes = []
-    for flags, first, action_count, record_count, base_time, raw_size in chunks:
+    for flags, first, action_count, record_count, base_time, raw_size, checkpoint_count in chunks:
         raw = stream[start : start + raw_size]
         start += raw_size
         records = chunk_records(raw, version, flags, first, action_count, base_time)
-        if len(records) != record_count:
-            raise SystemExit("a chunk holds %d records, its header says %d" % (len(records), record_count))
+        checkpoints = sum(1 for record in records if record[0] == 2)
+        if len(records) != record_count or checkpoints != checkpoint_count:
+            raise SystemExit("a chunk's records do not match its header")
         for record in records:
             if record[0] == "action":
                 actions.append(record[1:])
