@@ -12,7 +12,7 @@ import Retrace
 // No listed library does this: it is the trace format's own encoding.
 
 /// The markers that stand for leaves in a template: CBOR initial bytes with the reserved
-/// additional information 28 and 29, which no well-formed item holds.
+/// additional information 28, 29 and 30, which no well-formed item holds.
 enum ColumnMarker {
   /// An integer (major type 0 or 1) from an integer column.
   static let integer: UInt8 = 0x1C
@@ -452,7 +452,6 @@ struct ActionColumnsDecoder {
     // Templates, compiled to operations over `literals`.
     var literals: [UInt8] = []
     var programs: [[Op]] = []
-    var templateColumns: [[Int]] = []
     let shapeCount = try reader.count("template count")
     for _ in 0..<shapeCount {
       let template = try reader.slice("template")
@@ -461,7 +460,6 @@ struct ActionColumnsDecoder {
       for _ in 0..<leafCount { columns.append(try reader.count("column number")) }
       programs.append(
         try compile(bytes, template, columns: columns, literals: &literals))
-      templateColumns.append(columns)
     }
     var strings: [Range<Int>] = []
     let stringCount = try reader.count("string count")
@@ -486,7 +484,7 @@ struct ActionColumnsDecoder {
       columns.append(column)
     }
     // Each leaf's column must be of its kind.
-    for (program, leafColumns) in zip(programs, templateColumns) {
+    for program in programs {
       var leaf = 0
       for op in program {
         let column: Int
@@ -507,7 +505,6 @@ struct ActionColumnsDecoder {
         }
         leaf += 1
       }
-      _ = leafColumns
     }
     let end = reader.position
 
