@@ -67,7 +67,9 @@ struct Info: AsyncParsableCommand {
         label.padding(toLength: labelWidth, withPad: " ", startingAt: 0).bold
           + value.oneLine())
     }
-    row("file", "\(trace) (\(summary.format))")
+    row(
+      "file",
+      "\(trace) (\(summary.format)\(summary.formatVersion.map { ", format \($0)" } ?? ""))")
     row("domain", "\(summary.info.domain) (action schema \(summary.info.actionSchemaVersion))")
     row("producer", summary.info.producer)
     row("session", summary.info.sessionID)

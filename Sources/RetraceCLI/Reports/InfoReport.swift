@@ -10,6 +10,8 @@ struct InfoReport: VersionedReport {
   var file: String
   /// `trace` or `jsonl`.
   var format: String
+  /// A trace's format version (1 or 2); `null` for JSON Lines.
+  var formatVersion: Int?
   var domain: String
   var actionSchemaVersion: Int
   var producer: String
@@ -63,7 +65,8 @@ struct InfoReport: VersionedReport {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case version, file, format, domain, actionSchemaVersion, producer, sessionID, startTime
+    case version, file, format, formatVersion, domain, actionSchemaVersion, producer, sessionID,
+      startTime
     case duration, actions, firstSequence, lastSequence, actionCases, blocks, snapshots
     case checkpoints, jumps, bytes, bytesPerAction, journalBytes, encryption, integrity, app
     case redaction, unfinished, recoveredActions
@@ -74,6 +77,7 @@ struct InfoReport: VersionedReport {
     try container.encode(version, forKey: .version)
     try container.encode(file, forKey: .file)
     try container.encode(format, forKey: .format)
+    try container.encode(formatVersion, forKey: .formatVersion)
     try container.encode(domain, forKey: .domain)
     try container.encode(actionSchemaVersion, forKey: .actionSchemaVersion)
     try container.encode(producer, forKey: .producer)
@@ -175,7 +179,8 @@ extension InfoReport {
         Encryption(keyID: $0, kem: nil, kdf: nil, aead: nil, opened: true)
       }
     self.init(
-      file: path, format: summary.format, domain: info.domain,
+      file: path, format: summary.format, formatVersion: summary.formatVersion,
+      domain: info.domain,
       actionSchemaVersion: Int(info.actionSchemaVersion), producer: info.producer,
       sessionID: info.sessionID, startTime: info.startTime, duration: summary.duration,
       actions: summary.actionCount, firstSequence: summary.firstSequence,

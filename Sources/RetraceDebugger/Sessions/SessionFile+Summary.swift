@@ -9,6 +9,8 @@ extension SessionFile {
   package struct Summary: Sendable {
     package var info: SessionInfo
     package var format: String
+    /// A trace's format version (docs/TRACE_FORMAT.md); `nil` for JSON Lines.
+    package var formatVersion: Int? = nil
     package var bytes: Int
     package var blocks: Int?
     package var firstSequence: UInt64
@@ -146,6 +148,7 @@ extension SessionFile {
       checkpoints: reader.checkpointCount,
       integrity: reader.integrityReport, encryption: header.encryption, contentsRead: false)
     summary.jumps = reader.chunks.count(where: \.isJump)
+    summary.formatVersion = Int(reader.formatVersion)
     summary.unfinished = reader.isUnfinished
     summary.journalBytes = reader.journalSize
     return summary
