@@ -15,13 +15,15 @@ import Testing
 
   /// A banking trace of many small chunks with a snapshot every 1,000 actions, and its
   /// session.
-  static func trace(in workspace: Workspace) throws -> (
+  static func trace(in workspace: Workspace, format: UInt16 = TraceFormat.version) throws -> (
     path: String, session: RecordedSession<DomainDefinition<BankingState, BankingAction>>
   ) {
     let session = Fixtures.session(bankingDomain, count: count, seed: 5)
+    var configuration = Fixtures.smallChunks
+    configuration.formatVersion = format
     let path = try Fixtures.write(
       session, domain: bankingDomain, named: "r.trace", in: workspace.directory,
-      configuration: Fixtures.smallChunks)
+      configuration: configuration)
     return (path, session)
   }
 
@@ -77,9 +79,12 @@ import Testing
     #expect(outside.stderr.contains("out of range 0...6000"))
   }
 
-  @Test func damageMetInTheMiddleOfALogIsReportedOnceAndTheIntactActionsListedOnce() throws {
+  @Test(arguments: Fixtures.traceFormats)
+  func damageMetInTheMiddleOfALogIsReportedOnceAndTheIntactActionsListedOnce(format: UInt16)
+    throws
+  {
     let workspace = try Workspace()
-    let (path, session) = try Self.trace(in: workspace)
+    let (path, session) = try Self.trace(in: workspace, format: format)
     var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
     // A chunk of actions well into the session, not starting with a snapshot.
     let damaged = try #require(
@@ -129,9 +134,10 @@ import Testing
         })
   }
 
-  @Test func aLogThatMeetsAnUndecodableChunkPrintsEveryActionBeforeIt() throws {
+  @Test(arguments: Fixtures.traceFormats)
+  func aLogThatMeetsAnUndecodableChunkPrintsEveryActionBeforeIt(format: UInt16) throws {
     let workspace = try Workspace()
-    let (path, session) = try Self.trace(in: workspace)
+    let (path, session) = try Self.trace(in: workspace, format: format)
     // A chunk whose checksummed header claims nearly 1 GiB of records: its checksum holds, so
     // only decompressing it shows the lie; it is damage like a wrong checksum: the actions
     // before it, and one warning.

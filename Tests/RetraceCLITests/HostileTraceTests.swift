@@ -1,6 +1,7 @@
 import Foundation
 import Retrace
 import RetraceExamples
+import RetraceTestSupport
 import Testing
 
 @testable import RetraceLog
@@ -20,9 +21,13 @@ import Testing
     "export @ --format jsonl", "flows @", "debug @", "import @ -o imported.jsonl",
   ]
 
-  /// A clean banking trace of several chunks (so that damage can leave an intact prefix).
-  static func cleanTrace(in workspace: Workspace) throws -> [UInt8] {
+  /// A clean banking trace of several chunks (so that damage can leave an intact prefix),
+  /// in trace format `format`.
+  static func cleanTrace(in workspace: Workspace, format: UInt16 = TraceFormat.version) throws
+    -> [UInt8]
+  {
     var configuration = TraceRecorderConfiguration()
+    configuration.formatVersion = format
     configuration.chunkSize = 2_048
     configuration.checkpointInterval = 50
     configuration.snapshotInterval = 500
@@ -144,9 +149,11 @@ import Testing
     ]
   }
 
-  @Test func everyCommandOnEveryHostileFileExitsAsDocumented() throws {
+  @Test(arguments: Fixtures.traceFormats)
+  func everyCommandOnEveryHostileFileExitsAsDocumented(format: UInt16) throws {
     let workspace = try Workspace()
-    let clean = try Self.cleanTrace(in: workspace)
+    let clean = try Self.cleanTrace(in: workspace, format: format)
+    #expect(clean[12] == format)
     var failures: [String] = []
     for file in try Self.hostileFiles(clean) {
       try Data(file.bytes).write(to: URL(fileURLWithPath: workspace.path(file.name)))

@@ -2,6 +2,7 @@ import Foundation
 import Retrace
 import RetraceDebugger
 import RetraceExamples
+import RetraceTestSupport
 import Testing
 
 @testable import RetraceLog
@@ -172,14 +173,17 @@ import Testing
     #expect(json["coveredThrough"] as? Int == 200)
   }
 
-  /// A banking trace of many small chunks, and its bytes.
-  static func chunkedTrace(in workspace: Workspace) throws -> [UInt8] {
-    try HostileTraceTests.cleanTrace(in: workspace)
+  /// A banking trace of many small chunks in trace format `format`, and its bytes.
+  static func chunkedTrace(in workspace: Workspace, format: UInt16 = TraceFormat.version) throws
+    -> [UInt8]
+  {
+    try HostileTraceTests.cleanTrace(in: workspace, format: format)
   }
 
-  @Test func aDamagedTraceIsNeverVerified() throws {
+  @Test(arguments: Fixtures.traceFormats)
+  func aDamagedTraceIsNeverVerified(format: UInt16) throws {
     let workspace = try Workspace()
-    var bytes = try Self.chunkedTrace(in: workspace)
+    var bytes = try Self.chunkedTrace(in: workspace, format: format)
     let chunk = try TraceReader(bytes: bytes).chunks[4]
     bytes[chunk.offset + 8 + 48 + 20] ^= 0x04
     try Data(bytes).write(to: URL(fileURLWithPath: workspace.path("flipped.trace")))
@@ -192,7 +196,7 @@ import Testing
     #expect(json["actions"] as? Int == Int(chunk.firstSequence) - 1)
     #expect((json["integrity"] as? [String: Any])?["status"] as? String == "damaged")
     // Many traces: a damaged one counts against the run.
-    try Data(try Self.chunkedTrace(in: workspace)).write(
+    try Data(try Self.chunkedTrace(in: workspace, format: format)).write(
       to: URL(fileURLWithPath: workspace.path("clean.trace")))
     let many = try workspace.run("replay clean.trace flipped.trace --verify")
     #expect(many.exitCode == 1)
@@ -221,9 +225,10 @@ import Testing
     return bytes
   }
 
-  @Test func aChunkWhoseZstdChecksumIsWrongIsDamageForEveryCommand() throws {
+  @Test(arguments: Fixtures.traceFormats)
+  func aChunkWhoseZstdChecksumIsWrongIsDamageForEveryCommand(format: UInt16) throws {
     let workspace = try Workspace()
-    let clean = try Self.chunkedTrace(in: workspace)
+    let clean = try Self.chunkedTrace(in: workspace, format: format)
     let chunk = try TraceReader(bytes: clean).chunks[4]
     var bytes = clean
     // The last four bytes of the zstd frame are its content checksum.
@@ -261,9 +266,10 @@ import Testing
     return resealingChunk(grown, grownChunk)
   }
 
-  @Test func aFrameTheFormatDoesNotPlaceIsDamageThoughZstdAcceptsIt() throws {
+  @Test(arguments: Fixtures.traceFormats)
+  func aFrameTheFormatDoesNotPlaceIsDamageThoughZstdAcceptsIt(format: UInt16) throws {
     let workspace = try Workspace()
-    let clean = try Self.chunkedTrace(in: workspace)
+    let clean = try Self.chunkedTrace(in: workspace, format: format)
     let chunk = try TraceReader(bytes: clean).chunks[4]
     let end = chunk.offset + chunk.byteCount
     // zstd's empty frame (with its content size and checksum), and a skippable frame.
@@ -329,9 +335,10 @@ import Testing
     }
   }
 
-  @Test func everyIndexFieldIsChecked() throws {
+  @Test(arguments: Fixtures.traceFormats)
+  func everyIndexFieldIsChecked(format: UInt16) throws {
     let workspace = try Workspace()
-    let clean = try Self.chunkedTrace(in: workspace)
+    let clean = try Self.chunkedTrace(in: workspace, format: format)
     let trailer = clean.count - TraceFormat.indexTrailerSize
     let count = Int(clean[trailer]) | Int(clean[trailer + 1]) << 8
     let entries = trailer - count * TraceFormat.indexEntrySize

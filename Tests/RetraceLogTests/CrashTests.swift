@@ -26,7 +26,8 @@ import Testing
     return ""
   }
 
-  @Test func killingARecordingProcessLosesNothingOlderThanTheWindow() throws {
+  @Test(arguments: traceFormats)
+  func killingARecordingProcessLosesNothingOlderThanTheWindow(format: UInt16) throws {
     let child = childPath
     try #require(!child.isEmpty, "retrace-crash-child was not built beside the tests")
     var random = SeededRandom(seed: 2026)
@@ -35,6 +36,9 @@ import Testing
       let process = Process()
       process.executableURL = URL(fileURLWithPath: child)
       process.arguments = [path]
+      process.environment = ProcessInfo.processInfo.environment.merging([
+        "RETRACE_CRASH_CHILD_FORMAT": "\(format)"
+      ]) { $1 }
       let pipe = Pipe()
       process.standardOutput = pipe
       let reports = Mutex<[(time: Double, count: Int)]>([])
@@ -82,6 +86,7 @@ import Testing
         continue
       }
       let trace = try TraceReader(path: path)
+      #expect(trace.formatVersion == format)
       #expect(trace.integrity.status != .clean)
       let actions = try TraceSession(trace, domain: bankingDomain).actions().map(\.action)
       #expect(

@@ -7,17 +7,20 @@ import Testing
 @testable import RetraceLog
 
 @Suite struct DamageTests {
-  /// A finished trace of a few thousand actions in small chunks, its actions, and an
-  /// unfinished one with its journal.
-  static let fixture:
-    (
-      trace: [UInt8], actions: [BankingAction], unfinished: [UInt8], journal: [UInt8],
-      unfinishedActions: [BankingAction]
-    ) = {
-      let directory = temporaryDirectory("fixture")
+  typealias Fixture = (
+    trace: [UInt8], actions: [BankingAction], unfinished: [UInt8], journal: [UInt8],
+    unfinishedActions: [BankingAction]
+  )
+
+  /// For each trace format: a finished trace of a few thousand actions in small chunks, its
+  /// actions, and an unfinished one with its journal.
+  static let fixtures: [UInt16: Fixture] = Dictionary(
+    uniqueKeysWithValues: traceFormats.map { format in
+      let directory = temporaryDirectory("fixture\(format)")
       let clean = try! recordWithoutStore(
-        bankingDomain, count: 800, to: directory + "/clean.trace", configuration: smallChunks())
-      var configuration = smallChunks()
+        bankingDomain, count: 800, to: directory + "/clean.trace",
+        configuration: smallChunks(format: format))
+      var configuration = smallChunks(format: format)
       configuration.chunkSize = 8_192
       let open = try! recordWithoutStore(
         bankingDomain, count: 400, seed: 3, to: directory + "/open.trace",
@@ -26,9 +29,17 @@ import Testing
       let journal = bytes(of: directory + "/open.trace.journal")
       try! open.recorder.close()
       return (
-        bytes(of: directory + "/clean.trace"), clean.actions, unfinished, journal, open.actions
+        format,
+        (bytes(of: directory + "/clean.trace"), clean.actions, unfinished, journal, open.actions)
       )
-    }()
+    })
+
+  /// The fixture of trace format `format`.
+  static func fixture(_ format: UInt16) -> Fixture {
+    let fixture = fixtures[format]!
+    #expect(fixture.trace[12] == format, "the fixture is not in format \(format)")
+    return fixture
+  }
 
   /// Reads what a damaged copy yields (with `key`, of an encrypted trace); `nil` when the
   /// reader refuses the file outright.
@@ -88,8 +99,9 @@ import Testing
     #expect(previous == original.count)
   }
 
-  @Test func truncatingAtEveryOffsetNeverTrapsAndNeverLosesAnEarlierRecord() {
-    let (trace, original, _, _, _) = Self.fixture
+  @Test(arguments: traceFormats)
+  func truncatingAtEveryOffsetNeverTrapsAndNeverLosesAnEarlierRecord(format: UInt16) {
+    let (trace, original, _, _, _) = Self.fixture(format)
     let headerEnd = 8 + Int(trace[4]) + Int(trace[5]) << 8
     checkEveryTruncation(trace, original: original, headerEnd: headerEnd)
   }
@@ -107,8 +119,9 @@ import Testing
     return offsets
   }
 
-  @Test func bytesFlippedInTheMiddleOfTheJournalAreDamageNotItsEnd() throws {
-    let (_, _, unfinished, journal, original) = Self.fixture
+  @Test(arguments: traceFormats)
+  func bytesFlippedInTheMiddleOfTheJournalAreDamageNotItsEnd(format: UInt16) throws {
+    let (_, _, unfinished, journal, original) = Self.fixture(format)
     let whole = try TraceReader(bytes: unfinished, journal: journal)
     #expect(whole.integrity.status == .unfinished)
     let records = Self.recordOffsets(journal)
@@ -184,9 +197,10 @@ import Testing
     #expect(try TraceReader(path: path).integrity.status == .clean)
   }
 
-  @Test func aCrashedTraceWithoutItsJournalSaysTheJournalIsMissing() throws {
+  @Test(arguments: traceFormats)
+  func aCrashedTraceWithoutItsJournalSaysTheJournalIsMissing(format: UInt16) throws {
     let path = temporaryDirectory() + "/copy.trace"
-    try Data(Self.fixture.unfinished).write(to: URL(fileURLWithPath: path))
+    try Data(Self.fixture(format).unfinished).write(to: URL(fileURLWithPath: path))
     let reader = try TraceReader(path: path)
     #expect(reader.integrity.status == .damaged)
     #expect(reader.journalIsMissing)
@@ -195,7 +209,7 @@ import Testing
     #expect(reader.integrityReport.file == path + ".journal")
     // Not looked for, it is not missing; beside the trace, it is read.
     #expect(try TraceReader(path: path, readJournal: false).integrity.status == .unfinished)
-    try Data(Self.fixture.journal).write(to: URL(fileURLWithPath: path + ".journal"))
+    try Data(Self.fixture(format).journal).write(to: URL(fileURLWithPath: path + ".journal"))
     #expect(try TraceReader(path: path).integrity.status == .unfinished)
   }
 
@@ -208,8 +222,9 @@ import Testing
     }
   }
 
-  @Test func truncatingTheJournalAtEveryOffsetKeepsAPrefix() {
-    let (_, _, unfinished, journal, original) = Self.fixture
+  @Test(arguments: traceFormats)
+  func truncatingTheJournalAtEveryOffsetKeepsAPrefix(format: UInt16) {
+    let (_, _, unfinished, journal, original) = Self.fixture(format)
     // The journal is a fixed-size mapped file; past its last record it is zeros, and
     // truncating there changes nothing, so stop a little after the last nonzero byte.
     let used = (journal.lastIndex { $0 != 0 } ?? 0) + 64
@@ -217,8 +232,9 @@ import Testing
       unfinished, original: original, headerEnd: 0, journal: Array(journal.prefix(used)))
   }
 
-  @Test func aFlippedBitIsReportedNeverAcceptedAsADifferentRecord() {
-    let (trace, original, _, _, _) = Self.fixture
+  @Test(arguments: traceFormats)
+  func aFlippedBitIsReportedNeverAcceptedAsADifferentRecord(format: UInt16) {
+    let (trace, original, _, _, _) = Self.fixture(format)
     var random = SeededRandom(seed: 99)
     for _ in 0..<600 {
       var damaged = trace
@@ -237,7 +253,8 @@ import Testing
     }
   }
 
-  @Test func badFilesAreRefusedWithAClearError() throws {
+  @Test(arguments: traceFormats)
+  func badFilesAreRefusedWithAClearError(format: UInt16) throws {
     let directory = temporaryDirectory()
     func error(_ bytes: [UInt8]) -> TraceError? {
       let path = directory + "/bad.trace"
@@ -252,10 +269,10 @@ import Testing
     #expect(error([])?.code == .notATrace)
     #expect(error(Array("hello, world\n".utf8))?.code == .notATrace)
     #expect(error([0x28, 0xB5, 0x2F, 0xFD, 0, 0, 0, 0])?.description.contains("zstd file") == true)
-    var huge = Self.fixture.trace
+    var huge = Self.fixture(format).trace
     huge.replaceSubrange(4..<8, with: [0xFF, 0xFF, 0xFF, 0x7F])  // a header claiming 2 GiB
     #expect(error(huge)?.code == .corrupted)
-    var future = Self.fixture.trace
+    var future = Self.fixture(format).trace
     future[12] = 9  // format version 9
     let futureError = error(future)
     #expect(futureError?.code == .unsupportedVersion || futureError?.code == .corrupted)
@@ -268,8 +285,9 @@ import Testing
     }
   }
 
-  @Test func aChunkClaimingGigabytesIsRefusedWithoutAllocating() {
-    var trace = Self.fixture.trace
+  @Test(arguments: traceFormats)
+  func aChunkClaimingGigabytesIsRefusedWithoutAllocating(format: UInt16) {
+    var trace = Self.fixture(format).trace
     let reader = try! TraceReader(bytes: trace)
     let chunk = reader.chunks[3]
     // Make the chunk claim a 4 GiB frame: the walk stops there, before reading it.
@@ -280,8 +298,9 @@ import Testing
     #expect(damaged.integrity.damage?.chunk == 3)
   }
 
-  @Test func aTraceOfAnotherDomainIsRefused() throws {
-    let reader = try TraceReader(bytes: Self.fixture.trace)
+  @Test(arguments: traceFormats)
+  func aTraceOfAnotherDomainIsRefused(format: UInt16) throws {
+    let reader = try TraceReader(bytes: Self.fixture(format).trace)
     #expect(throws: TraceError.self) { try TraceSession(reader, domain: counterDomain) }
     do {
       _ = try TraceSession(reader, domain: counterDomain)

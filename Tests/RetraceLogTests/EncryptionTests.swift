@@ -12,15 +12,17 @@ import Testing
 @Suite struct EncryptionTests {
   static let key = TracePrivateKey.generate()
 
-  /// The same session recorded in clear and encrypted, in small chunks, and an unfinished
-  /// encrypted one with its journal.
-  static let fixture:
-    (
-      clear: [UInt8], encrypted: [UInt8], actions: [BankingAction], unfinished: [UInt8],
-      journal: [UInt8], unfinishedActions: [BankingAction]
-    ) = {
-      let directory = temporaryDirectory("encryption")
-      var configuration = smallChunks(reproducible: true)
+  typealias Fixture = (
+    clear: [UInt8], encrypted: [UInt8], actions: [BankingAction], unfinished: [UInt8],
+    journal: [UInt8], unfinishedActions: [BankingAction]
+  )
+
+  /// For each trace format: the same session recorded in clear and encrypted, in small
+  /// chunks, and an unfinished encrypted one with its journal.
+  static let fixtures: [UInt16: Fixture] = Dictionary(
+    uniqueKeysWithValues: traceFormats.map { format in
+      let directory = temporaryDirectory("encryption\(format)")
+      var configuration = smallChunks(reproducible: true, format: format)
       let clear = try! recordWithoutStore(
         bankingDomain, count: 800, to: directory + "/clear.trace", configuration: configuration)
       configuration.encryptionKey = key.publicKey
@@ -35,10 +37,20 @@ import Testing
       let journal = bytes(of: directory + "/open.trace.journal")
       try! open.recorder.close()
       return (
-        bytes(of: directory + "/clear.trace"), bytes(of: directory + "/encrypted.trace"),
-        clear.actions, unfinished, journal, open.actions
+        format,
+        (
+          bytes(of: directory + "/clear.trace"), bytes(of: directory + "/encrypted.trace"),
+          clear.actions, unfinished, journal, open.actions
+        )
       )
-    }()
+    })
+
+  /// The fixture of trace format `format`.
+  static func fixture(_ format: UInt16) -> Fixture {
+    let fixture = fixtures[format]!
+    #expect(fixture.encrypted[12] == format, "the fixture is not in format \(format)")
+    return fixture
+  }
 
   static func hex(_ text: String) -> [UInt8] {
     var bytes: [UInt8] = []
@@ -93,8 +105,9 @@ import Testing
     }
   }
 
-  @Test func withItsKeyAnEncryptedTraceReadsAsTheSameSessionInClear() throws {
-    let (clear, encrypted, original, _, _, _) = Self.fixture
+  @Test(arguments: traceFormats)
+  func withItsKeyAnEncryptedTraceReadsAsTheSameSessionInClear(format: UInt16) throws {
+    let (clear, encrypted, original, _, _, _) = Self.fixture(format)
     let reader = try TraceReader(bytes: encrypted, key: Self.key)
     #expect(reader.isEncrypted && reader.canReadRecords)
     #expect(reader.header.encryption?.keyID == Self.key.publicKey.id)
@@ -112,8 +125,9 @@ import Testing
     #expect(reader.snapshotSequences == clearReader.snapshotSequences)
   }
 
-  @Test func anEncryptedTraceHoldsNoPlaintextActionOrState() throws {
-    let (clear, encrypted, original, unfinished, journal, _) = Self.fixture
+  @Test(arguments: traceFormats)
+  func anEncryptedTraceHoldsNoPlaintextActionOrState(format: UInt16) throws {
+    let (clear, encrypted, original, unfinished, journal, _) = Self.fixture(format)
     let strings =
       RedactionTests.personalStrings(of: original).union([
         "addTransaction", "addAccount", "accounts", "beneficiary",
@@ -141,8 +155,9 @@ import Testing
       !encrypted.indices.dropLast(31).contains { encrypted[$0..<($0 + 32)].elementsEqual(secret) })
   }
 
-  @Test func withoutTheKeyOnlyWhatTheTraceKeepsInClearIsRead() throws {
-    let (_, encrypted, original, unfinished, journal, _) = Self.fixture
+  @Test(arguments: traceFormats)
+  func withoutTheKeyOnlyWhatTheTraceKeepsInClearIsRead(format: UInt16) throws {
+    let (_, encrypted, original, unfinished, journal, _) = Self.fixture(format)
     let reader = try TraceReader(bytes: encrypted)
     #expect(reader.isEncrypted && !reader.canReadRecords)
     #expect(reader.header.domain == "banking" && reader.actionCount == original.count)
@@ -162,8 +177,9 @@ import Testing
     #expect(crashed.integrity.recoveredActions == 0)
   }
 
-  @Test func anotherKeyIsRefusedByNameNeverShown() throws {
-    let (_, encrypted, _, _, _, _) = Self.fixture
+  @Test(arguments: traceFormats)
+  func anotherKeyIsRefusedByNameNeverShown(format: UInt16) throws {
+    let (_, encrypted, _, _, _, _) = Self.fixture(format)
     let other = TracePrivateKey.generate()
     do {
       _ = try TraceReader(bytes: encrypted, path: "bug.trace", key: other)
@@ -207,15 +223,17 @@ import Testing
     #expect(refusal { () throws(TraceError) in _ = try TracePublicKey(text: "hello") } != nil)
   }
 
-  @Test func truncatingAnEncryptedTraceAtEveryOffsetGivesAnIntactPrefix() {
-    let (_, encrypted, original, _, _, _) = Self.fixture
+  @Test(arguments: traceFormats)
+  func truncatingAnEncryptedTraceAtEveryOffsetGivesAnIntactPrefix(format: UInt16) {
+    let (_, encrypted, original, _, _, _) = Self.fixture(format)
     let headerEnd = 8 + Int(encrypted[4]) + Int(encrypted[5]) << 8
     DamageTests().checkEveryTruncation(
       encrypted, original: original, headerEnd: headerEnd, key: Self.key)
   }
 
-  @Test func truncatingAnEncryptedJournalAtEveryOffsetKeepsAPrefix() {
-    let (_, _, _, unfinished, journal, original) = Self.fixture
+  @Test(arguments: traceFormats)
+  func truncatingAnEncryptedJournalAtEveryOffsetKeepsAPrefix(format: UInt16) {
+    let (_, _, _, unfinished, journal, original) = Self.fixture(format)
     let used = (journal.lastIndex { $0 != 0 } ?? 0) + 64
     let reader = try! TraceReader(bytes: unfinished, journal: journal, key: Self.key)
     // The journal holds the actions after the last chunk, and they are read.
@@ -227,10 +245,12 @@ import Testing
   }
 
   /// A sealed journal's middle record changed: damage, naming the journal, as in the clear.
-  @Test func anEncryptedJournalDamagedInTheMiddleIsDamage() throws {
+  @Test(arguments: traceFormats)
+  func anEncryptedJournalDamagedInTheMiddleIsDamage(format: UInt16) throws {
     // Every action in the journal, sealed in batches of 50 (a flush ends a batch).
     let path = temporaryDirectory() + "/open.trace"
     var configuration = TraceRecorderConfiguration()
+    configuration.formatVersion = format
     configuration.encryptionKey = Self.key.publicKey
     let recorder = try TraceRecorder(
       path: path, domain: bankingDomain, sessionID: "s", startTime: 1_763_771_000,
@@ -271,8 +291,9 @@ import Testing
   /// A flipped bit fails the chunk's CRC32C; a byte changed with the CRC32C made to match
   /// (someone who meant it) fails authentication. Either way the chunk is damage, and what
   /// is read is a prefix of the session.
-  @Test func aChangedByteIsDetectedNeverDecoded() throws {
-    let (_, encrypted, original, _, _, _) = Self.fixture
+  @Test(arguments: traceFormats)
+  func aChangedByteIsDetectedNeverDecoded(format: UInt16) throws {
+    let (_, encrypted, original, _, _, _) = Self.fixture(format)
     let damage = DamageTests()
     let chunks = try TraceReader(bytes: encrypted, key: Self.key).chunks
     var random = SeededRandom(seed: 7)
@@ -319,8 +340,9 @@ import Testing
     }
   }
 
-  @Test func aChunkMovedFromItsPlaceDoesNotDecrypt() throws {
-    let (_, encrypted, _, _, _, _) = Self.fixture
+  @Test(arguments: traceFormats)
+  func aChunkMovedFromItsPlaceDoesNotDecrypt(format: UInt16) throws {
+    let (_, encrypted, _, _, _, _) = Self.fixture(format)
     let reader = try TraceReader(bytes: encrypted, key: Self.key)
     // Chunk 2's sealed frame read as chunk 3's: the nonce and the header it authenticates
     // differ, so it fails, though each is intact.

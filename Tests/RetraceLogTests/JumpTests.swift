@@ -38,11 +38,14 @@ struct JumpTests {
     return (states, recorder)
   }
 
-  @Test("a closed trace with a jump gives the states the app showed, and verifies")
+  @Test(
+    "a closed trace with a jump gives the states the app showed, and verifies",
+    arguments: traceFormats)
   @MainActor
-  func closedTrace() throws {
+  func closedTrace(format: UInt16) throws {
     let path = temporaryDirectory() + "/jump.trace"
-    let (states, _) = try Self.recordSession(to: path)
+    let (states, _) = try Self.recordSession(
+      to: path, configuration: smallChunks(format: format))
     let reader = try TraceReader(path: path)
     #expect(reader.integrity.status == .clean)
     #expect(reader.jumpSequences == [200])
@@ -61,11 +64,13 @@ struct JumpTests {
     #expect(replayed != states[300])
   }
 
-  @Test("a crashed session after a jump recovers its journal on top of the jumped state")
+  @Test(
+    "a crashed session after a jump recovers its journal on top of the jumped state",
+    arguments: traceFormats)
   @MainActor
-  func crashedTrace() throws {
+  func crashedTrace(format: UInt16) throws {
     let path = temporaryDirectory() + "/crashed.trace"
-    var configuration = smallChunks()
+    var configuration = smallChunks(format: format)
     configuration.chunkSize = 1 << 20
     let (states, recorder) = try Self.recordSession(
       to: path, configuration: configuration, close: false)
@@ -100,12 +105,14 @@ struct JumpTests {
     #expect(error.message.contains("cannot record a time-travel jump"))
   }
 
-  @Test("a jump flag without a snapshot, or on the first chunk, is damage")
+  @Test(
+    "a jump flag without a snapshot, or on the first chunk, is damage", arguments: traceFormats)
   @MainActor
-  func impossibleFlags() throws {
+  func impossibleFlags(format: UInt16) throws {
     let path = temporaryDirectory() + "/flags.trace"
     // Unfinished, so that no index repeats the flags: only the chunk header says them.
-    let (_, recorder) = try Self.recordSession(to: path, close: false)
+    let (_, recorder) = try Self.recordSession(
+      to: path, configuration: smallChunks(format: format), close: false)
     defer { try? recorder.close() }
     let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     let reader = try TraceReader(path: path)

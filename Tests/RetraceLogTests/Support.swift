@@ -34,11 +34,14 @@ private func removeAtExit(_ path: String) {
 /// A configuration with tiny chunks, so that a few thousand actions cross many chunk
 /// boundaries, snapshots and checkpoints.
 /// Small chunks, dense checkpoints and snapshots; `reproducible` puts them at the same
-/// sequence numbers whatever the timing (`TraceRecorderConfiguration.reproducibleCheckpoints`).
-func smallChunks(checkpoints: Int = 50, snapshots: Int = 500, reproducible: Bool = false)
-  -> TraceRecorderConfiguration
-{
+/// sequence numbers whatever the timing (`TraceRecorderConfiguration.reproducibleCheckpoints`);
+/// in trace format `format`.
+func smallChunks(
+  checkpoints: Int = 50, snapshots: Int = 500, reproducible: Bool = false,
+  format: UInt16 = TraceFormat.version
+) -> TraceRecorderConfiguration {
   var configuration = TraceRecorderConfiguration()
+  configuration.formatVersion = format
   configuration.reproducibleCheckpoints = reproducible
   configuration.chunkSize = 2_048
   configuration.checkpointInterval = checkpoints
@@ -114,6 +117,9 @@ func feed<D: Domain>(
 func readActions<D: Domain>(_ domain: D, _ reader: TraceReader) throws -> [D.Action] {
   try TraceSession(reader, domain: domain).actions().map(\.action)
 }
+
+/// The trace formats a recorder writes: the damage tests run on each.
+let traceFormats: [UInt16] = Array(1...TraceFormat.version)
 
 func bytes(of path: String) -> [UInt8] {
   Array(FileManager.default.contents(atPath: path) ?? Data())

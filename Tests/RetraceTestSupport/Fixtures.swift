@@ -72,6 +72,9 @@ public enum Fixtures {
     return url
   }
 
+  /// The trace formats a recorder writes: the tests of damage run on each.
+  public static let traceFormats: [UInt16] = Array(1...TraceFormat.version)
+
   /// A recorder configuration for traces of many small chunks (4 KiB of records), with a
   /// checkpoint every 100 actions and a snapshot every 1,000: damage to one chunk loses few
   /// actions, and a range is read from few chunks.

@@ -54,6 +54,10 @@ MainActor.assumeIsolated {
   do {
     var configuration = TraceRecorderConfiguration()
     configuration.chunkSize = 64 << 10
+    // The trace format to write, when the test asks for one.
+    if let format = ProcessInfo.processInfo.environment["RETRACE_CRASH_CHILD_FORMAT"] {
+      configuration.formatVersion = UInt16(format) ?? 0
+    }
     let recorder = try TraceRecorder(
       path: path, domain: bankingDomain, configuration: configuration)
     let store = Store(initialState: bankingDomain.initialState, reducer: BankingReducer())
