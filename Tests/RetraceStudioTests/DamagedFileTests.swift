@@ -118,15 +118,19 @@ import Testing
 /// A trace damaged after its head, served from its index: the list, the detail and the
 /// actions endpoint give one answer, `retrace info`'s: the actions before the damage.
 @Suite struct DamagedTraceTests {
-  /// A banking trace of small chunks, damaged (one bit of a zstd frame flipped) in the
-  /// chunk `damaged` picks; returns its path and its intact part by `retrace info`'s reading.
+  /// A banking trace of small chunks in trace format `format`, damaged (one bit of a zstd
+  /// frame flipped) in the chunk `damaged` picks; returns its path and its intact part by
+  /// `retrace info`'s reading.
   static func trace(
-    named name: String, in directory: URL, damaging damaged: ([TraceChunk]) -> TraceChunk?
+    named name: String, in directory: URL, format: UInt16,
+    damaging damaged: ([TraceChunk]) -> TraceChunk?
   ) throws -> (path: String, summary: SessionFile.Summary) {
     let session = Fixtures.session(bankingDomain, count: 3_000, seed: 5)
+    var configuration = Fixtures.smallChunks
+    configuration.formatVersion = format
     let path = try Fixtures.write(
-      session, domain: bankingDomain, named: name, in: directory,
-      configuration: Fixtures.smallChunks)
+      session, domain: bankingDomain, named: name, in: directory, configuration: configuration)
+    #expect(try TraceReader(path: path).formatVersion == format)
     let chunk = try #require(damaged(try TraceReader(path: path).chunks))
     var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
     bytes[chunk.offset + 8 + 48 + 20] ^= 0x10
@@ -135,10 +139,11 @@ import Testing
   }
 
   /// Damage in the chunk of the starting state, and in a chunk of actions a few chunks in.
-  @Test func theListTheDetailAndTheActionsCountTheActionsBeforeTheDamage() async throws {
+  @Test(arguments: Fixtures.traceFormats)
+  func theListTheDetailAndTheActionsCountTheActionsBeforeTheDamage(format: UInt16) async throws {
     let directory = try Fixtures.temporaryDirectory()
-    let start = try Self.trace(named: "start.trace", in: directory) { $0.first }
-    let early = try Self.trace(named: "early.trace", in: directory) { chunks in
+    let start = try Self.trace(named: "start.trace", in: directory, format: format) { $0.first }
+    let early = try Self.trace(named: "early.trace", in: directory, format: format) { chunks in
       chunks.first { $0.firstSequence > 20 && !$0.startsWithSnapshot && $0.actionCount > 0 }
     }
     #expect(start.summary.actionCount == 0)
