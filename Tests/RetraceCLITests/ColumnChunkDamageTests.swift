@@ -1,6 +1,7 @@
 import Foundation
 import Retrace
 import RetraceExamples
+import RetraceTestSupport
 import Testing
 
 @testable import RetraceLog
@@ -440,5 +441,29 @@ extension ColumnChunkDamageTests {
     }
     // Hundreds of the changes break the block's structure, and are caught as such.
     #expect(damaged > content.count / 2, "\(damaged) of \(content.count * 3) changes caught")
+  }
+}
+
+extension ColumnChunkDamageTests {
+  /// A header whose format version was changed to the other one, its checksum redone: the
+  /// chunks are read with the other format's rules, and fail them, at the first chunk of
+  /// actions, never reading as another session.
+  @Test(arguments: Fixtures.traceFormats)
+  func aHeaderNamingTheOtherFormatIsDamage(format: UInt16) throws {
+    let workspace = try Workspace()
+    let clean = try HostileTraceTests.cleanTrace(in: workspace, format: format)
+    let original = try Self.readActions(try TraceReader(bytes: clean))
+    var other = clean
+    other[12] = format == 1 ? 2 : 1
+    let headerSize = Int(clean[4]) | Int(clean[5]) << 8
+    other.setLittleEndian(
+      CRC32C.checksum(Array(other[8..<(8 + headerSize - 4)])), at: 8 + headerSize - 4)
+    let reader = try TraceReader(bytes: other)
+    #expect(reader.formatVersion != format)
+    let part = reader.intactPart()
+    #expect(part.integrity.status == .damaged, "\(part.integrity)")
+    let read = try Self.readActions(part)
+    #expect(read.count < original.count)
+    #expect(Array(original.prefix(read.count)) == read)
   }
 }
