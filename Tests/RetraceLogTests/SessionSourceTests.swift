@@ -9,16 +9,19 @@ import Testing
 /// question alike; each format reports its own damage.
 @Suite struct SessionSourceTests {
   /// The same 1,500-action banking session as a trace (small chunks and snapshots, so that
-  /// seeks start from several) and as JSON Lines.
-  static func bothFormats(in directory: String) throws -> (
-    trace: TraceSession<DomainDefinition<BankingState, BankingAction>>,
-    jsonLines: JSONLinesSession<DomainDefinition<BankingState, BankingAction>>,
-    states: [BankingState]
-  ) {
+  /// seeks start from several; in trace format `traceFormat`) and as JSON Lines.
+  static func bothFormats(in directory: String, traceFormat: UInt16 = TraceFormat.version) throws
+    -> (
+      trace: TraceSession<DomainDefinition<BankingState, BankingAction>>,
+      jsonLines: JSONLinesSession<DomainDefinition<BankingState, BankingAction>>,
+      states: [BankingState]
+    )
+  {
     let path = directory + "/s.trace"
     _ = try recordWithoutStore(
       bankingDomain, count: 1_500, seed: 8, to: path,
-      configuration: smallChunks(checkpoints: 50, snapshots: 300, reproducible: true))
+      configuration: smallChunks(
+        checkpoints: 50, snapshots: 300, reproducible: true, format: traceFormat))
     let trace = try TraceSession(TraceReader(path: path), domain: bankingDomain)
     let session = try trace.session()
     var text = try JSONLines.headerLine(for: session, domain: bankingDomain) + "\n"
@@ -96,9 +99,11 @@ import Testing
     }
   }
 
-  @Test func aTruncatedTraceReadsItsIntactPart() throws {
+  @Test(arguments: traceFormats)
+  func aTruncatedTraceReadsItsIntactPart(format: UInt16) throws {
     let directory = temporaryDirectory()
-    let (trace, _, states) = try Self.bothFormats(in: directory)
+    let (trace, _, states) = try Self.bothFormats(in: directory, traceFormat: format)
+    #expect(trace.reader.formatVersion == format)
     let bytes = try Data(contentsOf: URL(fileURLWithPath: trace.reader.path))
     let cut = directory + "/cut.trace"
     try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: cut))
