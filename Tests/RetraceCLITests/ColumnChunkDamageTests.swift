@@ -467,3 +467,44 @@ extension ColumnChunkDamageTests {
     #expect(Array(original.prefix(read.count)) == read)
   }
 }
+
+extension ColumnChunkDamageTests {
+  /// A string of 1 MiB used 1,025 times by each action: a block of about 1 MiB whose
+  /// actions would take gigabytes. Saying so in the block's size of its actions passes the
+  /// bound on a chunk's size (1 GiB), and saying less is a lie found at the first action
+  /// past it: damage at the chunk either way, before gigabytes are written.
+  @Test(arguments: [(1 << 20) * 1_025, 1_000])
+  func aStringReusedPastTheBoundIsDamage(claimed: Int) throws {
+    let workspace = try Workspace()
+    let (trace, _, chunk) = try Self.fixture(in: workspace)
+    var content = try Content(trace, chunk)
+    let uses = 1_025
+    var template: [UInt8] = []
+    CBORPrimitiveWriter.appendHead(4, UInt64(uses), to: &template)
+    template += repeatElement(ColumnMarker.text, count: uses)
+    content.block.actionBytes = ActionBlock.bytes([UInt64(claimed)])
+    content.block.templates = [(template, Array(repeating: 0, count: uses))]
+    content.block.strings = [Array(repeating: UInt8(ascii: "a"), count: 1 << 20)]
+    content.block.ids = Array(repeating: 0, count: chunk.actionCount)
+    content.block.times = [1] + Array(repeating: 0, count: chunk.actionCount)
+    content.block.columns = [
+      (ColumnKind.text.rawValue, Array(repeating: 0, count: uses * chunk.actionCount))
+    ]
+    content.trailing = []
+    let bytes = try Self.replacingContent(
+      of: chunk, in: trace, with: content.bytes,
+      records: chunk.actionCount + (chunk.startsWithSnapshot ? 1 : 0), checkpoints: 0)
+    let reader = try TraceReader(bytes: bytes)
+    #expect(reader.integrity.status == .clean)
+    let part = reader.intactPart()
+    let damage = try #require(part.integrity.damage)
+    #expect(damage.chunk == chunk.index, "\(damage)")
+    #expect(
+      damage.message.contains(
+        claimed > TraceFormat.maxChunkSize
+          ? "the actions would take \(claimed) bytes, more than \(TraceFormat.maxChunkSize)"
+          : "the actions take more than the \(claimed) bytes the block says"),
+      "\(damage)")
+    #expect(part.actionCount == Int(chunk.firstSequence) - 1)
+  }
+}
