@@ -23,6 +23,11 @@ import Testing
     var times: [UInt8]
     var columns: [(kind: UInt8, data: [UInt8])]
 
+    /// A block of no actions.
+    init() {
+      (count, actionBytes, templates, strings, ids, times, columns) = ([0], [0], [], [], [], [], [])
+    }
+
     /// Reads the block at `offset` of `raw`; `end` is where it ends.
     init(_ raw: [UInt8], at offset: Int, end: inout Int) throws {
       var count: [UInt8] = []
@@ -130,13 +135,18 @@ import Testing
         }
       }
       snapshot = Array(raw[..<start])
-      var end = 0
-      block = try ActionBlock(raw, at: start, end: &end)
+      var end = start
+      // A chunk of no actions has no block.
+      hasBlock = chunk.actionCount > 0
+      block = hasBlock ? try ActionBlock(raw, at: start, end: &end) : ActionBlock()
       trailing = Array(raw[end...])
-      #expect(snapshot + block.encoded + trailing == raw, "the block is not read back the same")
+      #expect(bytes == raw, "the chunk is not read back the same")
     }
 
-    var bytes: [UInt8] { snapshot + block.encoded + trailing }
+    /// Whether the chunk holds actions, and so a block.
+    var hasBlock: Bool
+
+    var bytes: [UInt8] { snapshot + (hasBlock ? block.encoded : []) + trailing }
   }
 
   /// A checkpoint record, `[2, sequence, hash]`, or the end record, `[3, sequence, time]`.
@@ -407,14 +417,27 @@ extension ColumnChunkDamageTests {
   /// Every byte of a chunk's content changed, the checksums redone: never a trap. What the
   /// reader takes as intact holds the original's actions before the chunk and, when it
   /// takes the chunk, as many actions as it had (a changed value reads as that value:
-  /// someone who redoes the checksums can write any action).
-  @Test func everyChangedByteOfAResealedChunkIsReadWithoutATrap() throws {
+  /// someone who redoes the checksums can write any action). Of a chunk in the middle, of
+  /// the last one (with the end record) and of one that starts with a snapshot (from the
+  /// snapshot's last bytes on).
+  @Test(arguments: ["middle", "last", "snapshot"])
+  func everyChangedByteOfAResealedChunkIsReadWithoutATrap(which: String) throws {
     let workspace = try Workspace()
-    let (trace, original, chunk) = try Self.fixture(in: workspace)
-    let content = try Content(trace, chunk).bytes
+    let (trace, original, middle) = try Self.fixture(in: workspace)
+    let chunks = try TraceReader(bytes: trace).chunks
+    let chunk =
+      switch which {
+      case "last": chunks.last!
+      case "snapshot":
+        try #require(chunks.first { $0.index > 0 && $0.startsWithSnapshot })
+      default: middle
+      }
+    let parts = try Content(trace, chunk)
+    let content = parts.bytes
     let intact = Int(chunk.firstSequence) - 1
+    let changedBytes = max(parts.snapshot.count - 8, 0)..<content.count
     var damaged = 0
-    for offset in content.indices {
+    for offset in changedBytes {
       for value: UInt8 in [content[offset] ^ 0x01, 0x00, 0xFF] where value != content[offset] {
         var changed = content
         changed[offset] = value
@@ -440,7 +463,8 @@ extension ColumnChunkDamageTests {
       }
     }
     // Hundreds of the changes break the block's structure, and are caught as such.
-    #expect(damaged > content.count / 2, "\(damaged) of \(content.count * 3) changes caught")
+    #expect(
+      damaged > changedBytes.count / 2, "\(damaged) of \(changedBytes.count * 3) changes caught")
   }
 }
 
