@@ -72,8 +72,12 @@ struct ActionColumnsEncoder {
 
   private var shapes: [[UInt8]: Shape] = [:]
   private var shapeList: [(template: [UInt8], columns: [Int])] = []
-  private var strings: [[UInt8]: Int] = [:]
-  private var stringCount = 0
+  /// The string table: each string's place in `stringTable` (length-prefixed there), and
+  /// the strings by hash (the first of each hash; `stringNext` chains the others), so that
+  /// a string seen before is found without copying it.
+  private var stringRanges: [Range<Int>] = []
+  private var stringsByHash: [UInt64: Int] = [:]
+  private var stringNext: [Int] = []
   private var stringTable: [UInt8] = []
   private var columnIndex: [String: Int] = [:]
   private var columns: [Column] = []
@@ -133,23 +137,35 @@ struct ActionColumnsEncoder {
         columns[column].floats.append(bits)
         columns[column].widths.append(width)
       case .text(let range):
-        let string = [UInt8](UnsafeRawBufferPointer(rebasing: action[range]))
-        let index: Int
-        if let known = strings[string] {
-          index = known
-        } else {
-          index = stringCount
-          strings[string] = index
-          stringCount += 1
-          ColumnVarint.append(UInt64(string.count), to: &stringTable)
-          stringTable.append(contentsOf: string)
-        }
+        let index = stringIndex(UnsafeRawBufferPointer(rebasing: action[range]))
         ColumnVarint.append(UInt64(index), to: &columns[column].data)
       case .bytes(let range), .item(let range):
         ColumnVarint.append(UInt64(range.count), to: &columns[column].data)
         columns[column].data.append(contentsOf: UnsafeRawBufferPointer(rebasing: action[range]))
       }
     }
+  }
+
+  /// The string's index in the table, adding it when it is new.
+  private mutating func stringIndex(_ string: UnsafeRawBufferPointer) -> Int {
+    let hash = XXH64.hash(string)
+    var candidate = stringsByHash[hash] ?? -1
+    while candidate >= 0 {
+      let known = stringRanges[candidate]
+      let same = stringTable.withUnsafeBytes { table in
+        known.count == string.count
+          && UnsafeRawBufferPointer(rebasing: table[known]).elementsEqual(string)
+      }
+      if same { return candidate }
+      candidate = stringNext[candidate]
+    }
+    let index = stringRanges.count
+    stringNext.append(stringsByHash[hash] ?? -1)
+    stringsByHash[hash] = index
+    ColumnVarint.append(UInt64(string.count), to: &stringTable)
+    stringRanges.append(stringTable.count..<(stringTable.count + string.count))
+    stringTable.append(contentsOf: string)
+    return index
   }
 
   private struct Unsplittable: Error {}
@@ -308,7 +324,7 @@ struct ActionColumnsEncoder {
       ColumnVarint.append(UInt64(columns.count), to: &out)
       for column in columns { ColumnVarint.append(UInt64(column), to: &out) }
     }
-    ColumnVarint.append(UInt64(stringCount), to: &out)
+    ColumnVarint.append(UInt64(stringRanges.count), to: &out)
     out.append(contentsOf: stringTable)
     ColumnVarint.append(UInt64(shapeIDs.count), to: &out)
     out.append(contentsOf: shapeIDs)
