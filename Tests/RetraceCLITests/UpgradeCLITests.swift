@@ -81,56 +81,31 @@ import Testing
   func upgradedFixturesGiveTheStoredAnswers(_ answer: String) throws {
     let (name, command) = try Format1Tests.command(for: answer)
     let workspace = try Workspace()
-    for file in [name + ".trace", name + ".trace.journal"]
-    where FileManager.default.fileExists(
-      atPath: Format1Tests.directory.appendingPathComponent(file).path)
-    {
-      try FileManager.default.copyItem(
-        at: Format1Tests.directory.appendingPathComponent(file),
-        to: workspace.directory.appendingPathComponent("old-" + file))
-    }
+    try Format1Tests.copyFixture(name, into: workspace, prefix: "old-")
     // Upgraded under the fixture's own name, which the answers hold.
     let upgraded = try workspace.run("upgrade old-\(name).trace --output \(name).trace")
     #expect(upgraded.exitCode == 0, "\(upgraded)")
     #expect(try Self.formatVersion(workspace, name + ".trace") == 2)
-    let result = try workspace.run(command)
-    let stored = try Format1Tests.storedText(answer)
-    let expectedExit: Int32 =
-      command.hasPrefix("replay") && !stored.contains(#""status":"verified""#) ? 1 : 0
-    #expect(result.exitCode == expectedExit, "\(command)\n\(result)")
-    if answer.hasSuffix(".sha256") {
-      #expect(
-        try Format1Tests.sha256(result.stdout)
-          == stored.trimmingCharacters(in: .whitespacesAndNewlines), "\(command)")
-    } else if answer.hasSuffix(".verify.json") {
-      var expected = try Format1Tests.withoutSeconds(stored) as! [String: Any]
-      var today = try #require(try Format1Tests.withoutSeconds(result.stdout) as? [String: Any])
-      if name == "crashed" {
-        var integrity = try #require(expected["integrity"] as? [String: Any])
-        var todays = try #require(today["integrity"] as? [String: Any])
-        #expect(integrity["recoveredActions"] as? Int == 200)
-        #expect(todays["recoveredActions"] as? Int == 0)
-        #expect(todays["status"] as? String == "unfinished")
-        #expect(today["unfinished"] as? Bool == true)
-        integrity["recoveredActions"] = nil
-        todays["recoveredActions"] = nil
-        expected["integrity"] = integrity
-        today["integrity"] = todays
-      }
-      let kept = today.filter { expected[$0.key] != nil }
-      #expect(kept as NSDictionary == expected as NSDictionary, "\(command)")
-    } else {
-      #expect(result.stdout == stored, "\(command)")
+    try Format1Tests.expectStoredAnswer(
+      answer, command: command, result: try workspace.run(command)
+    ) { expected, today in
+      guard name == "crashed" else { return }
+      var integrity = try #require(expected["integrity"] as? [String: Any])
+      var todays = try #require(today["integrity"] as? [String: Any])
+      #expect(integrity["recoveredActions"] as? Int == 200)
+      #expect(todays["recoveredActions"] as? Int == 0)
+      #expect(todays["status"] as? String == "unfinished")
+      #expect(today["unfinished"] as? Bool == true)
+      integrity["recoveredActions"] = nil
+      todays["recoveredActions"] = nil
+      expected["integrity"] = integrity
+      today["integrity"] = todays
     }
   }
 
   @Test func anUnfinishedTraceStaysUnfinished() throws {
     let workspace = try Workspace()
-    for file in ["crashed.trace", "crashed.trace.journal"] {
-      try FileManager.default.copyItem(
-        at: Format1Tests.directory.appendingPathComponent(file),
-        to: workspace.directory.appendingPathComponent(file))
-    }
+    try Format1Tests.copyFixture("crashed", into: workspace)
     let result = try workspace.run("upgrade crashed.trace --output new.trace --json")
     #expect(result.exitCode == 0, "\(result)")
     let json = try result.json()

@@ -34,6 +34,28 @@ struct ChunkFacts: Equatable, Sendable {
   }
 }
 
+/// One entry of the index: where a chunk starts and what it holds.
+struct IndexEntry: Equatable, Sendable {
+  /// The offset of the chunk's header frame in the file.
+  var offset: UInt64
+  var facts: ChunkFacts
+
+  init(offset: UInt64, _ facts: ChunkFacts) {
+    self.offset = offset
+    self.facts = facts
+  }
+
+  /// Appends the entry's 32 bytes.
+  func append(to buffer: inout [UInt8]) {
+    buffer.appendLittleEndian(offset)
+    buffer.appendLittleEndian(facts.firstSequence)
+    buffer.appendLittleEndian(facts.actionCount)
+    buffer.appendLittleEndian(facts.flags)
+    buffer.appendLittleEndian(UInt16(0))
+    buffer.appendLittleEndian(facts.baseTime)
+  }
+}
+
 enum ChunkFrame {
   /// Replaces `frame`'s bytes with the chunk of decompressed `content`: its chunk-header
   /// frame, then its zstd frame (sealed, when `cipher` is given, as chunk number `ordinal`),

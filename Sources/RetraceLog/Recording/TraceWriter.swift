@@ -639,35 +639,3 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     return Int64(micros)
   }
 }
-
-/// One entry of the index: where a chunk starts and what it holds.
-struct IndexEntry: Equatable, Sendable {
-  var offset: UInt64
-  var firstSequence: UInt64
-  var actionCount: UInt32
-  var flags: UInt16
-  var baseTime: Int64
-  var checkpointCount: UInt32
-
-  /// The entry of the chunk at `offset` that `facts` describe.
-  init(offset: UInt64, _ facts: ChunkFacts) {
-    self.offset = offset
-    firstSequence = facts.firstSequence
-    actionCount = facts.actionCount
-    flags = facts.flags
-    baseTime = facts.baseTime
-    checkpointCount = facts.checkpointCount
-  }
-
-  var startsWithSnapshot: Bool { flags & 1 != 0 }
-  var isJump: Bool { flags & 2 != 0 }
-
-  func append(to buffer: inout [UInt8]) {
-    buffer.appendLittleEndian(offset)
-    buffer.appendLittleEndian(firstSequence)
-    buffer.appendLittleEndian(actionCount)
-    buffer.appendLittleEndian(flags)
-    buffer.appendLittleEndian(UInt16(0))
-    buffer.appendLittleEndian(baseTime)
-  }
-}
