@@ -170,42 +170,47 @@ struct TranscoderTests {
     #expect(!(try TraceReader(path: new)).canReadRecords)
   }
 
-  @Test("an unfinished trace stays unfinished: its journal's records last, and an empty journal")
-  func unfinished() throws {
+  @Test(
+    "an unfinished trace stays unfinished: its journal's records last, and an empty journal",
+    arguments: [false, true])
+  func unfinished(encrypted: Bool) throws {
     let directory = temporaryDirectory()
     var configuration = Self.formatOne(smallChunks(reproducible: true))
     configuration.chunkSize = 1 << 20
+    let key = encrypted ? TracePrivateKey.generate() : nil
+    configuration.encryptionKey = key?.publicKey
     let old = directory + "/crashed.trace"
     let (_, _, recorder) = try recordWithoutStore(
       bankingDomain, count: 700, seed: 2, to: old, configuration: configuration, close: false)
     defer { try? recorder.close() }
-    let before = try TraceReader(path: old)
+    let before = try TraceReader(path: old, key: key)
     #expect(before.integrity.status == .unfinished)
     let recovered = before.integrity.recoveredActions
     #expect(recovered > 100)
 
     let new = directory + "/new.trace"
-    let summary = try TraceTranscoder.rewrite(old, to: new)
+    let summary = try TraceTranscoder.rewrite(old, to: new, key: key)
     #expect(summary.unfinished && summary.recoveredActions == recovered)
-    let reader = try TraceReader(path: new)
+    #expect(summary.encrypted == encrypted)
+    let reader = try TraceReader(path: new, key: key)
     #expect(reader.formatVersion == 2)
     #expect(!reader.hasIndex && reader.isUnfinished)
     #expect(reader.integrity.status == .unfinished)
     #expect(reader.integrity.recoveredActions == 0)
     #expect(reader.chunks.count == before.chunks.count + 1)
     #expect(reader.lastSequence == 700)
-    #expect(try Self.records(new) == Self.records(old))
+    #expect(try Self.records(new, key: key) == Self.records(old, key: key))
     // The empty journal beside it is what keeps it from being damage.
     #expect(FileManager.default.fileExists(atPath: new + ".journal"))
     try FileManager.default.removeItem(atPath: new + ".journal")
-    #expect(try TraceReader(path: new).journalIsMissing)
+    #expect(try TraceReader(path: new, key: key).journalIsMissing)
 
     // And back to format 1: the same records, still unfinished.
-    _ = try TraceTranscoder.rewrite(old, to: new)
+    _ = try TraceTranscoder.rewrite(old, to: new, key: key)
     let back = directory + "/back.trace"
-    _ = try TraceTranscoder.rewrite(new, to: back, formatVersion: 1)
-    #expect(try TraceReader(path: back).integrity.status == .unfinished)
-    #expect(try Self.records(back) == Self.records(old))
+    _ = try TraceTranscoder.rewrite(new, to: back, formatVersion: 1, key: key)
+    #expect(try TraceReader(path: back, key: key).integrity.status == .unfinished)
+    #expect(try Self.records(back, key: key) == Self.records(old, key: key))
   }
 
   @Test("a damaged trace is refused with where and why, and nothing is written")
