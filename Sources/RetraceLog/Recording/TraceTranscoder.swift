@@ -63,7 +63,10 @@ public enum TraceTranscoder {
   /// - Throws: ``TraceError`` naming the file and where, when the trace is truncated or
   ///   damaged (anywhere: in a chunk, in its journal, or a journal missing beside an
   ///   unfinished trace), encrypted and no key (or another key) is given, or the output
-  ///   cannot be written. Nothing is read past damage, and nothing is written for it.
+  ///   cannot be written. Nothing is read past damage. Damage the opening checks find
+  ///   (framing, checksums, the journal) is thrown before `output` is created; damage inside
+  ///   a chunk that passed its checksum, when that chunk is read, and `output` then holds
+  ///   part of the trace: write to a temporary file, as the CLI does, and remove it.
   public static func rewrite(
     _ path: String, to output: String, formatVersion: UInt16 = TraceFormat.version,
     key: TracePrivateKey? = nil,
