@@ -103,6 +103,22 @@ import Testing
     }
   }
 
+  /// Every closed format-1 fixture, rewritten in format 2 and back in format 1, is its own
+  /// bytes again: the recorder wrote them at its default compression level, which the
+  /// rewrite uses.
+  @Test(arguments: Format1Tests.domains.keys.filter { $0 != "crashed" }.sorted())
+  func closedFixturesComeBackByteForByte(_ name: String) throws {
+    let workspace = try Workspace()
+    try Format1Tests.copyFixture(name, into: workspace)
+    let up = try workspace.run("upgrade \(name).trace --output two.trace")
+    #expect(up.exitCode == 0, "\(up)")
+    let down = try workspace.run("upgrade two.trace --output one.trace --trace-format 1")
+    #expect(down.exitCode == 0, "\(down)")
+    #expect(
+      FileManager.default.contents(atPath: workspace.path("one.trace"))
+        == FileManager.default.contents(atPath: workspace.path(name + ".trace")))
+  }
+
   @Test func anUnfinishedTraceStaysUnfinished() throws {
     let workspace = try Workspace()
     try Format1Tests.copyFixture("crashed", into: workspace)
