@@ -98,3 +98,28 @@ public struct KeyOptions: ParsableArguments {
       || (trimmed.count == 44 && Data(base64Encoded: trimmed) != nil)
   }
 }
+
+/// The `--trace-format` option of the commands that write traces: the format version to
+/// write, the current one by default (docs/TRACE_FORMAT.md, 7).
+public struct TraceFormatOptions: ParsableArguments {
+  /// The format version to write.
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "The trace format to write: \(TraceFormat.version) (the default), or 1 for readers older than format 2.",
+      valueName: "version"),
+    transform: traceFormatVersion)
+  public var traceFormat: UInt16 = TraceFormat.version
+
+  /// Creates the options with their defaults.
+  public init() {}
+}
+
+/// Reads a `--trace-format` value, so that a format this library does not write is a usage
+/// error that names the ones it does.
+func traceFormatVersion(_ text: String) throws -> UInt16 {
+  guard let version = UInt16(text), (1...TraceFormat.version).contains(version) else {
+    throw ValidationError("--trace-format is 1 or \(TraceFormat.version).")
+  }
+  return version
+}

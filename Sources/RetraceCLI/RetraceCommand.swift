@@ -55,7 +55,7 @@ public struct RetraceCommand: AsyncParsableCommand {
       subcommands: [
         Domains.self, Generate.self, Info.self, Verify.self, Log.self, State.self, Diff.self,
         Replay.self, MergeResults.self, Bisect.self, Shrink.self, Bench.self, Export.self,
-        Import.self, Flows.self, Keygen.self, Report.self,
+        Import.self, Upgrade.self, Flows.self, Keygen.self, Report.self,
         Debug.self,
       ] + CommandContext.commands
     )

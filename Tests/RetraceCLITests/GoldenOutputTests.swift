@@ -45,6 +45,7 @@ import Testing
     Case(name: "diff-points", command: "diff counter.trace --from 185 --to 188", exitCode: 0),
     Case(name: "diff-traces", command: "diff counter.trace other.trace", exitCode: 1),
     Case(name: "report-list", command: "report list bug.rtrp", exitCode: 0),
+    Case(name: "upgrade", command: "upgrade other.trace --output upgraded.trace", exitCode: 0),
   ]
 
   @Test(arguments: cases, [false, true])

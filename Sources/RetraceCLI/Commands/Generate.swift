@@ -54,6 +54,7 @@ struct Generate: AsyncParsableCommand {
       valueName: "file"))
   var encryptTo: String?
 
+  @OptionGroup var formatOptions: TraceFormatOptions
   @OptionGroup var colorOptions: ColorOptions
 
   func validate() throws {
@@ -108,7 +109,8 @@ struct Generate: AsyncParsableCommand {
       domain: domain, actions: actions, sessionID: "\(domain.name)-seed-\(seed)")
     try SessionFile.write(
       session, domain: domain, to: output, actionSchema: actionSchema,
-      redactionKey: redact ? .demonstration(seed: seed) : nil, encryptionKey: encryptionKey)
+      redactionKey: redact ? .demonstration(seed: seed) : nil, encryptionKey: encryptionKey,
+      formatVersion: formatOptions.traceFormat)
     let schema = actionSchema.map { " in action schema \($0)" } ?? ""
     let redacted = (redact ? " redacted" : "") + (encryptionKey != nil ? " encrypted" : "")
     Terminal.writeError(

@@ -20,6 +20,7 @@ struct Import: AsyncParsableCommand {
   @Option(name: .shortAndLong, help: "The trace to write.", transform: outputName)
   var output: String
 
+  @OptionGroup var formatOptions: TraceFormatOptions
   @OptionGroup var colorOptions: ColorOptions
 
   mutating func run() async throws {
@@ -37,7 +38,8 @@ struct Import: AsyncParsableCommand {
 
   private func importSession<D: Domain>(_ domain: D, data: Data) throws {
     let session = try JSONLines.readSession(from: data, domain: domain, path: file)
-    try SessionFile.write(session, domain: domain, to: output)
+    try SessionFile.write(
+      session, domain: domain, to: output, formatVersion: formatOptions.traceFormat)
     // The trace written is a closed recording of the actions the file holds: whether the
     // session they came from closed is said here, as the trace cannot say it.
     let header = try JSONLines.readHeader(from: data, path: file)

@@ -37,6 +37,7 @@ struct Shrink: AsyncParsableCommand {
     help: "With --emit-test: the Swift expression for the domain value (default: <domain>Domain).")
   var domainExpression: String?
 
+  @OptionGroup var formatOptions: TraceFormatOptions
   @OptionGroup var colorOptions: ColorOptions
   @OptionGroup var keyOptions: KeyOptions
 
@@ -75,7 +76,8 @@ struct Shrink: AsyncParsableCommand {
       Terminal.writeError("\(CommandContext.name): \(trace): \(why)".oneLine())
       throw ExitCode(RetraceExitCode.negative.rawValue)
     }
-    try SessionFile.write(shrunk.session, domain: domain, to: output)
+    try SessionFile.write(
+      shrunk.session, domain: domain, to: output, formatVersion: formatOptions.traceFormat)
     let summary =
       "shrunk \(shrunk.originalCount) actions to \(shrunk.actions.count) that still break \(invariant) "
       + "(\(shrunk.replays) replays); wrote \(output)"

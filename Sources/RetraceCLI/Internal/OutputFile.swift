@@ -15,7 +15,8 @@ import Synchronization
 ///
 /// The new file is written beside the old one, in a directory of its own that only this
 /// process can write in (`.NAME.retrace-XXXXXX/`, made by `mkdtemp`, holding the file and,
-/// while a trace is recorded, its journal), made durable, and only then renamed over `NAME`.
+/// while a trace is recorded, its journal), made durable, and only then renamed over `NAME`
+/// (a journal still there, beside an unfinished trace, over `NAME.journal` first).
 /// A write that fails (a full disk, a header too large, an encoding error) or is interrupted
 /// (Ctrl-C, SIGTERM, SIGHUP) removes the directory and leaves the old file as it was;
 /// `kill -9` can leave the directory behind, never a half-written `NAME`. Nobody else can
@@ -140,6 +141,14 @@ enum OutputFile {
       _ = chmod(temporary, status.st_mode & 0o777)
     }
     try sync(temporary, path: path)
+    // An unfinished trace's journal goes beside it first (`upgrade` writes one): a trace
+    // without an index needs its journal, which a clean close would have removed.
+    if access(temporary + ".journal", F_OK) == 0 {
+      try sync(temporary + ".journal", path: path + ".journal")
+      guard rename(temporary + ".journal", target + ".journal") == 0 else {
+        throw failure("cannot replace the file", path + ".journal")
+      }
+    }
     guard rename(temporary, target) == 0 else { throw failure("cannot replace the file", path) }
     try sync(directory, path: path)
   }

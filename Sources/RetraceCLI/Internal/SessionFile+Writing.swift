@@ -20,11 +20,13 @@ extension SessionFile {
   ///     `nil` to write it as it is. Traces in the current action schema only.
   ///   - encryptionKey: The public key to encrypt the trace to; `nil` to write it in clear.
   ///     Traces only.
+  ///   - formatVersion: The trace format to write (`--trace-format`). Traces only.
   /// - Throws: `TraceError`: `io` when the file cannot be written, `outOfRange` when the
   ///   domain cannot write `actionSchema`.
   static func write<D: Domain>(
     _ session: RecordedSession<D>, domain: D, to path: String, actionSchema: Int? = nil,
-    redactionKey: RedactionKey? = nil, encryptionKey: TracePublicKey? = nil
+    redactionKey: RedactionKey? = nil, encryptionKey: TracePublicKey? = nil,
+    formatVersion: UInt16 = TraceFormat.version
   ) throws(TraceError) {
     if let version = actionSchema, version != domain.actionSchemaVersion {
       precondition(
@@ -48,7 +50,7 @@ extension SessionFile {
           var next = 0
           try writeTrace(
             session, domain: domain, schemaVersion: version, to: file,
-            encryptionKey: encryptionKey
+            encryptionKey: encryptionKey, formatVersion: formatVersion
           ) { _ in
             defer { next += 1 }
             return legacy[next]
@@ -64,7 +66,8 @@ extension SessionFile {
         do throws(TraceError) {
           try writeTrace(
             session, domain: domain, schemaVersion: domain.actionSchemaVersion, to: file,
-            redactionKey: redactionKey, encryptionKey: encryptionKey
+            redactionKey: redactionKey, encryptionKey: encryptionKey,
+            formatVersion: formatVersion
           ) { $0 }
         } catch {
           throw error.at(path: path)
@@ -76,9 +79,10 @@ extension SessionFile {
   private static func writeTrace<D: Domain, Recorded: Codable & Sendable>(
     _ session: RecordedSession<D>, domain: D, schemaVersion: Int, to path: String,
     redactionKey: RedactionKey? = nil, encryptionKey: TracePublicKey? = nil,
-    recording: (D.Action) -> Recorded
+    formatVersion: UInt16, recording: (D.Action) -> Recorded
   ) throws(TraceError) {
     var configuration = TraceRecorderConfiguration()
+    configuration.formatVersion = formatVersion
     configuration.reproducibleCheckpoints = true
     // Nothing may be dropped: the loop below waits for the writer every `batch` actions, so
     // the queue never holds more than that.

@@ -235,3 +235,41 @@ struct ReportListReport: VersionedReport {
     try container.encode(omitted, forKey: .omitted)
   }
 }
+
+/// What `upgrade --json` says: the trace rewritten, and how.
+struct UpgradeReport: VersionedReport {
+  static let currentVersion = 1
+  var version = Self.currentVersion
+  /// The trace read.
+  var file: String
+  /// The trace written.
+  var output: String
+  var fromFormat: Int
+  var toFormat: Int
+  /// Whether the trace was already closed and in that format, and was copied byte for byte.
+  var copied: Bool
+  var chunks: Int
+  var actions: Int
+  var encrypted: Bool
+  /// Whether the trace is unfinished: written without an index, its journal's actions as its
+  /// last chunk, and an empty journal beside it.
+  var unfinished: Bool
+  var recoveredActions: Int
+  var bytesBefore: Int
+  var bytesAfter: Int
+
+  init(file: String, output: String, _ summary: TraceTranscoder.Summary) {
+    self.file = file
+    self.output = output
+    fromFormat = Int(summary.fromVersion)
+    toFormat = Int(summary.toVersion)
+    copied = summary.copied
+    chunks = summary.chunks
+    actions = summary.actions
+    encrypted = summary.encrypted
+    unfinished = summary.unfinished
+    recoveredActions = summary.recoveredActions
+    bytesBefore = summary.bytesBefore
+    bytesAfter = summary.bytesAfter
+  }
+}

@@ -84,7 +84,7 @@ public final class TraceReader: Sendable {
 
   private let source: Source
   /// Journal records after the last chunk: (kind, sequence, time offset, hash, payload).
-  private let journal: [JournalRecord]
+  let journal: [JournalRecord]
   /// The journal records' payloads side by side, for the records handed to
   /// ``forEachChunk(fromChunk:endChunk:_:)`` to point into; joined once, when the trace is
   /// opened.
@@ -467,15 +467,9 @@ public final class TraceReader: Sendable {
       records.removeAll(keepingCapacity: true)
       let goOn = try raw.withBytes { rawBytes throws(TraceError) in
         do throws(TraceError) {
-          if formatVersion == 1 {
-            try parseChunk(chunk, rawBytes, decodingState: decodeState, into: &records)
-          } else {
-            rebuilt.removeAll(keepingCapacity: true)
-            columnActions.removeAll(keepingCapacity: true)
-            try parseColumnChunk(
-              chunk, rawBytes, decodingState: decodeState, rebuilt: &rebuilt,
-              actions: &columnActions, into: &records)
-          }
+          try parse(
+            chunk, rawBytes, decodingState: decodeState, rebuilt: &rebuilt,
+            actions: &columnActions, into: &records)
         } catch {
           if !records.isEmpty { _ = try body(records) }
           throw error
@@ -528,6 +522,55 @@ public final class TraceReader: Sendable {
       total += Int(actionBytes)
     }
     return total
+  }
+
+  /// Appends the records of `chunk`, decompressed into `raw`, to `records`, in its format
+  /// (format 2's actions are rebuilt into `rebuilt`, their places and times in `actions`);
+  /// on malformed input, throws with the intact records before it appended.
+  ///
+  /// - Returns: The time offset of the chunk's last action (its `baseTime` without one).
+  @discardableResult
+  private func parse(
+    _ chunk: TraceChunk, _ raw: UnsafeRawBufferPointer,
+    decodingState decodeState: ((UnsafeRawBufferPointer) -> Int?)?, rebuilt: inout [UInt8],
+    actions: inout [ActionColumnsDecoder.Action], into records: inout [TraceRecord]
+  ) throws(TraceError) -> Int64 {
+    if formatVersion == 1 {
+      return try parseChunk(chunk, raw, decodingState: decodeState, into: &records)
+    }
+    rebuilt.removeAll(keepingCapacity: true)
+    actions.removeAll(keepingCapacity: true)
+    try parseColumnChunk(
+      chunk, raw, decodingState: decodeState, rebuilt: &rebuilt, actions: &actions,
+      into: &records)
+    return actions.last?.time ?? chunk.baseTime
+  }
+
+  /// Calls `body` with each intact chunk, in order, and its decompressed content, once the
+  /// content passed every check that reading its records makes, and the time offset of its
+  /// last action (its `baseTime` without one): what rewrites a trace (
+  /// ``TraceTranscoder``) reads, to copy the content without decoding an action.
+  ///
+  /// - Throws: ``TraceError`` when a chunk does not decompress or its records are
+  ///   malformed, or what `body` throws.
+  func forEachChunkContent(
+    _ body: (TraceChunk, _ content: UnsafeRawBufferPointer, _ lastTime: Int64) throws(TraceError)
+      -> Void
+  ) throws(TraceError) {
+    let decompressor = ZstdDecompressor()
+    var raw: [UInt8] = []
+    var records: [TraceRecord] = []
+    var rebuilt: [UInt8] = []
+    var actions: [ActionColumnsDecoder.Action] = []
+    for chunk in chunks {
+      try decompress(chunk, with: decompressor, into: &raw)
+      records.removeAll(keepingCapacity: true)
+      try raw.withBytes { raw throws(TraceError) in
+        let lastTime = try parse(
+          chunk, raw, decodingState: nil, rebuilt: &rebuilt, actions: &actions, into: &records)
+        try body(chunk, raw, lastTime)
+      }
+    }
   }
 
   /// The index of the chunk holding the latest snapshot at or before `sequence`.
@@ -617,13 +660,14 @@ public final class TraceReader: Sendable {
     if case .failure(let error) = decompressed { throw damaged(error.message) }
   }
 
-  /// Appends the records of a decompressed chunk to `records`; on malformed input, throws
-  /// with the intact records before it appended.
+  /// Appends the records of a decompressed chunk to `records`, and returns the time offset
+  /// of its last action (its `baseTime` without one); on malformed input, throws with the
+  /// intact records before it appended.
   private func parseChunk(
     _ chunk: TraceChunk, _ raw: UnsafeRawBufferPointer,
     decodingState decodeState: ((UnsafeRawBufferPointer) -> Int?)?,
     into output: inout [TraceRecord]
-  ) throws(TraceError) {
+  ) throws(TraceError) -> Int64 {
     // The count comes from the chunk's header; every record takes at least 4 bytes, which
     // bounds what a hostile header can make this reserve.
     output.reserveCapacity(output.count + min(chunk.recordCount, raw.count / 4))
@@ -702,6 +746,7 @@ public final class TraceReader: Sendable {
         "the chunk holds \(actions) actions in \(records) records, its header says \(chunk.actionCount) in \(chunk.recordCount)",
         raw.count)
     }
+    return timeOffset
   }
 }
 
@@ -815,31 +860,21 @@ extension TraceReader {
     }
     output.reserveCapacity(output.count + records)
     rebuilt.withBytes { rebuilt in
-      var next = 0
-      // Checkpoints of the action before the chunk come first.
-      while next < trailing.count, trailing[next].kind == .checkpoint,
-        trailing[next].sequence == chunk.firstSequence - 1
-      {
-        output.append(trailing[next])
-        next += 1
-      }
-      var sequence = chunk.firstSequence
-      for action in actions {
+      ChunkContent.inFormatOneOrder(
+        firstSequence: chunk.firstSequence, actionCount: actions.count,
+        checkpoints: trailing.map { $0.kind == .checkpoint ? $0.sequence : nil }
+      ) { index in
+        let action = actions[index]
         output.append(
           TraceRecord(
-            kind: .action, sequence: sequence, time: time(offset: action.time), hash: nil,
+            kind: .action, sequence: chunk.firstSequence + UInt64(index),
+            time: time(offset: action.time), hash: nil,
             payload: UnsafeRawBufferPointer(
               rebasing: rebuilt[action.start..<(action.start + action.count)]),
             source: .chunk(chunk.index)))
-        while next < trailing.count, trailing[next].kind == .checkpoint,
-          trailing[next].sequence == sequence
-        {
-          output.append(trailing[next])
-          next += 1
-        }
-        sequence += 1
+      } trailing: { index in
+        output.append(trailing[index])
       }
-      output.append(contentsOf: trailing[next...])
     }
   }
 }

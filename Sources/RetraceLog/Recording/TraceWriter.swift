@@ -157,18 +157,8 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     do { try encoder.encode(header, appendingTo: &cbor) } catch {
       throw TraceError(.io, "cannot encode the header: \(error)", path: path)
     }
-    var content: [UInt8] = []
-    content.appendLittleEndian(TraceFormat.headerTag)
-    content.appendLittleEndian(configuration.formatVersion)
-    content.appendLittleEndian(UInt16(0))
-    content.appendLittleEndian(UInt32(cbor.count))
-    content.append(contentsOf: cbor)
-    content.appendLittleEndian(CRC32C.checksum(content))
+    let (frame, content) = ChunkFrame.header(version: configuration.formatVersion, cbor: cbor)
     cipher?.headerDigest = Array(SHA256.hash(data: content))
-    var frame: [UInt8] = []
-    frame.appendLittleEndian(TraceFormat.headerMagic)
-    frame.appendLittleEndian(UInt32(content.count))
-    frame.append(contentsOf: content)
     try writeToFile(frame)
     // The starting snapshot is a chunk of its own, written now: a session that crashes
     // before its first full chunk still has the state its journal's actions start from.
@@ -482,54 +472,22 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   /// Compresses the open chunk into a frame, appends it to the file, and empties the journal.
   func finishChunk() throws(TraceError) {
     guard chunkRecords > 0 else { return }
-    frameBuffer.removeAll(keepingCapacity: true)
-    // Room for the skippable chunk-header frame, filled in once the frame's size is known.
-    frameBuffer.append(contentsOf: repeatElement(0, count: 8 + TraceFormat.chunkHeaderSize))
     // Format 2 holds the chunk's records column-wise: the writer gathers them as format 1
     // has them, one after another, and transposes them here.
     if configuration.formatVersion >= 2 { transposeChunk() }
-    let content = configuration.formatVersion >= 2 ? columnChunk : chunk
+    let facts = ChunkFacts(
+      flags: chunkFlags, firstSequence: chunkFirstSequence, actionCount: chunkActions,
+      recordCount: chunkRecords, baseTime: chunkBaseTime, checkpointCount: chunkCheckpoints)
     do {
-      try content.withBytes { raw throws(ZstdError) in
-        try compressor.compressFrame(raw, appendingTo: &frameBuffer)
+      try (configuration.formatVersion >= 2 ? columnChunk : chunk).withBytes {
+        content throws(TraceError) in
+        try ChunkFrame.assemble(
+          content, facts: facts, compressor: compressor, cipher: cipher, ordinal: index.count,
+          into: &frameBuffer)
       }
     } catch {
-      throw TraceError(.io, error.message, path: path, chunk: index.count)
+      throw error.at(path: path)
     }
-    let headerEnd = 8 + TraceFormat.chunkHeaderSize
-    let zstdSize = frameBuffer.count - headerEnd
-    let frameSize = cipher == nil ? zstdSize : TraceCipher.sealedSize(zstdSize)
-    frameBuffer.setLittleEndian(TraceFormat.chunkMagic, at: 0)
-    frameBuffer.setLittleEndian(UInt32(TraceFormat.chunkHeaderSize), at: 4)
-    let h = 8
-    frameBuffer.setLittleEndian(TraceFormat.chunkTag, at: h)
-    frameBuffer.setLittleEndian(UInt16(cipher == nil ? 1 : 2), at: h + 4)
-    frameBuffer.setLittleEndian(chunkFlags, at: h + 6)
-    frameBuffer.setLittleEndian(chunkFirstSequence, at: h + 8)
-    frameBuffer.setLittleEndian(chunkActions, at: h + 16)
-    frameBuffer.setLittleEndian(chunkRecords, at: h + 20)
-    frameBuffer.setLittleEndian(chunkBaseTime, at: h + 24)
-    frameBuffer.setLittleEndian(UInt32(content.count), at: h + 32)
-    frameBuffer.setLittleEndian(UInt32(frameSize), at: h + 36)
-    frameBuffer.setLittleEndian(chunkCheckpoints, at: h + 44)
-    if let cipher {
-      // The zstd frame gives way to its sealed frame, which authenticates the header too.
-      var sealed: [UInt8] = []
-      sealed.reserveCapacity(frameSize)
-      try frameBuffer.withBytes { bytes throws(TraceError) in
-        try cipher.sealChunk(
-          UnsafeRawBufferPointer(rebasing: bytes[headerEnd...]), ordinal: index.count,
-          header: UnsafeRawBufferPointer(rebasing: bytes[h..<headerEnd]), appendingTo: &sealed)
-      }
-      frameBuffer.replaceSubrange(headerEnd..., with: sealed)
-    }
-    let crc = frameBuffer.withUnsafeBytes { bytes in
-      let head = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[h..<(h + 40)]))
-      let withTail = CRC32C.update(
-        head, UnsafeRawBufferPointer(rebasing: bytes[(h + 44)..<(h + 48)]))
-      return CRC32C.update(withTail, UnsafeRawBufferPointer(rebasing: bytes[(h + 48)...]))
-    }
-    frameBuffer.setLittleEndian(crc, at: h + 40)
 
     let chunkOffset = fileOffset
     try writeToFile(frameBuffer)
@@ -543,11 +501,7 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
       lastSnapshotStateBytes = snapshotStateBytes
     }
     if configuration.syncEveryChunk { try file.sync() }
-    index.append(
-      IndexEntry(
-        offset: UInt64(chunkOffset), firstSequence: chunkFirstSequence, actionCount: chunkActions,
-        flags: chunkFlags, baseTime: chunkBaseTime,
-        checkpointCount: chunkCheckpoints))
+    index.append(IndexEntry(offset: UInt64(chunkOffset), facts))
 
     chunk.removeAll(keepingCapacity: true)
     chunkFirstSequence = lastSequence + 1
@@ -565,31 +519,14 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   /// (``ActionColumnsEncoder``), then the checkpoints and the end record as they are.
   private func transposeChunk() {
     columnChunk.removeAll(keepingCapacity: true)
-    var actions = ActionColumnsEncoder()
-    var trailing: [UInt8] = []
-    chunk.withUnsafeBytes { raw in
-      var cursor = RecordCBOR.Cursor(raw)
+    chunk.withUnsafeBytes { records in
       // The writer wrote these records itself, so they parse.
-      while !cursor.isAtEnd {
-        let start = cursor.offset
-        _ = try! cursor.readArrayCount()
-        switch try! cursor.readUInt() {
-        case TraceFormat.RecordKind.action.rawValue:
-          let delta = try! cursor.readInt()
-          let payload = try! cursor.skipItem()
-          actions.append(timeDelta: delta, action: UnsafeRawBufferPointer(rebasing: raw[payload]))
-        case TraceFormat.RecordKind.snapshot.rawValue:
-          for _ in 0..<3 { _ = try! cursor.skipItem() }
-          columnChunk.append(
-            contentsOf: UnsafeRawBufferPointer(rebasing: raw[start..<cursor.offset]))
-        default:  // a checkpoint or the end: two fields
-          for _ in 0..<2 { _ = try! cursor.skipItem() }
-          trailing.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[start..<cursor.offset]))
-        }
+      do throws(ActionColumnsError) {
+        try ChunkContent.columns(fromRecords: records, into: &columnChunk)
+      } catch {
+        preconditionFailure("the writer's own chunk does not parse: \(error.reason)")
       }
     }
-    if actions.count > 0 { actions.encode(appendingTo: &columnChunk) }
-    columnChunk.append(contentsOf: trailing)
   }
 
   private func writeToFile(_ bytes: [UInt8]) throws(TraceError) {
@@ -606,15 +543,8 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     pendingJournal.removeAll(keepingCapacity: true)
     salt = salt &* 0x9E37_79B1 &+ 0x7F4A_7C15
     if salt == 0 { salt = 1 }
-    var header: [UInt8] = []
-    header.appendLittleEndian(TraceFormat.journalTag)
-    header.appendLittleEndian(UInt16(cipher == nil ? 1 : 2))
-    header.appendLittleEndian(UInt16(0))
-    header.appendLittleEndian(salt)
-    header.appendLittleEndian(lastSequence + 1)
-    header.appendLittleEndian(lastTime)
-    header.appendLittleEndian(CRC32C.checksum(header))
-    header.append(contentsOf: repeatElement(0, count: 8))  // an empty first record: the end
+    let header = ChunkFrame.journalHeader(
+      sealed: cipher != nil, salt: salt, nextSequence: lastSequence + 1, lastTime: lastTime)
     try header.withBytes { raw throws(TraceError) in try journal.write(raw, at: 0) }
     journalOffset = TraceFormat.journalHeaderSize
   }
@@ -688,21 +618,8 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     RecordCBOR.appendInt(max(timeOffset(endTime), lastTime), to: &chunk)
     chunkRecords += 1
     try finishChunk()
-    var frame: [UInt8] = []
-    frame.appendLittleEndian(TraceFormat.indexMagic)
-    frame.appendLittleEndian(
-      UInt32(index.count * TraceFormat.indexEntrySize + TraceFormat.indexTrailerSize))
-    let contentStart = frame.count
-    for entry in index { entry.append(to: &frame) }
-    frame.appendLittleEndian(UInt32(index.count))
-    frame.appendLittleEndian(UInt32(0))
-    frame.appendLittleEndian(lastSequence)
-    frame.appendLittleEndian(max(timeOffset(endTime), lastTime))
-    let crc = frame.withUnsafeBytes {
-      CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[contentStart...]))
-    }
-    frame.appendLittleEndian(crc)
-    frame.appendLittleEndian(TraceFormat.indexTag)
+    let frame = ChunkFrame.index(
+      index, lastSequence: lastSequence, endTime: max(timeOffset(endTime), lastTime))
     try writeToFile(frame)
     try file.sync()
     file.close()
@@ -720,27 +637,5 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     let micros = ((time - startTime) * 1_000_000).rounded()
     guard micros.isFinite, abs(micros) < 9.0e18 else { return lastTime }
     return Int64(micros)
-  }
-}
-
-/// One entry of the index: where a chunk starts and what it holds.
-struct IndexEntry: Equatable, Sendable {
-  var offset: UInt64
-  var firstSequence: UInt64
-  var actionCount: UInt32
-  var flags: UInt16
-  var baseTime: Int64
-  var checkpointCount: UInt32
-
-  var startsWithSnapshot: Bool { flags & 1 != 0 }
-  var isJump: Bool { flags & 2 != 0 }
-
-  func append(to buffer: inout [UInt8]) {
-    buffer.appendLittleEndian(offset)
-    buffer.appendLittleEndian(firstSequence)
-    buffer.appendLittleEndian(actionCount)
-    buffer.appendLittleEndian(flags)
-    buffer.appendLittleEndian(UInt16(0))
-    buffer.appendLittleEndian(baseTime)
   }
 }
