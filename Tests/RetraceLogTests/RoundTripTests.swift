@@ -82,6 +82,36 @@ import Testing
     #expect(throws: TraceError.self) { try trace.state(at: 1_201) }
   }
 
+  /// An action larger than the journal (1 MiB beside a small chunk size) finishes the chunk
+  /// while it is journaled; it still reads back, in both formats.
+  @Test(arguments: traceFormats)
+  func anActionLargerThanTheJournalReadsBack(format: UInt16) throws {
+    let path = temporaryDirectory() + "/large.trace"
+    var configuration = TraceRecorderConfiguration()
+    configuration.formatVersion = format
+    configuration.chunkSize = 4_096
+    let recorder = try TraceRecorder(
+      path: path, domain: postsDomain, sessionID: "large", startTime: 1_763_771_000,
+      configuration: configuration)
+    recorder.attached(sequence: 0, state: postsDomain.initialState)
+    let posts = (0..<12_000).map {
+      Post(id: $0, title: "Post \($0)", body: "body \($0) " + String(repeating: "x", count: 90))
+    }
+    let actions: [PostsAction] = [.load, .postsLoaded(posts: posts), .load, .retry]
+    var state = postsDomain.initialState
+    for (index, action) in actions.enumerated() {
+      _ = postsDomain.reduce(into: &state, action: action)
+      recorder.record(
+        Transition(
+          sequence: UInt64(index + 1), time: 1_763_771_000 + Double(index + 1), action: action,
+          stateBefore: nil, stateAfter: state))
+    }
+    try recorder.close()
+    let reader = try TraceReader(path: path)
+    #expect(reader.integrity.isClean)
+    #expect(try readActions(postsDomain, reader) == actions)
+  }
+
   @Test func anUnclosedSessionIsReadFromItsJournal() throws {
     let path = temporaryDirectory() + "/crashed.trace"
     var configuration = TraceRecorderConfiguration()

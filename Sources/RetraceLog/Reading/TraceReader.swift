@@ -466,15 +466,23 @@ public final class TraceReader: Sendable {
       try decompress(chunk, with: decompressor, into: &raw)
       records.removeAll(keepingCapacity: true)
       let goOn = try raw.withBytes { rawBytes throws(TraceError) in
+        var trailing: [TraceRecord] = []
         do throws(TraceError) {
-          try parse(
+          trailing = try parse(
             chunk, rawBytes, decodingState: decodeState, rebuilt: &rebuilt,
-            actions: &columnActions, into: &records)
+            actions: &columnActions, into: &records
+          ).trailing
         } catch {
           if !records.isEmpty { _ = try body(records) }
           throw error
         }
-        return try body(records)
+        guard formatVersion >= 2 else { return try body(records) }
+        // Format 2's actions point into `rebuilt`: made and used within its closure.
+        return try rebuilt.withBytes { rebuiltBytes throws(TraceError) in
+          appendColumnRecords(
+            chunk, rebuiltBytes, actions: columnActions, trailing: trailing, into: &records)
+          return try body(records)
+        }
       }
       if !goOn { return }
     }
@@ -524,26 +532,29 @@ public final class TraceReader: Sendable {
     return total
   }
 
-  /// Appends the records of `chunk`, decompressed into `raw`, to `records`, in its format
-  /// (format 2's actions are rebuilt into `rebuilt`, their places and times in `actions`);
-  /// on malformed input, throws with the intact records before it appended.
+  /// Appends the records of `chunk`, decompressed into `raw`, to `records`, in its format;
+  /// on malformed input, throws with the intact records before it appended. Of a format-2
+  /// chunk, only its snapshot is appended: its actions are rebuilt into `rebuilt` (their
+  /// places and times in `actions`) and its checkpoints and end returned, for
+  /// ``appendColumnRecords(_:_:actions:trailing:into:)`` to append in order.
   ///
-  /// - Returns: The time offset of the chunk's last action (its `baseTime` without one).
+  /// - Returns: The time offset of the chunk's last action (its `baseTime` without one), and
+  ///   a format-2 chunk's checkpoints and end.
   @discardableResult
   private func parse(
     _ chunk: TraceChunk, _ raw: UnsafeRawBufferPointer,
     decodingState decodeState: ((UnsafeRawBufferPointer) -> Int?)?, rebuilt: inout [UInt8],
     actions: inout [ActionColumnsDecoder.Action], into records: inout [TraceRecord]
-  ) throws(TraceError) -> Int64 {
+  ) throws(TraceError) -> (lastTime: Int64, trailing: [TraceRecord]) {
     if formatVersion == 1 {
-      return try parseChunk(chunk, raw, decodingState: decodeState, into: &records)
+      return (try parseChunk(chunk, raw, decodingState: decodeState, into: &records), [])
     }
     rebuilt.removeAll(keepingCapacity: true)
     actions.removeAll(keepingCapacity: true)
-    try parseColumnChunk(
+    let trailing = try parseColumnChunk(
       chunk, raw, decodingState: decodeState, rebuilt: &rebuilt, actions: &actions,
       into: &records)
-    return actions.last?.time ?? chunk.baseTime
+    return (actions.last?.time ?? chunk.baseTime, trailing)
   }
 
   /// Calls `body` with each intact chunk, in order, and its decompressed content, once the
@@ -567,7 +578,8 @@ public final class TraceReader: Sendable {
       records.removeAll(keepingCapacity: true)
       try raw.withBytes { raw throws(TraceError) in
         let lastTime = try parse(
-          chunk, raw, decodingState: nil, rebuilt: &rebuilt, actions: &actions, into: &records)
+          chunk, raw, decodingState: nil, rebuilt: &rebuilt, actions: &actions, into: &records
+        ).lastTime
         try body(chunk, raw, lastTime)
       }
     }
@@ -751,17 +763,17 @@ public final class TraceReader: Sendable {
 }
 
 extension TraceReader {
-  /// Appends the records of a decompressed format-2 chunk to `records`, in the order
-  /// format 1 holds them: its snapshot, then its actions (rebuilt from their columns into
-  /// `rebuilt`, which the records' payloads point into) with each checkpoint after the
-  /// action it hashes, then its end. On malformed input, throws with the intact records
+  /// Reads a decompressed format-2 chunk: appends its snapshot to `records`, rebuilds its
+  /// actions from their columns into `rebuilt` (where each is in `actions`), and returns
+  /// its checkpoints and end, which ``appendColumnRecords(_:_:actions:trailing:into:)``
+  /// puts in order with the actions. On malformed input, throws with the intact records
   /// before it appended.
   fileprivate func parseColumnChunk(
     _ chunk: TraceChunk, _ raw: UnsafeRawBufferPointer,
     decodingState decodeState: ((UnsafeRawBufferPointer) -> Int?)?,
     rebuilt: inout [UInt8], actions: inout [ActionColumnsDecoder.Action],
     into output: inout [TraceRecord]
-  ) throws(TraceError) {
+  ) throws(TraceError) -> [TraceRecord] {
     var cursor = RecordCBOR.Cursor(raw)
     var records = 0
     func fail(_ reason: String, _ at: Int, sequence: UInt64? = nil) -> TraceError {
@@ -859,22 +871,31 @@ extension TraceReader {
         raw.count)
     }
     output.reserveCapacity(output.count + records)
-    rebuilt.withBytes { rebuilt in
-      ChunkContent.inFormatOneOrder(
-        firstSequence: chunk.firstSequence, actionCount: actions.count,
-        checkpoints: trailing.map { $0.kind == .checkpoint ? $0.sequence : nil }
-      ) { index in
-        let action = actions[index]
-        output.append(
-          TraceRecord(
-            kind: .action, sequence: chunk.firstSequence + UInt64(index),
-            time: time(offset: action.time), hash: nil,
-            payload: UnsafeRawBufferPointer(
-              rebasing: rebuilt[action.start..<(action.start + action.count)]),
-            source: .chunk(chunk.index)))
-      } trailing: { index in
-        output.append(trailing[index])
-      }
+    return trailing
+  }
+
+  /// Appends a format-2 chunk's actions, which ``parseColumnChunk`` rebuilt into `rebuilt`,
+  /// and its `trailing` checkpoints and end, in format 1's order: each checkpoint right
+  /// after the action it hashes.
+  fileprivate func appendColumnRecords(
+    _ chunk: TraceChunk, _ rebuilt: UnsafeRawBufferPointer,
+    actions: [ActionColumnsDecoder.Action], trailing: [TraceRecord],
+    into output: inout [TraceRecord]
+  ) {
+    ChunkContent.inFormatOneOrder(
+      firstSequence: chunk.firstSequence, actionCount: actions.count,
+      checkpoints: trailing.map { $0.kind == .checkpoint ? $0.sequence : nil }
+    ) { index in
+      let action = actions[index]
+      output.append(
+        TraceRecord(
+          kind: .action, sequence: chunk.firstSequence + UInt64(index),
+          time: time(offset: action.time), hash: nil,
+          payload: UnsafeRawBufferPointer(
+            rebasing: rebuilt[action.start..<(action.start + action.count)]),
+          source: .chunk(chunk.index)))
+    } trailing: { index in
+      output.append(trailing[index])
     }
   }
 }

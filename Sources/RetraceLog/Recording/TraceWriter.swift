@@ -28,6 +28,12 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   @exclusivity(unchecked) private var chunk: [UInt8] = []
   /// The open chunk's records as format 2 holds them, when it is finished.
   private var columnChunk: [UInt8] = []
+  /// Format 2: the open chunk's actions, split into columns as they come (so that sealing a
+  /// chunk does not hold the journal up for long), its checkpoint and end records, and the
+  /// bytes of its snapshot record at the start of ``chunk``.
+  private var columns = ActionColumnsEncoder()
+  private var trailing: [UInt8] = []
+  private var snapshotRecordBytes = 0
   private var chunkFirstSequence: UInt64 = 0
   private var chunkActions: UInt32 = 0
   private var chunkRecords: UInt32 = 0
@@ -246,6 +252,7 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     chunk.append(0x00)
     RecordCBOR.appendInt(offset &- lastTime, to: &chunk)
     chunk.append(contentsOf: encoded)
+    let delta = offset &- lastTime
     chunkActions += 1
     chunkRecords += 1
     // Journal record: [0, sequence, time, action].
@@ -257,6 +264,11 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     lastSequence = sequence
     lastTime = offset
     try journalAppend(journalRecord, encoded)
+    // Split into columns once it is journaled (a journal that filled up finished the chunk,
+    // this action in it, already).
+    if configuration.formatVersion >= 2, columns.count < chunkActions {
+      columns.append(timeDelta: delta, action: encoded)
+    }
   }
 
   /// Writes a checkpoint for `state`, the state after action `sequence`, unless a
@@ -386,6 +398,7 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     RecordCBOR.appendUInt(sequence, to: &record)
     RecordCBOR.appendUInt(hash, to: &record)
     chunk.append(contentsOf: record)
+    if configuration.formatVersion >= 2 { trailing.append(contentsOf: record) }
     chunkRecords += 1
     chunkCheckpoints += 1
     try journalAppend(record, UnsafeRawBufferPointer(start: nil, count: 0))
@@ -430,6 +443,7 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     RecordCBOR.appendUInt(sequence, to: &chunk)
     RecordCBOR.appendUInt(hash, to: &chunk)
     chunk.append(contentsOf: stateBytes)
+    snapshotRecordBytes = chunk.count
     snapshotStateBytes = stateBytes.count
     chunkRecords += 1
     lastSnapshot = sequence
@@ -473,7 +487,7 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   func finishChunk() throws(TraceError) {
     guard chunkRecords > 0 else { return }
     // Format 2 holds the chunk's records column-wise: the writer gathers them as format 1
-    // has them, one after another, and transposes them here.
+    // has them (for the chunk's size), and its actions in columns too.
     if configuration.formatVersion >= 2 { transposeChunk() }
     let facts = ChunkFacts(
       flags: chunkFlags, firstSequence: chunkFirstSequence, actionCount: chunkActions,
@@ -504,6 +518,11 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     index.append(IndexEntry(offset: UInt64(chunkOffset), facts))
 
     chunk.removeAll(keepingCapacity: true)
+    if configuration.formatVersion >= 2 {
+      columns = ActionColumnsEncoder()
+      trailing.removeAll(keepingCapacity: true)
+      snapshotRecordBytes = 0
+    }
     chunkFirstSequence = lastSequence + 1
     chunkActions = 0
     chunkRecords = 0
@@ -514,19 +533,25 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     try resetJournal()
   }
 
-  /// Rewrites the open chunk's records (format 1's, one after another) as format 2 holds
-  /// them, into ``columnChunk``: the snapshot as it is, the actions as an action block
-  /// (``ActionColumnsEncoder``), then the checkpoints and the end record as they are.
+  /// Writes the open chunk as format 2 holds it into ``columnChunk``: the snapshot as it is,
+  /// the actions as an action block (split into ``columns`` as they came), then the
+  /// checkpoints and the end record as they are: what `ChunkContent.columns(fromRecords:into:)`
+  /// makes of the chunk's records, without a second pass over them.
   private func transposeChunk() {
     columnChunk.removeAll(keepingCapacity: true)
-    chunk.withUnsafeBytes { records in
-      // The writer wrote these records itself, so they parse.
-      do throws(ActionColumnsError) {
-        try ChunkContent.columns(fromRecords: records, into: &columnChunk)
-      } catch {
-        preconditionFailure("the writer's own chunk does not parse: \(error.reason)")
+    guard columns.count == chunkActions else {
+      // The journal filled up while the last action was added, before it was split.
+      return chunk.withUnsafeBytes { records in
+        do throws(ActionColumnsError) {
+          try ChunkContent.columns(fromRecords: records, into: &columnChunk)
+        } catch {
+          preconditionFailure("the writer's own chunk does not parse: \(error.reason)")
+        }
       }
     }
+    columnChunk.append(contentsOf: chunk[..<snapshotRecordBytes])
+    if columns.count > 0 { columns.encode(appendingTo: &columnChunk) }
+    columnChunk.append(contentsOf: trailing)
   }
 
   private func writeToFile(_ bytes: [UInt8]) throws(TraceError) {
@@ -612,10 +637,12 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   /// Writes the end record, the last chunk and the index, syncs, and removes the journal.
   func close(endTime: Double) throws(TraceError) {
     // End: [3, last sequence, end time].
+    let endStart = chunk.count
     chunk.append(0x83)
     chunk.append(0x03)
     RecordCBOR.appendUInt(lastSequence, to: &chunk)
     RecordCBOR.appendInt(max(timeOffset(endTime), lastTime), to: &chunk)
+    if configuration.formatVersion >= 2 { trailing.append(contentsOf: chunk[endStart...]) }
     chunkRecords += 1
     try finishChunk()
     let frame = ChunkFrame.index(
