@@ -529,85 +529,99 @@ struct ActionColumnsDecoder {
     actions.reserveCapacity(actions.count + count)
     var time = baseTime
     let outputStart = output.count
-    for _ in 0..<count {
-      let id = try ids.count("template id")
-      guard id < programs.count else { throw ids.error("template id \(id) of \(programs.count)") }
-      let delta = try times.zigzag()
-      time &+= delta &* timeDivisor
-      let start = output.count
-      for op in programs[id] {
-        switch op {
-        case .literal(let range):
-          output.append(contentsOf: literals[range])
-        case .integer(let c):
-          let value = try columns[c].next(bytes)
-          if value >= 0 {
-            CBORPrimitiveWriter.appendHead(0, UInt64(value), to: &output)
-          } else {
-            CBORPrimitiveWriter.appendHead(1, UInt64(-1 - value), to: &output)
+    // The programs side by side, read through pointers: no array is retained per action.
+    var opRanges: [Range<Int>] = []
+    var allOps: [Op] = []
+    for program in programs {
+      opRanges.append(allOps.count..<(allOps.count + program.count))
+      allOps.append(contentsOf: program)
+    }
+    try allOps.withUnsafeBufferPointer { ops throws(ActionColumnsError) in
+      try literals.withBytes { literals throws(ActionColumnsError) in
+        for _ in 0..<count {
+          let id = try ids.count("template id")
+          guard id < opRanges.count else {
+            throw ids.error("template id \(id) of \(opRanges.count)")
           }
-        case .text(let c):
-          var column = ColumnReader(
-            bytes: bytes, position: columns[c].position, end: columns[c].end)
-          let index = try column.count("string index")
-          guard index < strings.count else {
-            throw column.error("string \(index) of \(strings.count)")
-          }
-          columns[c].position = column.position
-          let string = strings[index]
-          CBORPrimitiveWriter.appendHead(3, UInt64(string.count), to: &output)
-          output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[string]))
-        case .bytes(let c), .item(let c):
-          var column = ColumnReader(
-            bytes: bytes, position: columns[c].position, end: columns[c].end)
-          let range = try column.slice("value")
-          columns[c].position = column.position
-          if case .bytes = op {
-            CBORPrimitiveWriter.appendHead(2, UInt64(range.count), to: &output)
-          } else {
-            // An item stands whole: it must be one well-formed data item.
-            var cursor = RecordCBOR.Cursor(UnsafeRawBufferPointer(rebasing: bytes[range]))
-            let item = try? cursor.skipItem()
-            guard item?.count == range.count else {
-              throw column.error("a kept item is not one well-formed data item")
+          let delta = try times.zigzag()
+          time &+= delta &* timeDivisor
+          let start = output.count
+          for index in opRanges[id] {
+            let op = ops[index]
+            switch op {
+            case .literal(let range):
+              output.append(contentsOf: UnsafeRawBufferPointer(rebasing: literals[range]))
+            case .integer(let c):
+              let value = try columns[c].next(bytes)
+              if value >= 0 {
+                CBORPrimitiveWriter.appendHead(0, UInt64(value), to: &output)
+              } else {
+                CBORPrimitiveWriter.appendHead(1, UInt64(-1 - value), to: &output)
+              }
+            case .text(let c):
+              var column = ColumnReader(
+                bytes: bytes, position: columns[c].position, end: columns[c].end)
+              let index = try column.count("string index")
+              guard index < strings.count else {
+                throw column.error("string \(index) of \(strings.count)")
+              }
+              columns[c].position = column.position
+              let string = strings[index]
+              CBORPrimitiveWriter.appendHead(3, UInt64(string.count), to: &output)
+              output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[string]))
+            case .bytes(let c), .item(let c):
+              var column = ColumnReader(
+                bytes: bytes, position: columns[c].position, end: columns[c].end)
+              let range = try column.slice("value")
+              columns[c].position = column.position
+              if case .bytes = op {
+                CBORPrimitiveWriter.appendHead(2, UInt64(range.count), to: &output)
+              } else {
+                // An item stands whole: it must be one well-formed data item.
+                var cursor = RecordCBOR.Cursor(UnsafeRawBufferPointer(rebasing: bytes[range]))
+                let item = try? cursor.skipItem()
+                guard item?.count == range.count else {
+                  throw column.error("a kept item is not one well-formed data item")
+                }
+              }
+              output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
+            case .float(let c, let width):
+              let bits: UInt64
+              if columns[c].kind == .microseconds {
+                let micros = try columns[c].next(bytes)
+                guard let exact = ColumnFloat.bits(Double(micros) / 1e6, width: width) else {
+                  throw ActionColumnsError(
+                    offset: columns[c].position, reason: "a float does not fit its width")
+                }
+                bits = exact
+              } else {
+                let size = 1 << Int(width - 24)
+                guard columns[c].end - columns[c].position >= size else {
+                  throw ActionColumnsError(
+                    offset: columns[c].position, reason: "a float column ends early")
+                }
+                var value: UInt64 = 0
+                for index in 0..<size {
+                  value = value << 8 | UInt64(bytes[columns[c].position + index])
+                }
+                columns[c].position += size
+                bits = value
+              }
+              output.append(0xE0 | width)
+              let size = 1 << Int(width - 24)
+              for index in (0..<size).reversed() {
+                output.append(UInt8(truncatingIfNeeded: bits >> UInt64(8 * index)))
+              }
             }
-          }
-          output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
-        case .float(let c, let width):
-          let bits: UInt64
-          if columns[c].kind == .microseconds {
-            let micros = try columns[c].next(bytes)
-            guard let exact = ColumnFloat.bits(Double(micros) / 1e6, width: width) else {
+            guard output.count - outputStart <= Int(actionBytes) else {
               throw ActionColumnsError(
-                offset: columns[c].position, reason: "a float does not fit its width")
+                offset: offset,
+                reason: "the actions take more than the \(actionBytes) bytes the block says")
             }
-            bits = exact
-          } else {
-            let size = 1 << Int(width - 24)
-            guard columns[c].end - columns[c].position >= size else {
-              throw ActionColumnsError(
-                offset: columns[c].position, reason: "a float column ends early")
-            }
-            var value: UInt64 = 0
-            for index in 0..<size {
-              value = value << 8 | UInt64(bytes[columns[c].position + index])
-            }
-            columns[c].position += size
-            bits = value
           }
-          output.append(0xE0 | width)
-          let size = 1 << Int(width - 24)
-          for index in (0..<size).reversed() {
-            output.append(UInt8(truncatingIfNeeded: bits >> UInt64(8 * index)))
-          }
-        }
-        guard output.count - outputStart <= Int(actionBytes) else {
-          throw ActionColumnsError(
-            offset: offset,
-            reason: "the actions take more than the \(actionBytes) bytes the block says")
+          actions.append(Action(start: start, count: output.count - start, time: time))
         }
       }
-      actions.append(Action(start: start, count: output.count - start, time: time))
     }
     guard output.count - outputStart == Int(actionBytes) else {
       throw ActionColumnsError(
