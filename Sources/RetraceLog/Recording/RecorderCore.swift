@@ -296,6 +296,9 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
           return true
         }
         guard took else {
+          // While no action waits: split a few of the open chunk's actions into columns.
+          let more = writer.withLock { w in w.writer?.splitPendingActions(limit: 64) ?? false }
+          if more { continue }
           if lingered {
             retry = requestStoreStateIfUnhashed()
             break

@@ -28,10 +28,12 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   @exclusivity(unchecked) private var chunk: [UInt8] = []
   /// The open chunk's records as format 2 holds them, when it is finished.
   private var columnChunk: [UInt8] = []
-  /// Format 2: the open chunk's actions, split into columns as they come (so that sealing a
-  /// chunk does not hold the journal up for long), its checkpoint and end records, and the
-  /// bytes of its snapshot record at the start of ``chunk``.
+  /// Format 2: the open chunk's actions split into columns so far (``splitPendingActions(limit:)``
+  /// splits them while the writer waits for actions, so that sealing a chunk does not hold
+  /// the journal up for long), the offset in ``chunk`` up to which they are, its checkpoint
+  /// and end records, and the bytes of its snapshot record at the start of ``chunk``.
   private var columns = ActionColumnsEncoder()
+  private var splitOffset = 0
   private var trailing: [UInt8] = []
   private var snapshotRecordBytes = 0
   private var chunkFirstSequence: UInt64 = 0
@@ -252,7 +254,6 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     chunk.append(0x00)
     RecordCBOR.appendInt(offset &- lastTime, to: &chunk)
     chunk.append(contentsOf: encoded)
-    let delta = offset &- lastTime
     chunkActions += 1
     chunkRecords += 1
     // Journal record: [0, sequence, time, action].
@@ -264,11 +265,6 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     lastSequence = sequence
     lastTime = offset
     try journalAppend(journalRecord, encoded)
-    // Split into columns once it is journaled (a journal that filled up finished the chunk,
-    // this action in it, already).
-    if configuration.formatVersion >= 2, columns.count < chunkActions {
-      columns.append(timeDelta: delta, action: encoded)
-    }
   }
 
   /// Writes a checkpoint for `state`, the state after action `sequence`, unless a
@@ -444,6 +440,7 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     RecordCBOR.appendUInt(hash, to: &chunk)
     chunk.append(contentsOf: stateBytes)
     snapshotRecordBytes = chunk.count
+    splitOffset = chunk.count
     snapshotStateBytes = stateBytes.count
     chunkRecords += 1
     lastSnapshot = sequence
@@ -522,6 +519,7 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
       columns = ActionColumnsEncoder()
       trailing.removeAll(keepingCapacity: true)
       snapshotRecordBytes = 0
+      splitOffset = 0
     }
     chunkFirstSequence = lastSequence + 1
     chunkActions = 0
@@ -538,20 +536,41 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   /// checkpoints and the end record as they are: what `ChunkContent.columns(fromRecords:into:)`
   /// makes of the chunk's records, without a second pass over them.
   private func transposeChunk() {
+    splitPendingActions(limit: .max)
     columnChunk.removeAll(keepingCapacity: true)
-    guard columns.count == chunkActions else {
-      // The journal filled up while the last action was added, before it was split.
-      return chunk.withUnsafeBytes { records in
-        do throws(ActionColumnsError) {
-          try ChunkContent.columns(fromRecords: records, into: &columnChunk)
-        } catch {
-          preconditionFailure("the writer's own chunk does not parse: \(error.reason)")
-        }
-      }
-    }
     columnChunk.append(contentsOf: chunk[..<snapshotRecordBytes])
     if columns.count > 0 { columns.encode(appendingTo: &columnChunk) }
     columnChunk.append(contentsOf: trailing)
+  }
+
+  /// Splits up to `limit` of the open chunk's actions not yet split into ``columns``, in a
+  /// format-2 trace; returns whether any are left. The recorder calls it while the writer
+  /// waits for actions, so that journaling an action never waits for the splitting of the
+  /// ones before it.
+  @discardableResult
+  func splitPendingActions(limit: Int) -> Bool {
+    guard configuration.formatVersion >= 2 else { return false }
+    var split = 0
+    chunk.withUnsafeBytes { records in
+      var cursor = RecordCBOR.Cursor(records, offset: splitOffset)
+      // The writer wrote these records itself, so they parse.
+      while split < limit, !cursor.isAtEnd {
+        _ = try! cursor.readArrayCount()
+        if try! cursor.readUInt() == TraceFormat.RecordKind.action.rawValue {
+          let delta = try! cursor.readInt()
+          let payload = try! cursor.skipItem()
+          columns.append(
+            timeDelta: delta, action: UnsafeRawBufferPointer(rebasing: records[payload]))
+          split += 1
+        } else {
+          // A checkpoint or the end (already in ``trailing``): two fields.
+          _ = try! cursor.skipItem()
+          _ = try! cursor.skipItem()
+        }
+      }
+      splitOffset = cursor.offset
+    }
+    return splitOffset < chunk.count
   }
 
   private func writeToFile(_ bytes: [UInt8]) throws(TraceError) {
