@@ -81,7 +81,7 @@ struct Upgrade: AsyncParsableCommand {
     where stat(file, &old) == 0 && old.st_dev == new.st_dev && old.st_ino == new.st_ino {
       throw TraceError(
         .io,
-        "is the trace being upgraded\(file == trace ? "" : "'s journal"); write the new trace to another file",
+        "is \(file == trace ? "the trace being upgraded" : "the journal of the trace being upgraded"); write the new trace to another file",
         path: output)
     }
   }
