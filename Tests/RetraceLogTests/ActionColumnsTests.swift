@@ -137,6 +137,39 @@ import Testing
     }
   }
 
+  /// A block of one action whose template is `null`: `templates`, `strings` and `columns`
+  /// are the bytes of those sections.
+  static func block(templates: [UInt8], strings: [UInt8], columns: [UInt8]) -> [UInt8] {
+    [0x01, 0x01] + templates + strings + [0x01, 0x00, 0x02, 0x01, 0x00] + columns
+  }
+
+  static func decodes(_ block: [UInt8]) -> Bool {
+    var output: [UInt8] = []
+    var decoded: [ActionColumnsDecoder.Action] = []
+    return block.withUnsafeBytes { bytes in
+      (try? ActionColumnsDecoder.decode(
+        bytes, at: 0, expectedCount: 1, baseTime: 0, into: &output, actions: &decoded)) != nil
+    }
+  }
+
+  /// Tables larger than what they serve (more templates than actions, more columns than
+  /// leaves, more strings than references) are refused: a few kilobytes must not claim
+  /// gigabytes of bookkeeping.
+  @Test func tablesBeyondWhatTheyServeAreRefused() {
+    let template: [UInt8] = [0x01, 0xF6, 0x00]
+    #expect(
+      Self.decodes(Self.block(templates: [0x01] + template, strings: [0x00], columns: [0x00])))
+    #expect(
+      !Self.decodes(
+        Self.block(templates: [0x02] + template + template, strings: [0x00], columns: [0x00])))
+    #expect(
+      !Self.decodes(
+        Self.block(templates: [0x01] + template, strings: [0x00], columns: [0x01, 0x04, 0x00])))
+    #expect(
+      !Self.decodes(
+        Self.block(templates: [0x01] + template, strings: [0x01, 0x01, 0x61], columns: [0x00])))
+  }
+
   @Test func aStringReusedBeyondTheBoundIsRefused() throws {
     // One 1,000-byte string, referenced by 5,000 actions: 5 MB of output from 6 KB.
     let text = [UInt8](repeating: 0x61, count: 1_000)

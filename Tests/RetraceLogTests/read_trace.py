@@ -255,9 +255,17 @@ def decode_action_block(data, offset, expected_count, base_time, max_output=1 <<
     if action_bytes > max_output:
         raise Damage("the actions would take %d bytes, more than %d" % (action_bytes, max_output))
     templates = []
-    for _ in range(block.count("template count")):
+    template_count = block.count("template count")
+    if template_count > count:
+        raise Damage("%d templates for %d actions" % (template_count, count))
+    leaf_total = 0
+    for _ in range(template_count):
         start, end = block.slice("template")
-        columns = [block.count("column number") for _ in range(block.count("leaf count"))]
+        leaf_count = block.count("leaf count")
+        if leaf_count > end - start:
+            raise Damage("%d leaves in a template of %d bytes" % (leaf_count, end - start))
+        leaf_total += leaf_count
+        columns = [block.count("column number") for _ in range(leaf_count)]
         templates.append(compile_template(data, start, end, columns))
     strings = []
     for _ in range(block.count("string count")):
@@ -267,7 +275,10 @@ def decode_action_block(data, offset, expected_count, base_time, max_output=1 <<
     times = block.section("times")
     time_divisor = times.divisor()
     columns = []
-    for _ in range(block.count("column count")):
+    column_count = block.count("column count")
+    if column_count > leaf_total:
+        raise Damage("%d columns for %d leaves" % (column_count, leaf_total))
+    for _ in range(column_count):
         kind = block.byte()
         if kind > ITEMS:
             raise Damage("unknown column kind %d" % kind)
@@ -276,6 +287,9 @@ def decode_action_block(data, offset, expected_count, base_time, max_output=1 <<
         if kind in (INTEGERS, MICROSECONDS):
             column.step = column.divisor()
         columns.append(column)
+    text_bytes = sum(c.end - c.position for c in columns if c.kind == TEXT)
+    if len(strings) > text_bytes:
+        raise Damage("%d strings for %d bytes of references" % (len(strings), text_bytes))
     for ops in templates:
         for op in ops:
             if op[0] == "literal":

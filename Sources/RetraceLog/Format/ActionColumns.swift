@@ -466,25 +466,43 @@ struct ActionColumnsDecoder {
       throw reader.error("the actions would take \(actionBytes) bytes, more than \(maxOutput)")
     }
     // Templates, compiled to operations over `literals`.
+    // Every table is bounded by what it must serve (a template per action at most, a column
+    // per leaf, a string per reference), so that a few bytes cannot claim gigabytes of
+    // bookkeeping; and the templates' operations lie side by side in one array.
     var literals: [UInt8] = []
-    var programs: [[Op]] = []
+    var allOps: [Op] = []
+    var opRanges: [Range<Int>] = []
+    var leafTotal = 0
     let shapeCount = try reader.count("template count")
+    guard shapeCount <= count else {
+      throw reader.error("\(shapeCount) templates for \(count) actions")
+    }
+    var templateColumns: [Int] = []
     for _ in 0..<shapeCount {
       let template = try reader.slice("template")
       let leafCount = try reader.count("leaf count")
-      var columns: [Int] = []
-      for _ in 0..<leafCount { columns.append(try reader.count("column number")) }
-      programs.append(
-        try compile(bytes, template, columns: columns, literals: &literals))
+      guard leafCount <= template.count else {
+        throw reader.error("\(leafCount) leaves in a template of \(template.count) bytes")
+      }
+      templateColumns.removeAll(keepingCapacity: true)
+      for _ in 0..<leafCount { templateColumns.append(try reader.count("column number")) }
+      leafTotal += leafCount
+      let start = allOps.count
+      try compile(bytes, template, columns: templateColumns, literals: &literals, into: &allOps)
+      opRanges.append(start..<allOps.count)
     }
-    var strings: [Range<Int>] = []
+    // The string table, walked first and kept once the text columns show it is used.
     let stringCount = try reader.count("string count")
-    for _ in 0..<stringCount { strings.append(try reader.slice("string")) }
+    let stringsStart = reader.position
+    for _ in 0..<stringCount { _ = try reader.slice("string") }
     var ids = ColumnReader(bytes: bytes, section: try reader.slice("template ids"))
     var times = ColumnReader(bytes: bytes, section: try reader.slice("times"))
     let timeDivisor = try times.divisor()
     var columns: [Column] = []
     let columnCount = try reader.count("column count")
+    guard columnCount <= leafTotal else {
+      throw reader.error("\(columnCount) columns for \(leafTotal) leaves")
+    }
     for _ in 0..<columnCount {
       let kindByte = try reader.byte()
       guard let kind = ColumnKind(rawValue: kindByte) else {
@@ -499,10 +517,19 @@ struct ActionColumnsDecoder {
       }
       columns.append(column)
     }
+    let textBytes = columns.reduce(0) { $0 + ($1.kind == .text ? $1.end - $1.position : 0) }
+    guard stringCount <= textBytes else {
+      throw ActionColumnsError(
+        offset: stringsStart, reason: "\(stringCount) strings for \(textBytes) bytes of references")
+    }
+    var strings: [Range<Int>] = []
+    strings.reserveCapacity(stringCount)
+    var table = ColumnReader(bytes: bytes, position: stringsStart)
+    for _ in 0..<stringCount { strings.append(try table.slice("string")) }
     // Each leaf's column must be of its kind.
-    for program in programs {
+    for range in opRanges {
       var leaf = 0
-      for op in program {
+      for op in allOps[range] {
         let column: Int
         let fits: (ColumnKind) -> Bool
         switch op {
@@ -529,13 +556,7 @@ struct ActionColumnsDecoder {
     actions.reserveCapacity(actions.count + count)
     var time = baseTime
     let outputStart = output.count
-    // The programs side by side, read through pointers: no array is retained per action.
-    var opRanges: [Range<Int>] = []
-    var allOps: [Op] = []
-    for program in programs {
-      opRanges.append(allOps.count..<(allOps.count + program.count))
-      allOps.append(contentsOf: program)
-    }
+    // The operations read through pointers: no array is retained per action.
     try allOps.withUnsafeBufferPointer { ops throws(ActionColumnsError) in
       try literals.withBytes { literals throws(ActionColumnsError) in
         for _ in 0..<count {
@@ -642,9 +663,8 @@ struct ActionColumnsDecoder {
   /// markers match its leaves' columns.
   private static func compile(
     _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, columns: [Int],
-    literals: inout [UInt8]
-  ) throws(ActionColumnsError) -> [Op] {
-    var ops: [Op] = []
+    literals: inout [UInt8], into ops: inout [Op]
+  ) throws(ActionColumnsError) {
     var literalStart = literals.count
     var leaf = 0
     var position = range.lowerBound
@@ -712,7 +732,6 @@ struct ActionColumnsDecoder {
     guard position == range.upperBound else { throw fail("has bytes after its item") }
     guard leaf == columns.count else { throw fail("has fewer leaves than columns") }
     flush()
-    return ops
   }
 }
 
