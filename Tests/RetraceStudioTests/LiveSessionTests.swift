@@ -422,9 +422,7 @@ extension StudioHarness {
         method: .GET, version: .http11, path: path, query: [],
         headers: [.host: "127.0.0.1:\(port)", .authorization: "Bearer \(token)"],
         body: HTTPBodySequence(data: Data()))
-      var client = HTTPClient()
-      let response = try await client.sendHTTPRequest(
-        request, to: try sockaddr_in.inet(ip4: "127.0.0.1", port: port))
+      let response = try await StudioHarness.send(request, port: port)
       let body = try await response.bodyData
       return try JSONSerialization.jsonObject(with: body) as? [[String: Any]] ?? []
     }

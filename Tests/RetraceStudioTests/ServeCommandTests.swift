@@ -92,13 +92,11 @@ import Testing
     let port = try #require(
       UInt16(text.dropFirst(prefix.count).prefix { $0.isNumber }))
 
-    var client = HTTPClient()
-    let response = try await client.sendHTTPRequest(
+    let response = try await StudioHarness.send(
       HTTPRequest(
         method: .GET, version: .http11, path: "/api/sessions", query: [],
         headers: [.host: "127.0.0.1:\(port)", .authorization: "Bearer serve-test-token"],
-        body: HTTPBodySequence(data: Data())),
-      to: try sockaddr_in.inet(ip4: "127.0.0.1", port: port))
+        body: HTTPBodySequence(data: Data())), port: port)
     #expect(response.statusCode.code == 200)
     let sessions =
       try JSONSerialization.jsonObject(with: try await response.bodyData) as? [[String: Any]]
@@ -135,14 +133,12 @@ import Testing
     defer { process.terminate() }
     let prefix = "Retrace Studio: http://127.0.0.1:"
     let port = try #require(UInt16(text.dropFirst(prefix.count).prefix { $0.isNumber }), "\(text)")
-    var client = HTTPClient()
-    let response = try await client.sendHTTPRequest(
+    let response = try await StudioHarness.send(
       HTTPRequest(
         method: .GET, version: .http11, path: "/api/sessions/enc/bisect",
         query: [.init(name: "invariant", value: "non-negative-balance")],
         headers: [.host: "127.0.0.1:\(port)", .authorization: "Bearer serve-test-token"],
-        body: HTTPBodySequence(data: Data())),
-      to: try sockaddr_in.inet(ip4: "127.0.0.1", port: port))
+        body: HTTPBodySequence(data: Data())), port: port)
     #expect(response.statusCode.code == 200)
     let bisect =
       try JSONSerialization.jsonObject(with: try await response.bodyData) as? [String: Any]

@@ -14,13 +14,11 @@ import Testing
 
   /// `GET path` on the Studio at `port` with the token; the status and the body's text.
   func get(_ path: String, port: UInt16, token: String) async throws -> (Int, String) {
-    var client = HTTPClient()
-    let response = try await client.sendHTTPRequest(
+    let response = try await StudioHarness.send(
       HTTPRequest(
         method: .GET, version: .http11, path: path, query: [],
         headers: [.host: "127.0.0.1:\(port)", .authorization: "Bearer \(token)"],
-        body: HTTPBodySequence(data: Data())),
-      to: try sockaddr_in.inet(ip4: "127.0.0.1", port: port))
+        body: HTTPBodySequence(data: Data())), port: port)
     return (response.statusCode.code, String(decoding: try await response.bodyData, as: UTF8.self))
   }
 

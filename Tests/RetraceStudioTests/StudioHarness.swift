@@ -86,12 +86,27 @@ struct StudioHarness {
     let request = HTTPRequest(
       method: method, version: .http11, path: path, query: items, headers: headers,
       body: HTTPBodySequence(data: body))
-    var client = HTTPClient()
-    let response = try await client.sendHTTPRequest(
-      request, to: try sockaddr_in.inet(ip4: "127.0.0.1", port: port))
+    let response = try await Self.send(request, port: port)
     return Response(
       status: response.statusCode.code, headers: response.headers, body: try await response.bodyData
     )
+  }
+
+  /// Sends `request` to the Studio at `port` on 127.0.0.1, connecting again (up to three
+  /// times) when the connection times out: the test process's socket pool can fall seconds
+  /// behind while other suites load both cores, and a connection that was never made sent
+  /// nothing.
+  static func send(_ request: HTTPRequest, port: UInt16) async throws -> HTTPResponse {
+    var attempts = 0
+    while true {
+      var client = HTTPClient()
+      do {
+        return try await client.sendHTTPRequest(
+          request, to: try sockaddr_in.inet(ip4: "127.0.0.1", port: port))
+      } catch SocketError.timeout where attempts < 3 {
+        attempts += 1
+      }
+    }
   }
 
   /// Where a request carries the token.
