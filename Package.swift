@@ -26,6 +26,10 @@ extension Target.Dependency {
   static let crypto = product(name: "Crypto", package: "swift-crypto")
   static let flyingFox = product(name: "FlyingFox", package: "FlyingFox")
   static let flyingSocks = product(name: "FlyingSocks", package: "FlyingFox")
+  /// Point-Free's dependency system, without its macros (swift-syntax is never built).
+  static let dependencies = product(name: "Dependencies", package: "swift-dependencies")
+  /// `AnyCasePath` and `CaseKeyPath`, without the `@CasePathable` macro.
+  static let casePathsCore = product(name: "CasePathsCore", package: "swift-case-paths")
 }
 
 let dependencies: [Package.Dependency] = [
@@ -43,6 +47,13 @@ let dependencies: [Package.Dependency] = [
   // The HTTP server of Retrace Studio (`retrace serve`): sockets and async/await, no
   // SwiftNIO; only RetraceStudio, RetraceLive and the executables depend on it.
   .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+  // What an app's effects reach their clients and clocks through (RetraceDependencies),
+  // with swift-clocks' clocks (its `Clocks` trait, alone, so that combine-schedulers is not
+  // built), and the case paths TestStore's `receive` matches. Only their macro-free
+  // products are used: SwiftPM resolves swift-syntax for them but never builds it.
+  .package(
+    url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1", traits: ["Clocks"]),
+  .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
 ]
 
 // MARK: - The store: what an app links
@@ -62,10 +73,15 @@ let store: [Target] = [
   .target(
     name: "RetraceTesting",
     dependencies: [
-      "Retrace", .deque, .customDump, .issueReporting, .issueReportingTestSupport,
+      "Retrace", "RetraceDependencies", .deque, .customDump, .issueReporting,
+      .issueReportingTestSupport, .casePathsCore,
     ]
   ),
   .target(name: "RetraceCoordinator", dependencies: ["Retrace", .orderedCollections]),
+  // Dependencies and clocks for effects, as TCA apps reach them: swift-dependencies'
+  // `@Dependency`, `withDependencies` and swift-clocks' clocks. A product of its own, so
+  // that an app that uses only the store does not build them.
+  .target(name: "RetraceDependencies", dependencies: ["Retrace", .dependencies]),
 ]
 
 // MARK: - Recording sessions
@@ -212,7 +228,10 @@ let tests: [Target] = [
   ),
   .testTarget(
     name: "RetraceTestingTests",
-    dependencies: ["Retrace", "RetraceTesting", .issueReportingTestSupport]
+    dependencies: [
+      "Retrace", "RetraceTesting", "RetraceDependencies", .issueReportingTestSupport,
+      .casePathsCore,
+    ]
   ),
 ]
 
@@ -225,6 +244,7 @@ let package = Package(
     .library(name: "Retrace", targets: ["Retrace"]),
     .library(name: "RetraceCBOR", targets: ["RetraceCBOR"]),
     .library(name: "RetraceTesting", targets: ["RetraceTesting"]),
+    .library(name: "RetraceDependencies", targets: ["RetraceDependencies"]),
     .library(name: "RetraceLog", targets: ["RetraceLog"]),
     .library(name: "RetraceCoordinator", targets: ["RetraceCoordinator"]),
     .library(name: "RetraceDebugger", targets: ["RetraceDebugger"]),

@@ -27,6 +27,8 @@ public struct Effect<Action> {
     case cancellable(EffectID, cancelInFlight: Bool, Effect<Action>)
     case cancel(EffectID)
     case merge([Effect<Action>])
+    case debounce(EffectID, EffectTiming, Effect<Action>)
+    case throttle(EffectID, EffectTiming, latest: Bool, Effect<Action>)
   }
 
   @usableFromInline
@@ -183,6 +185,36 @@ public struct Effect<Action> {
       return Effect<NewAction>(.cancel(id))
     case .merge(let effects):
       return Effect<NewAction>(.merge(effects.map { $0.map(transform) }))
+    case .debounce(let id, let timing, let effect):
+      return Effect<NewAction>(.debounce(id, timing, effect.map(transform)))
+    case .throttle(let id, let timing, let latest, let effect):
+      return Effect<NewAction>(.throttle(id, timing, latest: latest, effect.map(transform)))
+    }
+  }
+
+  /// Returns this effect with the work of each ``run(priority:operation:catch:fileID:filePath:line:column:)``
+  /// in it wrapped by `wrap`: how a library runs effects in a context of its own, such as the
+  /// dependencies that were current when the reducer returned the effect
+  /// (RetraceDependencies).
+  ///
+  /// - Parameter wrap: Runs the work it is given, in its context.
+  /// - Returns: The wrapped effect.
+  package func wrappingWork(
+    _ wrap: @escaping @Sendable (_ work: @Sendable () async -> Void) async -> Void
+  ) -> Self {
+    switch operation {
+    case .none, .send, .cancel:
+      return self
+    case .run(let priority, let work):
+      return Self(.run(priority) { send in await wrap { await work(send) } })
+    case .cancellable(let id, let cancelInFlight, let effect):
+      return Self(.cancellable(id, cancelInFlight: cancelInFlight, effect.wrappingWork(wrap)))
+    case .merge(let effects):
+      return Self(.merge(effects.map { $0.wrappingWork(wrap) }))
+    case .debounce(let id, let timing, let effect):
+      return Self(.debounce(id, timing, effect.wrappingWork(wrap)))
+    case .throttle(let id, let timing, let latest, let effect):
+      return Self(.throttle(id, timing, latest: latest, effect.wrappingWork(wrap)))
     }
   }
 }

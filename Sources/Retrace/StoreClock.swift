@@ -44,4 +44,28 @@ public struct StoreClock: Sendable {
   public static func fixed(start: Double, interval: Double) -> StoreClock {
     StoreClock { start + Double($0) * interval }
   }
+
+  /// A clock that reads the time from `clock`: `start` plus the time `clock` has moved
+  /// since this call. With a test clock (swift-clocks' `TestClock`) a trace's times follow
+  /// the test's `advance(by:)`; with `ContinuousClock` they never go back, even when the
+  /// system's time is set back.
+  ///
+  /// ```swift
+  /// let clock = TestClock()
+  /// let store = Store(initialState: Search.State(), reducer: Search(),
+  ///                   clock: StoreClock(clock, startingAt: 1_763_771_000))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - clock: The clock to follow.
+  ///   - start: The time in seconds since 1970 at which `clock` reads now; the system's
+  ///     time by default.
+  public init<C: Clock<Duration>>(_ clock: C, startingAt start: Double? = nil) {
+    let origin = clock.now
+    let start = start ?? StoreClock.system.now(0)
+    self.init { _ in
+      let elapsed = origin.duration(to: clock.now).components
+      return start + Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+    }
+  }
 }

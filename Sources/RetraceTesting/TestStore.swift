@@ -1,7 +1,9 @@
+import CasePathsCore
 import CustomDump
 import DequeModule
 import IssueReporting
 import Retrace
+import RetraceDependencies
 
 /// A store for tests: send an action, say how the state must change, and receive the
 /// actions that effects send back, like TCA's `TestStore`.
@@ -17,7 +19,7 @@ import Retrace
 ///
 /// A state that differs from the expected one fails the test with a field-level diff
 /// (`-` expected, `+` actual), followed by the action on one line, cut after 200 characters. By default the store is exhaustive: every action an effect
-/// sends must be received with ``receive(_:timeout:assert:fileID:filePath:line:column:)``,
+/// sends must be received with `receive(_:)`,
 /// and ``finish(timeout:fileID:filePath:line:column:)`` fails while effects are still running
 /// or actions are left unreceived. Set ``exhaustivity`` to ``Exhaustivity/off`` to assert
 /// only what you care about.
@@ -27,9 +29,13 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
   public private(set) var state: State
   /// Whether every change and every received action must be asserted.
   public var exhaustivity: Exhaustivity = .on
-  /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)`` and
+  /// How long `receive(_:)` and
   /// ``finish(timeout:fileID:filePath:line:column:)`` wait by default.
   public var timeout: Duration = .seconds(1)
+  /// The clock the store's reducer and effects find as their `continuousClock` and
+  /// `suspendingClock` dependencies, unless `withDependencies` sets others: time stands
+  /// still until ``advance(by:)`` moves it.
+  public let clock: TestClock<Duration>
 
   private let reducer: any Reducer<State, Action>
   private var received = Deque<Action>()
@@ -39,12 +45,50 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
 
   /// Creates a test store.
   ///
+  /// The reducer and its effects run in the test's dependencies (swift-dependencies'
+  /// `testValue`s: a dependency an effect uses without a test value fails the test), with
+  /// ``clock`` as both clocks, changed by `prepareDependencies`:
+  ///
+  /// ```swift
+  /// let store = TestStore(initialState: Notes.State(), reducer: Notes()) {
+  ///   $0.notesClient.load = { [note] }
+  /// }
+  /// ```
+  ///
   /// - Parameters:
   ///   - initialState: The state before the first action.
   ///   - reducer: The reducer under test.
-  public init(initialState: State, reducer: some Reducer<State, Action>) {
+  ///   - prepareDependencies: Changes the dependencies for this store.
+  public init<R: Reducer<State, Action>>(
+    initialState: State, reducer: R,
+    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
+  ) {
+    let clock = TestClock<Duration>()
+    let dependencies = withDependencies {
+      $0.continuousClock = clock
+      $0.suspendingClock = clock
+      prepareDependencies(&$0)
+    } operation: {
+      withEscapedDependencies { $0 }
+    }
     self.state = initialState
-    self.reducer = reducer
+    self.clock = clock
+    self.reducer = CapturedDependencies(base: reducer, dependencies: dependencies)
+  }
+
+  /// Moves ``clock`` forward by `duration`, waking the effects that wait on it until then,
+  /// and lets them run: a debounced search, a timer's ticks.
+  ///
+  /// ```swift
+  /// await store.send(.queryChanged("milk")) { $0.query = "milk" }
+  /// await store.advance(by: .milliseconds(300))
+  /// await store.receive(\.searched) { $0.results = [milk] }
+  /// ```
+  ///
+  /// - Parameter duration: How far to move the clock.
+  public func advance(by duration: Duration) async {
+    await clock.advance(by: duration)
+    await Task.megaYield()
   }
 
   /// The actions effects sent that have not been received yet.
@@ -98,29 +142,163 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     line: UInt = #line,
     column: UInt = #column
   ) async {
+    await receive(
+      Expectation(description: Self.shortDescription(of: expected), matches: { $0 == expected }) {
+        diff(expected, $0).map { "\n\($0)" } ?? ""
+      },
+      timeout: timeout, assert: assert,
+      at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Waits for an effect to send an action of the case `actionCase`, whatever it carries,
+  /// reduces it, and checks the state change: TCA's `receive(\.loaded)`.
+  ///
+  /// ```swift
+  /// await store.receive(\.loaded) { $0.notes = [note] }   // Action is CasePathable
+  /// ```
+  ///
+  /// `Action` is `CasePathable` through swift-case-paths' `@CasePathable` macro, in an app
+  /// that uses it, or by hand. Without it, match with an `ActionCase`
+  /// (`receive(_:)`)
+  /// or a predicate.
+  ///
+  /// - Parameters:
+  ///   - actionCase: The case the next action must be (non-exhaustive: some later action).
+  ///   - timeout: How long to wait; ``timeout`` by default.
+  ///   - assert: Changes the expected state into what the state must now be.
+  ///   - fileID: The caller's file, where a failure is reported; the default is right.
+  ///   - filePath: The caller's file path, for the same report.
+  ///   - line: The caller's line, for the same report.
+  ///   - column: The caller's column, for the same report.
+  public func receive<Value>(
+    _ actionCase: CaseKeyPath<Action, Value>,
+    timeout: Duration? = nil,
+    assert: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async where Action: CasePathable {
+    await receive(
+      { $0[case: actionCase] != nil }, description: "\(actionCase)", timeout: timeout,
+      assert: assert, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  /// Waits for an effect to send an action of the case `actionCase`, whatever it carries,
+  /// reduces it, and checks the state change.
+  ///
+  /// ```swift
+  /// await store.receive(NotesAction.loadedCase) { $0.notes = [note] }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - actionCase: The case the next action must be (non-exhaustive: some later action).
+  ///   - timeout: How long to wait; ``timeout`` by default.
+  ///   - assert: Changes the expected state into what the state must now be.
+  ///   - fileID: The caller's file, where a failure is reported; the default is right.
+  ///   - filePath: The caller's file path, for the same report.
+  ///   - line: The caller's line, for the same report.
+  ///   - column: The caller's column, for the same report.
+  public func receive<Value>(
+    _ actionCase: ActionCase<Action, Value>,
+    timeout: Duration? = nil,
+    assert: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await receive(
+      { actionCase.extract($0) != nil },
+      description: "an action of \(ActionCase<Action, Value>.self)",
+      timeout: timeout, assert: assert, fileID: fileID, filePath: filePath, line: line,
+      column: column)
+  }
+
+  /// Waits for an effect to send an action that `isMatching` accepts, reduces it, and
+  /// checks the state change: TCA's `receive(_:)` with a predicate.
+  ///
+  /// ```swift
+  /// await store.receive({ if case .loaded = $0 { true } else { false } }) {
+  ///   $0.notes = [note]
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - isMatching: Whether an action is the one expected.
+  ///   - description: What the failure message calls the expected action.
+  ///   - timeout: How long to wait; ``timeout`` by default.
+  ///   - assert: Changes the expected state into what the state must now be.
+  ///   - fileID: The caller's file, where a failure is reported; the default is right.
+  ///   - filePath: The caller's file path, for the same report.
+  ///   - line: The caller's line, for the same report.
+  ///   - column: The caller's column, for the same report.
+  public func receive(
+    _ isMatching: (Action) -> Bool,
+    description: String = "an action that matches",
+    timeout: Duration? = nil,
+    assert: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await withoutActuallyEscaping(isMatching) { isMatching in
+      await receive(
+        Expectation(description: description, matches: isMatching) {
+          "\n  expected: \(description)\n  received: \(Self.shortDescription(of: $0))"
+        },
+        timeout: timeout, assert: assert,
+        at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+  }
+
+  /// What `receive(_:)` waits for.
+  private struct Expectation {
+    /// The expected action, on one line.
+    let description: String
+    let matches: (Action) -> Bool
+    /// What a failure says of an action that does not match.
+    let mismatch: (Action) -> String
+  }
+
+  /// Where a failure is reported.
+  private struct SourceLocation {
+    let fileID: StaticString
+    let filePath: StaticString
+    let line: UInt
+    let column: UInt
+  }
+
+  private func receive(
+    _ expected: Expectation, timeout: Duration?, assert: ((inout State) throws -> Void)?,
+    at location: SourceLocation
+  ) async {
+    let (fileID, filePath, line, column) = (
+      location.fileID, location.filePath, location.line, location.column
+    )
     let deadline = ContinuousClock.now + (timeout ?? self.timeout)
     while true {
       while received.isEmpty {
         guard ContinuousClock.now < deadline else {
           reportIssue(
             "Expected to receive an action, but received none after \(timeout ?? self.timeout):\n  "
-              + Self.shortDescription(of: expected),
+              + expected.description,
             fileID: fileID, filePath: filePath, line: line, column: column)
           return
         }
         try? await Task.sleep(for: .milliseconds(1))
       }
       let action = received.removeFirst()
-      if action == expected {
+      if expected.matches(action) {
         apply(
           action, assert: assert, fileID: fileID, filePath: filePath, line: line, column: column)
         await Task.yield()
         return
       }
       if exhaustivity == .on {
-        let difference = diff(expected, action).map { "\n\($0)" } ?? ""
         reportIssue(
-          "Received an unexpected action (- expected, + received):\(difference)",
+          "Received an unexpected action (- expected, + received):" + expected.mismatch(action),
           fileID: fileID, filePath: filePath, line: line, column: column)
         return
       }

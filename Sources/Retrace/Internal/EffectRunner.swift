@@ -6,6 +6,23 @@ package final class EffectRunner<Action: Sendable> {
   private var keysByID: [EffectID: Set<Int>] = [:]
   private var nextKey = 0
   private let send: @MainActor @Sendable (Action) -> Void
+  /// The debounced effects waiting, by identifier: the latest effect and the window whose
+  /// deadline each newer one moves.
+  private var debouncing: [EffectID: Waiting] = [:]
+  /// The throttled identifiers: the current window, and the effect waiting for its end.
+  private var throttling: [EffectID: Throttle] = [:]
+
+  private struct Waiting {
+    let window: any EffectWindow
+    var effect: Effect<Action>
+    var ids: [EffectID]
+  }
+
+  private struct Throttle {
+    let window: any EffectWindow
+    var waiting: (effect: Effect<Action>, ids: [EffectID])?
+    var hasTimer = false
+  }
 
   /// Creates a runner that delivers the actions effects send to `send`.
   package init(send: @escaping @MainActor @Sendable (Action) -> Void) {
@@ -27,15 +44,8 @@ package final class EffectRunner<Action: Sendable> {
     case .send(let action):
       send(action)
     case .run(let priority, let work):
-      let key = nextKey
-      nextKey += 1
       let send = Send(self.send)
-      let task = Task(priority: priority) { [weak self] in
-        await work(send)
-        self?.finished(key)
-      }
-      tasks[key] = task
-      for id in ids { keysByID[id, default: []].insert(key) }
+      start(priority: priority, ids: ids) { await work(send) }
     case .cancellable(let id, let cancelInFlight, let inner):
       if cancelInFlight { cancel(id) }
       run(inner, ids: ids + [id])
@@ -43,10 +53,97 @@ package final class EffectRunner<Action: Sendable> {
       cancel(id)
     case .merge(let effects):
       for effect in effects { run(effect, ids: ids) }
+    case .debounce(let id, let timing, let inner):
+      debounce(inner, id: id, timing: timing, ids: ids)
+    case .throttle(let id, let timing, let latest, let inner):
+      throttle(inner, id: id, timing: timing, latest: latest, ids: ids)
     }
   }
 
+  /// Starts a task for `work`, cancellable under `ids`.
+  private func start(
+    priority: TaskPriority? = nil, ids: [EffectID], _ work: @escaping @MainActor () async -> Void
+  ) {
+    let key = nextKey
+    nextKey += 1
+    let task = Task(priority: priority) { [weak self] in
+      await work()
+      self?.finished(key)
+    }
+    tasks[key] = task
+    for id in ids { keysByID[id, default: []].insert(key) }
+  }
+
+  private func debounce(
+    _ effect: Effect<Action>, id: EffectID, timing: EffectTiming, ids: [EffectID]
+  ) {
+    if let waiting = debouncing[id] {
+      // A wait is under way: this effect replaces the waiting one and moves the deadline.
+      debouncing[id]!.effect = effect
+      debouncing[id]!.ids = ids
+      waiting.window.restart()
+      return
+    }
+    let window = timing.makeWindow(timing.interval)
+    debouncing[id] = Waiting(window: window, effect: effect, ids: ids)
+    start(ids: ids + [id]) { [weak self] in
+      do {
+        repeat { try await window.sleepUntilDeadline() } while !window.isOver
+      } catch {
+        return  // Cancelled with the identifier, which also dropped the waiting effect.
+      }
+      self?.endDebounce(id)
+    }
+  }
+
+  private func endDebounce(_ id: EffectID) {
+    guard let waiting = debouncing.removeValue(forKey: id) else { return }
+    cancel(id)  // The earlier run of this identifier, if it is still going.
+    run(waiting.effect, ids: waiting.ids + [id])
+  }
+
+  private func throttle(
+    _ effect: Effect<Action>, id: EffectID, timing: EffectTiming, latest: Bool, ids: [EffectID]
+  ) {
+    guard let throttle = throttling[id] else {
+      throttling[id] = Throttle(window: timing.makeWindow(timing.interval))
+      run(effect, ids: ids + [id])
+      return
+    }
+    if throttle.waiting == nil, !throttle.hasTimer, throttle.window.isOver {
+      throttle.window.restart()
+      run(effect, ids: ids + [id])
+      return
+    }
+    if throttle.waiting == nil || latest {
+      throttling[id]!.waiting = (effect, ids)
+    }
+    guard !throttle.hasTimer else { return }
+    throttling[id]!.hasTimer = true
+    let window = throttle.window
+    start(ids: [id]) { [weak self] in
+      do {
+        repeat { try await window.sleepUntilDeadline() } while !window.isOver
+      } catch {
+        return
+      }
+      self?.endThrottleWindow(id)
+    }
+  }
+
+  private func endThrottleWindow(_ id: EffectID) {
+    guard let throttle = throttling[id] else { return }
+    throttling[id]!.hasTimer = false
+    throttling[id]!.waiting = nil
+    guard let waiting = throttle.waiting else { return }
+    throttle.window.restart()
+    run(waiting.effect, ids: waiting.ids + [id])
+  }
+
   private func cancel(_ id: EffectID) {
+    debouncing[id] = nil
+    throttling[id]?.waiting = nil
+    throttling[id]?.hasTimer = false
     guard let keys = keysByID.removeValue(forKey: id) else { return }
     for key in keys { tasks[key]?.cancel() }
   }
@@ -63,6 +160,8 @@ package final class EffectRunner<Action: Sendable> {
   package func cancelAll() {
     for task in tasks.values { task.cancel() }
     keysByID.removeAll()
+    debouncing.removeAll()
+    throttling.removeAll()
   }
 
   /// Waits until no effect is running (including effects started while waiting).
