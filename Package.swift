@@ -143,7 +143,10 @@ let examples: [Target] = [
   // package's products, link this one target instead of compiling its sources again.
   .target(
     name: "RetraceExamples",
-    dependencies: ["Retrace", "RetraceCoordinator", .identifiedCollections],
+    dependencies: [
+      "Retrace", "RetraceCoordinator", "RetraceDependencies", .identifiedCollections,
+      .casePathsCore,
+    ],
     path: "Examples",
     exclude: ["Demo"]
   ),
@@ -179,7 +182,8 @@ let tests: [Target] = [
   .testTarget(
     name: "RetraceExamplesTests",
     dependencies: [
-      "RetraceExamples", "RetraceTesting", .propertyBased, .issueReportingTestSupport,
+      "RetraceExamples", "RetraceTesting", "RetraceDependencies", .propertyBased,
+      .issueReportingTestSupport, .casePathsCore,
     ]
   ),
   .testTarget(

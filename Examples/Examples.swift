@@ -3,10 +3,10 @@ import Retrace
 /// The example domains, as the `retrace` CLI knows them.
 public enum Examples {
   /// Every example domain: counter, banking, settings, posts, registration, dishes, movies,
-  /// stocks and package.
+  /// stocks, package and notes.
   public static let domains: [any Domain] = [
     counterDomain, bankingDomain, settingsDomain, postsDomain, registrationDomain, dishesDomain,
-    moviesDomain, stocksDomain, packageDomain,
+    moviesDomain, stocksDomain, packageDomain, notesDomain,
   ]
 
   /// The example domain called `name`, if there is one.

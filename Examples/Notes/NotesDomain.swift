@@ -1,0 +1,42 @@
+import Retrace
+import RetraceCoordinator
+
+/// The `notes` domain: notes that sync with a server, a debounced search, a periodic sync,
+/// and a detail screen whose edit sheet saves with an effect of its own; every effect
+/// reaches the server and the clock through swift-dependencies (``NotesClient``).
+///
+/// A replay runs none of the effects, so it needs no server: the answers are recorded as
+/// `loaded`, `searched`, `saved` and the failures.
+public let notesDomain = DomainDefinition(
+  name: "notes",
+  summary:
+    "Notes that sync: a server client and a clock as dependencies, a debounced search, a timer and an edit sheet.",
+  initialState: NotesState(),
+  reducer: NotesReducer.feature,
+  actionCases: NotesAction.caseNames,
+  invariants: notesInvariants,
+  workload: NotesWorkload.workload
+)
+
+/// The notes domain's invariants.
+public let notesInvariants: [Invariant<NotesState>] = [
+  Invariant(
+    "valid-navigation",
+    "The stack starts at the list, and a detail presents the edit sheet of its own note only."
+  ) {
+    $0.navigation.isValid(under: NotesFlow.rules)
+  },
+  Invariant(
+    "editor-matches-sheet",
+    "The editor is open exactly while the edit sheet of a known note is presented, and edits that note."
+  ) { state in
+    let presented = state.presentedEditID.flatMap { state.notes[id: $0] == nil ? nil : $0 }
+    return state.editor?.note.id == presented
+  },
+  Invariant(
+    "results-answer-query",
+    "Search results, when shown, answer the text in the search field."
+  ) {
+    $0.results == nil || $0.results?.query == $0.query
+  },
+]
