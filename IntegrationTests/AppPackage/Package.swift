@@ -2,7 +2,8 @@
 // An app's package as the README and Retrace's article "Defining a domain" set one up: it
 // depends on Retrace by path, defines its domain, records sessions, builds its own debugger,
 // and tests with TestStore from a test target that depends on Retrace and RetraceTesting
-// only. scripts/test runs its tests.
+// only; a feature that saves to a server uses RetraceDependencies for its client and clock.
+// scripts/test runs its tests.
 import PackageDescription
 
 let package = Package(
@@ -16,6 +17,15 @@ let package = Package(
         .product(name: "Retrace", package: "Retrace"),
         .product(name: "RetraceLog", package: "Retrace"),
       ]),
+    // A feature that saves the tally to a server: dependencies and a clock, as a TCA app
+    // reaches them.
+    .target(
+      name: "TallySync",
+      dependencies: [
+        "TallyApp",
+        .product(name: "Retrace", package: "Retrace"),
+        .product(name: "RetraceDependencies", package: "Retrace"),
+      ]),
     .executableTarget(
       name: "tally-debugger",
       dependencies: ["TallyApp", .product(name: "RetraceCLI", package: "Retrace")]),
@@ -24,6 +34,15 @@ let package = Package(
       dependencies: [
         "TallyApp",
         .product(name: "Retrace", package: "Retrace"),
+        .product(name: "RetraceTesting", package: "Retrace"),
+      ]
+    ),
+    .testTarget(
+      name: "TallySyncTests",
+      dependencies: [
+        "TallySync", "TallyApp",
+        .product(name: "Retrace", package: "Retrace"),
+        .product(name: "RetraceDependencies", package: "Retrace"),
         .product(name: "RetraceTesting", package: "Retrace"),
       ]
     ),

@@ -1,0 +1,43 @@
+import Retrace
+import RetraceDependencies
+import RetraceTesting
+import TallyApp
+import TallySync
+import Testing
+
+/// From outside the package: dependencies, a test clock and a debounced effect.
+@MainActor @Suite struct TallySyncTests {
+  @Test func theTallyIsSavedOnceASecondAfterTheLastChange() async {
+    let saves = LockIsolated<[Int]>([])
+    let store = TestStore(initialState: SyncedTally(), reducer: SyncedTallyReducer()) {
+      $0.tallyServer.save = { count in
+        saves.withValue { $0.append(count) }
+        return 0
+      }
+    }
+    await store.send(.tally(.add(2))) {
+      $0.tally.count = 2
+      $0.tally.history = [2]
+    }
+    await store.advance(by: .milliseconds(500))
+    await store.send(.tally(.add(3))) {
+      $0.tally.count = 5
+      $0.tally.history = [2, 3]
+    }
+    await store.advance(by: .seconds(1))
+    await store.receive(.saved(count: 5)) { $0.savedCount = 5 }
+    await store.finish()
+    #expect(saves.value == [5])
+  }
+
+  @Test func aServerTheTestDidNotProvideFailsIt() async {
+    let store = TestStore(initialState: SyncedTally(), reducer: SyncedTallyReducer())
+    store.exhaustivity = .off
+    await withKnownIssue {
+      await store.send(.tally(.add(1)))
+      await store.advance(by: .seconds(1))
+      await store.receive(.saved(count: 1))
+    }
+    await store.finish()
+  }
+}
