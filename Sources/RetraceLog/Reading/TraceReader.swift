@@ -173,15 +173,9 @@ public final class TraceReader: Sendable {
   private static func fold(_ journal: Journal, into scan: FramingScan, cipher: TraceCipher?) -> (
     records: [JournalRecord], size: Int?, damage: TraceError?
   ) {
-    guard !scan.hasIndex else { return ([], nil, nil) }
-    // A last chunk that holds the end record (more records than its actions, checkpoints and
-    // snapshot) closed the session: only the index after it is missing, and the journal,
-    // removed at the close, holds nothing the chunks do not.
-    if let last = scan.chunks.last,
-      last.recordCount > last.actionCount + last.checkpointCount + (last.startsWithSnapshot ? 1 : 0)
-    {
-      return ([], nil, nil)
-    }
+    // A session that closed (its last chunk holds the end record) left no journal: the
+    // journal, removed at the close, holds nothing the chunks do not.
+    guard !scan.hasIndex, !endsWithEndRecord(scan) else { return ([], nil, nil) }
     let next = (scan.chunks.last.map(\.endSequence) ?? scan.header.firstSequence + 1)
     switch journal {
     case .read(let bytes, let path):
@@ -203,6 +197,14 @@ public final class TraceReader: Sendable {
     case .notLookedFor:
       return ([], nil, nil)
     }
+  }
+
+  /// Whether the last chunk holds the end record (more records than its actions,
+  /// checkpoints and snapshot): the session closed.
+  private static func endsWithEndRecord(_ scan: FramingScan) -> Bool {
+    guard let last = scan.chunks.last else { return false }
+    return last.recordCount
+      > last.actionCount + last.checkpointCount + (last.startsWithSnapshot ? 1 : 0)
   }
 
   /// What was found where a trace's journal belongs.
@@ -296,8 +298,9 @@ public final class TraceReader: Sendable {
     formatVersion = scan.version
     chunks = scan.chunks
     hasIndex = scan.hasIndex
-    // A closed trace damaged before its end still ends with its index's tag.
-    isUnfinished = !scan.hasIndex && !Self.endsWithIndexTag(bytes)
+    // A closed trace damaged before its end still ends with its index's tag, and one cut
+    // after its last chunk has the end record in it.
+    isUnfinished = !scan.hasIndex && !Self.endsWithIndexTag(bytes) && !Self.endsWithEndRecord(scan)
     indexEndTime = scan.endTime
     let (journal, journalSize, journalDamage) = Self.fold(found, into: scan, cipher: cipher)
     self.journalSize = journalSize
@@ -310,6 +313,15 @@ public final class TraceReader: Sendable {
         recoveredActions: recovered)
     } else if scan.hasIndex {
       integrity = TraceIntegrity(status: .clean)
+    } else if Self.endsWithEndRecord(scan) {
+      // The session closed, and the file was cut after its last chunk: it is neither
+      // unfinished nor whole, though every action is in it.
+      integrity = TraceIntegrity(
+        status: .truncated,
+        damage: TraceError(
+          .truncated,
+          "the index is missing: the session closed, and the file ends after its last chunk (every action is there)",
+          path: path, offset: bytes.count, chunk: scan.chunks.count))
     } else if let journalDamage {
       integrity = TraceIntegrity(
         status: .damaged, damage: journalDamage, recoveredActions: recovered, isInJournal: true)
