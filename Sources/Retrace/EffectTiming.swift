@@ -100,12 +100,22 @@ extension Effect {
 @usableFromInline
 struct EffectTiming: Sendable {
   let interval: Duration
-  /// Makes the waiting state of one identifier, on this clock.
-  let makeWindow: @MainActor @Sendable (Duration) -> any EffectWindow
+  /// The clock, kept as an existential: a clock is a small value or a reference (a
+  /// `TestClock`), stored in place, so that describing a debounce allocates nothing more.
+  let clock: any Clock<Duration>
 
   init<C: Clock<Duration>>(interval: Duration, clock: C) {
     self.interval = interval
-    self.makeWindow = { interval in ClockWindow(clock: clock, interval: interval) }
+    self.clock = clock
+  }
+
+  /// Makes the waiting state of one identifier, on this clock.
+  @MainActor
+  func makeWindow() -> any EffectWindow {
+    func window<C: Clock<Duration>>(_ clock: C) -> any EffectWindow {
+      ClockWindow(clock: clock, interval: interval)
+    }
+    return window(clock)
   }
 }
 

@@ -1,6 +1,7 @@
 // The store's hot path: W0 (the reducer called directly, the floor), W1 (counter through
 // `send`), W2 (banking through `send`, on a fresh and on a grown state), W3 (observers)
-// W3s (observers of a part of the state) and W3f (a field observed on its own).
+// W3s (observers of a part of the state) and W3f (a field observed on its own); W1e and W1d
+// (an effect per action, built and dropped, or debounced).
 //
 // This is also how to benchmark your own reducer with Retrace: generate the actions before
 // the measurement starts, build the store outside it, and measure only the `send` loop.
@@ -161,6 +162,41 @@ let benchmarks: @Sendable () -> Void = {
     }
   } setup: {
     Workloads.counterActions(count: count)
+  }
+
+  // MARK: W1e, W1d: W1 with an effect per action. W1e builds the effect a debounced search
+  // would (`.run`) and drops it in the reducer: the effect value's own cost. W1d returns it
+  // debounced, on a clock whose wait never ends during the run, so that every action after
+  // the first replaces the waiting one: what a debounce adds to each action it drops.
+
+  for debounced in [false, true] {
+    let name = debounced ? "W1d_counter_send_debounced" : "W1e_counter_send_effect_built"
+    Benchmark(name, configuration: BenchmarkSettings.configuration(mallocs: .relative(10))) {
+      benchmark, actions in
+      onMainActor(benchmark) { benchmark in
+        let counter = CounterReducer()
+        let clock = ContinuousClock()
+        let reducer = Reduce<CounterState, CounterAction> { state, action in
+          _ = counter.reduce(into: &state, action: action)
+          let search = Effect<CounterAction>.run { _ in }
+          guard debounced else {
+            blackHole(search)
+            return .none
+          }
+          return search.debounce(id: "search", for: .seconds(3_600), clock: clock)
+        }
+        let store = Store(initialState: CounterState(), reducer: reducer)
+        benchmark.startMeasurement()
+        for action in actions {
+          store.send(action)
+        }
+        benchmark.stopMeasurement()
+        blackHole(store.runningEffectCount)
+        store.cancelAllEffects()
+      }
+    } setup: {
+      Workloads.counterActions(count: count)
+    }
   }
 }
 

@@ -84,7 +84,7 @@ package final class EffectRunner<Action: Sendable> {
       waiting.window.restart()
       return
     }
-    let window = timing.makeWindow(timing.interval)
+    let window = timing.makeWindow()
     debouncing[id] = Waiting(window: window, effect: effect, ids: ids)
     start(ids: ids + [id]) { [weak self] in
       do {
@@ -106,7 +106,7 @@ package final class EffectRunner<Action: Sendable> {
     _ effect: Effect<Action>, id: EffectID, timing: EffectTiming, latest: Bool, ids: [EffectID]
   ) {
     guard let throttle = throttling[id] else {
-      throttling[id] = Throttle(window: timing.makeWindow(timing.interval))
+      throttling[id] = Throttle(window: timing.makeWindow())
       run(effect, ids: ids + [id])
       return
     }
