@@ -68,6 +68,8 @@ let store: [Target] = [
       "RetraceCBOR", .deque, .identifiedCollections,
       // Reports an error an effect throws and nothing handles, as TCA does.
       .issueReporting,
+      // `ActionCase` from a case path or a case key path (the macro-free core).
+      .casePathsCore,
     ]
   ),
   .target(

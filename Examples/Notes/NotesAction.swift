@@ -33,16 +33,6 @@ public enum NotesAction: Codable, Equatable, Sendable {
     "load", "loaded", "loadFailed", "queryChanged", "searched", "startSync", "stopSync",
     "syncTick", "navigation", "editor",
   ]
-
-  /// How navigation actions are embedded, for ``Retrace/Scope``.
-  public static let navigationCase = ActionCase<NotesAction, NavigationAction<NotesRoute>>(
-    embed: { .navigation(action: $0) },
-    extract: { if case .navigation(let action) = $0 { action } else { nil } })
-
-  /// How the edit sheet's actions are embedded, for ``Retrace/Reducer/ifLet(_:action:then:)``.
-  public static let editorCase = ActionCase<NotesAction, EditorAction>(
-    embed: { .editor(action: $0) },
-    extract: { if case .editor(let action) = $0 { action } else { nil } })
 }
 
 /// The edit sheet's actions.
@@ -59,12 +49,19 @@ public enum EditorAction: Codable, Equatable, Sendable {
   case saveFailed(message: String)
 }
 
-/// The case paths of the cases a test receives by case, written by hand as swift-case-paths'
+/// The case paths of the cases that reducers scope to and tests receive by case, written by hand as swift-case-paths'
 /// `@CasePathable` macro would write them (Retrace builds no macros; an app that uses the
 /// macro gets this for free): `await store.receive(\.loaded) { … }`.
 extension NotesAction: CasePathable {
-  /// The case paths: `\.loaded`, `\.loadFailed`, `\.searched`, `\.syncTick` and `\.editor`.
+  /// The case paths: `\.loaded`, `\.loadFailed`, `\.searched`, `\.syncTick`, `\.navigation`
+  /// and `\.editor`.
   public struct AllCasePaths: Sendable {
+    /// `navigation(action:)`.
+    public var navigation: AnyCasePath<NotesAction, NavigationAction<NotesRoute>> {
+      AnyCasePath(embed: { .navigation(action: $0) }) {
+        if case .navigation(let action) = $0 { action } else { nil }
+      }
+    }
     /// `loaded(notes:)`.
     public var loaded: AnyCasePath<NotesAction, [Note]> {
       AnyCasePath(embed: { .loaded(notes: $0) }) {

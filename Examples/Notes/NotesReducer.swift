@@ -26,7 +26,7 @@ public struct NotesReducer: Reducer, Sendable {
   public static let syncInterval = Duration.seconds(30)
 
   private let navigation = Scope(
-    state: \NotesState.navigation, action: NotesAction.navigationCase,
+    state: \NotesState.navigation, action: ActionCase(\NotesAction.Cases.navigation),
     child: NavigationReducer(rules: NotesFlow.rules))
 
   /// Creates the reducer.
@@ -34,7 +34,7 @@ public struct NotesReducer: Reducer, Sendable {
 
   /// The reducer with the edit sheet's reducer run on ``NotesState/editor``.
   public static var feature: some Reducer<NotesState, NotesAction> & Sendable {
-    NotesReducer().ifLet(\.editor, action: NotesAction.editorCase, then: EditorReducer())
+    NotesReducer().ifLet(\.editor, action: ActionCase(\.editor), then: EditorReducer())
   }
 
   /// Applies a notes action.

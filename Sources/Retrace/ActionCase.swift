@@ -1,8 +1,12 @@
+import CasePathsCore
+
 /// A way to embed a child action into a parent action and to extract it back.
 ///
 /// It plays the role of a case path from Point-Free's swift-case-paths, written out by hand so
 /// that the library needs no macros (macros pull in swift-syntax, which adds minutes to every
-/// cold build).
+/// cold build). An action that is `CasePathable` (swift-case-paths' `@CasePathable` macro,
+/// in an app that uses it, or written by hand) gives one from a case key path:
+/// `ActionCase(\.counter)`.
 ///
 /// ```swift
 /// enum AppAction { case counter(CounterAction), settings(SettingsAction) }
@@ -29,5 +33,29 @@ public struct ActionCase<Root, Value>: Sendable {
   ) {
     self.embed = embed
     self.extract = extract
+  }
+}
+
+extension ActionCase {
+  /// An action case from a swift-case-paths case path.
+  ///
+  /// - Parameter casePath: The case path, `AnyCasePath(embed:extract:)` or one of
+  ///   `@CasePathable`'s.
+  public init(_ casePath: AnyCasePath<Root, Value>) where Root: Sendable, Value: Sendable {
+    self.init(embed: casePath.embed, extract: casePath.extract)
+  }
+
+  /// An action case from a case key path, `\.child`, of an action that is `CasePathable`
+  /// (through swift-case-paths' `@CasePathable` macro in an app that uses it, or written
+  /// by hand: Retrace builds no macros).
+  ///
+  /// ```swift
+  /// Scope(state: \.counter, action: ActionCase(\.counter), child: CounterReducer())
+  /// ```
+  ///
+  /// - Parameter keyPath: The case key path.
+  public init(_ keyPath: CaseKeyPath<Root, Value>) where Root: CasePathable {
+    let casePath = AnyCasePath(keyPath)
+    self.init(embed: casePath.embed, extract: casePath.extract)
   }
 }
