@@ -12,16 +12,29 @@ package final class EffectRunner<Action: Sendable> {
   /// The throttled identifiers: the current window, and the effect waiting for its end.
   private var throttling: [EffectID: Throttle] = [:]
 
-  private struct Waiting {
+  // Classes, so that the dictionaries above hold one reference each: the runner is generic
+  // and not inlinable, and changing a struct in a dictionary through unspecialized code cost
+  // microseconds per replaced effect.
+  private final class Waiting {
     let window: any EffectWindow
     var effect: Effect<Action>
     var ids: [EffectID]
+
+    init(window: any EffectWindow, effect: Effect<Action>, ids: [EffectID]) {
+      self.window = window
+      self.effect = effect
+      self.ids = ids
+    }
   }
 
-  private struct Throttle {
+  private final class Throttle {
     let window: any EffectWindow
     var waiting: (effect: Effect<Action>, ids: [EffectID])?
     var hasTimer = false
+
+    init(window: any EffectWindow) {
+      self.window = window
+    }
   }
 
   /// Creates a runner that delivers the actions effects send to `send`.
@@ -79,8 +92,8 @@ package final class EffectRunner<Action: Sendable> {
   ) {
     if let waiting = debouncing[id] {
       // A wait is under way: this effect replaces the waiting one and moves the deadline.
-      debouncing[id]!.effect = effect
-      debouncing[id]!.ids = ids
+      waiting.effect = effect
+      waiting.ids = ids
       waiting.window.restart()
       return
     }
@@ -116,10 +129,10 @@ package final class EffectRunner<Action: Sendable> {
       return
     }
     if throttle.waiting == nil || latest {
-      throttling[id]!.waiting = (effect, ids)
+      throttle.waiting = (effect, ids)
     }
     guard !throttle.hasTimer else { return }
-    throttling[id]!.hasTimer = true
+    throttle.hasTimer = true
     let window = throttle.window
     start(ids: [id]) { [weak self] in
       do {
@@ -133,17 +146,19 @@ package final class EffectRunner<Action: Sendable> {
 
   private func endThrottleWindow(_ id: EffectID) {
     guard let throttle = throttling[id] else { return }
-    throttling[id]!.hasTimer = false
-    throttling[id]!.waiting = nil
+    throttle.hasTimer = false
     guard let waiting = throttle.waiting else { return }
+    throttle.waiting = nil
     throttle.window.restart()
     run(waiting.effect, ids: waiting.ids + [id])
   }
 
   private func cancel(_ id: EffectID) {
     debouncing[id] = nil
-    throttling[id]?.waiting = nil
-    throttling[id]?.hasTimer = false
+    if let throttle = throttling[id] {
+      throttle.waiting = nil
+      throttle.hasTimer = false
+    }
     guard let keys = keysByID.removeValue(forKey: id) else { return }
     for key in keys { tasks[key]?.cancel() }
   }
