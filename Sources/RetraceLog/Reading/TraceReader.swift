@@ -793,8 +793,20 @@ extension TraceReader {
         .corrupted, "malformed chunk at byte \(at): \(reason)", path: path,
         offset: chunk.frameOffset, chunk: chunk.index, sequence: sequence ?? chunk.firstSequence)
     }
+    /// Runs `body`, turning what it throws into damage in this chunk.
+    func guarded(_ body: () throws -> Void) throws(TraceError) {
+      do {
+        try body()
+      } catch let error as RecordCBOR.CursorError {
+        throw fail(error.reason, error.offset)
+      } catch let error as TraceError {
+        throw error
+      } catch {
+        throw fail("\(error)", cursor.offset)
+      }
+    }
     var snapshot: TraceRecord?
-    do {
+    try guarded {
       if chunk.startsWithSnapshot {
         let start = cursor.offset
         guard try cursor.readArrayCount() == 4,
@@ -814,12 +826,6 @@ extension TraceReader {
           source: .chunk(chunk.index))
         records += 1
       }
-    } catch let error as RecordCBOR.CursorError {
-      throw fail(error.reason, error.offset)
-    } catch let error as TraceError {
-      throw error
-    } catch {
-      throw fail("\(error)", cursor.offset)
     }
     if let snapshot { output.append(snapshot) }
     if chunk.actionCount > 0 {
@@ -836,7 +842,7 @@ extension TraceReader {
     var previous = chunk.firstSequence - 1
     let last = chunk.firstSequence - 1 + UInt64(chunk.actionCount)
     var checkpoints = 0
-    do {
+    try guarded {
       while !cursor.isAtEnd {
         let start = cursor.offset
         let count = try cursor.readArrayCount()
@@ -869,12 +875,6 @@ extension TraceReader {
         }
         records += 1
       }
-    } catch let error as RecordCBOR.CursorError {
-      throw fail(error.reason, error.offset)
-    } catch let error as TraceError {
-      throw error
-    } catch {
-      throw fail("\(error)", cursor.offset)
     }
     records += actions.count
     guard records == chunk.recordCount, checkpoints == chunk.checkpointCount else {
