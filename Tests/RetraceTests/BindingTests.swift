@@ -245,6 +245,25 @@ private func message(_ error: DecodingError?) -> String {
     #expect(store.state.isSaveEnabled)
   }
 
+  /// SwiftUI's `$store.title` (`@Bindable`) writes through this key path.
+  @MainActor @Test func aDeclaredFieldIsAReferenceWritableKeyPathOfTheStore() {
+    let store = Store(initialState: NoteForm(), reducer: noteFormReducer)
+    let title: ReferenceWritableKeyPath<Store<NoteForm, NoteFormAction>, String> = \.title
+    store[keyPath: title] = "Groceries"
+    #expect(store[keyPath: title] == "Groceries")
+    #expect(store.sequence == 1)
+  }
+
+  @MainActor @Test func writingAnUndeclaredFieldThroughTheStoreIsReported() {
+    let store = Store(initialState: NoteForm(), reducer: noteFormReducer)
+    withKnownIssue {
+      store.body = "draft"
+    } matching: { issue in
+      issue.description.contains("\\NoteForm.body is not a bindable field of NoteForm")
+    }
+    #expect(store.state.body == "draft")
+  }
+
   @MainActor @Test func aTestStoreAssertsABindingLikeAnyAction() async {
     let store = TestStore(initialState: NoteForm(), reducer: noteFormReducer)
     await store.send(.binding(.set(\.title, "x"))) {

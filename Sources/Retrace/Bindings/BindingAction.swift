@@ -64,6 +64,10 @@ extension BindingAction where Root: BindableState {
   /// - Parameters:
   ///   - keyPath: A field declared in `Root.bindings`.
   ///   - value: Its new value.
+  ///   - fileID: Where an undeclared key path is reported; the default is right.
+  ///   - filePath: The caller's file path, for the same report.
+  ///   - line: The caller's line, for the same report.
+  ///   - column: The caller's column, for the same report.
   /// - Returns: The action.
   public static func set<Value: Codable & Equatable & Sendable>(
     _ keyPath: WritableKeyPath<Root, Value> & Sendable, _ value: Value,

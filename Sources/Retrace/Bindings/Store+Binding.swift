@@ -1,6 +1,6 @@
 extension Store where Action: BindableAction, Action.State == State {
   /// A declared bindable field of the state, read and written through the store: reading it
-  /// is the observed read of ``subscript(dynamicMember:)-(KeyPath<State,Value>)``; writing it
+  /// observes that field only, as `store.count` does for any field; writing it
   /// sends `.binding(.set(keyPath, newValue))`, one recorded action.
   ///
   /// ```swift
