@@ -34,7 +34,9 @@ public struct NotesReducer: Reducer, Sendable {
 
   /// The reducer with the edit sheet's reducer run on ``NotesState/editor``.
   public static var feature: some Reducer<NotesState, NotesAction> & Sendable {
-    NotesReducer().ifLet(\.editor, action: ActionCase(\.editor), then: EditorReducer())
+    NotesReducer().ifLet(
+      \.editor, action: ActionCase(\.editor),
+      then: BindingReducer().combined(with: EditorReducer()))
   }
 
   /// Applies a notes action.
@@ -115,7 +117,8 @@ public struct NotesReducer: Reducer, Sendable {
   }
 }
 
-/// The edit sheet's reducer: its fields and its save, an effect of its own.
+/// The edit sheet's reducer: its save, an effect of its own. Its fields are set by the
+/// `BindingReducer` that runs before it.
 public struct EditorReducer: Reducer, Sendable {
   /// Creates the reducer.
   public init() {}
@@ -124,11 +127,9 @@ public struct EditorReducer: Reducer, Sendable {
   public func reduce(into state: inout EditorState, action: EditorAction) -> Effect<EditorAction> {
     @Dependency(\.notesClient) var client
     switch action {
-    case .titleChanged(let title):
-      state.note.title = title
-      return .none
-    case .bodyChanged(let body):
-      state.note.body = body
+    case .binding:
+      // BindingReducer, before this reducer, set the field.
+      state.saveError = nil
       return .none
     case .saveTapped:
       state.isSaving = true

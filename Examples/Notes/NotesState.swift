@@ -1,4 +1,5 @@
 import IdentifiedCollections
+import Retrace
 import RetraceCoordinator
 
 /// The notes example's state.
@@ -42,7 +43,10 @@ public struct SearchResults: Codable, Equatable, Sendable {
 }
 
 /// The edit sheet's state: a copy of the note being edited, and its save.
-public struct EditorState: Codable, Equatable, Sendable {
+///
+/// Its two fields are bindable: every keystroke is one `binding` action, recorded with the
+/// field's name (`{"field":"title","value":"Groceries"}`).
+public struct EditorState: Codable, Equatable, Sendable, BindableState {
   /// The note as edited so far.
   public var note: Note
   /// Whether a save is in flight.
@@ -54,4 +58,9 @@ public struct EditorState: Codable, Equatable, Sendable {
   public init(note: Note) {
     self.note = note
   }
+
+  /// The fields a binding action may set: the note's title and text.
+  public static let bindings = Bindings<EditorState>()
+    .field("title", \.note.title)
+    .field("body", \.note.body)
 }

@@ -30,7 +30,14 @@ public enum NotesWorkload {
       }
       return .editor(action: .saved(note: editor.note))
     }
-    if !state.query.isEmpty, state.results == nil, roll < 45 {
+    if !state.query.isEmpty, state.results == nil, state.navigation.visibleRoute == .list,
+      let word = words.first(where: { $0.hasPrefix(state.query) && $0.count > state.query.count }),
+      roll < 70
+    {
+      // Typing on, faster than the search waits: no search runs between these keystrokes.
+      return .queryChanged(query: String(word.prefix(state.query.count + 1)))
+    }
+    if !state.query.isEmpty, state.results == nil, roll < 85 {
       // Typing stopped: the debounced search answers (rarely, a stale answer comes first).
       if roll < 3, state.query.count > 1 {
         let older = String(state.query.dropLast())
@@ -64,9 +71,9 @@ public enum NotesWorkload {
       guard let editor = state.editor else { return .navigation(action: .dismiss) }
       switch roll {
       case 0..<45:
-        return .editor(action: .bodyChanged(body: editor.note.body + word(&random)))
+        return .editor(action: .binding(.set(\.note.body, editor.note.body + word(&random))))
       case 45..<60:
-        return .editor(action: .titleChanged(title: editor.note.title + word(&random)))
+        return .editor(action: .binding(.set(\.note.title, editor.note.title + word(&random))))
       case 60..<85:
         return .editor(action: .saveTapped)
       default:
@@ -95,16 +102,12 @@ public enum NotesWorkload {
     " " + words.randomElement(using: &random)!
   }
 
-  /// The search field after one more keystroke: a letter of a word being typed, or a
-  /// backspace.
+  /// The search field after one more keystroke: a backspace, or the first letter of a new
+  /// word (the letters after it come while the search waits).
   private static func typing(after query: String, random: inout SeededRandom) -> String {
-    if query.count >= 6 || (!query.isEmpty && Int.random(in: 0..<5, using: &random) == 0) {
+    if !query.isEmpty, Int.random(in: 0..<3, using: &random) == 0 {
       return String(query.dropLast())
     }
-    let target = words.randomElement(using: &random)!
-    if target.hasPrefix(query), target.count > query.count {
-      return String(target.prefix(query.count + 1))
-    }
-    return String(target.prefix(1))
+    return String(words.randomElement(using: &random)!.prefix(1))
   }
 }

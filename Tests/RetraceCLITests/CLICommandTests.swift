@@ -20,7 +20,7 @@ import Testing
     #expect(
       domains.map { $0["name"] as? String } == [
         "counter", "banking", "settings", "posts", "registration", "dishes", "movies",
-        "stocks", "package", "banking-with-fees",
+        "stocks", "package", "notes", "banking-with-fees",
       ])
     let counter = domains[0]
     #expect(counter["actionCases"] as? [String] == ["increment", "decrement", "reset"])

@@ -32,7 +32,7 @@ private func runScript(_ name: String, _ arguments: [String] = []) async throws 
       ["replay", traces.path, "--verify", "--json"], in: try Fixtures.temporaryDirectory())
     #expect(result.exitCode == 0, "\(result)")
     let json = try result.json()
-    #expect(json["verified"] as? Int == 10)
+    #expect(json["verified"] as? Int == 11)
     #expect(json["diverged"] as? Int == 0)
   }
 

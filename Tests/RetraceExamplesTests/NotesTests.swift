@@ -83,7 +83,7 @@ import Testing
       $0.navigation.apply(.present(route: .edit(id: "n1"), style: .sheet), rules: NotesFlow.rules)
       $0.editor = EditorState(note: groceries)
     }
-    await store.send(.editor(action: .titleChanged(title: "Shopping"))) {
+    await store.send(.editor(action: .binding(.set(\.note.title, "Shopping")))) {
       $0.editor?.note.title = "Shopping"
     }
     await store.send(.editor(action: .saveTapped)) { $0.editor?.isSaving = true }

@@ -9,8 +9,14 @@ import Testing
 @MainActor
 @Suite struct ReplayTests {
   func replayEqualsLive<D: Domain>(_ domain: D, seed: UInt64, count: Int) -> Bool {
+    // Effects off, as in a replay: the workload answers for them (it sends the results an
+    // effect would), and an effect here would reach a domain's live or test dependencies.
     let store = Store(
-      initialState: domain.initialState, reducer: Reduce { domain.reduce(into: &$0, action: $1) })
+      initialState: domain.initialState,
+      reducer: Reduce<D.State, D.Action> { state, action in
+        _ = domain.reduce(into: &state, action: action)
+        return .none
+      })
     let capture = Capture<D.State, D.Action>()
     store.attach(capture)
     var random = SeededRandom(seed: seed)
