@@ -78,7 +78,7 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   /// changed it.
   @usableFromInline var observedFields: [AnyKeyPath: ObservedField] = [:]
   /// The checks of ``observedFields``, in an array for `send` to go through.
-  @usableFromInline var fieldChecks: [ObservedField] = []
+  @usableFromInline @exclusivity(unchecked) var fieldChecks: [ObservedField] = []
   @usableFromInline let registrar = ObservationRegistrar()
   private lazy var effects = EffectRunner<Action> { [weak self] action in self?.send(action) }
   @usableFromInline @exclusivity(unchecked) var _sequence: UInt64 = 0
