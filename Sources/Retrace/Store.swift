@@ -78,10 +78,13 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   /// changed it.
   @usableFromInline var observedFields: [AnyKeyPath: ObservedField] = [:]
   /// The checks of ``observedFields``, in an array for `send` to go through.
-  @usableFromInline var fieldChecks: [ObservedField] = []
+  @usableFromInline @exclusivity(unchecked) var fieldChecks: [ObservedField] = []
   @usableFromInline let registrar = ObservationRegistrar()
   private lazy var effects = EffectRunner<Action> { [weak self] action in self?.send(action) }
   @usableFromInline @exclusivity(unchecked) var _sequence: UInt64 = 0
+  /// For a child store made by ``scope(state:action:)-(KeyPath<State,ChildState>,_)``: what
+  /// ties it to its parent; `nil` for a store made with a reducer. `send` never reads it.
+  @usableFromInline let parentLink: ParentLink?
 
   /// An attached recorder and its `record`, wrapped where `attach` was called.
   @usableFromInline
@@ -140,6 +143,19 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
     self.currentState = initialState
     self.reduce = { reducer.reduce(into: &$0, action: $1) }
     self.clock = clock
+    self.parentLink = nil
+  }
+
+  /// Creates a child store: `reduce` forwards to the parent that `parentLink` ties it to.
+  @usableFromInline
+  init(
+    initialState: State, clock: StoreClock, parentLink: ParentLink,
+    reduce: @escaping (inout State, Action) -> Effect<Action>
+  ) {
+    self.currentState = initialState
+    self.reduce = reduce
+    self.clock = clock
+    self.parentLink = parentLink
   }
 
   /// Calls `body` with the current state without registering an observation, as TCA's
@@ -292,15 +308,23 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
     let last = LastValue(value)
     let offset = MemoryLayout<State>.offset(of: keyPath)
     return { state in
-      let value =
-        if let offset {
-          withUnsafeBytes(of: state) { $0.load(fromByteOffset: offset, as: Value.self) }
-        } else {
-          state[keyPath: keyPath]
-        }
+      let value = Self.value(of: state, at: keyPath, offset: offset)
       guard value != last.value else { return false }
       last.value = value
       return true
+    }
+  }
+
+  /// The value at `keyPath` in `state`; `offset` is the key path's offset in the state when
+  /// it names a stored property (`MemoryLayout.offset(of:)`), which is read directly.
+  @inlinable @inline(__always)
+  nonisolated static func value<Value>(
+    of state: State, at keyPath: KeyPath<State, Value>, offset: Int?
+  ) -> Value {
+    if let offset {
+      withUnsafeBytes(of: state) { $0.load(fromByteOffset: offset, as: Value.self) }
+    } else {
+      state[keyPath: keyPath]
     }
   }
 
@@ -506,7 +530,12 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   /// cancelled and no effect runs again.
   ///
   /// Called while an action is being reduced or observed (by a recorder or a subscriber),
-  /// the jump happens once that action and the actions queued behind it are done.
+  /// the jump happens once that action and the actions queued behind it are done. Actions
+  /// that observers send while they are told of the jump are reduced right after it.
+  ///
+  /// On a child store (``scope(state:action:)-(KeyPath<State,ChildState>,_)``), the jump moves
+  /// the child's state alone, not the parent's: the child shows `state` until the parent's
+  /// state next changes.
   ///
   /// - Parameter state: The state to move to, usually one the store held earlier.
   public func jump(to state: State) {
@@ -514,6 +543,13 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
       Task { @MainActor in self.jump(to: state) }
       return
     }
+    moveState(to: state)
+  }
+
+  /// Sets the state to `state` without an action and tells recorders (as a jump) and
+  /// observers, then reduces the actions they sent meanwhile. Only when no action is in
+  /// progress (`isSending` is false).
+  func moveState(to state: State) {
     isSending = true
     defer { isSending = false }
     let previous = currentState
@@ -530,20 +566,31 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
       }
     }
     notifyObservers(old: previous, tracked: tracked)
+    while let next = queue.popFirst() {
+      process(next)
+    }
   }
 
-  /// The number of effects still running.
-  public var runningEffectCount: Int { effects.runningCount }
+  /// The number of effects still running. A child store runs none of its own: this is its
+  /// parent's count.
+  public var runningEffectCount: Int {
+    if let parentLink { return parentLink.parent.runningEffectCount }
+    return effects.runningCount
+  }
 
-  /// Cancels every running effect.
+  /// Cancels every running effect. On a child store, the parent's effects, which are the
+  /// ones the child's actions started.
   public func cancelAllEffects() {
+    if let parentLink { return parentLink.parent.cancelAllEffects() }
     effects.cancelAll()
   }
 
-  /// Waits until every running effect (and every effect they start) has finished.
+  /// Waits until every running effect (and every effect they start) has finished; on a
+  /// child store, every effect of its parent.
   ///
   /// Useful in tests and command-line tools; an app rarely needs it.
   public func waitForEffects() async {
+    if let parentLink { return await parentLink.parent.waitForEffects() }
     await effects.waitUntilIdle()
   }
 }

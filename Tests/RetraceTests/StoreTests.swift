@@ -5,6 +5,17 @@ import Testing
 
 @MainActor
 @Suite struct StoreTests {
+  @Test func actionsSentWhileObserversAreToldOfAJumpAreReducedRightAfterIt() {
+    let store = Store(initialState: Tally(), reducer: tallyReducer)
+    let subscription = store.subscribe(to: \.total) { _, new in
+      if new == 5 { store.send(.log("five")) }
+    }
+    store.jump(to: Tally(total: 5))
+    #expect(store.state == Tally(total: 5, log: ["five"]))
+    #expect(store.sequence == 1)
+    _ = subscription
+  }
+
   @Test func sendReducesAndCountsSequenceNumbers() {
     let store = Store(initialState: Tally(), reducer: tallyReducer)
     store.send(.add(2))

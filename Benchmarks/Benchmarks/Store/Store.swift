@@ -1,7 +1,8 @@
 // The store's hot path: W0 (the reducer called directly, the floor), W1 (counter through
 // `send`), W2 (banking through `send`, on a fresh and on a grown state), W3 (observers)
-// W3s (observers of a part of the state) and W3f (a field observed on its own); W1e and W1d
-// (an effect per action, built and dropped, or debounced).
+// W3s (observers of a part of the state), W3f (a field observed on its own), W1s (W1
+// through a child store made by `scope`), W1e and W1d (an effect per action, built and
+// dropped, or debounced).
 //
 // This is also how to benchmark your own reducer with Retrace: generate the actions before
 // the measurement starts, build the store outside it, and measure only the `send` loop.
@@ -65,6 +66,32 @@ let benchmarks: @Sendable () -> Void = {
       }
       benchmark.stopMeasurement()
       blackHole(store.state)
+    }
+  } setup: {
+    Workloads.counterActions(count: count)
+  }
+
+  // MARK: W1s: W1's actions sent through a child store (`scope`) of a parent that embeds the
+  // counter with `Scope`: what a child view's `send` costs over the parent's.
+
+  Benchmark(
+    "W1s_counter_scoped_send",
+    configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)
+  ) {
+    benchmark, actions in
+    onMainActor(benchmark) { benchmark in
+      let store = Store(
+        initialState: CounterParentState(),
+        reducer: Scope(
+          state: \CounterParentState.counter, action: CounterParentAction.counterCase,
+          child: CounterReducer()))
+      let child = store.scope(state: \.counter, action: CounterParentAction.counterCase)
+      benchmark.startMeasurement()
+      for action in actions {
+        child.send(action)
+      }
+      benchmark.stopMeasurement()
+      blackHole(child.state)
     }
   } setup: {
     Workloads.counterActions(count: count)
@@ -204,4 +231,20 @@ let benchmarks: @Sendable () -> Void = {
 @MainActor
 final class Sink {
   var changes = 0
+}
+
+/// A parent feature that embeds the counter, for W1s.
+struct CounterParentState: Sendable {
+  var counter = CounterState()
+  var title = ""
+}
+
+/// The parent's actions: the counter's, embedded.
+enum CounterParentAction: Sendable {
+  case counter(CounterAction)
+  case rename(String)
+
+  static let counterCase = ActionCase<CounterParentAction, CounterAction>(
+    embed: CounterParentAction.counter,
+    extract: { if case .counter(let action) = $0 { action } else { nil } })
 }
