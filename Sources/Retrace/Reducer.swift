@@ -20,7 +20,7 @@
 ///
 /// Reducers compose: ``combined(with:)`` runs two reducers on the same state, ``Scope`` runs a
 /// child reducer on part of the state, ``forEach(_:action:element:)`` runs a reducer on one
-/// element of an identified collection and ``ifLet(_:action:then:)`` on an optional child.
+/// element of an identified collection and `ifLet(_:action:then:)` on an optional child.
 public protocol Reducer<State, Action> {
   /// The state this reducer changes.
   associatedtype State

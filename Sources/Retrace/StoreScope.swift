@@ -46,7 +46,7 @@ extension Store {
   /// ```
   ///
   /// The child reduces nothing itself: ``send(_:)`` on it sends `action.embed(childAction)`
-  /// to this store, whose reducer (with ``Scope`` or ``Reducer/ifLet(_:action:then:)``)
+  /// to this store, whose reducer (with ``Scope`` or `ifLet(_:action:then:)`)
   /// changes the child's part and runs the effects. The child's ``state`` follows this
   /// store's after every action, and is observed like any store's: per field through
   /// `childStore.someField`, as a whole through `childStore.state`. Its subscriptions work
@@ -84,7 +84,7 @@ extension Store {
   ///
   /// Once made, the child keeps its last state when this store's part becomes `nil` (while a
   /// dismissed view animates away), and its actions are still sent to this store, whose
-  /// ``Reducer/ifLet(_:action:then:)`` ignores them. Otherwise it is the child store of
+  /// `ifLet(_:action:then:)` ignores them. Otherwise it is the child store of
   /// ``scope(state:action:)-(KeyPath<State,ChildState>,_)``.
   ///
   /// - Parameters:

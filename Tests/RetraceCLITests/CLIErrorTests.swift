@@ -66,7 +66,7 @@ import Testing
     expectError(
       try workspace.run("generate bakery --actions 3 -o x.jsonl"), code: 4,
       containing:
-        "unknown domain 'bakery'; known: counter, banking, settings, posts, registration, dishes, movies, stocks, package, banking-with-fees"
+        "unknown domain 'bakery'; known: counter, banking, settings, posts, registration, dishes, movies, stocks, package, notes, banking-with-fees"
     )
     try workspace.write(
       #"{"format":"retrace-jsonl","version":1,"domain":"bakery","actionSchemaVersion":1,"sessionID":"s","startTime":0,"producer":"p","firstSequence":0}"#

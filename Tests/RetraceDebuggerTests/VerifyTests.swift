@@ -30,7 +30,7 @@ import Testing
     #expect(
       registry.names == [
         "counter", "banking", "settings", "posts", "registration", "dishes", "movies", "stocks",
-        "package",
+        "package", "notes",
       ])
 
     // The first overdraft: the first action after which a penalty is booked.

@@ -72,29 +72,37 @@ let benchmarks: @Sendable () -> Void = {
   }
 
   // MARK: W1s: W1's actions sent through a child store (`scope`) of a parent that embeds the
-  // counter with `Scope`: what a child view's `send` costs over the parent's.
+  // counter with `Scope`: what a child view's `send` costs over the parent's. W1p sends the
+  // same actions, embedded, to that parent while the child store is alive: the parent's
+  // send in the same app, which W1s is compared with.
 
-  Benchmark(
-    "W1s_counter_scoped_send",
-    configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)
-  ) {
-    benchmark, actions in
-    onMainActor(benchmark) { benchmark in
-      let store = Store(
-        initialState: CounterParentState(),
-        reducer: Scope(
-          state: \CounterParentState.counter, action: CounterParentAction.counterCase,
-          child: CounterReducer()))
-      let child = store.scope(state: \.counter, action: CounterParentAction.counterCase)
-      benchmark.startMeasurement()
-      for action in actions {
-        child.send(action)
+  for throughChild in [true, false] {
+    let name = throughChild ? "W1s_counter_scoped_send" : "W1p_counter_parent_send_with_child"
+    Benchmark(name, configuration: BenchmarkSettings.configuration(mallocs: zeroPerAction)) {
+      benchmark, actions in
+      onMainActor(benchmark) { benchmark in
+        let store = Store(
+          initialState: CounterParentState(),
+          reducer: Scope(
+            state: \CounterParentState.counter, action: CounterParentAction.counterCase,
+            child: CounterReducer()))
+        let child = store.scope(state: \.counter, action: CounterParentAction.counterCase)
+        benchmark.startMeasurement()
+        if throughChild {
+          for action in actions {
+            child.send(action)
+          }
+        } else {
+          for action in actions {
+            store.send(.counter(action))
+          }
+        }
+        benchmark.stopMeasurement()
+        blackHole(child.state)
       }
-      benchmark.stopMeasurement()
-      blackHole(child.state)
+    } setup: {
+      Workloads.counterActions(count: count)
     }
-  } setup: {
-    Workloads.counterActions(count: count)
   }
 
   for grown in [false, true] {

@@ -1,5 +1,5 @@
 /// Runs a child reducer on optional child state when it is present, then the parent reducer;
-/// see ``Reducer/ifLet(_:action:then:)``.
+/// see `ifLet(_:action:then:)`.
 ///
 /// The child's effects end with the child: they are cancellable under an identifier private
 /// to this `ifLet`, which it cancels when the child state is dismissed.
@@ -139,7 +139,7 @@ extension Reducer {
   ///   .ifLet(\.sheet, action: .sheet, then: SheetReducer())
   /// ```
   ///
-  /// As ``ifLet(_:action:then:)``, with the child's `id` in its effects' identifier: a sheet
+  /// As `ifLet(_:action:then:)`, with the child's `id` in its effects' identifier: a sheet
   /// replaced by another sheet in one action takes its effects with it, and the new sheet's
   /// effects run on.
   ///
