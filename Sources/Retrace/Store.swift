@@ -549,6 +549,10 @@ public final class Store<State: Sendable, Action: Sendable>: Observable {
   /// Sets the state to `state` without an action and tells recorders (as a jump) and
   /// observers, then reduces the actions they sent meanwhile. Only when no action is in
   /// progress (`isSending` is false).
+  ///
+  /// Inlinable: a child store moves to its part of the parent's state after every parent
+  /// action, and unspecialized, that cost about 500 ns per action (W1p).
+  @inlinable
   func moveState(to state: State) {
     isSending = true
     defer { isSending = false }

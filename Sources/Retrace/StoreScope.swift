@@ -166,7 +166,7 @@ extension Store {
 
   /// Moves a child store's state to its parent's part, `state`, as a jump that its recorders
   /// see; once the action in progress is done when there is one.
-  @usableFromInline
+  @inlinable
   func followParent(_ state: State) {
     if isSending {
       // What the parent holds then, not `state`: the parent may have moved on.
