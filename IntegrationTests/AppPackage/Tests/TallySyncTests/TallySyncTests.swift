@@ -5,8 +5,34 @@ import TallyApp
 import TallySync
 import Testing
 
-/// From outside the package: dependencies, a test clock and a debounced effect.
+/// From outside the package: dependencies, a test clock, a debounced effect and a child store.
 @MainActor @Suite struct TallySyncTests {
+  @Test func aChildViewSendsThroughItsScopedStore() async {
+    let clock = TestClock<Duration>()
+    let saves = LockIsolated<[Int]>([])
+    let store = Store(initialState: SyncedTally(), reducer: SyncedTallyReducer()) {
+      $0.continuousClock = clock
+      $0.tallyServer.save = { count in
+        saves.withValue { $0.append(count) }
+        return 0
+      }
+    }
+    // What the tally's own view holds: a store of the tally alone.
+    let tally: Store<Tally, TallyAction> = store.scope(
+      state: \.tally, action: SyncedTallyAction.tallyCase)
+    tally.send(.add(2))
+    tally.send(.add(3))
+    #expect(tally.count == 5)
+    #expect(store.state.tally.history == [2, 3])
+    await clock.advance(by: .seconds(1))
+    await store.waitForEffects()
+    #expect(store.savedCount == 5)
+    #expect(saves.value == [5])
+    // The parent's own actions reach the child too.
+    store.send(.tally(.clear))
+    #expect(tally.count == 0)
+  }
+
   @Test func theTallyIsSavedOnceASecondAfterTheLastChange() async {
     let saves = LockIsolated<[Int]>([])
     let store = TestStore(initialState: SyncedTally(), reducer: SyncedTallyReducer()) {
