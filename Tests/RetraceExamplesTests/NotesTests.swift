@@ -118,6 +118,31 @@ import Testing
     await failingStore.finish()
   }
 
+  @Test func dismissingTheSheetCancelsItsSave() async {
+    let store = await loadedStore()
+    store.exhaustivity = .off
+    await store.send(.navigation(action: .push(route: .detail(id: "n1"))))
+    await store.send(.navigation(action: .present(route: .edit(id: "n1"), style: .sheet)))
+    store.exhaustivity = .on
+    // A server that answers only after 10 seconds on the test clock.
+    let slow = NotesReducer.feature.transformDependency {
+      @Dependency(\.continuousClock) var clock
+      $0.notesClient.save = { note in
+        try await clock.sleep(for: .seconds(10))
+        return note
+      }
+    }
+    let sheet = TestStore(initialState: store.state, reducer: slow)
+    await sheet.send(.editor(action: .saveTapped)) { $0.editor?.isSaving = true }
+    await sheet.send(.navigation(action: .dismiss)) {
+      $0.navigation.apply(.dismiss, rules: NotesFlow.rules)
+      $0.editor = nil
+    }
+    await sheet.advance(by: .seconds(30))
+    #expect(sheet.receivedActions.isEmpty)
+    await sheet.finish()
+  }
+
   @Test func editingANoteOtherThanTheOneShownIsRefused() async {
     let store = await loadedStore()
     store.exhaustivity = .off
