@@ -28,10 +28,9 @@ public let notesInvariants: [Invariant<NotesState>] = [
   },
   Invariant(
     "editor-matches-sheet",
-    "The editor is open exactly while the edit sheet of a known note is presented, and edits that note."
+    "The editor is open exactly while an edit sheet is presented, and edits that sheet's note: no sheet shows nothing."
   ) { state in
-    let presented = state.presentedEditID.flatMap { state.notes[id: $0] == nil ? nil : $0 }
-    return state.editor?.note.id == presented
+    state.editor?.note.id == state.presentedEditID
   },
   Invariant(
     "results-answer-query",

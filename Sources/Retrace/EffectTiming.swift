@@ -1,3 +1,5 @@
+import IssueReporting
+
 /// Effects in time: debounced, throttled and repeated on a clock.
 ///
 /// Each operator takes the clock to wait on, so that a test can pass a `TestClock` (from
@@ -23,6 +25,8 @@ extension Effect {
   /// the effect that finally starts cancels any earlier one of the same `id` still running.
   /// Replacing costs no task and no timer: one waiting task per `id` reads the latest
   /// deadline when it wakes. ``cancel(id:)`` with the same `id` stops the wait and the work.
+  /// A negative interval waits for none; one longer than a hundred years waits a hundred
+  /// years.
   ///
   /// - Parameters:
   ///   - id: The identifier shared by the effects that replace each other.
@@ -71,7 +75,9 @@ extension Effect {
   ///
   /// The ticks are due at whole multiples of `interval` after the start, so a late tick
   /// does not delay the ones after it. Starting a timer with the `id` of a running one
-  /// replaces it.
+  /// replaces it. An interval that is not positive is a programming error, reported as an
+  /// issue (a test fails), and the timer does not start; one longer than a hundred years
+  /// is a hundred years.
   ///
   /// - Parameters:
   ///   - id: The identifier that stops the timer.
@@ -83,7 +89,12 @@ extension Effect {
     id: some Hashable & Sendable, every interval: Duration, clock: C,
     send action: @escaping @Sendable () -> Action
   ) -> Self where Action: Sendable {
-    Self(
+    guard interval > .zero else {
+      reportIssue("A timer's interval must be positive; \(interval) would send without end.")
+      return .none
+    }
+    let interval = EffectTiming.clamped(interval)
+    return Self(
       .run(nil) { send in
         var deadline = clock.now.advanced(by: interval)
         while (try? await clock.sleep(until: deadline, tolerance: nil)) != nil {
@@ -105,8 +116,17 @@ struct EffectTiming: Sendable {
   let clock: any Clock<Duration>
 
   init<C: Clock<Duration>>(interval: Duration, clock: C) {
-    self.interval = interval
+    self.interval = Self.clamped(interval)
     self.clock = clock
+  }
+
+  /// The longest wait: a hundred years. A longer one would overflow the clock's instants.
+  static let longest = Duration.seconds(100 * 366 * 24 * 3600)
+
+  /// `interval` within 0 ... ``longest``: a negative wait is none, and a wait beyond the
+  /// clock's range is the longest.
+  static func clamped(_ interval: Duration) -> Duration {
+    min(max(interval, .zero), longest)
   }
 
   /// Makes the waiting state of one identifier, on this clock.

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -46,9 +48,9 @@ public struct StoreClock: Sendable {
   }
 
   /// A clock that reads the time from `clock`: `start` plus the time `clock` has moved
-  /// since this call. With a test clock (swift-clocks' `TestClock`) a trace's times follow
-  /// the test's `advance(by:)`; with `ContinuousClock` they never go back, even when the
-  /// system's time is set back.
+  /// since the first action it timed. With a test clock (swift-clocks' `TestClock`) a
+  /// trace's times follow the test's `advance(by:)`; with `ContinuousClock` they never go
+  /// back, even when the system's time is set back.
   ///
   /// ```swift
   /// let clock = TestClock()
@@ -56,15 +58,25 @@ public struct StoreClock: Sendable {
   ///                   clock: StoreClock(clock, startingAt: 1_763_771_000))
   /// ```
   ///
+  /// `clock` is first read when the store first needs a time, that is, when a recorder sees
+  /// its first action: a store that records nothing never reads it (so a test's
+  /// unimplemented clock is not touched by a store that does not record).
+  ///
   /// - Parameters:
   ///   - clock: The clock to follow.
-  ///   - start: The time in seconds since 1970 at which `clock` reads now; the system's
-  ///     time by default.
+  ///   - start: The time in seconds since 1970 of the first action timed; the system's time
+  ///     then by default.
   public init<C: Clock<Duration>>(_ clock: C, startingAt start: Double? = nil) {
-    let origin = clock.now
-    let start = start ?? StoreClock.system.now(0)
+    let origin = Mutex<(instant: C.Instant, start: Double)?>(nil)
     self.init { _ in
-      let elapsed = origin.duration(to: clock.now).components
+      let now = clock.now
+      let (first, start) = origin.withLock { origin in
+        if let origin { return origin }
+        let first = (instant: now, start: start ?? StoreClock.system.now(0))
+        origin = first
+        return first
+      }
+      let elapsed = first.duration(to: now).components
       return start + Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
     }
   }

@@ -332,7 +332,8 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     if effects.runningCount > 0 {
       reportIssue(
         "\(effects.runningCount) effect(s) still running after \(timeout ?? self.timeout). "
-          + "Cancel them in the reducer, or wait longer.",
+          + "Cancel them in the reducer; a debounce, throttle, timer or sleep on the store's "
+          + "clock waits until advance(by:) moves it.",
         fileID: fileID, filePath: filePath, line: line, column: column)
       effects.cancelAll()
     }

@@ -256,3 +256,125 @@ final class TimesRecorder: StoreRecorder {
     times.withLock { $0.append(transition.time) }
   }
 }
+
+/// A sheet with a debounced search and a throttled refresh, presented with `ifLet`: what a
+/// dismissal must end, and what a second presentation must get back.
+struct SheetState: Equatable, Sendable {
+  var results: [String] = []
+  var refreshed: [Int] = []
+}
+
+enum SheetAction: Equatable, Sendable {
+  case type(String)
+  case searched(String)
+  case tap(Int)
+  case refreshed(Int)
+}
+
+struct SheetFeature: Reducer {
+  func reduce(into state: inout SheetState, action: SheetAction) -> Effect<SheetAction> {
+    @Dependency(\.continuousClock) var clock
+    switch action {
+    case .type(let query):
+      return .send(.searched(query)).debounce(id: "search", for: .milliseconds(300), clock: clock)
+    case .searched(let query):
+      state.results.append(query)
+      return .none
+    case .tap(let n):
+      return .send(.refreshed(n)).throttle(
+        id: "refresh", for: .seconds(1), clock: clock, latest: true)
+    case .refreshed(let n):
+      state.refreshed.append(n)
+      return .none
+    }
+  }
+}
+
+struct HostState: Equatable, Sendable {
+  var sheet: SheetState?
+}
+
+enum HostAction: Equatable, Sendable {
+  case present
+  case dismiss
+  case sheet(SheetAction)
+
+  static let sheetCase = ActionCase<HostAction, SheetAction>(
+    embed: HostAction.sheet, extract: { if case .sheet(let action) = $0 { action } else { nil } })
+}
+
+let hostReducer = Reduce<HostState, HostAction> { state, action in
+  switch action {
+  case .present: state.sheet = SheetState()
+  case .dismiss: state.sheet = nil
+  case .sheet: break
+  }
+  return .none
+}
+.ifLet(\.sheet, action: HostAction.sheetCase, then: SheetFeature())
+
+@MainActor
+@Suite struct TimingEdgeTests {
+  @Test func aDebounceEndedByADismissalWorksAgainWhenTheSheetComesBack() async {
+    let store = TestStore(initialState: HostState(), reducer: hostReducer)
+    await store.send(.present) { $0.sheet = SheetState() }
+    await store.send(.sheet(.type("a")))
+    await store.send(.dismiss) { $0.sheet = nil }
+    await store.send(.present) { $0.sheet = SheetState() }
+    await store.send(.sheet(.type("b")))
+    await store.advance(by: .milliseconds(300))
+    await store.receive(.sheet(.searched("b"))) { $0.sheet?.results = ["b"] }
+    await store.finish()
+  }
+
+  @Test func aThrottledEffectWaitingInADismissedSheetNeverRuns() async {
+    let store = TestStore(initialState: HostState(), reducer: hostReducer)
+    await store.send(.present) { $0.sheet = SheetState() }
+    await store.send(.sheet(.tap(1)))
+    await store.receive(.sheet(.refreshed(1))) { $0.sheet?.refreshed = [1] }
+    await store.send(.sheet(.tap(2)))
+    await store.send(.dismiss) { $0.sheet = nil }
+    await store.advance(by: .seconds(2))
+    #expect(store.receivedActions.isEmpty)
+    // The throttle is free again for the next sheet.
+    await store.send(.present) { $0.sheet = SheetState() }
+    await store.send(.sheet(.tap(3)))
+    await store.receive(.sheet(.refreshed(3))) { $0.sheet?.refreshed = [3] }
+    await store.finish()
+  }
+
+  @Test func aTimerThatIsNotPositiveIsReportedAndDoesNotStart() async {
+    await withKnownIssue {
+      let effect = Effect<SearchAction>.timer(id: "t", every: .zero, clock: ContinuousClock()) {
+        .tick
+      }
+      #expect(effect.isNone)
+    } matching: {
+      $0.description.contains("must be positive")
+    }
+  }
+
+  @Test func aDebounceLongerThanTheClocksRangeWaitsWithoutTrapping() async {
+    let store = Store(
+      initialState: SearchState(),
+      reducer: Reduce<SearchState, SearchAction> { _, _ in
+        Effect<SearchAction>.send(.tick).debounce(
+          id: "long", for: .seconds(Int64.max), clock: ContinuousClock())
+      })
+    store.send(.startTimer)
+    for _ in 0..<10 { await Task.yield() }
+    #expect(store.runningEffectCount == 1)
+    store.cancelAllEffects()
+    await store.waitForEffects()
+  }
+
+  @Test func aStoreWithDependenciesThatRecordsNothingNeverReadsTheClock() async {
+    // In a test, `continuousClock` is unimplemented unless set: a store made with
+    // dependencies must not touch it until it times an action for a recorder.
+    let store = Store(initialState: SearchState(), reducer: SearchFeature()) {
+      $0.searchClient.search = { _ in [] }
+    }
+    store.send(.searched(["x"]))
+    #expect(store.state.results == ["x"])
+  }
+}

@@ -4,6 +4,9 @@
 package final class EffectRunner<Action: Sendable> {
   private var tasks: [Int: Task<Void, Never>] = [:]
   private var keysByID: [EffectID: Set<Int>] = [:]
+  /// The identifiers each task is cancellable under, so that a finished task leaves only
+  /// its own entries of `keysByID` (a scan of every identifier made finishing quadratic).
+  private var idsByKey: [Int: [EffectID]] = [:]
   private var nextKey = 0
   private let send: @MainActor @Sendable (Action) -> Void
   /// The debounced effects waiting, by identifier: the latest effect and the window whose
@@ -19,11 +22,14 @@ package final class EffectRunner<Action: Sendable> {
     let window: any EffectWindow
     var effect: Effect<Action>
     var ids: [EffectID]
+    /// The identifiers the waiting task is cancellable under.
+    let taskIDs: [EffectID]
 
-    init(window: any EffectWindow, effect: Effect<Action>, ids: [EffectID]) {
+    init(window: any EffectWindow, effect: Effect<Action>, ids: [EffectID], taskIDs: [EffectID]) {
       self.window = window
       self.effect = effect
       self.ids = ids
+      self.taskIDs = taskIDs
     }
   }
 
@@ -31,6 +37,8 @@ package final class EffectRunner<Action: Sendable> {
     let window: any EffectWindow
     var waiting: (effect: Effect<Action>, ids: [EffectID])?
     var hasTimer = false
+    /// The identifiers the window's timer task is cancellable under.
+    var timerIDs: [EffectID] = []
 
     init(window: any EffectWindow) {
       self.window = window
@@ -84,6 +92,7 @@ package final class EffectRunner<Action: Sendable> {
       self?.finished(key)
     }
     tasks[key] = task
+    if !ids.isEmpty { idsByKey[key] = ids }
     for id in ids { keysByID[id, default: []].insert(key) }
   }
 
@@ -98,7 +107,7 @@ package final class EffectRunner<Action: Sendable> {
       return
     }
     let window = timing.makeWindow()
-    debouncing[id] = Waiting(window: window, effect: effect, ids: ids)
+    debouncing[id] = Waiting(window: window, effect: effect, ids: ids, taskIDs: ids + [id])
     start(ids: ids + [id]) { [weak self] in
       do {
         repeat { try await window.sleepUntilDeadline() } while !window.isOver
@@ -133,8 +142,9 @@ package final class EffectRunner<Action: Sendable> {
     }
     guard !throttle.hasTimer else { return }
     throttle.hasTimer = true
+    throttle.timerIDs = ids + [id]
     let window = throttle.window
-    start(ids: [id]) { [weak self] in
+    start(ids: ids + [id]) { [weak self] in
       do {
         repeat { try await window.sleepUntilDeadline() } while !window.isOver
       } catch {
@@ -153,11 +163,22 @@ package final class EffectRunner<Action: Sendable> {
     run(waiting.effect, ids: waiting.ids + [id])
   }
 
+  /// Cancels the tasks under `id`, and drops the debounced and throttled effects waiting
+  /// under it: their own identifier, or an outer one (an `ifLet`'s, when a child is
+  /// dismissed). A dropped wait whose task was not cancelled finds nothing when it wakes.
   private func cancel(_ id: EffectID) {
-    debouncing[id] = nil
-    if let throttle = throttling[id] {
-      throttle.waiting = nil
-      throttle.hasTimer = false
+    if !debouncing.isEmpty {
+      debouncing = debouncing.filter { _, waiting in
+        !waiting.taskIDs.contains(id) && !waiting.ids.contains(id)
+      }
+    }
+    for throttle in throttling.values {
+      if throttle.hasTimer, throttle.timerIDs.contains(id) {
+        throttle.hasTimer = false  // Its timer is cancelled below, with the identifier's tasks.
+        throttle.waiting = nil
+      } else if throttle.waiting?.ids.contains(id) == true {
+        throttle.waiting = nil
+      }
     }
     guard let keys = keysByID.removeValue(forKey: id) else { return }
     for key in keys { tasks[key]?.cancel() }
@@ -165,7 +186,7 @@ package final class EffectRunner<Action: Sendable> {
 
   private func finished(_ key: Int) {
     tasks[key] = nil
-    for id in Array(keysByID.keys) {
+    for id in idsByKey.removeValue(forKey: key) ?? [] {
       keysByID[id]?.remove(key)
       if keysByID[id]?.isEmpty == true { keysByID[id] = nil }
     }
@@ -175,6 +196,7 @@ package final class EffectRunner<Action: Sendable> {
   package func cancelAll() {
     for task in tasks.values { task.cancel() }
     keysByID.removeAll()
+    idsByKey.removeAll()
     debouncing.removeAll()
     throttling.removeAll()
   }
