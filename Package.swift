@@ -80,6 +80,9 @@ let store: [Target] = [
     ]
   ),
   .target(name: "RetraceCoordinator", dependencies: ["Retrace", .orderedCollections]),
+  // The model checker: breadth-first search and random walks over a domain's exploration
+  // actions, for `retrace check` and an app's own tests.
+  .target(name: "RetraceCheck", dependencies: ["Retrace", .issueReporting]),
   // Dependencies and clocks for effects, as TCA apps reach them: swift-dependencies'
   // `@Dependency`, `withDependencies` and swift-clocks' clocks. A product of its own, so
   // that an app that uses only the store does not build them.
@@ -120,8 +123,8 @@ let debugger: [Target] = [
   .target(
     name: "RetraceCLI",
     dependencies: [
-      "RetraceDebugger", "CRetraceTrap", "RetraceLog", "RetraceCoordinator", .argumentParser,
-      .rainbow,
+      "RetraceDebugger", "RetraceCheck", "CRetraceTrap", "RetraceLog", "RetraceCoordinator",
+      .argumentParser, .rainbow,
     ]
   ),
   // Retrace Studio: `retrace serve`, a web UI over RetraceDebugger. Its own target, so
@@ -224,6 +227,10 @@ let tests: [Target] = [
       "RetraceLiveProtocol", "retrace", "retrace-demo", .flyingFox, .flyingSocks,
     ]
   ),
+  .testTarget(
+    name: "RetraceCheckTests",
+    dependencies: ["RetraceCheck", "RetraceExamples", .issueReportingTestSupport]
+  ),
   .testTarget(name: "RetraceLiveProtocolTests", dependencies: ["RetraceLiveProtocol"]),
   .testTarget(
     name: "RetraceLiveTests",
@@ -253,6 +260,7 @@ let package = Package(
     .library(name: "RetraceDependencies", targets: ["RetraceDependencies"]),
     .library(name: "RetraceLog", targets: ["RetraceLog"]),
     .library(name: "RetraceCoordinator", targets: ["RetraceCoordinator"]),
+    .library(name: "RetraceCheck", targets: ["RetraceCheck"]),
     .library(name: "RetraceDebugger", targets: ["RetraceDebugger"]),
     .library(name: "RetraceCLI", targets: ["RetraceCLI"]),
     .library(name: "RetraceStudio", targets: ["RetraceStudio"]),

@@ -15,7 +15,9 @@ public let registrationDomain = DomainDefinition(
   sampleActions: RegistrationAction.samples,
   invariants: registrationInvariants,
   workload: RegistrationWorkload.workload,
-  redaction: registrationRedaction
+  redaction: registrationRedaction,
+  explorationActions: RegistrationExploration.actions,
+  predicates: registrationPredicates
 )
 
 /// What a recording with a redaction key writes of a registration session: every value typed

@@ -124,7 +124,7 @@ public enum RegistrationStatus: Codable, Hashable, Sendable {
 
 /// The registration screen's state: the form, the rules the last `register` found broken,
 /// and where the registration stands.
-public struct RegistrationState: Codable, Equatable, Sendable {
+public struct RegistrationState: Codable, Hashable, Sendable {
   /// What the user typed.
   public var form: RegistrationForm
   /// The rules the form broke when the user last tapped Register, shown beside the fields

@@ -35,6 +35,23 @@ public protocol Domain<State, Action>: Sendable {
   /// `nil` when the domain has none.
   var workload: Workload<State, Action>? { get }
 
+  /// The actions a model checker (`retrace check`, `ModelChecker`) may send in a state: a
+  /// finite list of concrete actions, computed from the state alone; `nil` (the default)
+  /// when the domain declares none.
+  ///
+  /// List what a user and the app's effects could send there: `addTransaction` for each
+  /// account that exists with a few amounts, and the answers effects send back
+  /// (`registrationSucceeded`). The same state must always give the same list, in the same
+  /// order.
+  var explorationActions: (@Sendable (State) -> [Action])? { get }
+  /// Which states a model checker explores further: a state for which it returns `false` is
+  /// checked but its successors are not computed (TLC's state constraint); `nil` (the
+  /// default) explores every state.
+  var stateConstraint: (@Sendable (State) -> Bool)? { get }
+  /// Named conditions a model checker can search for (`retrace check --reach NAME`), such as
+  /// "a user is registered"; none by default.
+  var predicates: [StatePredicate<State>] { get }
+
   /// Which action and state fields hold personal data, and what a recorder with a
   /// redaction key writes of them; `nil` (the default) when the domain declares none.
   var redaction: RedactionPolicy? { get }
@@ -84,6 +101,20 @@ public protocol Domain<State, Action>: Sendable {
 }
 
 extension Domain {
+  /// By default a domain declares no exploration actions.
+  public var explorationActions: (@Sendable (State) -> [Action])? { nil }
+
+  /// By default every state is explored.
+  public var stateConstraint: (@Sendable (State) -> Bool)? { nil }
+
+  /// By default a domain declares no predicates.
+  public var predicates: [StatePredicate<State>] { [] }
+
+  /// The predicate called `name`, if the domain has one.
+  public func predicate(named name: String) -> StatePredicate<State>? {
+    predicates.first { $0.name == name }
+  }
+
   /// By default a domain declares no redaction.
   public var redaction: RedactionPolicy? { nil }
 
@@ -149,6 +180,12 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
   public let redaction: RedactionPolicy?
   /// How tools show some of the state's numbers, by path pattern (``DisplayFormat``).
   public let displayFormats: [String: DisplayFormat]
+  /// The actions a model checker may send in a state; `nil` when the domain declares none.
+  public let explorationActions: (@Sendable (State) -> [Action])?
+  /// Which states a model checker explores further; `nil` for every state.
+  public let stateConstraint: (@Sendable (State) -> Bool)?
+  /// Named conditions a model checker can search for.
+  public let predicates: [StatePredicate<State>]
   @usableFromInline let reducer: Reduce<State, Action>
   @usableFromInline let upcaster: (@Sendable (CBORValue, Int) throws -> CBORValue)?
   @usableFromInline let legacyEncoder: (@Sendable (Action, Int) -> (any Encodable & Sendable)?)?
@@ -165,7 +202,7 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
   ///   - initialState: The state before the first action.
   ///   - reducer: The domain's reducer.
   ///   - actionCases: The names of the action cases, as they appear in encoded actions.
-  ///     Prefer ``init(name:summary:actionSchemaVersion:initialState:reducer:sampleActions:invariants:workload:upcaster:legacyEncoder:redaction:displayFormats:)``,
+  ///     Prefer ``init(name:summary:actionSchemaVersion:initialState:reducer:sampleActions:invariants:workload:upcaster:legacyEncoder:redaction:displayFormats:explorationActions:stateConstraint:predicates:)``,
   ///     which derives them from actions, so that the compiler checks them.
   ///   - invariants: The rules the state must obey.
   ///   - workload: A generator of realistic action sequences, for `retrace generate` and
@@ -178,6 +215,10 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
   ///   - redaction: Which action and state fields hold personal data; `nil` for none.
   ///   - displayFormats: How tools show some of the state's numbers, by path pattern
   ///     (`"accounts.*.balance": .money(currencyCode: "EUR")`); none by default.
+  ///   - explorationActions: The actions a model checker may send in a state (a finite list
+  ///     of concrete actions, from the state alone); `nil` (the default) for none.
+  ///   - stateConstraint: Which states a model checker explores further; `nil` for all.
+  ///   - predicates: Named conditions a model checker can search for (`--reach`).
   @inlinable
   public init<R: Reducer & Sendable>(
     name: String,
@@ -191,10 +232,16 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
     upcaster: (@Sendable (CBORValue, Int) throws -> CBORValue)? = nil,
     legacyEncoder: (@Sendable (Action, Int) -> (any Encodable & Sendable)?)? = nil,
     redaction: RedactionPolicy? = nil,
-    displayFormats: [String: DisplayFormat] = [:]
+    displayFormats: [String: DisplayFormat] = [:],
+    explorationActions: (@Sendable (State) -> [Action])? = nil,
+    stateConstraint: (@Sendable (State) -> Bool)? = nil,
+    predicates: [StatePredicate<State>] = []
   ) where R.State == State, R.Action == Action {
     self.redaction = redaction
     self.displayFormats = displayFormats
+    self.explorationActions = explorationActions
+    self.stateConstraint = stateConstraint
+    self.predicates = predicates
     self.name = name
     self.summary = summary
     self.actionSchemaVersion = actionSchemaVersion
@@ -234,6 +281,10 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
   ///   - redaction: Which action and state fields hold personal data; `nil` for none.
   ///   - displayFormats: How tools show some of the state's numbers, by path pattern
   ///     (`"accounts.*.balance": .money(currencyCode: "EUR")`); none by default.
+  ///   - explorationActions: The actions a model checker may send in a state (a finite list
+  ///     of concrete actions, from the state alone); `nil` (the default) for none.
+  ///   - stateConstraint: Which states a model checker explores further; `nil` for all.
+  ///   - predicates: Named conditions a model checker can search for (`--reach`).
   @inlinable
   public init<R: Reducer & Sendable>(
     name: String,
@@ -247,7 +298,10 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
     upcaster: (@Sendable (CBORValue, Int) throws -> CBORValue)? = nil,
     legacyEncoder: (@Sendable (Action, Int) -> (any Encodable & Sendable)?)? = nil,
     redaction: RedactionPolicy? = nil,
-    displayFormats: [String: DisplayFormat] = [:]
+    displayFormats: [String: DisplayFormat] = [:],
+    explorationActions: (@Sendable (State) -> [Action])? = nil,
+    stateConstraint: (@Sendable (State) -> Bool)? = nil,
+    predicates: [StatePredicate<State>] = []
   ) where R.State == State, R.Action == Action {
     var names: [String] = []
     for action in sampleActions {
@@ -259,7 +313,9 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
       initialState: initialState,
       reducer: reducer, actionCases: names, invariants: invariants, workload: workload,
       upcaster: upcaster,
-      legacyEncoder: legacyEncoder, redaction: redaction, displayFormats: displayFormats)
+      legacyEncoder: legacyEncoder, redaction: redaction, displayFormats: displayFormats,
+      explorationActions: explorationActions, stateConstraint: stateConstraint,
+      predicates: predicates)
   }
 
   /// Applies an action with the domain's reducer.
@@ -311,6 +367,15 @@ public struct Invariant<State>: Sendable {
     self.holds = holds
   }
 }
+
+/// A named condition on a domain's state that a model checker searches for, such as "a user
+/// is registered" (`retrace check --reach registered`): the same shape as an ``Invariant``,
+/// which names what must always hold.
+///
+/// ```swift
+/// StatePredicate("registered", "A user is registered.") { $0.registeredUserID != nil }
+/// ```
+public typealias StatePredicate<State> = Invariant<State>
 
 /// A seeded generator of realistic action sequences for a domain.
 ///

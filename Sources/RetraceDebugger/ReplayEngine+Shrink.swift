@@ -70,59 +70,17 @@ extension ReplayEngine {
     let bisection = try bisect(invariant: name)
     guard let violation = bisection.firstViolation else { return nil }
     let actions = session.actions
-    // Everything after the first violation is irrelevant to it.
-    var candidate = Array(
-      0..<(violation == session.startSequence ? 0 : session.index(of: violation) + 1))
     var replays = 0
     func fails(_ indices: [Int]) -> Bool {
       replays += 1
       return self.fails(holds, replaying: indices.lazy.map { actions[$0].action })
     }
-
-    var granularity = 2
-    while candidate.count >= 2 {
-      let chunks = split(candidate, into: granularity)
-      var reduced = false
-      // Try each chunk alone: the failure may live entirely in one.
-      for chunk in chunks where fails(chunk) {
-        candidate = chunk
-        granularity = 2
-        reduced = true
-        break
-      }
-      if !reduced {
-        // Try removing each chunk.
-        for skip in chunks.indices {
-          let complement = chunks.indices.filter { $0 != skip }.flatMap { chunks[$0] }
-          if fails(complement) {
-            candidate = complement
-            granularity = max(granularity - 1, 2)
-            reduced = true
-            break
-          }
-        }
-      }
-      progress?(candidate.count, actions.count)
-      if !reduced {
-        if granularity >= candidate.count { break }
-        granularity = min(candidate.count, granularity * 2)
-      }
-    }
+    // Everything after the first violation is irrelevant to it.
+    let candidate = deltaDebug(
+      Array(0..<(violation == session.startSequence ? 0 : session.index(of: violation) + 1)),
+      fails: fails, progress: { progress?($0, actions.count) })
     return ShrinkResult(
       invariant: name, originalCount: actions.count, actions: candidate.map { actions[$0] },
       replays: replays, source: session)
-  }
-
-  /// Splits `elements` into `count` chunks of nearly equal length, in order.
-  private func split(_ elements: [Int], into count: Int) -> [[Int]] {
-    var chunks: [[Int]] = []
-    chunks.reserveCapacity(count)
-    var start = 0
-    for chunk in 0..<count {
-      let end = start + (elements.count - start) / (count - chunk)
-      chunks.append(Array(elements[start..<end]))
-      start = end
-    }
-    return chunks.filter { !$0.isEmpty }
   }
 }

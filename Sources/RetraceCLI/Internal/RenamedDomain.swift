@@ -15,6 +15,9 @@ struct RenamedDomain<Base: Domain>: Domain {
   var workload: Workload<Base.State, Base.Action>? { base.workload }
   var redaction: RedactionPolicy? { base.redaction }
   var displayFormats: [String: DisplayFormat] { base.displayFormats }
+  var explorationActions: (@Sendable (Base.State) -> [Base.Action])? { base.explorationActions }
+  var stateConstraint: (@Sendable (Base.State) -> Bool)? { base.stateConstraint }
+  var predicates: [StatePredicate<Base.State>] { base.predicates }
 
   func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     base.reduce(into: &state, action: action)

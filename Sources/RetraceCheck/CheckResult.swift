@@ -1,0 +1,246 @@
+import Foundation
+import IssueReporting
+import Retrace
+
+/// What a model checker's search found, and how much of the state space it searched.
+///
+/// ```swift
+/// let result = try await ModelChecker(domain: registrationDomain).check(depth: 6)
+/// result.expectPassed()   // records an issue that prints the counterexample
+/// ```
+public struct CheckResult<D: Domain>: Sendable, CustomStringConvertible {
+  /// How the search went.
+  public enum Search: Sendable, Equatable {
+    /// Breadth-first, every action sequence up to `depth` actions (unlimited when `nil`)
+    /// until `maxStates` distinct states.
+    case breadthFirst(depth: Int?, maxStates: Int)
+    /// `runs` random walks of up to `length` actions; run `r` draws from the seed
+    /// `seed + r`.
+    case random(runs: Int, length: Int, seed: UInt64)
+  }
+
+  /// The answer.
+  public enum Outcome: String, Sendable, Equatable {
+    /// No invariant failed in any state searched, and the search covered its bound: every
+    /// state within the depth (or the whole reachable space), or every random walk.
+    case passed
+    /// An invariant failed: ``CheckResult/finding`` is the counterexample.
+    case violated
+    /// The search for a predicate found a state where it holds: ``CheckResult/finding``
+    /// is the path to it.
+    case reached
+    /// The predicate holds in no state within the bound, which was searched completely.
+    case unreachable
+    /// The search stopped at `maxStates` before it covered its depth: no violation (or no
+    /// state where the predicate holds) among the states searched, which proves nothing
+    /// about the states left.
+    case incomplete
+  }
+
+  /// The domain's name.
+  public var domain: String
+  /// How the search went.
+  public var search: Search
+  /// What was searched for.
+  public enum Goal: Sendable, Equatable {
+    /// A state where one of these invariants fails.
+    case violation(of: [String])
+    /// A state where this predicate holds.
+    case state(where: String)
+  }
+
+  /// What was searched for.
+  public var goal: Goal
+  /// The answer.
+  public var outcome: Outcome
+  /// The counterexample (``Outcome/violated``) or the path to the predicate
+  /// (``Outcome/reached``); `nil` otherwise.
+  public var finding: Finding?
+  /// The distinct states found (by fingerprint); `nil` for random walks, which do not
+  /// count them.
+  public var distinctStates: Int?
+  /// The successor states computed: one for each action applied, duplicates included.
+  public var generatedStates: Int
+  /// The most actions any state searched is from the initial state: the depth of the
+  /// breadth-first search's last level, or the longest random walk.
+  public var diameter: Int
+  /// Breadth-first: every state reachable in at most this many actions was checked; `nil`
+  /// for random walks.
+  public var completeDepth: Int?
+  /// Breadth-first: whether the search ran out of states to explore, so that it searched
+  /// every reachable state (within the domain's state constraint).
+  public var exhausted: Bool
+  /// How states were told apart: `hashable` (the state's `Hashable` hash) or `state-hash`
+  /// (its ``StateHash``).
+  public var fingerprint: String
+  /// The probability that two distinct states searched share a fingerprint, so that one
+  /// of them (and what only it leads to) was never explored: n²/2⁶⁵ for n distinct states,
+  /// as TLC estimates it. 0 for random walks, which do not deduplicate.
+  public var collisionProbability: Double
+  /// The bytes the fingerprint table and the paths back to the initial state took.
+  public var bookkeepingBytes: Int
+  /// How long the search took.
+  public var duration: Duration
+
+  /// A counterexample or a path to a predicate.
+  public struct Finding: Sendable {
+    /// The invariant that failed, or the predicate that holds.
+    public var name: String
+    /// The actions from the initial state: a shortest sequence for a breadth-first search,
+    /// a 1-minimal one (removing any one action makes the invariant hold) for a random
+    /// walk.
+    public var actions: [D.Action]
+    /// The state after the actions.
+    public var state: D.State
+    /// Random walks: the run that found it (0-based) and its length before shrinking.
+    public var walk: (run: Int, length: Int)?
+  }
+
+  /// The successor states computed per second.
+  public var statesPerSecond: Double {
+    let seconds =
+      Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    return seconds > 0 ? Double(generatedStates) / seconds : 0
+  }
+
+  /// What the search covered, in words: "every state within 6 actions (1,234 distinct
+  /// states, diameter 6)".
+  public var coverage: String {
+    switch search {
+    case .random(let runs, let length, let seed):
+      return
+        "\(Self.grouped(runs)) random walk\(runs == 1 ? "" : "s") of up to \(Self.grouped(length)) actions (seed \(seed), \(Self.grouped(generatedStates)) actions applied)"
+    case .breadthFirst(let depth, let maxStates):
+      let counts =
+        "\(Self.grouped(distinctStates ?? 0)) distinct states, diameter \(diameter)"
+      if exhausted {
+        return "every reachable state (\(counts))"
+      }
+      if outcome == .incomplete || (depth != nil && completeDepth ?? 0 < depth!) {
+        return
+          "every state within \(completeDepth ?? 0) actions, and part of the next level, until --max-states \(Self.grouped(maxStates)) (\(counts))"
+      }
+      return "every state within \(completeDepth ?? 0) actions (\(counts))"
+    }
+  }
+
+  /// The answer in one paragraph, with the counterexample's actions one per line.
+  public var description: String {
+    var text: String
+    switch outcome {
+    case .passed:
+      text = "no invariant fails (\(goalNames.joined(separator: ", "))) in \(coverage)"
+    case .incomplete:
+      let none =
+        if case .state(let name) = goal { "\(name) holds in none of them" } else {
+          "no invariant fails (\(goalNames.joined(separator: ", "))) in them"
+        }
+      text = "searched \(coverage): \(none), and the rest was not searched"
+    case .unreachable:
+      text = "\(goalNames.first ?? "") holds in no state: searched \(coverage)"
+    case .violated, .reached:
+      guard let finding else { return "" }
+      let count = finding.actions.count
+      let verb = outcome == .violated ? "fails" : "holds"
+      text =
+        "\(finding.name) \(verb) after \(count) action\(count == 1 ? "" : "s")"
+        + (walk(of: finding) ?? "") + ":"
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+      for (index, action) in finding.actions.enumerated() {
+        let json = (try? encoder.encode(action)).map { String(decoding: $0, as: UTF8.self) }
+        text += "\n  \(index + 1)  " + (json ?? String(describing: action))
+      }
+    }
+    return text
+  }
+
+  /// Records an issue, in Swift Testing or XCTest, unless the search passed: the
+  /// counterexample's actions for a violation, what was searched when it stopped early.
+  ///
+  /// ```swift
+  /// @Test func registrationHoldsItsInvariants() async throws {
+  ///   try await ModelChecker(domain: registrationDomain).check(depth: 6).expectPassed()
+  /// }
+  /// ```
+  public func expectPassed(
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) {
+    guard outcome != .passed else { return }
+    reportIssue(
+      "\(domain): \(description)", fileID: fileID, filePath: filePath, line: line,
+      column: column)
+  }
+
+  /// The invariants checked, or the predicate searched for.
+  public var goalNames: [String] {
+    switch goal {
+    case .violation(let names): names
+    case .state(let name): [name]
+    }
+  }
+
+  private func walk(of finding: Finding) -> String? {
+    guard let walk = finding.walk else { return nil }
+    return " (shrunk from \(walk.length) in random walk \(walk.run))"
+  }
+
+  /// `1234567` as `1,234,567`.
+  static func grouped(_ value: Int) -> String {
+    let digits = String(value.magnitude)
+    var result = ""
+    for (index, digit) in digits.enumerated() {
+      if index > 0 && (digits.count - index) % 3 == 0 { result += "," }
+      result.append(digit)
+    }
+    return (value < 0 ? "-" : "") + result
+  }
+}
+
+/// Progress of a running search, reported a few times a second.
+public struct CheckProgress: Sendable {
+  /// The successor states computed so far.
+  public var generatedStates: Int
+  /// The distinct states found so far (random walks: the walks finished).
+  public var distinctStates: Int
+  /// The states waiting to be explored.
+  public var queued: Int
+  /// The level being explored (random walks: the walk's length so far).
+  public var depth: Int
+  /// The time since the search began.
+  public var elapsed: Duration
+}
+
+/// Why a model checker could not search.
+public struct ModelCheckError: Error, Sendable, CustomStringConvertible {
+  /// The kind of problem.
+  public enum Code: Sendable, Equatable {
+    /// The domain declares no exploration actions.
+    case noExplorationActions
+    /// No invariant or predicate has the name given.
+    case unknownName
+    /// A bound is out of range (a negative depth, no room for a state).
+    case badBound
+    /// Replaying the path the search recorded did not reach the state it found: the
+    /// exploration actions or the reducer do not give the same answer twice, or two states
+    /// shared a fingerprint.
+    case notReproducible
+    /// A state could not be fingerprinted (its encoding failed).
+    case fingerprint
+  }
+
+  /// The kind of problem.
+  public var code: Code
+  /// What went wrong, in one line.
+  public var message: String
+
+  /// Creates an error.
+  public init(_ code: Code, _ message: String) {
+    self.code = code
+    self.message = message
+  }
+
+  /// The message.
+  public var description: String { message }
+}

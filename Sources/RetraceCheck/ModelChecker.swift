@@ -1,0 +1,438 @@
+import Retrace
+
+/// An explicit-state model checker for a ``Domain``: it sends the domain's exploration
+/// actions (``Domain/explorationActions``) in every state it reaches and checks the
+/// domain's invariants in each, as TLC checks a TLA+ specification.
+///
+/// A breadth-first search (``check(invariants:depth:maxStates:jobs:progress:)``) visits
+/// every state within a number of actions, telling states apart by a 64-bit fingerprint,
+/// and returns a shortest action sequence that breaks an invariant. Random walks
+/// (``randomWalks(runs:length:seed:invariants:progress:)``) cover spaces too large to
+/// enumerate and shrink what they find. ``reach(_:depth:maxStates:jobs:progress:)`` finds
+/// a shortest path to a state where a named predicate holds.
+///
+/// ```swift
+/// @Test func registrationHoldsItsInvariants() async throws {
+///   let result = try await ModelChecker(domain: registrationDomain).check(depth: 6)
+///   result.expectPassed()
+/// }
+/// ```
+///
+/// Effects are not run: an effect's answer is an action, and the exploration actions list
+/// it where the app could receive it, as a replay does.
+public struct ModelChecker<D: Domain>: Sendable {
+  /// The domain searched.
+  public let domain: D
+
+  /// Creates a checker for `domain`.
+  ///
+  /// - Parameter domain: A domain that declares exploration actions.
+  public init(domain: D) {
+    self.domain = domain
+  }
+
+  /// The greatest `maxStates`: states are numbered with 32 bits.
+  public static var maximumStates: Int { Int(UInt32.max - 1) }
+
+  /// Searches every action sequence breadth-first, up to `depth` actions, and checks
+  /// invariants in every distinct state reached.
+  ///
+  /// - Parameters:
+  ///   - invariants: The names of the invariants to check; `nil` (the default) for all of
+  ///     the domain's.
+  ///   - depth: The most actions in a sequence; `nil` (the default) to search until no new
+  ///     state is found or `maxStates` is reached.
+  ///   - maxStates: The most distinct states to keep; memory grows with it (about 20
+  ///     bytes a state for the bookkeeping, plus the states of the level being explored).
+  ///   - jobs: The number of tasks that compute successors at once.
+  ///   - progress: Called a few times a second.
+  /// - Returns: ``CheckResult/Outcome/violated`` with a shortest counterexample,
+  ///   ``CheckResult/Outcome/passed`` when the bound was searched completely, or
+  ///   ``CheckResult/Outcome/incomplete`` when `maxStates` stopped it first.
+  /// - Throws: ``ModelCheckError``.
+  public func check(
+    invariants: [String]? = nil, depth: Int? = nil, maxStates: Int = 1_000_000, jobs: Int = 1,
+    progress: (@Sendable (CheckProgress) -> Void)? = nil
+  ) async throws -> CheckResult<D> {
+    let goals = try invariantGoals(invariants)
+    return try await breadthFirst(
+      goal: .violation(of: goals.map(\.name)), goals: goals, depth: depth,
+      maxStates: maxStates, jobs: jobs, progress: progress)
+  }
+
+  /// Searches breadth-first for a state where the predicate called `name` holds
+  /// (``Domain/predicates``), and returns a shortest path to it.
+  ///
+  /// - Parameters:
+  ///   - name: The name of one of the domain's predicates.
+  ///   - depth: The most actions in a sequence; `nil` for no limit.
+  ///   - maxStates: The most distinct states to keep.
+  ///   - jobs: The number of tasks that compute successors at once.
+  ///   - progress: Called a few times a second.
+  /// - Returns: ``CheckResult/Outcome/reached`` with the path,
+  ///   ``CheckResult/Outcome/unreachable`` when the bound was searched completely, or
+  ///   ``CheckResult/Outcome/incomplete``.
+  /// - Throws: ``ModelCheckError``.
+  public func reach(
+    _ name: String, depth: Int? = nil, maxStates: Int = 1_000_000, jobs: Int = 1,
+    progress: (@Sendable (CheckProgress) -> Void)? = nil
+  ) async throws -> CheckResult<D> {
+    guard let predicate = domain.predicate(named: name) else {
+      let known = domain.predicates.map(\.name)
+      throw ModelCheckError(
+        .unknownName,
+        "domain \(domain.name) has no predicate \(name) (it has: \(known.isEmpty ? "none" : known.joined(separator: ", ")))"
+      )
+    }
+    let holds = predicate.holds
+    return try await breadthFirst(
+      goal: .state(where: name), goals: [Goal(name: name, isHit: holds)], depth: depth,
+      maxStates: maxStates, jobs: jobs, progress: progress)
+  }
+
+  /// Walks the state space at random: each walk starts in the initial state and sends a
+  /// uniformly chosen exploration action, up to `length` times, checking invariants after
+  /// each. The first violation is shrunk (delta debugging) to a 1-minimal sequence.
+  ///
+  /// Run `r` draws from ``SeededRandom`` seeded with `seed + r`, so
+  /// `randomWalks(runs: 1, length: L, seed: S + r)` repeats it.
+  ///
+  /// - Parameters:
+  ///   - runs: The number of walks.
+  ///   - length: The most actions in a walk; a walk ends early in a state with no
+  ///     exploration action.
+  ///   - seed: The seed of the first walk.
+  ///   - invariants: The invariants to check; `nil` for all.
+  ///   - progress: Called a few times a second.
+  /// - Returns: ``CheckResult/Outcome/violated`` or ``CheckResult/Outcome/passed``.
+  /// - Throws: ``ModelCheckError``.
+  public func randomWalks(
+    runs: Int, length: Int, seed: UInt64, invariants: [String]? = nil,
+    progress: (@Sendable (CheckProgress) -> Void)? = nil
+  ) throws -> CheckResult<D> {
+    let goals = try invariantGoals(invariants)
+    guard runs >= 0, length >= 0 else {
+      throw ModelCheckError(.badBound, "--runs and --length must not be negative")
+    }
+    let alphabet = try explorationActions()
+    let clock = ContinuousClock()
+    let start = clock.now
+    var lastReport = start
+    var generated = 0
+    var longest = 0
+    func result(_ outcome: CheckResult<D>.Outcome, _ finding: CheckResult<D>.Finding?)
+      -> CheckResult<D>
+    {
+      CheckResult(
+        domain: domain.name, search: .random(runs: runs, length: length, seed: seed),
+        goal: .violation(of: goals.map(\.name)), outcome: outcome, finding: finding,
+        distinctStates: nil, generatedStates: generated, diameter: longest,
+        completeDepth: nil, exhausted: false, fingerprint: "none", collisionProbability: 0,
+        bookkeepingBytes: 0, duration: clock.now - start)
+    }
+    if let hit = goals.firstIndex(where: { $0.isHit(domain.initialState) }) {
+      return result(
+        .violated,
+        .init(name: goals[hit].name, actions: [], state: domain.initialState, walk: nil))
+    }
+    for run in 0..<runs {
+      var random = SeededRandom(seed: seed &+ UInt64(run))
+      var state = domain.initialState
+      var actions: [D.Action] = []
+      for _ in 0..<length {
+        let choices = alphabet(state)
+        if choices.isEmpty { break }
+        let action = choices[Int(random.next() % UInt64(choices.count))]
+        _ = domain.reduce(into: &state, action: action)
+        actions.append(action)
+        generated += 1
+        longest = max(longest, actions.count)
+        if let hit = goals.first(where: { $0.isHit(state) }) {
+          let shrunk = shrink(actions, goal: hit)
+          return result(
+            .violated,
+            .init(
+              name: hit.name, actions: shrunk.actions, state: shrunk.state,
+              walk: (run: run, length: actions.count)))
+        }
+      }
+      if let progress, clock.now - lastReport > .milliseconds(200) {
+        lastReport = clock.now
+        progress(
+          CheckProgress(
+            generatedStates: generated, distinctStates: run + 1, queued: runs - run - 1,
+            depth: actions.count, elapsed: clock.now - start))
+      }
+    }
+    return result(.passed, nil)
+  }
+
+  // MARK: - Breadth-first search
+
+  /// A condition searched for: an invariant's failure, or a predicate.
+  struct Goal: Sendable {
+    let name: String
+    let isHit: @Sendable (D.State) -> Bool
+  }
+
+  /// A successor state not yet known to be new.
+  struct Candidate: Sendable {
+    var fingerprint: UInt64
+    var state: D.State
+    /// The number of the state it was reached from.
+    var parent: UInt32
+    /// The index of the action in the parent's exploration actions.
+    var action: UInt32
+  }
+
+  /// The states of a level, explored a batch at a time so that the successors waiting to
+  /// be deduplicated stay few.
+  static var batchSize: Int { 16_384 }
+
+  private func breadthFirst(
+    goal: CheckResult<D>.Goal, goals: [Goal], depth: Int?, maxStates: Int, jobs: Int,
+    progress: (@Sendable (CheckProgress) -> Void)?
+  ) async throws -> CheckResult<D> {
+    guard depth.map({ $0 >= 0 }) ?? true else {
+      throw ModelCheckError(.badBound, "--depth must not be negative")
+    }
+    guard (1...Self.maximumStates).contains(maxStates) else {
+      throw ModelCheckError(
+        .badBound, "--max-states must be from 1 to \(Self.maximumStates), not \(maxStates)")
+    }
+    guard jobs >= 1 else { throw ModelCheckError(.badBound, "--jobs must be at least 1") }
+    let alphabet = try explorationActions()
+    let constraint = domain.stateConstraint
+    let (kind, fingerprint) = Fingerprint.function(for: D.State.self)
+    let clock = ContinuousClock()
+    let start = clock.now
+    var lastReport = start
+
+    var seen = FingerprintSet(capacity: min(maxStates, 1 << 16))
+    // For each state, by number: the state it was first reached from, and the action.
+    var parents: [UInt32] = [UInt32.max]
+    var via: [UInt32] = [0]
+    var generated = 0
+    var level = 0
+    var stopped = false
+    var frontier = [domain.initialState]
+    var frontierIDs: [UInt32] = [0]
+    _ = seen.insert(try fingerprintOf(domain.initialState, fingerprint))
+    var found: (id: UInt32, goal: Int)?
+    if let hit = goals.firstIndex(where: { $0.isHit(domain.initialState) }) {
+      found = (0, hit)
+    }
+
+    search: while found == nil, !frontier.isEmpty, depth.map({ level < $0 }) ?? true {
+      var next: [D.State] = []
+      var nextIDs: [UInt32] = []
+      var batchStart = 0
+      while batchStart < frontier.count {
+        let batchEnd = min(batchStart + Self.batchSize, frontier.count)
+        let (candidates, count) = try await expand(
+          frontier[batchStart..<batchEnd], ids: frontierIDs[batchStart..<batchEnd],
+          seen: seen, alphabet: alphabet, constraint: constraint, fingerprint: fingerprint,
+          jobs: jobs)
+        generated += count
+        for candidate in candidates {
+          if parents.count == maxStates {
+            if seen.contains(candidate.fingerprint) { continue }
+            stopped = true
+            break
+          }
+          guard seen.insert(candidate.fingerprint) else { continue }
+          let id = UInt32(parents.count)
+          parents.append(candidate.parent)
+          via.append(candidate.action)
+          if let hit = goals.firstIndex(where: { $0.isHit(candidate.state) }) {
+            found = (id, hit)
+            break
+          }
+          next.append(candidate.state)
+          nextIDs.append(id)
+        }
+        batchStart = batchEnd
+        if let progress, clock.now - lastReport > .milliseconds(200) {
+          lastReport = clock.now
+          progress(
+            CheckProgress(
+              generatedStates: generated, distinctStates: parents.count,
+              queued: frontier.count - batchStart + next.count, depth: level + 1,
+              elapsed: clock.now - start))
+        }
+        if found != nil || stopped { break }
+      }
+      if !next.isEmpty || found != nil { level += 1 }
+      frontier = next
+      frontierIDs = nextIDs
+      if stopped { break search }
+    }
+
+    var finding: CheckResult<D>.Finding?
+    if let found {
+      finding = try reconstruct(found.id, goal: goals[found.goal], parents: parents, via: via)
+    }
+    let outcome: CheckResult<D>.Outcome
+    let exhausted = found == nil && !stopped && frontier.isEmpty
+    switch (goal, finding != nil, stopped) {
+    case (.violation, true, _): outcome = .violated
+    case (.state, true, _): outcome = .reached
+    case (_, false, true): outcome = .incomplete
+    case (.violation, false, false): outcome = .passed
+    case (.state, false, false): outcome = .unreachable
+    }
+    let distinct = parents.count
+    let completeDepth = stopped || found != nil ? max(level - 1, 0) : level
+    return CheckResult(
+      domain: domain.name, search: .breadthFirst(depth: depth, maxStates: maxStates),
+      goal: goal, outcome: outcome, finding: finding, distinctStates: distinct,
+      generatedStates: generated, diameter: level,
+      completeDepth: exhausted ? level : (depth.map { min($0, completeDepth) } ?? completeDepth),
+      exhausted: exhausted, fingerprint: kind.rawValue,
+      collisionProbability: Double(distinct) * Double(distinct) / 0x1p65,
+      bookkeepingBytes: seen.bytes + (parents.capacity + via.capacity)
+        * MemoryLayout<UInt32>.stride,
+      duration: clock.now - start)
+  }
+
+  /// The successors of a batch of states that `seen` does not hold, in the order of the
+  /// states and of their actions, computed by up to `jobs` tasks; and how many successors
+  /// there were.
+  private func expand(
+    _ states: ArraySlice<D.State>, ids: ArraySlice<UInt32>, seen: FingerprintSet,
+    alphabet: @escaping @Sendable (D.State) -> [D.Action],
+    constraint: (@Sendable (D.State) -> Bool)?,
+    fingerprint: @escaping @Sendable (D.State) throws -> UInt64, jobs: Int
+  ) async throws -> (candidates: [Candidate], generated: Int) {
+    let domain = self.domain
+    @Sendable func successors(_ range: Range<Int>) throws -> ([Candidate], Int) {
+      var candidates: [Candidate] = []
+      var generated = 0
+      for index in range {
+        let state = states[index]
+        if let constraint, !constraint(state) { continue }
+        for (number, action) in alphabet(state).enumerated() {
+          var successor = state
+          _ = domain.reduce(into: &successor, action: action)
+          generated += 1
+          let print = try fingerprintOf(successor, fingerprint)
+          if seen.contains(print) { continue }
+          candidates.append(
+            Candidate(
+              fingerprint: print, state: successor, parent: ids[index],
+              action: UInt32(truncatingIfNeeded: number)))
+        }
+      }
+      return (candidates, generated)
+    }
+    let parts = min(jobs, max(1, states.count / 64))
+    if parts == 1 { return try successors(states.indices) }
+    let size = (states.count + parts - 1) / parts
+    return try await withThrowingTaskGroup(of: (Int, [Candidate], Int).self) { group in
+      for part in 0..<parts {
+        let lower = states.startIndex + part * size
+        let range = lower..<min(lower + size, states.endIndex)
+        group.addTask {
+          let (candidates, generated) = try successors(range)
+          return (part, candidates, generated)
+        }
+      }
+      var results = [[Candidate]](repeating: [], count: parts)
+      var generated = 0
+      for try await (part, candidates, count) in group {
+        results[part] = candidates
+        generated += count
+      }
+      return (results.flatMap { $0 }, generated)
+    }
+  }
+
+  /// The actions from the initial state to state `id`, replayed to check that they reach a
+  /// state where the goal is hit.
+  private func reconstruct(
+    _ id: UInt32, goal: Goal, parents: [UInt32], via: [UInt32]
+  ) throws -> CheckResult<D>.Finding {
+    var steps: [Int] = []
+    var current = Int(id)
+    while current != 0 {
+      steps.append(Int(via[current]))
+      current = Int(parents[current])
+    }
+    let alphabet = try explorationActions()
+    var state = domain.initialState
+    var actions: [D.Action] = []
+    for step in steps.reversed() {
+      let choices = alphabet(state)
+      guard step < choices.count else { throw notReproducible(actions.count) }
+      _ = domain.reduce(into: &state, action: choices[step])
+      actions.append(choices[step])
+    }
+    guard goal.isHit(state) else { throw notReproducible(actions.count) }
+    return .init(name: goal.name, actions: actions, state: state, walk: nil)
+  }
+
+  private func notReproducible(_ count: Int) -> ModelCheckError {
+    ModelCheckError(
+      .notReproducible,
+      "replaying the \(count) actions the search recorded did not reach the state it found: the domain's exploration actions or its reducer gave a different answer the second time (they must depend on the state alone), or two states shared a fingerprint"
+    )
+  }
+
+  /// A shortest subsequence of `actions` after which `goal` is hit, by delta debugging, and
+  /// the state it reaches.
+  private func shrink(_ actions: [D.Action], goal: Goal) -> (actions: [D.Action], state: D.State) {
+    func replay(_ indices: [Int]) -> (hit: Bool, state: D.State) {
+      var state = domain.initialState
+      for index in indices {
+        _ = domain.reduce(into: &state, action: actions[index])
+        if goal.isHit(state) { return (true, state) }
+      }
+      return (false, state)
+    }
+    let kept = deltaDebug(Array(actions.indices), fails: { replay($0).hit })
+    return (kept.map { actions[$0] }, replay(kept).state)
+  }
+
+  private func explorationActions() throws -> @Sendable (D.State) -> [D.Action] {
+    guard let alphabet = domain.explorationActions else {
+      throw ModelCheckError(
+        .noExplorationActions,
+        "domain \(domain.name) declares no exploration actions: pass explorationActions: to its DomainDefinition"
+      )
+    }
+    return alphabet
+  }
+
+  private func invariantGoals(_ names: [String]?) throws -> [Goal] {
+    let invariants: [Invariant<D.State>]
+    if let names {
+      invariants = try names.map { name in
+        guard let invariant = domain.invariant(named: name) else {
+          let known = domain.invariants.map(\.name)
+          throw ModelCheckError(
+            .unknownName,
+            "domain \(domain.name) has no invariant \(name) (it has: \(known.isEmpty ? "none" : known.joined(separator: ", ")))"
+          )
+        }
+        return invariant
+      }
+    } else {
+      invariants = domain.invariants
+    }
+    return invariants.map { invariant in
+      let holds = invariant.holds
+      return Goal(name: invariant.name, isHit: { !holds($0) })
+    }
+  }
+}
+
+/// A state's fingerprint, with an encoding failure as a ``ModelCheckError``.
+private func fingerprintOf<State>(
+  _ state: State, _ fingerprint: @Sendable (State) throws -> UInt64
+) throws -> UInt64 {
+  do {
+    return try fingerprint(state)
+  } catch {
+    throw ModelCheckError(.fingerprint, "a state could not be fingerprinted: \(error)")
+  }
+}
