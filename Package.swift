@@ -229,7 +229,7 @@ let tests: [Target] = [
   ),
   .testTarget(
     name: "RetraceCheckTests",
-    dependencies: ["RetraceCheck", "RetraceExamples", .issueReportingTestSupport]
+    dependencies: ["RetraceCheck", "RetraceExamples"]
   ),
   .testTarget(name: "RetraceLiveProtocolTests", dependencies: ["RetraceLiveProtocol"]),
   .testTarget(

@@ -41,7 +41,9 @@ public let registrationPredicates: [StatePredicate<RegistrationState>] = [
   StatePredicate("failed", "The last registration failed.") {
     if case .failed = $0.status { true } else { false }
   },
-  StatePredicate("started-over-while-submitting", "Never: Start over empties the form.") {
+  StatePredicate(
+    "submitting-empty-form", "A registration is in flight while the form shown is empty."
+  ) {
     $0.status == .submitting && $0.form == RegistrationForm()
   },
 ]

@@ -54,7 +54,8 @@ public struct RetraceCommand: AsyncParsableCommand {
       version: CommandContext.version,
       subcommands: [
         Domains.self, Generate.self, Info.self, Verify.self, Log.self, State.self, Diff.self,
-        Replay.self, MergeResults.self, Bisect.self, Shrink.self, Bench.self, Export.self,
+        Replay.self, MergeResults.self, Bisect.self, Shrink.self, Check.self, Bench.self,
+        Export.self,
         Import.self, Upgrade.self, Flows.self, Keygen.self, Report.self,
         Debug.self,
       ] + CommandContext.commands

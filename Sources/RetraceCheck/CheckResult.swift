@@ -109,16 +109,16 @@ public struct CheckResult<D: Domain>: Sendable, CustomStringConvertible {
     switch search {
     case .random(let runs, let length, let seed):
       return
-        "\(Self.grouped(runs)) random walk\(runs == 1 ? "" : "s") of up to \(Self.grouped(length)) actions (seed \(seed), \(Self.grouped(generatedStates)) actions applied)"
+        "\(groupedDigits(runs)) random walk\(runs == 1 ? "" : "s") of up to \(groupedDigits(length)) actions (seed \(seed), \(groupedDigits(generatedStates)) actions applied)"
     case .breadthFirst(let depth, let maxStates):
       let counts =
-        "\(Self.grouped(distinctStates ?? 0)) distinct states, diameter \(diameter)"
+        "\(groupedDigits(distinctStates ?? 0)) distinct states, diameter \(diameter)"
       if exhausted {
         return "every reachable state (\(counts))"
       }
       if outcome == .incomplete || (depth != nil && completeDepth ?? 0 < depth!) {
         return
-          "every state within \(completeDepth ?? 0) actions, and part of the next level, until --max-states \(Self.grouped(maxStates)) (\(counts))"
+          "every state within \(completeDepth ?? 0) actions, and part of the next level, until --max-states \(groupedDigits(maxStates)) (\(counts))"
       }
       return "every state within \(completeDepth ?? 0) actions (\(counts))"
     }
@@ -144,7 +144,7 @@ public struct CheckResult<D: Domain>: Sendable, CustomStringConvertible {
       let verb = outcome == .violated ? "fails" : "holds"
       text =
         "\(finding.name) \(verb) after \(count) action\(count == 1 ? "" : "s")"
-        + (walk(of: finding) ?? "") + ":"
+        + (walk(of: finding) ?? " (a shortest sequence)") + ":"
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
       for (index, action) in finding.actions.enumerated() {
@@ -186,16 +186,6 @@ public struct CheckResult<D: Domain>: Sendable, CustomStringConvertible {
     return " (shrunk from \(walk.length) in random walk \(walk.run))"
   }
 
-  /// `1234567` as `1,234,567`.
-  static func grouped(_ value: Int) -> String {
-    let digits = String(value.magnitude)
-    var result = ""
-    for (index, digit) in digits.enumerated() {
-      if index > 0 && (digits.count - index) % 3 == 0 { result += "," }
-      result.append(digit)
-    }
-    return (value < 0 ? "-" : "") + result
-  }
 }
 
 /// Progress of a running search, reported a few times a second.
@@ -243,4 +233,15 @@ public struct ModelCheckError: Error, Sendable, CustomStringConvertible {
 
   /// The message.
   public var description: String { message }
+}
+
+/// `1234567` as `1,234,567`.
+package func groupedDigits(_ value: Int) -> String {
+  let digits = String(value.magnitude)
+  var result = ""
+  for (index, digit) in digits.enumerated() {
+    if index > 0 && (digits.count - index) % 3 == 0 { result += "," }
+    result.append(digit)
+  }
+  return (value < 0 ? "-" : "") + result
 }

@@ -2,7 +2,45 @@ import Foundation
 import Retrace
 import RetraceCheck
 import RetraceExamples
+import Synchronization
 import Testing
+
+/// Registration with the planted bug fixed: every edit returns to editing and abandons a
+/// registration in flight.
+let fixedRegistrationDomain = DomainDefinition(
+  name: "registration-fixed", summary: "Registration, fixed.",
+  initialState: RegistrationState(),
+  reducer: Reduce<RegistrationState, RegistrationAction> { state, action in
+    if case .edit = action { state.status = .editing }
+    return RegistrationReducer(registrar: { _ in "" }).reduce(into: &state, action: action)
+  },
+  sampleActions: RegistrationAction.samples, invariants: registrationInvariants,
+  explorationActions: RegistrationExploration.actions, predicates: registrationPredicates)
+
+/// A counter whose state is only `Equatable`, bounded to 0...limit by its constraint, with a
+/// rule that breaks at `limit`.
+struct PlainCount: Codable, Equatable, Sendable {
+  var value = 0
+}
+
+func countingDomain(
+  limit: Int, constraint: Bool = true,
+  actions: @escaping @Sendable (PlainCount) -> [Int] = { _ in [1, -1] }
+) -> DomainDefinition<PlainCount, Int> {
+  var bound: (@Sendable (PlainCount) -> Bool)?
+  if constraint { bound = { state in abs(state.value) <= limit } }
+  return DomainDefinition(
+    name: "count", summary: "A count.", initialState: PlainCount(),
+    reducer: Reduce<PlainCount, Int> { state, step in
+      state.value += step
+      return .none
+    },
+    actionCases: ["step"],
+    invariants: [Invariant("below-limit", "The count stays below the limit.") { $0.value < limit }],
+    explorationActions: actions,
+    stateConstraint: bound,
+    predicates: [StatePredicate("minus-three", "The count is -3.") { $0.value == -3 }])
+}
 
 @Suite struct ModelCheckerTests {
   @Test func findsThePlantedRegistrationBugWithItsShortestCounterexample() async throws {
@@ -10,9 +48,211 @@ import Testing
     #expect(result.outcome == .violated)
     let finding = try #require(result.finding)
     #expect(finding.name == "registered-only-when-valid")
+    // Four edits to make the form valid, Register, its success and an edit that breaks a
+    // rule: nothing shorter reaches the bug.
     #expect(finding.actions.count == 7)
     #expect(finding.state.registeredUserID != nil)
     #expect(!finding.state.form.brokenRules.isEmpty)
-    print(result)
+    // The actions replay to the state reported.
+    var state = registrationDomain.initialState
+    for action in finding.actions { _ = registrationDomain.reduce(into: &state, action: action) }
+    #expect(state == finding.state)
+    #expect(result.description.contains("registered-only-when-valid fails after 7 actions"))
+  }
+
+  @Test func theAnswerIsTheSameWithAnyNumberOfJobs() async throws {
+    let one = try await ModelChecker(domain: registrationDomain).check(jobs: 1)
+    for jobs in [2, 4] {
+      let many = try await ModelChecker(domain: registrationDomain).check(jobs: jobs)
+      #expect(many.finding?.actions == one.finding?.actions)
+      #expect(many.distinctStates == one.distinctStates)
+      #expect(many.generatedStates == one.generatedStates)
+    }
+    let fixedOne = try await ModelChecker(domain: fixedRegistrationDomain).check(jobs: 1)
+    let fixedMany = try await ModelChecker(domain: fixedRegistrationDomain).check(jobs: 3)
+    #expect(fixedMany.distinctStates == fixedOne.distinctStates)
+    #expect(fixedMany.diameter == fixedOne.diameter)
+  }
+
+  @Test func aFixedDomainPassesOnceItsWholeSpaceIsSearched() async throws {
+    let result = try await ModelChecker(domain: fixedRegistrationDomain).check()
+    #expect(result.outcome == .passed)
+    #expect(result.exhausted)
+    #expect(result.finding == nil)
+    #expect(result.completeDepth == result.diameter)
+    #expect((result.distinctStates ?? 0) > 1_000)
+    #expect(result.generatedStates > result.distinctStates ?? 0)
+    #expect(result.fingerprint == "hashable")
+    #expect(
+      result.description.hasPrefix(
+        "no invariant fails (registered-only-when-valid) in every reachable state"))
+    // Fewer than the space: the depth bound is what was searched.
+    let shallow = try await ModelChecker(domain: fixedRegistrationDomain).check(depth: 3)
+    #expect(shallow.outcome == .passed)
+    #expect(!shallow.exhausted)
+    #expect(shallow.completeDepth == 3)
+    #expect(shallow.diameter == 3)
+    #expect(shallow.description.contains("every state within 3 actions"))
+  }
+
+  @Test func aBoundTooSmallToFindTheBugPassesOnlyWithinIt() async throws {
+    let result = try await ModelChecker(domain: registrationDomain).check(depth: 6)
+    #expect(result.outcome == .passed)
+    #expect(result.completeDepth == 6)
+    let zero = try await ModelChecker(domain: registrationDomain).check(depth: 0)
+    #expect(zero.outcome == .passed)
+    #expect(zero.distinctStates == 1)
+    #expect(zero.generatedStates == 0)
+  }
+
+  @Test func maxStatesStopsTheSearchAndTheAnswerSaysItIsIncomplete() async throws {
+    let result = try await ModelChecker(domain: registrationDomain).check(maxStates: 200)
+    #expect(result.outcome == .incomplete)
+    #expect(result.distinctStates == 200)
+    #expect(!result.exhausted)
+    #expect((result.completeDepth ?? 99) < result.diameter)
+    #expect(result.description.contains("the rest was not searched"))
+    let one = try await ModelChecker(domain: fixedRegistrationDomain).check(maxStates: 1)
+    #expect(one.outcome == .incomplete)
+    #expect(one.completeDepth == 0)
+  }
+
+  @Test func reachFindsAShortestPathOrSaysNoStateHasIt() async throws {
+    let checker = ModelChecker(domain: registrationDomain)
+    let registered = try await checker.reach("registered")
+    #expect(registered.outcome == .reached)
+    #expect(registered.finding?.actions.count == 6)
+    #expect(registered.finding?.state.registeredUserID == "U-ada")
+
+    let bounded = try await ModelChecker(domain: countingDomain(limit: 5)).reach("minus-three")
+    #expect(bounded.outcome == .reached)
+    #expect(bounded.finding?.actions == [-1, -1, -1])
+    let tooShallow = try await ModelChecker(domain: countingDomain(limit: 5))
+      .reach("minus-three", depth: 2)
+    #expect(tooShallow.outcome == .unreachable)
+    #expect(tooShallow.completeDepth == 2)
+    let onlyUp = try await ModelChecker(
+      domain: countingDomain(limit: 5, actions: { _ in [1] })
+    ).reach("minus-three")
+    #expect(onlyUp.outcome == .unreachable)
+    #expect(onlyUp.exhausted)
+  }
+
+  @Test func aStateOutsideTheConstraintIsCheckedButNotExpanded() async throws {
+    // The constraint keeps the count within -5...5; the states at ±6 are reached and checked.
+    let domain = countingDomain(limit: 100)
+    let bounded = DomainDefinition(
+      name: "count", summary: "", initialState: PlainCount(),
+      reducer: Reduce<PlainCount, Int> { state, step in
+        state.value += step
+        return .none
+      }, actionCases: ["step"],
+      invariants: [Invariant("small", "") { abs($0.value) <= 6 }],
+      explorationActions: domain.explorationActions, stateConstraint: { abs($0.value) <= 5 })
+    let result = try await ModelChecker(domain: bounded).check()
+    #expect(result.outcome == .passed)
+    #expect(result.exhausted)
+    #expect(result.distinctStates == 13)
+    #expect(result.diameter == 6)
+  }
+
+  @Test func aStateThatIsNotHashableIsFingerprintedByItsStateHash() async throws {
+    let result = try await ModelChecker(domain: countingDomain(limit: 4)).check()
+    #expect(result.fingerprint == "state-hash")
+    #expect(result.outcome == .violated)
+    #expect(result.finding?.actions == [1, 1, 1, 1])
+  }
+
+  @Test func randomWalksFindTheBugAndShrinkIt() throws {
+    let checker = ModelChecker(domain: registrationDomain)
+    let result = try checker.randomWalks(runs: 200, length: 40, seed: 7)
+    #expect(result.outcome == .violated)
+    let finding = try #require(result.finding)
+    let walk = try #require(finding.walk)
+    #expect(walk.length >= finding.actions.count)
+    // 1-minimal: without any one of its actions, the invariant holds throughout.
+    let holds = try #require(registrationDomain.invariant(named: finding.name)).holds
+    for skip in finding.actions.indices {
+      var state = registrationDomain.initialState
+      var alwaysHolds = true
+      for (index, action) in finding.actions.enumerated() where index != skip {
+        _ = registrationDomain.reduce(into: &state, action: action)
+        if !holds(state) { alwaysHolds = false }
+      }
+      #expect(alwaysHolds, "still fails without action \(skip + 1)")
+    }
+    // The same seed, the same answer; the walk alone, from its own seed, finds it again.
+    let again = try checker.randomWalks(runs: 200, length: 40, seed: 7)
+    #expect(again.finding?.actions == finding.actions)
+    let alone = try checker.randomWalks(runs: 1, length: 40, seed: 7 + UInt64(walk.run))
+    #expect(alone.finding?.actions == finding.actions)
+    #expect(alone.finding?.walk?.run == 0)
+  }
+
+  @Test func randomWalksOfAFixedDomainPass() throws {
+    let result = try ModelChecker(domain: fixedRegistrationDomain).randomWalks(
+      runs: 50, length: 30, seed: 1)
+    #expect(result.outcome == .passed)
+    #expect(result.generatedStates == 50 * 30)
+    #expect(result.distinctStates == nil)
+    #expect(result.description.contains("50 random walks of up to 30 actions"))
+  }
+
+  @Test func badRequestsAreRefusedWithAReason() async throws {
+    await #expect { try await ModelChecker(domain: counterDomain).check() } throws: {
+      ($0 as? ModelCheckError)?.code == .noExplorationActions
+    }
+    let checker = ModelChecker(domain: registrationDomain)
+    await #expect { try await checker.check(invariants: ["nope"]) } throws: {
+      let error = $0 as? ModelCheckError
+      return error?.code == .unknownName
+        && error?.message.contains("registered-only-when-valid") == true
+    }
+    await #expect { try await checker.reach("nope") } throws: {
+      ($0 as? ModelCheckError)?.code == .unknownName
+    }
+    for (depth, maxStates, jobs) in [(-1, 10, 1), (1, 0, 1), (1, 10, 0)] {
+      await #expect {
+        try await checker.check(depth: depth, maxStates: maxStates, jobs: jobs)
+      } throws: { ($0 as? ModelCheckError)?.code == .badBound }
+    }
+    #expect(throws: ModelCheckError.self) {
+      try checker.randomWalks(runs: -1, length: 1, seed: 0)
+    }
+  }
+
+  @Test func anAlphabetThatChangesItsAnswerIsCaughtNotBelieved() async throws {
+    // The exploration actions depend on something besides the state: the path the search
+    // recorded does not replay to a failing state, and the checker says so.
+    let calls = Calls()
+    let domain = countingDomain(
+      limit: 3, constraint: true,
+      actions: { _ in calls.next() <= 5 ? [1, -1] : [-1, 1] })
+    await #expect { try await ModelChecker(domain: domain).check() } throws: {
+      ($0 as? ModelCheckError)?.code == .notReproducible
+    }
+  }
+
+  @Test func expectPassedRecordsTheCounterexampleAsAnIssue() async throws {
+    let result = try await ModelChecker(domain: registrationDomain).check()
+    withKnownIssue {
+      result.expectPassed()
+    } matching: { issue in
+      issue.description.contains("registered-only-when-valid fails after 7 actions")
+        && issue.description.contains(#"{"registrationSucceeded":{"userID":"U-ada"}}"#)
+    }
+    let passed = try await ModelChecker(domain: fixedRegistrationDomain).check()
+    passed.expectPassed()
+  }
+}
+
+/// A counter shared by the calls of a closure.
+final class Calls: Sendable {
+  private let count = Mutex(0)
+  func next() -> Int {
+    count.withLock {
+      $0 += 1
+      return $0
+    }
   }
 }

@@ -103,7 +103,6 @@ let hostileDomain = DomainDefinition(
         session: RecordedSession(
           domain: hostileDomain, actions: [.note("boom")])
       ).shrink(invariant: "no-boom" + injection))
-    let emitted = type(of: result)
     // Scalars from every plane, and often the ones that break literals: quotes, backslashes,
     // `#`, DEL, combining marks, format characters.
     let scalar = Gen<Character>.oneOf(
@@ -123,13 +122,13 @@ let hostileDomain = DomainDefinition(
       return text
     }
     await propertyCheck(count: 500, input: text) { text in
-      let literal = emitted.stringLiteral(text)
+      let literal = SwiftTestSource.stringLiteral(text)
       #expect(literal.unicodeScalars.allSatisfy { (" "..."~").contains($0) })
       #expect(Self.unescaped(literal) == Array(text.unicodeScalars), "\(literal)")
 
       let json = try #require(
         try? JSONLines.ActionWriter<NoteAction>().json(for: .note(text)))
-      let escaped = emitted.jsonEscapingNonASCII(json)
+      let escaped = SwiftTestSource.jsonEscapingNonASCII(json)
       #expect(escaped.unicodeScalars.allSatisfy { (" "..."~").contains($0) })
       let decoded = try? JSONDecoder().decode(NoteAction.self, from: Data(escaped.utf8))
       #expect(decoded == .note(text), "\(escaped)")
@@ -137,7 +136,7 @@ let hostileDomain = DomainDefinition(
   }
 
   /// The scalars of the Swift string literal `literal`, read as Swift reads the escapes
-  /// ``ShrinkResult/stringLiteral(_:)`` writes.
+  /// `SwiftTestSource.stringLiteral(_:)` writes.
   static func unescaped(_ literal: String) -> [Unicode.Scalar]? {
     var scalars = Array(literal.unicodeScalars)
     guard scalars.count >= 2, scalars.first == "\"", scalars.last == "\"" else { return nil }

@@ -85,6 +85,25 @@ enum Terminal {
   }
 }
 
+/// A line of progress on stderr, drawn only when stderr is a terminal, for work whose end is
+/// not known in advance (a model checker's search); the caller decides how often to draw.
+struct ProgressLine: Sendable {
+  /// Whether the line is drawn: stderr is a terminal.
+  let isEnabled = Terminal.stderrIsTerminal
+
+  /// Replaces the line with `text`.
+  func draw(_ text: String) {
+    guard isEnabled else { return }
+    Terminal.writeStandardError("\r\u{1B}[2K" + text)
+  }
+
+  /// Erases the line.
+  func finish() {
+    guard isEnabled else { return }
+    Terminal.writeStandardError("\r\u{1B}[2K")
+  }
+}
+
 /// A progress bar on stderr, drawn only when stderr is a terminal, at most ten times a second.
 final class ProgressBar {
   private let label: String
