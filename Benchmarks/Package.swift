@@ -41,6 +41,7 @@ let package = Package(
     benchmark("Replay"),
     benchmark("Navigation"),
     benchmark("Size"),
+    benchmark("Check"),
   ],
   swiftLanguageModes: [.v6]
 )
@@ -57,6 +58,7 @@ func benchmark(_ name: String) -> Target {
       .product(name: "_RetraceExamples", package: "Retrace"),
       .product(name: "RetraceDebugger", package: "Retrace"),
       .product(name: "RetraceLive", package: "Retrace"),
+      .product(name: "RetraceCheck", package: "Retrace"),
       .product(name: "Benchmark", package: "benchmark"),
     ],
     path: "Benchmarks/\(name)",

@@ -208,7 +208,7 @@ public struct ModelChecker<D: Domain>: Sendable {
     let start = clock.now
     var lastReport = start
 
-    var seen = FingerprintSet(capacity: min(maxStates, 1 << 16))
+    var seen = FingerprintSet(capacity: min(maxStates, 1 << 10))
     // For each state, by number: the state it was first reached from, and the action.
     var parents: [UInt32] = [UInt32.max]
     var via: [UInt32] = [0]
@@ -311,9 +311,10 @@ public struct ModelChecker<D: Domain>: Sendable {
       for index in range {
         let state = states[index]
         if let constraint, !constraint(state) { continue }
-        for (number, action) in alphabet(state).enumerated() {
+        let actions = alphabet(state)
+        for number in actions.indices {
           var successor = state
-          _ = domain.reduce(into: &successor, action: action)
+          _ = domain.reduce(into: &successor, action: actions[number])
           generated += 1
           let print = try fingerprintOf(successor, fingerprint)
           if seen.contains(print) { continue }

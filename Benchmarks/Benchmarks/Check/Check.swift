@@ -1,0 +1,99 @@
+// C1, C2: the model checker's breadth-first search on the registration example's reducer,
+// with an alphabet wider than the one the domain declares (five values a field instead of
+// three, so that a search lasts long enough to time), to depth 5, where the planted bug is
+// not yet reachable: every state is expanded. One iteration is one whole search; the custom
+// metrics give successor states per second and the bookkeeping bytes per distinct state.
+// C1 runs one job, C2 two.
+//
+// C3: a state space of millions of distinct states (10,000,000 in the full run) searched to
+// --max-states: the same reducer with twelve values a field. Its peak resident memory is
+// what the search holds.
+import Benchmark
+import Retrace
+import RetraceBenchmarkSupport
+import RetraceCheck
+import RetraceExamples
+
+/// Successor states computed per second, over the whole search.
+let successorStatesPerSecond = BenchmarkMetric.custom(
+  "successorStatesPerSecond", polarity: .prefersLarger, useScalingFactor: false)
+/// The fingerprint table and the paths back, in bytes per distinct state.
+let bookkeepingBytesPerState = BenchmarkMetric.custom(
+  "bookkeepingBytesPerDistinctState", polarity: .prefersSmaller, useScalingFactor: false)
+/// Distinct states found.
+let distinctStates = BenchmarkMetric.custom(
+  "distinctStates", polarity: .prefersLarger, useScalingFactor: false)
+
+/// The registration domain with `values` values for each field.
+func registration(values: Int) -> DomainDefinition<RegistrationState, RegistrationAction> {
+  let samples = ["", "A", "Ad", "Ada", "Adam", "Ada Lovelace", "analytical", "engine"]
+  let typed = (0..<values).map { index in
+    index < samples.count ? samples[index] : "value\(index)"
+  }
+  return DomainDefinition(
+    name: "registration", summary: "", initialState: RegistrationState(),
+    reducer: RegistrationReducer(registrar: { "U-\($0.username)" }),
+    sampleActions: RegistrationAction.samples, invariants: registrationInvariants,
+    explorationActions: { state in
+      var actions: [RegistrationAction] = []
+      for field in RegistrationField.allCases {
+        for value in typed where value != state.form[field] {
+          actions.append(.edit(field: field, value: value))
+        }
+      }
+      actions += [.register, .startOver]
+      if state.status == .submitting {
+        actions += [
+          .registrationSucceeded(userID: "U-\(state.form.username)"),
+          .registrationFailed(message: "offline"),
+        ]
+      }
+      return actions
+    })
+}
+
+func search(
+  _ benchmark: Benchmark, domain: DomainDefinition<RegistrationState, RegistrationAction>,
+  depth: Int?, maxStates: Int, jobs: Int
+) async {
+  do {
+    benchmark.startMeasurement()
+    let result = try await ModelChecker(domain: domain).check(
+      depth: depth, maxStates: maxStates, jobs: jobs)
+    benchmark.stopMeasurement()
+    let distinct = result.distinctStates ?? 1
+    benchmark.measurement(successorStatesPerSecond, Int(result.statesPerSecond))
+    benchmark.measurement(bookkeepingBytesPerState, result.bookkeepingBytes / max(distinct, 1))
+    benchmark.measurement(distinctStates, distinct)
+  } catch {
+    benchmark.error("check failed: \(error)")
+  }
+}
+
+let benchmarks: @Sendable () -> Void = {
+  let metrics: [BenchmarkMetric: BenchmarkThresholds] = [
+    successorStatesPerSecond: .none, bookkeepingBytesPerState: .none, distinctStates: .none,
+  ]
+  let wide = registration(values: 5)
+  let depth = BenchmarkSettings.isSmoke ? 3 : 5
+  for jobs in [1, 2] {
+    Benchmark(
+      "C\(jobs)_check_registration_\(jobs)_job\(jobs == 1 ? "" : "s")",
+      configuration: BenchmarkSettings.configuration(
+        scaled: false, mallocs: nil, maxIterations: 5, maxSeconds: 20, extraMetrics: metrics)
+    ) { benchmark in
+      await search(benchmark, domain: wide, depth: depth, maxStates: 50_000_000, jobs: jobs)
+    }
+  }
+  let huge = registration(values: 12)
+  Benchmark(
+    "C3_check_10M_distinct_states",
+    configuration: BenchmarkSettings.configuration(
+      scaled: false, mallocs: nil, maxIterations: 1, maxSeconds: 1,
+      extraMetrics: metrics.merging([.peakMemoryResident: .none]) { a, _ in a })
+  ) { benchmark in
+    await search(
+      benchmark, domain: huge, depth: nil,
+      maxStates: BenchmarkSettings.isSmoke ? 10_000 : 10_000_000, jobs: 2)
+  }
+}
