@@ -22,6 +22,9 @@ import Testing
     let bisect = try workspace.run("bisect bug.trace --invariant registered-only-when-valid --json")
     #expect(bisect.exitCode == 1)
     #expect(try bisect.json()["firstViolation"] as? Int == 7)
+    let info = try workspace.run("info bug.trace --json")
+    #expect(info.exitCode == 0, "\(info)")
+    #expect(try info.json()["domain"] as? String == "registration")
   }
 
   @Test func aBoundWithNoViolationPassesAndSaysWhatItSearched() throws {

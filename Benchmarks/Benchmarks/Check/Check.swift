@@ -6,7 +6,7 @@
 // C1 runs one job, C2 two.
 //
 // C3: a state space of millions of distinct states (10,000,000 in the full run) searched to
-// --max-states: the same reducer with twelve values a field. Its peak resident memory is
+// --max-states: the same reducer with forty values a field. Its peak resident memory is
 // what the search holds.
 import Benchmark
 import Retrace
@@ -85,7 +85,7 @@ let benchmarks: @Sendable () -> Void = {
       await search(benchmark, domain: wide, depth: depth, maxStates: 50_000_000, jobs: jobs)
     }
   }
-  let huge = registration(values: 12)
+  let huge = registration(values: 40)
   Benchmark(
     "C3_check_10M_distinct_states",
     configuration: BenchmarkSettings.configuration(

@@ -32,7 +32,24 @@ struct Domains: AsyncParsableCommand {
           print("\(label)\(invariant.name.cyan)  \(invariant.summary)")
         }
       }
+      for (position, predicate) in Self.predicates(of: domain).enumerated() {
+        let label = position == 0 ? "  predicates     " : "                 "
+        print("\(label)\(predicate.name.cyan)  \(predicate.summary)")
+      }
+      print(
+        "  check          "
+          + (Self.explorable(domain)
+            ? "exploration actions declared (\(CommandContext.name) check \(domain.name))"
+            : "no exploration actions"))
     }
+  }
+
+  static func predicates(of domain: some Domain) -> [(name: String, summary: String)] {
+    domain.predicates.map { ($0.name, $0.summary) }
+  }
+
+  static func explorable(_ domain: some Domain) -> Bool {
+    domain.explorationActions != nil
   }
 
   static func invariants(of domain: some Domain) -> [(name: String, summary: String)] {
@@ -46,6 +63,10 @@ struct Domains: AsyncParsableCommand {
       actionSchemaVersion: domain.actionSchemaVersion, actionCases: domain.actionCases,
       invariants: invariants(of: domain).map {
         DomainsReport.Invariant(name: $0.name, summary: $0.summary)
-      })
+      },
+      predicates: predicates(of: domain).map {
+        DomainsReport.Invariant(name: $0.name, summary: $0.summary)
+      },
+      explorable: explorable(domain))
   }
 }

@@ -157,6 +157,11 @@ struct DomainsReport: VersionedReport {
     var actionSchemaVersion: Int
     var actionCases: [String]
     var invariants: [Invariant]
+    /// The domain's named predicates, for `check --reach` (absent in reports written before
+    /// `check` existed).
+    var predicates: [Invariant]?
+    /// Whether the domain declares exploration actions, so that `check` can search it.
+    var explorable: Bool?
   }
 
   /// One of a domain's invariants.
