@@ -1,7 +1,7 @@
 import Retrace
 
 /// The counter example's state.
-public struct CounterState: Codable, Equatable, Sendable {
+public struct CounterState: Codable, Hashable, Sendable {
   /// The current count.
   public var count: Int
 

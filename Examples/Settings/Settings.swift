@@ -1,7 +1,7 @@
 import Retrace
 
 /// The settings example's state: named switches, such as the day/night toggle.
-public struct SettingsState: Codable, Equatable, Sendable {
+public struct SettingsState: Codable, Hashable, Sendable {
   /// The switches by name; a name that is absent is off.
   public var toggles: [String: Bool]
 
