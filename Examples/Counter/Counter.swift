@@ -65,5 +65,8 @@ public let counterDomain = DomainDefinition(
     case 3..<38: return state.count > 0 || roll < 5 ? .decrement : .increment
     default: return .increment
     }
-  }
+  },
+  explorationActions: CounterExploration.actions,
+  stateConstraint: CounterExploration.constraint,
+  predicates: counterPredicates
 )

@@ -57,5 +57,7 @@ public let settingsDomain = DomainDefinition(
     // darkMode is flipped far more often than the rest, as in the seed app.
     if Int.random(in: 0..<100, using: &random) < 60 { return .toggle(key: "darkMode") }
     return .toggle(key: settingsKeys.randomElement(using: &random)!)
-  }
+  },
+  explorationActions: SettingsExploration.actions,
+  predicates: settingsPredicates
 )
