@@ -193,7 +193,7 @@ let tests: [Target] = [
   ),
   .testTarget(
     name: "RetraceCoordinatorTests",
-    dependencies: ["RetraceCoordinator", "RetraceExamples", .propertyBased]
+    dependencies: ["RetraceCoordinator", "RetraceCheck", "RetraceExamples", .propertyBased]
   ),
   .testTarget(
     name: "RetraceLogTests",

@@ -14,7 +14,10 @@ public let bankingDomain = DomainDefinition(
   upcaster: BankingSchema.upcast,
   legacyEncoder: BankingSchema.legacyEncoding,
   redaction: bankingRedaction,
-  displayFormats: bankingDisplayFormats
+  displayFormats: bankingDisplayFormats,
+  explorationActions: BankingExploration.actions,
+  stateConstraint: BankingExploration.constraint,
+  predicates: bankingPredicates
 )
 
 /// How tools show the banking state's numbers: amounts and balances, in cents, as euros;
@@ -91,6 +94,9 @@ public let bankingInvariants: [Invariant<BankingState>] = [
       } ?? false
     }
   },
+  NavigationChecks.returnsToRoot(
+    reducer: BankingReducer(), navigation: { $0.navigation },
+    action: { .navigation(action: $0) }),
 ]
 
 /// An IBAN without spaces, in capitals: the form in which two IBANs are compared.

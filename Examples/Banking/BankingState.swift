@@ -2,7 +2,7 @@ import IdentifiedCollections
 import RetraceCoordinator
 
 /// The banking example's state: the accounts, in the order the user arranged them.
-public struct BankingState: Codable, Equatable, Sendable {
+public struct BankingState: Codable, Hashable, Sendable {
   /// The accounts, identified by IBAN.
   public var accounts: IdentifiedArrayOf<Account>
   /// Which screen shows: the accounts list, an account, or a sheet.
@@ -23,7 +23,7 @@ public struct BankingState: Codable, Equatable, Sendable {
 }
 
 /// A bank account: its name, IBAN, kind and transactions.
-public struct Account: Codable, Equatable, Sendable, Identifiable {
+public struct Account: Codable, Hashable, Sendable, Identifiable {
   /// The name the user gave the account, such as "Daily Expenses".
   public var name: String
   /// The account's IBAN, which identifies it.
@@ -63,7 +63,7 @@ public enum AccountKind: String, Codable, Equatable, Sendable, CaseIterable {
 }
 
 /// A booking on an account.
-public struct Transaction: Codable, Equatable, Sendable {
+public struct Transaction: Codable, Hashable, Sendable {
   /// The amount in cents: positive for money in, negative for money out.
   public var amount: Int
   /// Who was paid or who paid.

@@ -99,11 +99,16 @@ extension Ledger: ExpressibleByArrayLiteral {
   }
 }
 
-extension Ledger: Equatable {
+extension Ledger: Hashable {
   /// Whether two ledgers hold the same transactions in the same order (their totals are
   /// then equal too).
   public static func == (lhs: Ledger, rhs: Ledger) -> Bool {
     lhs.transactions == rhs.transactions
+  }
+
+  /// Hashes the transactions, as an array of them hashes (the total follows from them).
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(transactions)
   }
 }
 

@@ -1,7 +1,7 @@
 import Retrace
 
 /// The counter example's state.
-public struct CounterState: Codable, Equatable, Sendable {
+public struct CounterState: Codable, Hashable, Sendable {
   /// The current count.
   public var count: Int
 
@@ -65,5 +65,8 @@ public let counterDomain = DomainDefinition(
     case 3..<38: return state.count > 0 || roll < 5 ? .decrement : .increment
     default: return .increment
     }
-  }
+  },
+  explorationActions: CounterExploration.actions,
+  stateConstraint: CounterExploration.constraint,
+  predicates: counterPredicates
 )

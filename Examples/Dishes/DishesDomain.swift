@@ -9,7 +9,9 @@ public let dishesDomain = DomainDefinition(
   reducer: DishesReducer(),
   sampleActions: DishesAction.samples,
   invariants: dishesInvariants,
-  workload: DishesWorkload.workload
+  workload: DishesWorkload.workload,
+  explorationActions: DishesExploration.actions,
+  predicates: dishesPredicates
 )
 
 /// The dishes domain's invariants.

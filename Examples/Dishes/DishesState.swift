@@ -35,7 +35,7 @@ public struct Dish: Codable, Hashable, Sendable, Identifiable {
 
 /// The dishes screen's state: the list and the search term. What the screen shows,
 /// ``visibleDishes``, is computed from the two and never stored.
-public struct DishesState: Codable, Equatable, Sendable {
+public struct DishesState: Codable, Hashable, Sendable {
   /// Every dish, in the order they were added.
   public var dishes: IdentifiedArrayOf<Dish>
   /// What the user typed into the search field, as typed.

@@ -9,7 +9,9 @@ public let moviesDomain = DomainDefinition(
   reducer: MoviesReducer(),
   sampleActions: MoviesAction.samples,
   invariants: moviesInvariants,
-  workload: MoviesWorkload.workload
+  workload: MoviesWorkload.workload,
+  explorationActions: MoviesExploration.actions,
+  predicates: moviesPredicates
 )
 
 /// The movies domain's invariants.

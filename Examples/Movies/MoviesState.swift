@@ -72,7 +72,7 @@ public struct GenreRating: Hashable, Sendable {
 
 /// The movies screen's state: the user's movies, in the order they were added. The average
 /// rating per genre is computed from them.
-public struct MoviesState: Codable, Equatable, Sendable {
+public struct MoviesState: Codable, Hashable, Sendable {
   /// The ratings a movie can have.
   public static let stars = 1...5
 

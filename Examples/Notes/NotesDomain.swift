@@ -15,7 +15,10 @@ public let notesDomain = DomainDefinition(
   reducer: NotesReducer.feature,
   actionCases: NotesAction.caseNames,
   invariants: notesInvariants,
-  workload: NotesWorkload.workload
+  workload: NotesWorkload.workload,
+  explorationActions: NotesExploration.actions,
+  stateConstraint: NotesExploration.constraint,
+  predicates: notesPredicates
 )
 
 /// The notes domain's invariants.
@@ -38,4 +41,7 @@ public let notesInvariants: [Invariant<NotesState>] = [
   ) {
     $0.results == nil || $0.results?.query == $0.query
   },
+  NavigationChecks.returnsToRoot(
+    reducer: NotesReducer.feature, navigation: { $0.navigation },
+    action: { .navigation(action: $0) }),
 ]

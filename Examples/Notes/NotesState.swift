@@ -3,7 +3,7 @@ import Retrace
 import RetraceCoordinator
 
 /// The notes example's state.
-public struct NotesState: Codable, Equatable, Sendable {
+public struct NotesState: Codable, Hashable, Sendable {
   /// The notes, as last loaded or saved.
   public internal(set) var notes: IdentifiedArrayOf<Note> = []
   /// Whether a load is in flight.
@@ -35,7 +35,7 @@ public struct NotesState: Codable, Equatable, Sendable {
 }
 
 /// The server's answer to a search.
-public struct SearchResults: Codable, Equatable, Sendable {
+public struct SearchResults: Codable, Hashable, Sendable {
   /// The query it answers.
   public var query: String
   /// The matching notes' identifiers.
@@ -46,7 +46,7 @@ public struct SearchResults: Codable, Equatable, Sendable {
 ///
 /// Its two fields are bindable: every keystroke is one `binding` action, recorded with the
 /// field's name (`{"field":"title","value":"Groceries"}`).
-public struct EditorState: Codable, Equatable, Sendable, BindableState {
+public struct EditorState: Codable, Hashable, Sendable, BindableState {
   /// The note as edited so far.
   public var note: Note
   /// Whether a save is in flight.

@@ -9,7 +9,10 @@ public let packageDomain = DomainDefinition(
   reducer: PackageReducer(),
   sampleActions: PackageAction.samples,
   invariants: packageInvariants,
-  workload: PackageWorkload.workload
+  workload: PackageWorkload.workload,
+  explorationActions: PackageExploration.actions,
+  stateConstraint: PackageExploration.constraint,
+  predicates: packagePredicates
 )
 
 /// The package domain's invariants.

@@ -77,7 +77,7 @@ public struct Parcel: Codable, Hashable, Sendable {
 }
 
 /// The parcel screen's state: the parcel the form edits and the summary line it shows.
-public struct PackageState: Codable, Equatable, Sendable {
+public struct PackageState: Codable, Hashable, Sendable {
   /// The parcel, as the form and the outside model agree it is.
   public var parcel: Parcel
   /// The summary line the screen shows above the form, kept up to date by every change of

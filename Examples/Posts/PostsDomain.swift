@@ -13,7 +13,9 @@ public let postsDomain = DomainDefinition(
   reducer: PostsReducer(loader: { Post.samples }),
   actionCases: PostsAction.caseNames,
   invariants: postsInvariants,
-  workload: PostsWorkload.workload
+  workload: PostsWorkload.workload,
+  explorationActions: PostsExploration.actions,
+  predicates: postsPredicates
 )
 
 /// The posts domain's invariants.
@@ -30,4 +32,7 @@ public let postsInvariants: [Invariant<PostsState>] = [
   ) {
     $0.screens.isInStep(with: $0.navigation, make: PostsScreen.init(route:))
   },
+  NavigationChecks.returnsToRoot(
+    reducer: PostsReducer(loader: { Post.samples }), navigation: { $0.navigation },
+    action: { .navigation(action: $0) }),
 ]

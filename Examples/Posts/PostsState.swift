@@ -1,7 +1,7 @@
 import RetraceCoordinator
 
 /// The posts example's state: the navigation and the states of the screens on it.
-public struct PostsState: Codable, Equatable, Sendable {
+public struct PostsState: Codable, Hashable, Sendable {
   /// The tabs, stacks and presentations.
   public internal(set) var navigation: NavigationState<PostsRoute>
   /// The state of each screen that has one (the post list and the post details on a stack).

@@ -1,7 +1,7 @@
 import Retrace
 
 /// The settings example's state: named switches, such as the day/night toggle.
-public struct SettingsState: Codable, Equatable, Sendable {
+public struct SettingsState: Codable, Hashable, Sendable {
   /// The switches by name; a name that is absent is off.
   public var toggles: [String: Bool]
 
@@ -57,5 +57,7 @@ public let settingsDomain = DomainDefinition(
     // darkMode is flipped far more often than the rest, as in the seed app.
     if Int.random(in: 0..<100, using: &random) < 60 { return .toggle(key: "darkMode") }
     return .toggle(key: settingsKeys.randomElement(using: &random)!)
-  }
+  },
+  explorationActions: SettingsExploration.actions,
+  predicates: settingsPredicates
 )

@@ -12,7 +12,10 @@ public let stocksDomain = DomainDefinition(
   reducer: StocksReducer(quotes: { Quote.samples }, news: { Article.samples }),
   sampleActions: StocksAction.samples,
   invariants: stocksInvariants,
-  workload: StocksWorkload.workload
+  workload: StocksWorkload.workload,
+  explorationActions: StocksExploration.actions,
+  stateConstraint: StocksExploration.constraint,
+  predicates: stocksPredicates
 )
 
 /// The stocks domain's invariants.

@@ -75,7 +75,7 @@ public struct Article: Codable, Hashable, Sendable, Identifiable {
 
 /// The stocks screen's state: two lists that load independently, the quotes and the top
 /// news.
-public struct StocksState: Codable, Equatable, Sendable {
+public struct StocksState: Codable, Hashable, Sendable {
   /// The stock quotes.
   public var quotes: LoadableList<Quote>
   /// The top news.
