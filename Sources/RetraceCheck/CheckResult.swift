@@ -71,7 +71,7 @@ public struct CheckResult<D: Domain>: Sendable, CustomStringConvertible {
   /// every reachable state (within the domain's state constraint).
   public var exhausted: Bool
   /// How states were told apart: `hashable` (the state's `Hashable` hash) or `state-hash`
-  /// (its ``StateHash``).
+  /// (its `StateHash`).
   public var fingerprint: String
   /// The probability that two distinct states searched share a fingerprint, so that one
   /// of them (and what only it leads to) was never explored: n²/2⁶⁵ for n distinct states,

@@ -5,7 +5,7 @@ enum Fingerprint: String, Sendable {
   /// The state's `Hashable` hash (SipHash, seeded once per process): the fast way, for a
   /// state that is `Hashable`.
   case hashable
-  /// The state's ``StateHash`` (XXH64 of its deterministic CBOR encoding): for a state that
+  /// The state's `StateHash` (XXH64 of its deterministic CBOR encoding): for a state that
   /// is only `Codable & Equatable`; slower, since every state is encoded.
   case stateHash = "state-hash"
 

@@ -1,7 +1,7 @@
 import Retrace
 
-/// An explicit-state model checker for a ``Domain``: it sends the domain's exploration
-/// actions (``Domain/explorationActions``) in every state it reaches and checks the
+/// An explicit-state model checker for a `Domain`: it sends the domain's exploration
+/// actions (`Domain.explorationActions`) in every state it reaches and checks the
 /// domain's invariants in each, as TLC checks a TLA+ specification.
 ///
 /// A breadth-first search (``check(invariants:depth:maxStates:jobs:progress:)``) visits
@@ -61,7 +61,7 @@ public struct ModelChecker<D: Domain>: Sendable {
   }
 
   /// Searches breadth-first for a state where the predicate called `name` holds
-  /// (``Domain/predicates``), and returns a shortest path to it.
+  /// (`Domain.predicates`), and returns a shortest path to it.
   ///
   /// - Parameters:
   ///   - name: The name of one of the domain's predicates.
@@ -94,7 +94,7 @@ public struct ModelChecker<D: Domain>: Sendable {
   /// uniformly chosen exploration action, up to `length` times, checking invariants after
   /// each. The first violation is shrunk (delta debugging) to a 1-minimal sequence.
   ///
-  /// Run `r` draws from ``SeededRandom`` seeded with `seed + r`, so
+  /// Run `r` draws from `SeededRandom` seeded with `seed + r`, so
   /// `randomWalks(runs: 1, length: L, seed: S + r)` repeats it.
   ///
   /// - Parameters:
