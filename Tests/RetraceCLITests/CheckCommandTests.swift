@@ -99,7 +99,7 @@ import Testing
       ("check registration --invariant nope", 4, "has no invariant nope"),
       ("check registration --reach nope", 4, "has no predicate nope"),
       ("check nosuchdomain", 4, "nosuchdomain"),
-      ("check counter", 4, "declares no exploration actions"),
+      ("check banking-with-fees", 4, "declares no exploration actions"),
       ("check registration --depth -1", 2, "--depth"),
       ("check registration --max-states 0", 2, "--max-states"),
       ("check registration --jobs 0", 2, "--jobs"),
