@@ -189,9 +189,17 @@ public struct ModelChecker<D: Domain>: Sendable {
   /// be deduplicated stay few.
   static var batchSize: Int { 16_384 }
 
+  /// The breadth-first search.
+  ///
+  /// It keeps only fingerprints: when it finds a state where a goal is hit, it searches
+  /// again, the same way, recording for each state the state it was first reached from and
+  /// the action (`recording`), to give the path. The search is deterministic, so the second
+  /// finds the same state at the same number; if it does not (an alphabet or a reducer that
+  /// answers differently), the search throws rather than answer.
   private func breadthFirst(
     goal: CheckResult<D>.Goal, goals: [Goal], depth: Int?, maxStates: Int, jobs: Int,
-    progress: (@Sendable (CheckProgress) -> Void)?
+    progress: (@Sendable (CheckProgress) -> Void)?,
+    recording: (id: UInt32, before: Duration)? = nil
   ) async throws -> CheckResult<D> {
     guard depth.map({ $0 >= 0 }) ?? true else {
       throw ModelCheckError(.badBound, "--depth must not be negative")
@@ -209,9 +217,11 @@ public struct ModelChecker<D: Domain>: Sendable {
     var lastReport = start
 
     var seen = FingerprintSet(capacity: min(maxStates, 1 << 10))
-    // For each state, by number: the state it was first reached from, and the action.
-    var parents: [UInt32] = [UInt32.max]
-    var via: [UInt32] = [0]
+    // When recording, for each state by number: the state it was first reached from, and
+    // the action.
+    var parents: [UInt32] = recording == nil ? [] : [UInt32.max]
+    var via: [UInt32] = recording == nil ? [] : [0]
+    var distinct = 1
     var generated = 0
     var level = 0
     var stopped = false
@@ -235,15 +245,18 @@ public struct ModelChecker<D: Domain>: Sendable {
           jobs: jobs)
         generated += count
         for candidate in candidates {
-          if parents.count == maxStates {
+          if distinct == maxStates {
             if seen.contains(candidate.fingerprint) { continue }
             stopped = true
             break
           }
           guard seen.insert(candidate.fingerprint) else { continue }
-          let id = UInt32(parents.count)
-          parents.append(candidate.parent)
-          via.append(candidate.action)
+          let id = UInt32(distinct)
+          distinct += 1
+          if recording != nil {
+            parents.append(candidate.parent)
+            via.append(candidate.action)
+          }
           if let hit = goals.firstIndex(where: { $0.isHit(candidate.state) }) {
             found = (id, hit)
             break
@@ -256,7 +269,7 @@ public struct ModelChecker<D: Domain>: Sendable {
           lastReport = clock.now
           progress(
             CheckProgress(
-              generatedStates: generated, distinctStates: parents.count,
+              generatedStates: generated, distinctStates: distinct,
               queued: frontier.count - batchStart + next.count, depth: level + 1,
               elapsed: clock.now - start))
         }
@@ -268,6 +281,15 @@ public struct ModelChecker<D: Domain>: Sendable {
       if stopped { break search }
     }
 
+    if let recording, found?.id != recording.id {
+      throw notReproducible(
+        because: "searching again to record the path did not find the same state")
+    }
+    if let found, found.id != 0, recording == nil {
+      return try await breadthFirst(
+        goal: goal, goals: goals, depth: depth, maxStates: maxStates, jobs: jobs,
+        progress: progress, recording: (found.id, clock.now - start))
+    }
     var finding: CheckResult<D>.Finding?
     if let found {
       finding = try reconstruct(found.id, goal: goals[found.goal], parents: parents, via: via)
@@ -281,7 +303,6 @@ public struct ModelChecker<D: Domain>: Sendable {
     case (.violation, false, false): outcome = .passed
     case (.state, false, false): outcome = .unreachable
     }
-    let distinct = parents.count
     let completeDepth = stopped || found != nil ? max(level - 1, 0) : level
     return CheckResult(
       domain: domain.name, search: .breadthFirst(depth: depth, maxStates: maxStates),
@@ -292,7 +313,7 @@ public struct ModelChecker<D: Domain>: Sendable {
       collisionProbability: Double(distinct) * Double(distinct) / 0x1p65,
       bookkeepingBytes: seen.bytes + (parents.capacity + via.capacity)
         * MemoryLayout<UInt32>.stride,
-      duration: clock.now - start)
+      duration: clock.now - start + (recording?.before ?? .zero))
   }
 
   /// The successors of a batch of states that `seen` does not hold, in the order of the
@@ -373,9 +394,15 @@ public struct ModelChecker<D: Domain>: Sendable {
   }
 
   private func notReproducible(_ count: Int) -> ModelCheckError {
+    notReproducible(
+      because: "replaying the \(count) actions the search recorded did not reach the state it found"
+    )
+  }
+
+  private func notReproducible(because what: String) -> ModelCheckError {
     ModelCheckError(
       .notReproducible,
-      "replaying the \(count) actions the search recorded did not reach the state it found: the domain's exploration actions or its reducer gave a different answer the second time (they must depend on the state alone), or two states shared a fingerprint"
+      "\(what): the domain's exploration actions or its reducer gave a different answer the second time (they must depend on the state alone), or two states shared a fingerprint"
     )
   }
 
