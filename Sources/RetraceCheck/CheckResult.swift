@@ -77,7 +77,8 @@ public struct CheckResult<D: Domain>: Sendable, CustomStringConvertible {
   /// of them (and what only it leads to) was never explored: n²/2⁶⁵ for n distinct states,
   /// as TLC estimates it. 0 for random walks, which do not deduplicate.
   public var collisionProbability: Double
-  /// The bytes the fingerprint table and the paths back to the initial state took.
+  /// The bytes the fingerprint table took, and the paths back to the initial state when a
+  /// state was found (recorded by a second search).
   public var bookkeepingBytes: Int
   /// How long the search took.
   public var duration: Duration

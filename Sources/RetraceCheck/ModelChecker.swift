@@ -42,8 +42,8 @@ public struct ModelChecker<D: Domain>: Sendable {
   ///     the domain's.
   ///   - depth: The most actions in a sequence; `nil` (the default) to search until no new
   ///     state is found or `maxStates` is reached.
-  ///   - maxStates: The most distinct states to keep; memory grows with it (about 20
-  ///     bytes a state for the bookkeeping, plus the states of the level being explored).
+  ///   - maxStates: The most distinct states to keep; memory grows with it (11 to 21 bytes
+  ///     a state for the fingerprints, plus the states of the level being explored).
   ///   - jobs: The number of tasks that compute successors at once.
   ///   - progress: Called a few times a second.
   /// - Returns: ``CheckResult/Outcome/violated`` with a shortest counterexample,
