@@ -238,6 +238,25 @@ extension SearchAction: CasePathable {
     #expect(abs(times[1] - times[0] - 0.3) < 1e-6)
   }
 
+  @Test func aRecordedStoreInATestThatSetsNoClockTimesActionsByTheWallClock() async throws {
+    // The test's `continuousClock` is unimplemented: reading it would report an issue per
+    // action and give every action the same time.
+    let store = Store(initialState: SearchState(), reducer: SearchFeature()) {
+      $0.searchClient.search = { _ in [] }
+    }
+    let recorder = TimesRecorder()
+    store.attach(recorder)
+    let before = StoreClock.system.now(0)
+    store.send(.searched(["a"]))
+    try await Task.sleep(for: .milliseconds(20))
+    store.send(.searched(["b"]))
+    let after = StoreClock.system.now(0)
+    let times = recorder.times.withLock { $0 }
+    try #require(times.count == 2)
+    #expect(times[0] >= before && times[1] <= after)
+    #expect(times[1] - times[0] >= 0.015)
+  }
+
   @Test func aStoreClockFollowsItsClock() async {
     let clock = TestClock<Duration>()
     let storeClock = StoreClock(clock, startingAt: 1_000)
