@@ -283,7 +283,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
         guard ContinuousClock.now < deadline else {
           reportIssue(
             "Expected to receive an action, but received none after \(timeout ?? self.timeout):\n  "
-              + expected.description,
+              + expected.description + runningEffectsHint,
             fileID: fileID, filePath: filePath, line: line, column: column)
           return
         }
@@ -331,9 +331,10 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     }
     if effects.runningCount > 0 {
       reportIssue(
-        "\(effects.runningCount) effect(s) still running after \(timeout ?? self.timeout). "
-          + "Cancel them in the reducer; a debounce, throttle, timer or sleep on the store's "
-          + "clock waits until advance(by:) moves it.",
+        "\(effects.runningCount) effect(s) still running after \(timeout ?? self.timeout), "
+          + "started by:\n"
+          + effects.runningOrigins.map { "  " + $0 }.joined(separator: "\n")
+          + "\nCancel them in the reducer; " + Self.clockHint,
         fileID: fileID, filePath: filePath, line: line, column: column)
       effects.cancelAll()
     }
@@ -345,12 +346,31 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     }
   }
 
+  /// Why an effect may not have finished or sent its action yet.
+  private static var clockHint: String {
+    "a debounce, throttle, timer or sleep on the store's clock waits until advance(by:) moves it."
+  }
+
+  /// What a `receive` that timed out adds when effects are still running: they may be
+  /// waiting on ``clock``.
+  private var runningEffectsHint: String {
+    guard effects.runningCount > 0 else { return "" }
+    return "\n\(effects.runningCount) effect(s) still running: " + Self.clockHint
+  }
+
+  /// Reduces `action` into ``state`` and runs its effect, remembering the action as what
+  /// started the effect's tasks.
+  private func reduce(_ action: Action) {
+    var next = state
+    let effect = reducer.reduce(into: &next, action: action)
+    state = next
+    if !effect.isNone { effects.run(effect, origin: Self.shortDescription(of: action)) }
+  }
+
   /// Reduces and drops every action received so far, without checks.
   public func skipReceivedActions() {
     while let action = received.popFirst() {
-      var next = state
-      effects.run(reducer.reduce(into: &next, action: action))
-      state = next
+      reduce(action)
     }
   }
 
@@ -370,10 +390,8 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     column: UInt
   ) {
     let before = state
-    var after = state
-    let effect = reducer.reduce(into: &after, action: action)
-    state = after
-    effects.run(effect)
+    reduce(action)
+    let after = state
     guard check else { return }
     var expected = exhaustivity == .on ? before : after
     do {

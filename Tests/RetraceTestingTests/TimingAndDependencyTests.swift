@@ -182,15 +182,29 @@ extension SearchAction: CasePathable {
     await store.finish()
   }
 
-  @Test func aDebounceStillWaitingFailsFinish() async {
+  @Test func aDebounceStillWaitingFailsFinishNamingTheActionThatStartedIt() async {
     let store = makeStore()
     store.timeout = .milliseconds(50)
     await store.send(.queryChanged("milk")) { $0.query = "milk" }
     await withKnownIssue {
       await store.finish()
     } matching: {
-      $0.description.contains("still running")
+      $0.description.contains("1 effect(s) still running")
+        && $0.description.contains("started by:\n  SearchAction.queryChanged(\"milk\")")
     }
+  }
+
+  @Test func aReceiveThatTimesOutWhileAnEffectWaitsOnTheClockSaysToAdvanceIt() async {
+    let store = makeStore()
+    await store.send(.queryChanged("milk")) { $0.query = "milk" }
+    await withKnownIssue {
+      await store.receive(\.searched, timeout: .milliseconds(50))
+    } matching: {
+      $0.description.contains("received none") && $0.description.contains("advance(by:)")
+    }
+    await store.advance(by: .milliseconds(300))
+    await store.receive(\.searched) { $0.results = ["result:milk"] }
+    await store.finish()
   }
 }
 
