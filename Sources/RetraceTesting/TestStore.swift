@@ -4,6 +4,7 @@ import DequeModule
 import IssueReporting
 import Retrace
 import RetraceDependencies
+import Synchronization
 
 /// A store for tests: send an action, say how the state must change, and receive the
 /// actions that effects send back, like TCA's `TestStore`.
@@ -359,18 +360,26 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
   }
 
   /// Reduces `action` into ``state`` and runs its effect, remembering the action as what
-  /// started the effect's tasks.
-  private func reduce(_ action: Action) {
+  /// started the effect's tasks; returns the mistakes the reducers reported
+  /// (`ReducerMistakes`: an `ifLet`'s child action without child state).
+  private func reduce(_ action: Action) -> [String] {
+    let mistakes = Mutex<[String]>([])
+    let report: @Sendable (String) -> Void = { mistake in mistakes.withLock { $0.append(mistake) } }
     var next = state
-    let effect = reducer.reduce(into: &next, action: action)
+    let effect = ReducerMistakes.$report.withValue(report) {
+      reducer.reduce(into: &next, action: action)
+    }
     state = next
     if !effect.isNone { effects.run(effect, origin: Self.shortDescription(of: action)) }
+    return mistakes.withLock { $0 }
   }
 
   /// Reduces and drops every action received so far, without checks.
   public func skipReceivedActions() {
     while let action = received.popFirst() {
-      reduce(action)
+      for mistake in reduce(action) {
+        reportIssue(mistake + "\nafter the action " + Self.shortDescription(of: action))
+      }
     }
   }
 
@@ -390,8 +399,13 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     column: UInt
   ) {
     let before = state
-    reduce(action)
+    let mistakes = reduce(action)
     let after = state
+    for mistake in mistakes {
+      reportIssue(
+        mistake + "\nafter the action " + Self.shortDescription(of: action),
+        fileID: fileID, filePath: filePath, line: line, column: column)
+    }
     guard check else { return }
     var expected = exhaustivity == .on ? before : after
     do {

@@ -376,6 +376,29 @@ let hostReducer = Reduce<HostState, HostAction> { state, action in
     await store.finish()
   }
 
+  @Test func aChildActionWithoutChildStateFailsATestStore() async {
+    let store = TestStore(initialState: HostState(), reducer: hostReducer)
+    await withKnownIssue {
+      await store.send(.sheet(.searched("late")))
+    } matching: {
+      $0.description.contains("received a child action when its child state was nil")
+        && $0.description.contains("after the action HostAction.sheet(.searched(\"late\"))")
+    }
+    #expect(store.state.sheet == nil)
+    await store.finish()
+  }
+
+  @Test func aChildActionWithoutChildStateReportsNothingInAStore() async {
+    // What a replay does too: the reducer runs outside any test store, and must report
+    // nothing (an issue here would fail this test).
+    let store = Store(initialState: HostState(), reducer: hostReducer)
+    store.send(.sheet(.searched("late")))
+    #expect(store.state.sheet == nil)
+    var state = HostState()
+    _ = hostReducer.reduce(into: &state, action: .sheet(.searched("late")))
+    #expect(state.sheet == nil)
+  }
+
   @Test func aTimerThatIsNotPositiveIsReportedAndDoesNotStart() async {
     await withKnownIssue {
       let effect = Effect<SearchAction>.timer(id: "t", every: .zero, clock: ContinuousClock()) {
