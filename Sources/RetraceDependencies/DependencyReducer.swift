@@ -96,12 +96,15 @@ extension Store {
   /// run, with them, whatever dependencies are current where `send` is called. The trace
   /// times come from their `continuousClock` (see `StoreClock.init(_:startingAt:)`)
   /// unless `clock` says otherwise, so that a test clock moves a recorded session's times too.
+  /// In a test that sets no `continuousClock` (swift-clocks' `UnimplementedClock`, which
+  /// reports an issue whenever it is read), they come from the wall clock, as for a store
+  /// made without dependencies.
   ///
   /// - Parameters:
   ///   - initialState: The state before the first action.
   ///   - reducer: The reducer that applies actions.
   ///   - clock: Where recorders' timestamps come from; the dependencies' `continuousClock`
-  ///     by default.
+  ///     by default, or the wall clock when that one is unimplemented.
   ///   - prepareDependencies: Changes the dependencies for this store.
   public convenience init<R: Reducer<State, Action>>(
     initialState: State,
@@ -112,12 +115,21 @@ extension Store {
     let dependencies = Dependencies.withDependencies(prepareDependencies) {
       withEscapedDependencies { $0 }
     }
-    let storeClock =
-      clock ?? dependencies.yield { StoreClock(DependencyValues._current.continuousClock) }
+    let storeClock = clock ?? dependencies.yield { StoreClock.following(DependencyValues._current) }
     self.init(
       initialState: initialState,
       reducer: CapturedDependencies(base: reducer, dependencies: dependencies),
       clock: storeClock)
+  }
+}
+
+extension StoreClock {
+  /// The clock that times a store's actions in `dependencies`: their `continuousClock`, or
+  /// the wall clock when it is swift-clocks' `UnimplementedClock`, the test value a test
+  /// gets when it sets none: reading that one would report an issue at every action.
+  static func following(_ dependencies: DependencyValues) -> StoreClock {
+    let clock = dependencies.continuousClock
+    return clock is UnimplementedClock<Duration> ? .system : StoreClock(clock)
   }
 }
 

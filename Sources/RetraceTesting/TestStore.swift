@@ -4,6 +4,7 @@ import DequeModule
 import IssueReporting
 import Retrace
 import RetraceDependencies
+import Synchronization
 
 /// A store for tests: send an action, say how the state must change, and receive the
 /// actions that effects send back, like TCA's `TestStore`.
@@ -283,7 +284,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
         guard ContinuousClock.now < deadline else {
           reportIssue(
             "Expected to receive an action, but received none after \(timeout ?? self.timeout):\n  "
-              + expected.description,
+              + expected.description + runningEffectsHint,
             fileID: fileID, filePath: filePath, line: line, column: column)
           return
         }
@@ -331,9 +332,10 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     }
     if effects.runningCount > 0 {
       reportIssue(
-        "\(effects.runningCount) effect(s) still running after \(timeout ?? self.timeout). "
-          + "Cancel them in the reducer; a debounce, throttle, timer or sleep on the store's "
-          + "clock waits until advance(by:) moves it.",
+        "\(effects.runningCount) effect(s) still running after \(timeout ?? self.timeout), "
+          + "started by:\n"
+          + effects.runningOrigins.map { "  " + $0 }.joined(separator: "\n")
+          + "\nCancel them in the reducer; " + Self.clockHint,
         fileID: fileID, filePath: filePath, line: line, column: column)
       effects.cancelAll()
     }
@@ -345,12 +347,39 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     }
   }
 
+  /// Why an effect may not have finished or sent its action yet.
+  private static var clockHint: String {
+    "a debounce, throttle, timer or sleep on the store's clock waits until advance(by:) moves it."
+  }
+
+  /// What a `receive` that timed out adds when effects are still running: they may be
+  /// waiting on ``clock``.
+  private var runningEffectsHint: String {
+    guard effects.runningCount > 0 else { return "" }
+    return "\n\(effects.runningCount) effect(s) still running: " + Self.clockHint
+  }
+
+  /// Reduces `action` into ``state`` and runs its effect, remembering the action as what
+  /// started the effect's tasks; returns the mistakes the reducers reported
+  /// (`ReducerMistakes`: an `ifLet`'s child action without child state).
+  private func reduce(_ action: Action) -> [String] {
+    let mistakes = Mutex<[String]>([])
+    let report: @Sendable (String) -> Void = { mistake in mistakes.withLock { $0.append(mistake) } }
+    var next = state
+    let effect = ReducerMistakes.$report.withValue(report) {
+      reducer.reduce(into: &next, action: action)
+    }
+    state = next
+    if !effect.isNone { effects.run(effect, origin: Self.shortDescription(of: action)) }
+    return mistakes.withLock { $0 }
+  }
+
   /// Reduces and drops every action received so far, without checks.
   public func skipReceivedActions() {
     while let action = received.popFirst() {
-      var next = state
-      effects.run(reducer.reduce(into: &next, action: action))
-      state = next
+      for mistake in reduce(action) {
+        reportIssue(mistake + "\nafter the action " + Self.shortDescription(of: action))
+      }
     }
   }
 
@@ -370,10 +399,13 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     column: UInt
   ) {
     let before = state
-    var after = state
-    let effect = reducer.reduce(into: &after, action: action)
-    state = after
-    effects.run(effect)
+    let mistakes = reduce(action)
+    let after = state
+    for mistake in mistakes {
+      reportIssue(
+        mistake + "\nafter the action " + Self.shortDescription(of: action),
+        fileID: fileID, filePath: filePath, line: line, column: column)
+    }
     guard check else { return }
     var expected = exhaustivity == .on ? before : after
     do {

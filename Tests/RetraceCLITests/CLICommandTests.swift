@@ -223,6 +223,23 @@ import Testing
     #expect(withMissing.stdout.contains("missing.trace: no such file"))
   }
 
+  @Test func aReplayOfAChildActionSentAfterItsChildWasDismissedPrintsNothingExtra() throws {
+    // The notes domain runs its edit sheet with `ifLet`; no sheet is open, so the sheet's
+    // actions reach an absent child. A test store fails on that; a replay must not report it.
+    let workspace = try Workspace()
+    let actions: [NotesAction] = [
+      .editor(action: .saveTapped), .load, .editor(action: .saveTapped),
+    ]
+    _ = try Fixtures.write(
+      RecordedSession(domain: notesDomain, actions: actions, sessionID: "stray"),
+      domain: notesDomain, named: "stray.trace", in: workspace.directory)
+    let replayed = try workspace.run("replay stray.trace --verify")
+    #expect(replayed.exitCode == 0, "\(replayed)")
+    #expect(replayed.stdout.hasPrefix("verified stray.trace: 3 actions"), "\(replayed)")
+    #expect(replayed.stdout.split(separator: "\n").count == 1, "\(replayed)")
+    #expect(replayed.stderr.isEmpty, "\(replayed)")
+  }
+
   @Test func bisectFindsAViolationThatHealsAsJSONAndText() throws {
     let workspace = try Workspace()
     var actions = Fixtures.safeCounterActions(count: 3_000)

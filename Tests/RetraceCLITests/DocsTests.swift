@@ -3,15 +3,18 @@ import Testing
 
 /// Code in the docs that names a file is that file: Retrace's article "Defining a domain"
 /// (DefiningADomain.md) shows the app package the suite builds and tests
-/// (IntegrationTests/AppPackage), docs/SCALE.md the manifests
-/// `scripts/ci/check-scale-manifests` checks.
+/// (IntegrationTests/AppPackage), "Testing" (TestingWithTestStore.md) an action made
+/// `CasePathable` by hand that RetraceTestingTests compiles and receives by case,
+/// docs/SCALE.md the manifests `scripts/ci/check-scale-manifests` checks.
 @Suite struct DocsTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent()
     .deletingLastPathComponent()
 
   @Test(arguments: [
-    ("Sources/Retrace/Retrace.docc/DefiningADomain.md", "swift", 3), ("docs/SCALE.md", "yaml", 2),
+    ("Sources/Retrace/Retrace.docc/DefiningADomain.md", "swift", 3),
+    ("Sources/Retrace/Retrace.docc/TestingWithTestStore.md", "swift", 1),
+    ("docs/SCALE.md", "yaml", 2),
   ])
   func everyBlockThatNamesAFileIsThatFile(doc: String, language: String, blocks: Int) throws {
     let text = try String(contentsOf: Self.root.appendingPathComponent(doc), encoding: .utf8)

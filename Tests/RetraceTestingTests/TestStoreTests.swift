@@ -1,3 +1,4 @@
+import CasePathsCore
 import Retrace
 import RetraceTesting
 import Synchronization
@@ -57,6 +58,23 @@ import Testing
     } matching: { issue in
       String(describing: issue).contains("still running")
     }
+  }
+
+  @Test func anActionMadeCasePathableByHandIsReceivedByCase() async {
+    // CounterAction is the testing article's example, as it shows it.
+    let store = TestStore(
+      initialState: 0,
+      reducer: Reduce<Int, CounterAction> { count, action in
+        switch action {
+        case .incrementTapped: return .send(.loaded(count + 42))
+        case .loaded(let value):
+          count = value
+          return .none
+        }
+      })
+    await store.send(.incrementTapped)
+    await store.receive(\.loaded) { $0 = 42 }
+    await store.finish()
   }
 
   @Test func receivingTheWrongActionFails() async {

@@ -185,15 +185,29 @@ extension SearchAction: CasePathable {
     await store.finish()
   }
 
-  @Test func aDebounceStillWaitingFailsFinish() async {
+  @Test func aDebounceStillWaitingFailsFinishNamingTheActionThatStartedIt() async {
     let store = makeStore()
     store.timeout = .milliseconds(50)
     await store.send(.queryChanged("milk")) { $0.query = "milk" }
     await withKnownIssue {
       await store.finish()
     } matching: {
-      $0.description.contains("still running")
+      $0.description.contains("1 effect(s) still running")
+        && $0.description.contains("started by:\n  SearchAction.queryChanged(\"milk\")")
     }
+  }
+
+  @Test func aReceiveThatTimesOutWhileAnEffectWaitsOnTheClockSaysToAdvanceIt() async {
+    let store = makeStore()
+    await store.send(.queryChanged("milk")) { $0.query = "milk" }
+    await withKnownIssue {
+      await store.receive(\.searched, timeout: .milliseconds(50))
+    } matching: {
+      $0.description.contains("received none") && $0.description.contains("advance(by:)")
+    }
+    await store.advance(by: .milliseconds(300))
+    await store.receive(\.searched) { $0.results = ["result:milk"] }
+    await store.finish()
   }
 }
 
@@ -239,6 +253,25 @@ extension SearchAction: CasePathable {
     let times = recorder.times.withLock { $0 }
     try #require(times.count == 2)
     #expect(abs(times[1] - times[0] - 0.3) < 1e-6)
+  }
+
+  @Test func aRecordedStoreInATestThatSetsNoClockTimesActionsByTheWallClock() async throws {
+    // The test's `continuousClock` is unimplemented: reading it would report an issue per
+    // action and give every action the same time.
+    let store = Store(initialState: SearchState(), reducer: SearchFeature()) {
+      $0.searchClient.search = { _ in [] }
+    }
+    let recorder = TimesRecorder()
+    store.attach(recorder)
+    let before = StoreClock.system.now(0)
+    store.send(.searched(["a"]))
+    try await Task.sleep(for: .milliseconds(20))
+    store.send(.searched(["b"]))
+    let after = StoreClock.system.now(0)
+    let times = recorder.times.withLock { $0 }
+    try #require(times.count == 2)
+    #expect(times[0] >= before && times[1] <= after)
+    #expect(times[1] - times[0] >= 0.015)
   }
 
   @Test func aStoreClockFollowsItsClock() async {
@@ -344,6 +377,29 @@ let hostReducer = Reduce<HostState, HostAction> { state, action in
     await store.send(.sheet(.tap(3)))
     await store.receive(.sheet(.refreshed(3))) { $0.sheet?.refreshed = [3] }
     await store.finish()
+  }
+
+  @Test func aChildActionWithoutChildStateFailsATestStore() async {
+    let store = TestStore(initialState: HostState(), reducer: hostReducer)
+    await withKnownIssue {
+      await store.send(.sheet(.searched("late")))
+    } matching: {
+      $0.description.contains("received a child action when its child state was nil")
+        && $0.description.contains("after the action HostAction.sheet(.searched(\"late\"))")
+    }
+    #expect(store.state.sheet == nil)
+    await store.finish()
+  }
+
+  @Test func aChildActionWithoutChildStateReportsNothingInAStore() async {
+    // What a replay does too: the reducer runs outside any test store, and must report
+    // nothing (an issue here would fail this test).
+    let store = Store(initialState: HostState(), reducer: hostReducer)
+    store.send(.sheet(.searched("late")))
+    #expect(store.state.sheet == nil)
+    var state = HostState()
+    _ = hostReducer.reduce(into: &state, action: .sheet(.searched("late")))
+    #expect(state.sheet == nil)
   }
 
   @Test func aTimerThatIsNotPositiveIsReportedAndDoesNotStart() async {

@@ -8,6 +8,9 @@ package final class EffectRunner<Action: Sendable> {
   /// its own entries of `keysByID` (a scan of every identifier made finishing quadratic).
   private var idsByKey: [Int: [EffectID]] = [:]
   private var nextKey = 0
+  /// What started each task, for the tasks whose effect was run with an origin (a test
+  /// store's: the action, so that a failure can name it).
+  private var origins: [Int: String] = [:]
   private let send: @MainActor @Sendable (Action) -> Void
   /// The debounced effects waiting, by identifier: the latest effect and the window whose
   /// deadline each newer one moves.
@@ -22,20 +25,25 @@ package final class EffectRunner<Action: Sendable> {
     let window: any EffectWindow
     var effect: Effect<Action>
     var ids: [EffectID]
+    var origin: String?
     /// The identifiers the waiting task is cancellable under.
     let taskIDs: [EffectID]
 
-    init(window: any EffectWindow, effect: Effect<Action>, ids: [EffectID], taskIDs: [EffectID]) {
+    init(
+      window: any EffectWindow, effect: Effect<Action>, ids: [EffectID], origin: String?,
+      taskIDs: [EffectID]
+    ) {
       self.window = window
       self.effect = effect
       self.ids = ids
+      self.origin = origin
       self.taskIDs = taskIDs
     }
   }
 
   private final class Throttle {
     let window: any EffectWindow
-    var waiting: (effect: Effect<Action>, ids: [EffectID])?
+    var waiting: (effect: Effect<Action>, ids: [EffectID], origin: String?)?
     var hasTimer = false
     /// The identifiers the window's timer task is cancellable under.
     var timerIDs: [EffectID] = []
@@ -53,12 +61,18 @@ package final class EffectRunner<Action: Sendable> {
   /// The number of effect tasks still running.
   package var runningCount: Int { tasks.count }
 
-  /// Starts `effect`.
-  package func run(_ effect: Effect<Action>) {
-    run(effect, ids: [])
+  /// What started each running task that was given an origin, oldest first.
+  package var runningOrigins: [String] {
+    origins.sorted { $0.key < $1.key }.map(\.value)
   }
 
-  private func run(_ effect: Effect<Action>, ids: [EffectID]) {
+  /// Starts `effect`; `origin`, when given, says what started it, for
+  /// ``runningOrigins``.
+  package func run(_ effect: Effect<Action>, origin: String? = nil) {
+    run(effect, ids: [], origin: origin)
+  }
+
+  private func run(_ effect: Effect<Action>, ids: [EffectID], origin: String?) {
     switch effect.operation {
     case .none:
       return
@@ -66,24 +80,25 @@ package final class EffectRunner<Action: Sendable> {
       send(action)
     case .run(let priority, let work):
       let send = Send(self.send)
-      start(priority: priority, ids: ids) { await work(send) }
+      start(priority: priority, ids: ids, origin: origin) { await work(send) }
     case .cancellable(let id, let cancelInFlight, let inner):
       if cancelInFlight { cancel(id) }
-      run(inner, ids: ids + [id])
+      run(inner, ids: ids + [id], origin: origin)
     case .cancel(let id):
       cancel(id)
     case .merge(let effects):
-      for effect in effects { run(effect, ids: ids) }
+      for effect in effects { run(effect, ids: ids, origin: origin) }
     case .debounce(let id, let timing, let inner):
-      debounce(inner, id: id, timing: timing, ids: ids)
+      debounce(inner, id: id, timing: timing, ids: ids, origin: origin)
     case .throttle(let id, let timing, let latest, let inner):
-      throttle(inner, id: id, timing: timing, latest: latest, ids: ids)
+      throttle(inner, id: id, timing: timing, latest: latest, ids: ids, origin: origin)
     }
   }
 
   /// Starts a task for `work`, cancellable under `ids`.
   private func start(
-    priority: TaskPriority? = nil, ids: [EffectID], _ work: @escaping @MainActor () async -> Void
+    priority: TaskPriority? = nil, ids: [EffectID], origin: String?,
+    _ work: @escaping @MainActor () async -> Void
   ) {
     let key = nextKey
     nextKey += 1
@@ -92,23 +107,27 @@ package final class EffectRunner<Action: Sendable> {
       self?.finished(key)
     }
     tasks[key] = task
+    if let origin { origins[key] = origin }
     if !ids.isEmpty { idsByKey[key] = ids }
     for id in ids { keysByID[id, default: []].insert(key) }
   }
 
   private func debounce(
-    _ effect: Effect<Action>, id: EffectID, timing: EffectTiming, ids: [EffectID]
+    _ effect: Effect<Action>, id: EffectID, timing: EffectTiming, ids: [EffectID],
+    origin: String?
   ) {
     if let waiting = debouncing[id] {
       // A wait is under way: this effect replaces the waiting one and moves the deadline.
       waiting.effect = effect
       waiting.ids = ids
+      waiting.origin = origin
       waiting.window.restart()
       return
     }
     let window = timing.makeWindow()
-    debouncing[id] = Waiting(window: window, effect: effect, ids: ids, taskIDs: ids + [id])
-    start(ids: ids + [id]) { [weak self] in
+    debouncing[id] = Waiting(
+      window: window, effect: effect, ids: ids, origin: origin, taskIDs: ids + [id])
+    start(ids: ids + [id], origin: origin) { [weak self] in
       do {
         repeat { try await window.sleepUntilDeadline() } while !window.isOver
       } catch {
@@ -121,30 +140,31 @@ package final class EffectRunner<Action: Sendable> {
   private func endDebounce(_ id: EffectID) {
     guard let waiting = debouncing.removeValue(forKey: id) else { return }
     cancel(id)  // The earlier run of this identifier, if it is still going.
-    run(waiting.effect, ids: waiting.ids + [id])
+    run(waiting.effect, ids: waiting.ids + [id], origin: waiting.origin)
   }
 
   private func throttle(
-    _ effect: Effect<Action>, id: EffectID, timing: EffectTiming, latest: Bool, ids: [EffectID]
+    _ effect: Effect<Action>, id: EffectID, timing: EffectTiming, latest: Bool, ids: [EffectID],
+    origin: String?
   ) {
     guard let throttle = throttling[id] else {
       throttling[id] = Throttle(window: timing.makeWindow())
-      run(effect, ids: ids + [id])
+      run(effect, ids: ids + [id], origin: origin)
       return
     }
     if throttle.waiting == nil, !throttle.hasTimer, throttle.window.isOver {
       throttle.window.restart()
-      run(effect, ids: ids + [id])
+      run(effect, ids: ids + [id], origin: origin)
       return
     }
     if throttle.waiting == nil || latest {
-      throttle.waiting = (effect, ids)
+      throttle.waiting = (effect, ids, origin)
     }
     guard !throttle.hasTimer else { return }
     throttle.hasTimer = true
     throttle.timerIDs = ids + [id]
     let window = throttle.window
-    start(ids: ids + [id]) { [weak self] in
+    start(ids: ids + [id], origin: throttle.waiting?.origin ?? origin) { [weak self] in
       do {
         repeat { try await window.sleepUntilDeadline() } while !window.isOver
       } catch {
@@ -160,7 +180,7 @@ package final class EffectRunner<Action: Sendable> {
     guard let waiting = throttle.waiting else { return }
     throttle.waiting = nil
     throttle.window.restart()
-    run(waiting.effect, ids: waiting.ids + [id])
+    run(waiting.effect, ids: waiting.ids + [id], origin: waiting.origin)
   }
 
   /// Cancels the tasks under `id`, and drops the debounced and throttled effects waiting
@@ -186,6 +206,7 @@ package final class EffectRunner<Action: Sendable> {
 
   private func finished(_ key: Int) {
     tasks[key] = nil
+    if !origins.isEmpty { origins[key] = nil }
     for id in idsByKey.removeValue(forKey: key) ?? [] {
       keysByID[id]?.remove(key)
       if keysByID[id]?.isEmpty == true { keysByID[id] = nil }

@@ -35,16 +35,31 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   {
     let before = presentation(in: state)
     var childEffect = Effect<Parent.Action>.none
-    if let childAction = toChildAction.extract(action), before != nil {
-      childEffect = child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
-        .map(toChildAction.embed)
-      if !childEffect.isNone { childEffect = markChildEffect(childEffect, in: state, or: before) }
+    if let childAction = toChildAction.extract(action) {
+      if before != nil {
+        childEffect = child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
+          .map(toChildAction.embed)
+        if !childEffect.isNone { childEffect = markChildEffect(childEffect, in: state, or: before) }
+      } else {
+        reportChildActionWithoutState()
+      }
     }
     let effect = childEffect.merge(with: parent.reduce(into: &state, action: action))
     guard let before else { return effect }
     let after = presentation(in: state)
     if let after, identity == nil || after == before { return effect }
     return effect.merge(with: .cancel(id: before))
+  }
+
+  /// Reports, under a test store only (``ReducerMistakes``), that a child action arrived
+  /// while the child state was `nil`.
+  @usableFromInline
+  func reportChildActionWithoutState() {
+    guard let report = ReducerMistakes.report else { return }
+    report(
+      "An ifLet on \(toChildState) received a child action when its child state was nil; "
+        + "the child reducer did not run. An effect of a dismissed child that was not cancelled, "
+        + "or a view that sends to a child no longer shown, sends such actions.")
   }
 
   /// Whether the child is presented: `nil` when it is not, else its effects' identifier.
@@ -104,7 +119,9 @@ extension Reducer {
   /// ```
   ///
   /// A child action that arrives while the child state is `nil` leaves the state unchanged;
-  /// the parent reducer still sees it.
+  /// the parent reducer still sees it. In a `TestStore` (`RetraceTesting`) it also fails the
+  /// test, as in TCA, since it is usually an effect of a dismissed child left running; a
+  /// store and a replay of a recorded session report nothing.
   ///
   /// The child's effects are cancellable under an identifier private to this `ifLet`. When
   /// an action leaves the child state `nil` that was present before it, whether the parent or
