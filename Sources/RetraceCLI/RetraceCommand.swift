@@ -155,7 +155,7 @@ public struct RetraceCommand: AsyncParsableCommand {
     // The subcommand's name, never its arguments (a token, a key's path): what a trap's line
     // says the process was doing.
     TrapReport.setProcessContext(
-      "running `\(CommandContext.name) \(type(of: command).configuration.commandName ?? "")`")
+      "running `\(CommandContext.name) \(type(of: command)._commandName)`")
     do {
       try await CommandContext.$registry.withValue(registry) {
         try await CommandContext.$flows.withValue(flows) {

@@ -143,6 +143,9 @@ public struct CheckResult<D: Domain>: Sendable, CustomStringConvertible {
       guard let finding else { return "" }
       let count = finding.actions.count
       let verb = outcome == .violated ? "fails" : "holds"
+      if count == 0 {
+        return "\(finding.name) \(verb) in the initial state, before any action"
+      }
       text =
         "\(finding.name) \(verb) after \(count) action\(count == 1 ? "" : "s")"
         + (walk(of: finding) ?? " (a shortest sequence)") + ":"
@@ -156,7 +159,8 @@ public struct CheckResult<D: Domain>: Sendable, CustomStringConvertible {
     return text
   }
 
-  /// Records an issue, in Swift Testing or XCTest, unless the search passed: the
+  /// Records an issue, in Swift Testing or XCTest, unless the search passed (or, for
+  /// ``ModelChecker/reach(_:depth:maxStates:jobs:progress:)``, reached its predicate): the
   /// counterexample's actions for a violation, what was searched when it stopped early.
   ///
   /// ```swift
@@ -168,7 +172,7 @@ public struct CheckResult<D: Domain>: Sendable, CustomStringConvertible {
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
   ) {
-    guard outcome != .passed else { return }
+    guard outcome != .passed, outcome != .reached else { return }
     reportIssue(
       "\(domain): \(description)", fileID: fileID, filePath: filePath, line: line,
       column: column)
@@ -219,6 +223,9 @@ public struct ModelCheckError: Error, Sendable, CustomStringConvertible {
     case notReproducible
     /// A state could not be fingerprinted (its encoding failed).
     case fingerprint
+    /// Nothing would be checked: the domain declares no invariants, or no random walk can
+    /// take a step. No pass is given for that.
+    case nothingToCheck
   }
 
   /// The kind of problem.

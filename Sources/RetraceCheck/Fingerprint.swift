@@ -1,22 +1,31 @@
 import Retrace
 
-/// How the checker tells states apart: by a 64-bit fingerprint, never by the state itself.
-enum Fingerprint: String, Sendable {
-  /// The state's `Hashable` hash (SipHash, seeded once per process): the fast way, for a
-  /// state that is `Hashable`.
-  case hashable
-  /// The state's `StateHash` (XXH64 of its deterministic CBOR encoding): for a state that
-  /// is only `Codable & Equatable`; slower, since every state is encoded.
+/// How a model checker tells states apart: by a 64-bit fingerprint, never by the state
+/// itself.
+public enum StateFingerprint: String, Sendable, CaseIterable {
+  /// The state's `StateHash`: XXH64 of its deterministic CBOR encoding, every field that
+  /// `Codable` encodes (what a trace's snapshots hold). The default: two states differ
+  /// whenever their encodings differ.
   case stateHash = "state-hash"
+  /// The state's `Hashable` hash (SipHash, seeded once per process): several times faster,
+  /// and right only when the state's `hash(into:)` combines every field that `==` compares.
+  /// `Hashable` allows hashing fewer (a type that hashes its `id` alone), and then states
+  /// that differ only in the other fields count as one, and what only the second leads to
+  /// is never searched: a false pass.
+  case hashable
 
-  /// The fingerprint function for `State`, and which kind it is.
-  static func function<State: Codable & Equatable & Sendable>(
+  /// The fingerprint function for `State` of this kind; `nil` for ``hashable`` when the
+  /// state is not `Hashable`.
+  func function<State: Codable & Equatable & Sendable>(
     for type: State.Type
-  ) -> (kind: Fingerprint, fingerprint: @Sendable (State) throws -> UInt64) {
-    if let hashable = type as? any Hashable.Type {
-      return (.hashable, hashing(State.self, as: hashable))
+  ) -> (@Sendable (State) throws -> UInt64)? {
+    switch self {
+    case .stateHash:
+      return { try StateHash(of: $0).rawValue }
+    case .hashable:
+      guard let hashable = type as? any Hashable.Type else { return nil }
+      return Self.hashing(State.self, as: hashable)
     }
-    return (.stateHash, { try StateHash(of: $0).rawValue })
   }
 
   /// Hashes a `State` with the `Hashable` conformance of `Hashed`, which is `State` itself

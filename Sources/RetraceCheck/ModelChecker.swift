@@ -23,16 +23,31 @@ import Retrace
 public struct ModelChecker<D: Domain>: Sendable {
   /// The domain searched.
   public let domain: D
+  /// How states are told apart.
+  public let fingerprint: StateFingerprint
 
   /// Creates a checker for `domain`.
   ///
-  /// - Parameter domain: A domain that declares exploration actions.
-  public init(domain: D) {
+  /// - Parameters:
+  ///   - domain: A domain that declares exploration actions.
+  ///   - fingerprint: How states are told apart: by their `StateHash` (the default), or by
+  ///     their `Hashable` hash, faster, for a state whose `hash(into:)` combines every
+  ///     field (``StateFingerprint/hashable``).
+  public init(domain: D, fingerprint: StateFingerprint = .stateHash) {
     self.domain = domain
+    self.fingerprint = fingerprint
   }
 
   /// The greatest `maxStates`: states are numbered with 32 bits.
   public static var maximumStates: Int { Int(UInt32.max - 1) }
+
+  /// The longest random walk: a walk keeps its actions (to shrink them), about 20 bytes
+  /// each.
+  public static var maximumLength: Int { 10_000_000 }
+
+  /// How many successor states wait to be deduplicated at most, whatever the alphabet's
+  /// size: the number of states expanded at once shrinks as their alphabets grow.
+  static var candidateBudget: Int { 1 << 18 }
 
   /// Searches every action sequence breadth-first, up to `depth` actions, and checks
   /// invariants in every distinct state reached.
@@ -111,8 +126,15 @@ public struct ModelChecker<D: Domain>: Sendable {
     progress: (@Sendable (CheckProgress) -> Void)? = nil
   ) throws -> CheckResult<D> {
     let goals = try invariantGoals(invariants)
-    guard runs >= 0, length >= 0 else {
-      throw ModelCheckError(.badBound, "--runs and --length must not be negative")
+    guard runs >= 0, (0...Self.maximumLength).contains(length) else {
+      throw ModelCheckError(
+        .badBound,
+        "--runs must not be negative, and --length must be from 0 to \(Self.maximumLength)")
+    }
+    guard runs > 0, length > 0 else {
+      throw ModelCheckError(
+        .nothingToCheck, "\(runs) walks of up to \(length) actions send no action: nothing to check"
+      )
     }
     let alphabet = try explorationActions()
     let clock = ContinuousClock()
@@ -139,22 +161,36 @@ public struct ModelChecker<D: Domain>: Sendable {
       var random = SeededRandom(seed: seed &+ UInt64(run))
       var state = domain.initialState
       var actions: [D.Action] = []
-      for _ in 0..<length {
+      for step in 0..<length {
         let choices = alphabet(state)
         if choices.isEmpty { break }
+        if step & 0xFFFF == 0xFFFF, let progress, clock.now - lastReport > .milliseconds(200) {
+          lastReport = clock.now
+          progress(
+            CheckProgress(
+              generatedStates: generated, distinctStates: run, queued: runs - run,
+              depth: actions.count, elapsed: clock.now - start))
+        }
         let action = choices[Int(random.next() % UInt64(choices.count))]
         _ = domain.reduce(into: &state, action: action)
         actions.append(action)
         generated += 1
         longest = max(longest, actions.count)
         if let hit = goals.first(where: { $0.isHit(state) }) {
-          let shrunk = shrink(actions, goal: hit)
+          let shrunk = shrink(actions, goal: hit, alphabet: alphabet)
           return result(
             .violated,
             .init(
               name: hit.name, actions: shrunk.actions, state: shrunk.state,
               walk: (run: run, length: actions.count)))
         }
+      }
+      // Every walk starts in the same state: when the first can take no step, none can.
+      if generated == 0 {
+        throw ModelCheckError(
+          .nothingToCheck,
+          "the initial state of domain \(domain.name) has no exploration actions: no walk can take a step, so nothing was checked"
+        )
       }
       if let progress, clock.now - lastReport > .milliseconds(200) {
         lastReport = clock.now
@@ -211,7 +247,11 @@ public struct ModelChecker<D: Domain>: Sendable {
     guard jobs >= 1 else { throw ModelCheckError(.badBound, "--jobs must be at least 1") }
     let alphabet = try explorationActions()
     let constraint = domain.stateConstraint
-    let (kind, fingerprint) = Fingerprint.function(for: D.State.self)
+    guard let fingerprint = self.fingerprint.function(for: D.State.self) else {
+      throw ModelCheckError(
+        .badBound,
+        "the state of domain \(domain.name) is not Hashable: fingerprint it by its state hash")
+    }
     let clock = ContinuousClock()
     let start = clock.now
     var lastReport = start
@@ -222,6 +262,9 @@ public struct ModelChecker<D: Domain>: Sendable {
     var parents: [UInt32] = recording == nil ? [] : [UInt32.max]
     var via: [UInt32] = recording == nil ? [] : [0]
     var distinct = 1
+    var batchSize = 64
+    // Whether the search stopped with part of a level added.
+    var partial = false
     var generated = 0
     var level = 0
     var stopped = false
@@ -238,12 +281,15 @@ public struct ModelChecker<D: Domain>: Sendable {
       var nextIDs: [UInt32] = []
       var batchStart = 0
       while batchStart < frontier.count {
-        let batchEnd = min(batchStart + Self.batchSize, frontier.count)
+        let batchEnd = min(batchStart + batchSize, frontier.count)
         let (candidates, count) = try await expand(
           frontier[batchStart..<batchEnd], ids: frontierIDs[batchStart..<batchEnd],
           seen: seen, alphabet: alphabet, constraint: constraint, fingerprint: fingerprint,
           jobs: jobs)
         generated += count
+        // As many states at once as give about `candidateBudget` successors.
+        let perState = max(1, count / (batchEnd - batchStart))
+        batchSize = max(1, min(Self.batchSize, Self.candidateBudget / perState))
         for candidate in candidates {
           if distinct == maxStates {
             if seen.contains(candidate.fingerprint) { continue }
@@ -276,6 +322,7 @@ public struct ModelChecker<D: Domain>: Sendable {
         if found != nil || stopped { break }
       }
       if !next.isEmpty || found != nil { level += 1 }
+      partial = stopped && !next.isEmpty
       frontier = next
       frontierIDs = nextIDs
       if stopped { break search }
@@ -303,13 +350,13 @@ public struct ModelChecker<D: Domain>: Sendable {
     case (.violation, false, false): outcome = .passed
     case (.state, false, false): outcome = .unreachable
     }
-    let completeDepth = stopped || found != nil ? max(level - 1, 0) : level
+    let completeDepth = partial || found != nil ? max(level - 1, 0) : level
     return CheckResult(
       domain: domain.name, search: .breadthFirst(depth: depth, maxStates: maxStates),
       goal: goal, outcome: outcome, finding: finding, distinctStates: distinct,
       generatedStates: generated, diameter: level,
       completeDepth: exhausted ? level : (depth.map { min($0, completeDepth) } ?? completeDepth),
-      exhausted: exhausted, fingerprint: kind.rawValue,
+      exhausted: exhausted, fingerprint: self.fingerprint.rawValue,
       collisionProbability: Double(distinct) * Double(distinct) / 0x1p65,
       bookkeepingBytes: seen.bytes + (parents.capacity + via.capacity)
         * MemoryLayout<UInt32>.stride,
@@ -347,7 +394,7 @@ public struct ModelChecker<D: Domain>: Sendable {
       }
       return (candidates, generated)
     }
-    let parts = min(jobs, max(1, states.count / 64))
+    let parts = min(jobs, states.count)
     if parts == 1 { return try successors(states.indices) }
     let size = (states.count + parts - 1) / parts
     return try await withThrowingTaskGroup(of: (Int, [Candidate], Int).self) { group in
@@ -406,12 +453,20 @@ public struct ModelChecker<D: Domain>: Sendable {
     )
   }
 
-  /// A shortest subsequence of `actions` after which `goal` is hit, by delta debugging, and
-  /// the state it reaches.
-  private func shrink(_ actions: [D.Action], goal: Goal) -> (actions: [D.Action], state: D.State) {
+  /// A 1-minimal subsequence of `actions` after which `goal` is hit, by delta debugging,
+  /// and the state it reaches: a candidate counts only if each of its actions is one the
+  /// alphabet offers in the state it is sent in, as in a walk.
+  private func shrink(
+    _ actions: [D.Action], goal: Goal, alphabet: @Sendable (D.State) -> [D.Action]
+  ) -> (actions: [D.Action], state: D.State) {
+    // Actions are compared by their encodings' hashes: `Action` need not be `Equatable`.
+    func key(_ action: D.Action) -> UInt64? { try? StateHash(of: action).rawValue }
+    let keys = actions.map(key)
     func replay(_ indices: [Int]) -> (hit: Bool, state: D.State) {
       var state = domain.initialState
       for index in indices {
+        guard let wanted = keys[index], alphabet(state).contains(where: { key($0) == wanted })
+        else { return (false, state) }
         _ = domain.reduce(into: &state, action: actions[index])
         if goal.isHit(state) { return (true, state) }
       }
@@ -431,6 +486,8 @@ public struct ModelChecker<D: Domain>: Sendable {
     return alphabet
   }
 
+  /// The goals of the invariants called `names` (all of the domain's when `nil`); none is
+  /// nothing to check.
   private func invariantGoals(_ names: [String]?) throws -> [Goal] {
     let invariants: [Invariant<D.State>]
     if let names {
@@ -446,6 +503,10 @@ public struct ModelChecker<D: Domain>: Sendable {
       }
     } else {
       invariants = domain.invariants
+    }
+    guard !invariants.isEmpty else {
+      throw ModelCheckError(
+        .nothingToCheck, "domain \(domain.name) declares no invariants: nothing to check")
     }
     return invariants.map { invariant in
       let holds = invariant.holds

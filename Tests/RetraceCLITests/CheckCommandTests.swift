@@ -44,7 +44,7 @@ import Testing
     #expect(json["completeDepth"] as? Int == 6)
     #expect(json["exhausted"] as? Bool == false)
     #expect(json["jobs"] as? Int == 2)
-    #expect(json["fingerprint"] as? String == "hashable")
+    #expect(json["fingerprint"] as? String == "state-hash")
     #expect((json["distinctStates"] as? Int ?? 0) > 100)
     #expect(json["counterexample"] == nil)
     #expect(json["invariants"] as? [String] == ["registered-only-when-valid"])
@@ -110,6 +110,11 @@ import Testing
       ),
       ("check registration --emit-test --json", 2, "--emit-test"),
       ("check registration -o x.jsonl", 2, "JSON Lines"),
+      ("check registration --runs 3", 2, "--random"),
+      ("check registration --random --jobs 2", 2, "--random"),
+      ("check registration --domain-expression x", 2, "--emit-test"),
+      ("check settings", 1, "no invariants: nothing to check"),
+      ("check registration --random --length 0", 1, "nothing to check"),
     ]
     for (command, code, message) in cases {
       let result = try workspace.run(command)

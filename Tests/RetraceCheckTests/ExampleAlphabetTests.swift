@@ -92,6 +92,8 @@ func encoded<Action: Encodable>(_ actions: [Action]) throws -> Data {
   private func holds<D: Domain>(_ domain: D, depth: Int) async throws {
     let planted = plantedBugs[domain.name] ?? []
     let names = domain.invariants.map(\.name).filter { !planted.contains($0) }
+    // A domain with no invariant has nothing to check.
+    guard !domain.invariants.isEmpty else { return }
     let checker = ModelChecker(domain: domain)
     let all = try await checker.check(depth: 3)
     #expect(all.outcome != .incomplete)
@@ -101,7 +103,7 @@ func encoded<Action: Encodable>(_ actions: [Action]) throws -> Data {
     guard !names.isEmpty else { return }
     let result = try await checker.check(invariants: names, depth: depth)
     #expect(result.outcome == .passed, "\(domain.name): \(result.description)")
-    #expect(result.fingerprint == "hashable")
+    #expect(result.fingerprint == "state-hash")
   }
 
   @Test func bankingsOverdraftIsFoundWithAShortestCounterexample() async throws {

@@ -82,7 +82,11 @@ func countingDomain(
     #expect(result.completeDepth == result.diameter)
     #expect((result.distinctStates ?? 0) > 1_000)
     #expect(result.generatedStates > result.distinctStates ?? 0)
-    #expect(result.fingerprint == "hashable")
+    #expect(result.fingerprint == "state-hash")
+    let hashed = try await ModelChecker(domain: fixedRegistrationDomain, fingerprint: .hashable)
+      .check()
+    #expect(hashed.fingerprint == "hashable")
+    #expect(hashed.distinctStates == result.distinctStates)
     #expect(
       result.description.hasPrefix(
         "no invariant fails (registered-only-when-valid) in every reachable state"))
@@ -202,7 +206,7 @@ func countingDomain(
     let silent = DomainDefinition(
       name: "silent", summary: "A counter that declares no exploration actions.",
       initialState: CounterState(), reducer: CounterReducer(),
-      actionCases: ["increment", "decrement", "reset"])
+      actionCases: ["increment", "decrement", "reset"], invariants: counterDomain.invariants)
     await #expect { try await ModelChecker(domain: silent).check() } throws: {
       ($0 as? ModelCheckError)?.code == .noExplorationActions
     }
@@ -222,6 +226,70 @@ func countingDomain(
     }
     #expect(throws: ModelCheckError.self) {
       try checker.randomWalks(runs: -1, length: 1, seed: 0)
+    }
+  }
+
+  @Test func aHashThatLeavesOutAFieldCannotHideAState() async throws {
+    // `Hashable` may hash fewer fields than `==` compares; the default fingerprint is the
+    // state's encoding, so the states that differ in `n` alone stay apart.
+    let domain = DomainDefinition(
+      name: "partial", summary: "", initialState: PartlyHashed(),
+      reducer: Reduce<PartlyHashed, Int> { state, step in
+        state.n += step
+        return .none
+      }, actionCases: ["step"],
+      invariants: [Invariant("below-three", "") { $0.n < 3 }],
+      explorationActions: { _ in [1] })
+    let result = try await ModelChecker(domain: domain).check()
+    #expect(result.outcome == .violated)
+    #expect(result.finding?.actions == [1, 1, 1])
+    // With the `Hashable` fingerprint, which the documentation says needs every field, the
+    // states collapse: that is why it is not the default.
+    let hashed = try await ModelChecker(domain: domain, fingerprint: .hashable).check()
+    #expect(hashed.distinctStates == 1)
+  }
+
+  @Test func nothingToCheckIsNoPass() async throws {
+    let none = DomainDefinition(
+      name: "none", summary: "", initialState: PlainCount(),
+      reducer: Reduce<PlainCount, Int> { _, _ in .none }, actionCases: ["step"],
+      explorationActions: { _ in [1] })
+    await #expect { try await ModelChecker(domain: none).check() } throws: {
+      ($0 as? ModelCheckError)?.code == .nothingToCheck
+    }
+    let checker = ModelChecker(domain: countingDomain(limit: 3))
+    for (runs, length) in [(0, 10), (10, 0)] {
+      #expect {
+        try checker.randomWalks(runs: runs, length: length, seed: 1)
+      } throws: { ($0 as? ModelCheckError)?.code == .nothingToCheck }
+    }
+    // No walk can take a step: the first says so, the other walks are not walked.
+    let stuck = ModelChecker(domain: countingDomain(limit: 3, actions: { _ in [] }))
+    #expect {
+      try stuck.randomWalks(runs: .max, length: 10, seed: 1)
+    } throws: { ($0 as? ModelCheckError)?.code == .nothingToCheck }
+  }
+
+  @Test func aSearchStoppedAtALevelsFirstNewStateCountsThatLevelAsNotStarted() async throws {
+    // Levels of 1, 2, 2, … states: 5 states are every state within 2 actions.
+    let result = try await ModelChecker(domain: countingDomain(limit: 100)).check(maxStates: 5)
+    #expect(result.outcome == .incomplete)
+    #expect(result.completeDepth == 2)
+    let six = try await ModelChecker(domain: countingDomain(limit: 100)).check(maxStates: 6)
+    #expect(six.completeDepth == 2)
+  }
+
+  @Test func aShrunkWalkSendsOnlyWhatTheAlphabetOffers() throws {
+    let checker = ModelChecker(domain: registrationDomain)
+    for seed in stride(from: UInt64(1_000), through: 30_000, by: 1_000) {
+      let result = try checker.randomWalks(runs: 20, length: 60, seed: seed)
+      guard let finding = result.finding else { continue }
+      var state = registrationDomain.initialState
+      for action in finding.actions {
+        let offered = RegistrationExploration.actions(in: state)
+        #expect(offered.contains(action), "seed \(seed): \(action) is not offered")
+        _ = registrationDomain.reduce(into: &state, action: action)
+      }
     }
   }
 
@@ -248,6 +316,14 @@ func countingDomain(
     let passed = try await ModelChecker(domain: fixedRegistrationDomain).check()
     passed.expectPassed()
   }
+}
+
+/// A state whose `Hashable` conformance hashes `id` alone: allowed, since equal values still
+/// hash alike.
+struct PartlyHashed: Codable, Hashable, Sendable {
+  var id = 0
+  var n = 0
+  func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 /// A counter shared by the calls of a closure.

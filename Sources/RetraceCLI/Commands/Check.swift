@@ -31,30 +31,46 @@ struct Check: AsyncParsableCommand {
     help: "An invariant to check (repeatable; default: all of the domain's invariants).")
   var invariant: [String] = []
 
-  @Option(name: .long, help: "The most actions in a sequence (default: no limit).")
+  @Option(
+    name: .long, parsing: .unconditional,
+    help: "The most actions in a sequence (default: no limit).")
   var depth: Int?
 
   @Option(
-    name: .long,
-    help: "The most distinct states to keep; memory grows with it (at most 4,294,967,294).")
-  var maxStates: Int = 1_000_000
+    name: .long, parsing: .unconditional,
+    help:
+      "The most distinct states to keep (default 1,000,000, at most 4,294,967,294); memory grows with it."
+  )
+  var maxStates: Int?
 
-  @Option(name: .long, help: "The number of tasks that compute successor states at once.")
-  var jobs: Int = 1
+  @Option(
+    name: .long, parsing: .unconditional,
+    help: "The number of tasks that compute successor states at once (default 1).")
+  var jobs: Int?
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "How states are told apart: state-hash (the default: every encoded field) or hashable (faster; only for a state whose hash(into:) combines every field).",
+      valueName: "kind"))
+  var fingerprint: StateFingerprint?
 
   @Flag(name: .long, help: "Walk the state space at random instead of searching it all.")
   var random = false
 
-  @Option(name: .long, help: "With --random: the number of walks.")
-  var runs: Int = 100
-
-  @Option(name: .long, help: "With --random: the most actions in a walk.")
-  var length: Int = 100
+  @Option(
+    name: .long, parsing: .unconditional, help: "With --random: the number of walks (default 100).")
+  var runs: Int?
 
   @Option(
-    name: .long,
-    help: "With --random: the seed of the first walk (walk r uses seed + r).")
-  var seed: UInt64 = 1
+    name: .long, parsing: .unconditional,
+    help: "With --random: the most actions in a walk (default 100, at most 10,000,000).")
+  var length: Int?
+
+  @Option(
+    name: .long, parsing: .unconditional,
+    help: "With --random: the seed of the first walk (walk r uses seed + r; default 1).")
+  var seed: UInt64?
 
   @Option(
     name: .long,
@@ -84,26 +100,35 @@ struct Check: AsyncParsableCommand {
 
   func validate() throws {
     if let depth, depth < 0 { throw ValidationError("--depth must be 0 or more, not \(depth).") }
-    guard (1...ModelChecker<AnyCheckedDomain>.maximumStates).contains(maxStates) else {
-      throw ValidationError(
-        "--max-states must be from 1 to \(ModelChecker<AnyCheckedDomain>.maximumStates), not \(maxStates)."
-      )
+    let maximum = ModelChecker<AnyCheckedDomain>.maximumStates
+    if let maxStates, !(1...maximum).contains(maxStates) {
+      throw ValidationError("--max-states must be from 1 to \(maximum), not \(maxStates).")
     }
-    guard (1...256).contains(jobs) else {
+    if let jobs, !(1...256).contains(jobs) {
       throw ValidationError("--jobs must be from 1 to 256, not \(jobs).")
     }
-    guard runs >= 0, length >= 0 else {
-      throw ValidationError("--runs and --length must be 0 or more.")
+    if let runs, runs < 0 { throw ValidationError("--runs must be 0 or more, not \(runs).") }
+    let longest = ModelChecker<AnyCheckedDomain>.maximumLength
+    if let length, !(0...longest).contains(length) {
+      throw ValidationError("--length must be from 0 to \(longest), not \(length).")
     }
-    if random && (reach != nil || depth != nil) {
-      throw ValidationError(
-        "--random walks at random: not with --reach or --depth (use --length).")
+    if random {
+      if reach != nil || depth != nil || maxStates != nil || jobs != nil || fingerprint != nil {
+        throw ValidationError(
+          "--random walks at random: not with --reach, --depth, --max-states, --jobs or --fingerprint."
+        )
+      }
+    } else if runs != nil || length != nil || seed != nil {
+      throw ValidationError("--runs, --length and --seed go with --random.")
     }
     if reach != nil && !invariant.isEmpty {
       throw ValidationError("--reach searches for a predicate: not with --invariant.")
     }
     if emitTest && json.json {
       throw ValidationError("--emit-test prints a test: not with --json.")
+    }
+    if domainExpression != nil && !emitTest {
+      throw ValidationError("--domain-expression goes with --emit-test.")
     }
     if let output, output.hasSuffix(".jsonl") {
       throw ValidationError("--output writes a trace, not JSON Lines.")
@@ -117,15 +142,17 @@ struct Check: AsyncParsableCommand {
   }
 
   private func check<D: Domain>(_ domain: D) async throws {
-    let checker = ModelChecker(domain: domain)
+    let checker = ModelChecker(domain: domain, fingerprint: fingerprint ?? .stateHash)
+    let maxStates = self.maxStates ?? 1_000_000
+    let jobs = self.jobs ?? 1
     let line = ProgressLine()
     let progress = Self.progress(line, domain: domain.name, random: random)
     let result: CheckResult<D>
     do {
       if random {
         result = try checker.randomWalks(
-          runs: runs, length: length, seed: seed, invariants: invariant.isEmpty ? nil : invariant,
-          progress: progress)
+          runs: runs ?? 100, length: length ?? 100, seed: seed ?? 1,
+          invariants: invariant.isEmpty ? nil : invariant, progress: progress)
       } else if let reach {
         result = try await checker.reach(
           reach, depth: depth, maxStates: maxStates, jobs: jobs, progress: progress)
@@ -141,8 +168,12 @@ struct Check: AsyncParsableCommand {
         throw DebuggerError(.unknownInvariant, error.message)
       case .noExplorationActions:
         throw DebuggerError(.unknownDomain, error.message)
-      default:
+      case .badBound:
         throw DebuggerError(.unsupported, error.message)
+      case .nothingToCheck, .notReproducible, .fingerprint:
+        // Nothing was proven: a negative answer, as a check with nothing to check is.
+        Terminal.writeError("\(CommandContext.name): \(error.message)".oneLine())
+        throw ExitCode(RetraceExitCode.negative.rawValue)
       }
     }
     line.finish()
@@ -157,7 +188,7 @@ struct Check: AsyncParsableCommand {
       wrote = output
     }
     if json.json {
-      print(try ReportJSON.text(CheckReport(result, jobs: jobs, output: wrote)))
+      print(try ReportJSON.text(CheckReport(result, jobs: random ? nil : jobs, output: wrote)))
     } else {
       let text = Self.text(result, jobs: jobs, wrote: wrote, output: output)
       if emitTest, let finding = result.finding {
@@ -289,7 +320,7 @@ struct CheckReport: Encodable {
   var runs: Int?
   var length: Int?
   var seed: UInt64?
-  var jobs: Int
+  var jobs: Int?
   var distinctStates: Int?
   var generatedStates: Int
   var diameter: Int
@@ -311,7 +342,7 @@ struct CheckReport: Encodable {
     var walkLength: Int?
   }
 
-  init<D: Domain>(_ result: CheckResult<D>, jobs: Int, output: String?) throws {
+  init<D: Domain>(_ result: CheckResult<D>, jobs: Int?, output: String?) throws {
     domain = result.domain
     switch result.search {
     case .breadthFirst(let depth, let maxStates):
@@ -352,3 +383,5 @@ struct CheckReport: Encodable {
   }
 
 }
+
+extension StateFingerprint: ExpressibleByArgument {}
