@@ -75,14 +75,14 @@ let store: [Target] = [
   .target(
     name: "RetraceTesting",
     dependencies: [
-      "Retrace", "RetraceDependencies", .deque, .customDump, .issueReporting,
+      "Retrace", "RetraceDependencies", "RetraceCheck", .deque, .customDump, .issueReporting,
       .issueReportingTestSupport, .casePathsCore,
     ]
   ),
   .target(name: "RetraceCoordinator", dependencies: ["Retrace", .orderedCollections]),
   // The model checker: breadth-first search and random walks over a domain's exploration
   // actions, for `retrace check` and an app's own tests.
-  .target(name: "RetraceCheck", dependencies: ["Retrace", .issueReporting]),
+  .target(name: "RetraceCheck", dependencies: ["Retrace"]),
   // Dependencies and clocks for effects, as TCA apps reach them: swift-dependencies'
   // `@Dependency`, `withDependencies` and swift-clocks' clocks. A product of its own, so
   // that an app that uses only the store does not build them.
@@ -229,7 +229,7 @@ let tests: [Target] = [
   ),
   .testTarget(
     name: "RetraceCheckTests",
-    dependencies: ["RetraceCheck", "RetraceExamples"]
+    dependencies: ["RetraceCheck", "RetraceTesting", "RetraceExamples"]
   ),
   .testTarget(name: "RetraceLiveProtocolTests", dependencies: ["RetraceLiveProtocol"]),
   .testTarget(

@@ -1,12 +1,12 @@
 import Foundation
-import IssueReporting
 import Retrace
 
 /// What a model checker's search found, and how much of the state space it searched.
 ///
 /// ```swift
 /// let result = try await ModelChecker(domain: registrationDomain).check(depth: 6)
-/// result.expectPassed()   // records an issue that prints the counterexample
+/// print(result)   // the counterexample's actions, one per line
+/// // In a test, with RetraceTesting: result.expectPassed()
 /// ```
 public struct CheckResult<D: Domain>: Sendable, CustomStringConvertible {
   /// How the search went.
@@ -82,6 +82,8 @@ public struct CheckResult<D: Domain>: Sendable, CustomStringConvertible {
   public var bookkeepingBytes: Int
   /// How long the search took.
   public var duration: Duration
+  /// Whether the domain's state constraint kept some states from being explored further.
+  public var constrained = false
 
   /// A counterexample or a path to a predicate.
   public struct Finding: Sendable {
@@ -115,11 +117,12 @@ public struct CheckResult<D: Domain>: Sendable, CustomStringConvertible {
       let counts =
         "\(groupedDigits(distinctStates ?? 0)) distinct states, diameter \(diameter)"
       if exhausted {
-        return "every reachable state (\(counts))"
+        return
+          "every reachable state\(constrained ? " within the domain's state constraint" : "") (\(counts))"
       }
       if outcome == .incomplete || (depth != nil && completeDepth ?? 0 < depth!) {
         return
-          "every state within \(completeDepth ?? 0) actions, and part of the next level, until --max-states \(groupedDigits(maxStates)) (\(counts))"
+          "every state within \(completeDepth ?? 0) actions, and part of the next level, until the most states (--max-states) \(groupedDigits(maxStates)) (\(counts))"
       }
       return "every state within \(completeDepth ?? 0) actions (\(counts))"
     }
@@ -157,25 +160,6 @@ public struct CheckResult<D: Domain>: Sendable, CustomStringConvertible {
       }
     }
     return text
-  }
-
-  /// Records an issue, in Swift Testing or XCTest, unless the search passed (or, for
-  /// ``ModelChecker/reach(_:depth:maxStates:jobs:progress:)``, reached its predicate): the
-  /// counterexample's actions for a violation, what was searched when it stopped early.
-  ///
-  /// ```swift
-  /// @Test func registrationHoldsItsInvariants() async throws {
-  ///   try await ModelChecker(domain: registrationDomain).check(depth: 6).expectPassed()
-  /// }
-  /// ```
-  public func expectPassed(
-    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
-    column: UInt = #column
-  ) {
-    guard outcome != .passed, outcome != .reached else { return }
-    reportIssue(
-      "\(domain): \(description)", fileID: fileID, filePath: filePath, line: line,
-      column: column)
   }
 
   /// The invariants checked, or the predicate searched for.

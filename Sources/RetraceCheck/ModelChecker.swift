@@ -129,7 +129,8 @@ public struct ModelChecker<D: Domain>: Sendable {
     guard runs >= 0, (0...Self.maximumLength).contains(length) else {
       throw ModelCheckError(
         .badBound,
-        "--runs must not be negative, and --length must be from 0 to \(Self.maximumLength)")
+        "the runs (--runs) must not be negative, and the length (--length) must be from 0 to \(Self.maximumLength)"
+      )
     }
     guard runs > 0, length > 0 else {
       throw ModelCheckError(
@@ -238,13 +239,17 @@ public struct ModelChecker<D: Domain>: Sendable {
     recording: (id: UInt32, before: Duration)? = nil
   ) async throws -> CheckResult<D> {
     guard depth.map({ $0 >= 0 }) ?? true else {
-      throw ModelCheckError(.badBound, "--depth must not be negative")
+      throw ModelCheckError(.badBound, "the depth (--depth) must not be negative")
     }
     guard (1...Self.maximumStates).contains(maxStates) else {
       throw ModelCheckError(
-        .badBound, "--max-states must be from 1 to \(Self.maximumStates), not \(maxStates)")
+        .badBound,
+        "the most states (--max-states) must be from 1 to \(Self.maximumStates), not \(maxStates)"
+      )
     }
-    guard jobs >= 1 else { throw ModelCheckError(.badBound, "--jobs must be at least 1") }
+    guard jobs >= 1 else {
+      throw ModelCheckError(.badBound, "the number of jobs (--jobs) must be at least 1")
+    }
     let alphabet = try explorationActions()
     let constraint = domain.stateConstraint
     guard let fingerprint = self.fingerprint.function(for: D.State.self) else {
@@ -262,7 +267,7 @@ public struct ModelChecker<D: Domain>: Sendable {
     var parents: [UInt32] = recording == nil ? [] : [UInt32.max]
     var via: [UInt32] = recording == nil ? [] : [0]
     var distinct = 1
-    var batchSize = 64
+    var batchSize = 1_024
     // Whether the search stopped with part of a level added.
     var partial = false
     var generated = 0
@@ -328,6 +333,14 @@ public struct ModelChecker<D: Domain>: Sendable {
       if stopped { break search }
     }
 
+    if found == nil && generated == 0 {
+      throw ModelCheckError(
+        .nothingToCheck,
+        depth == 0
+          ? "a depth of 0 sends no action: nothing to check beyond the initial state"
+          : "the initial state of domain \(domain.name) has no exploration actions: nothing was sent, so nothing to check beyond the initial state"
+      )
+    }
     if let recording, found?.id != recording.id {
       throw notReproducible(
         because: "searching again to record the path did not find the same state")
@@ -351,7 +364,7 @@ public struct ModelChecker<D: Domain>: Sendable {
     case (.state, false, false): outcome = .unreachable
     }
     let completeDepth = partial || found != nil ? max(level - 1, 0) : level
-    return CheckResult(
+    var result = CheckResult(
       domain: domain.name, search: .breadthFirst(depth: depth, maxStates: maxStates),
       goal: goal, outcome: outcome, finding: finding, distinctStates: distinct,
       generatedStates: generated, diameter: level,
@@ -361,6 +374,8 @@ public struct ModelChecker<D: Domain>: Sendable {
       bookkeepingBytes: seen.bytes + (parents.capacity + via.capacity)
         * MemoryLayout<UInt32>.stride,
       duration: clock.now - start + (recording?.before ?? .zero))
+    result.constrained = constraint != nil
+    return result
   }
 
   /// The successors of a batch of states that `seen` does not hold, in the order of the
@@ -394,7 +409,8 @@ public struct ModelChecker<D: Domain>: Sendable {
       }
       return (candidates, generated)
     }
-    let parts = min(jobs, states.count)
+    // A task per 128 states at least: fewer are not worth a task.
+    let parts = min(jobs, max(1, states.count / 128))
     if parts == 1 { return try successors(states.indices) }
     let size = (states.count + parts - 1) / parts
     return try await withThrowingTaskGroup(of: (Int, [Candidate], Int).self) { group in

@@ -124,6 +124,15 @@ import Testing
     }
   }
 
+  @Test func emitTestOnAPassPrintsNothingToStdout() throws {
+    // stdout is redirected into a Swift file: a pass must leave it empty.
+    let workspace = try Workspace()
+    let result = try workspace.run("check registration --depth 6 --emit-test")
+    #expect(result.exitCode == 0, "\(result)")
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr.contains("no invariant fails"))
+  }
+
   @Test func theEmittedTestIsTheOneCompiledHere() throws {
     // EmittedCheckTest.swift holds this very output, so the build proves it compiles and
     // the run proves it passes; this test proves it is still what the tool prints.

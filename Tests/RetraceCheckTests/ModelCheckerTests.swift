@@ -2,6 +2,7 @@ import Foundation
 import Retrace
 import RetraceCheck
 import RetraceExamples
+import RetraceTesting
 import Synchronization
 import Testing
 
@@ -103,10 +104,10 @@ func countingDomain(
     let result = try await ModelChecker(domain: registrationDomain).check(depth: 6)
     #expect(result.outcome == .passed)
     #expect(result.completeDepth == 6)
-    let zero = try await ModelChecker(domain: registrationDomain).check(depth: 0)
-    #expect(zero.outcome == .passed)
-    #expect(zero.distinctStates == 1)
-    #expect(zero.generatedStates == 0)
+    // Depth 0 sends no action: nothing to check, no pass.
+    await #expect { try await ModelChecker(domain: registrationDomain).check(depth: 0) } throws: {
+      ($0 as? ModelCheckError)?.code == .nothingToCheck
+    }
   }
 
   @Test func maxStatesStopsTheSearchAndTheAnswerSaysItIsIncomplete() async throws {
@@ -263,6 +264,10 @@ func countingDomain(
         try checker.randomWalks(runs: runs, length: length, seed: 1)
       } throws: { ($0 as? ModelCheckError)?.code == .nothingToCheck }
     }
+    // An empty alphabet: the search sends nothing.
+    await #expect {
+      try await ModelChecker(domain: countingDomain(limit: 3, actions: { _ in [] })).check()
+    } throws: { ($0 as? ModelCheckError)?.code == .nothingToCheck }
     // No walk can take a step: the first says so, the other walks are not walked.
     let stuck = ModelChecker(domain: countingDomain(limit: 3, actions: { _ in [] }))
     #expect {
