@@ -395,6 +395,14 @@ public struct ModelChecker<D: Domain>: Sendable {
         let state = states[index]
         if let constraint, !constraint(state) { continue }
         let actions = alphabet(state)
+        // One state in 4,096 is asked again: an alphabet that depends on more than the
+        // state is caught even when the search finds nothing.
+        if ids[index] & 0xFFF == 0, !Self.same(actions, alphabet(state)) {
+          throw ModelCheckError(
+            .notReproducible,
+            "the exploration actions of domain \(domain.name) gave two different lists for the same state: they must depend on the state alone"
+          )
+        }
         for number in actions.indices {
           var successor = state
           _ = domain.reduce(into: &successor, action: actions[number])
@@ -490,6 +498,18 @@ public struct ModelChecker<D: Domain>: Sendable {
     }
     let kept = deltaDebug(Array(actions.indices), fails: { replay($0).hit })
     return (kept.map { actions[$0] }, replay(kept).state)
+  }
+
+  /// Whether two lists of actions are the same, by their encodings: `Action` need not be
+  /// `Equatable`.
+  static func same(_ first: [D.Action], _ second: [D.Action]) -> Bool {
+    guard first.count == second.count else { return false }
+    return zip(first, second).allSatisfy { pair in
+      guard let left = try? StateHash(of: pair.0), let right = try? StateHash(of: pair.1) else {
+        return false
+      }
+      return left == right
+    }
   }
 
   private func explorationActions() throws -> @Sendable (D.State) -> [D.Action] {

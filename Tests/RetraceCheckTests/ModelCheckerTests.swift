@@ -310,6 +310,17 @@ func countingDomain(
     }
   }
 
+  @Test func anAlphabetThatChangesIsCaughtEvenWhenNothingFails() async throws {
+    // Its order flips on every call; the invariant never fails.
+    let calls = Calls()
+    let domain = countingDomain(
+      limit: 1_000, constraint: true,
+      actions: { _ in calls.next().isMultiple(of: 2) ? [1, -1] : [-1, 1] })
+    await #expect { try await ModelChecker(domain: domain).check(depth: 3) } throws: {
+      ($0 as? ModelCheckError)?.code == .notReproducible
+    }
+  }
+
   @Test func expectPassedRecordsTheCounterexampleAsAnIssue() async throws {
     let result = try await ModelChecker(domain: registrationDomain).check()
     withKnownIssue {
