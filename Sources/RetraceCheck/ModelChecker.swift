@@ -267,7 +267,8 @@ public struct ModelChecker<D: Domain>: Sendable {
     var parents: [UInt32] = recording == nil ? [] : [UInt32.max]
     var via: [UInt32] = recording == nil ? [] : [0]
     var distinct = 1
-    var batchSize = 1_024
+    // Small at first: the first batch tells how many actions a state has.
+    var batchSize = 64
     // Whether the search stopped with part of a level added.
     var partial = false
     var generated = 0
