@@ -339,7 +339,7 @@ public struct ModelChecker<D: Domain>: Sendable {
         .nothingToCheck,
         depth == 0
           ? "a depth of 0 sends no action: nothing to check beyond the initial state"
-          : "the initial state of domain \(domain.name) has no exploration actions: nothing was sent, so nothing to check beyond the initial state"
+          : "no action was sent from the initial state of domain \(domain.name) (its exploration actions are empty, or the state constraint leaves it out): nothing to check beyond it"
       )
     }
     if let recording, found?.id != recording.id {
