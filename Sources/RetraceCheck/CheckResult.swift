@@ -70,8 +70,8 @@ public struct CheckResult<D: Domain>: Sendable, CustomStringConvertible {
   /// Breadth-first: whether the search ran out of states to explore, so that it searched
   /// every reachable state (within the domain's state constraint).
   public var exhausted: Bool
-  /// How states were told apart: `hashable` (the state's `Hashable` hash) or `state-hash`
-  /// (its `StateHash`).
+  /// How states were told apart: `structure` (a hash of the state's encoding), `state-hash`
+  /// (its `StateHash`) or `hashable` (its `Hashable` hash).
   public var fingerprint: String
   /// The probability that two distinct states searched share a fingerprint, so that one
   /// of them (and what only it leads to) was never explored: n²/2⁶⁵ for n distinct states,

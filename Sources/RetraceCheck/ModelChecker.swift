@@ -30,10 +30,11 @@ public struct ModelChecker<D: Domain>: Sendable {
   ///
   /// - Parameters:
   ///   - domain: A domain that declares exploration actions.
-  ///   - fingerprint: How states are told apart: by their `StateHash` (the default), or by
-  ///     their `Hashable` hash, faster, for a state whose `hash(into:)` combines every
-  ///     field (``StateFingerprint/hashable``).
-  public init(domain: D, fingerprint: StateFingerprint = .stateHash) {
+  ///   - fingerprint: How states are told apart: by a hash of every field their encoding
+  ///     writes (the default, ``StateFingerprint/structure``), or by their `Hashable` hash,
+  ///     faster, for a state whose `hash(into:)` combines every field
+  ///     (``StateFingerprint/hashable``).
+  public init(domain: D, fingerprint: StateFingerprint = .structure) {
     self.domain = domain
     self.fingerprint = fingerprint
   }

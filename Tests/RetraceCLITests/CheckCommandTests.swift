@@ -44,7 +44,7 @@ import Testing
     #expect(json["completeDepth"] as? Int == 6)
     #expect(json["exhausted"] as? Bool == false)
     #expect(json["jobs"] as? Int == 2)
-    #expect(json["fingerprint"] as? String == "state-hash")
+    #expect(json["fingerprint"] as? String == "structure")
     #expect((json["distinctStates"] as? Int ?? 0) > 100)
     #expect(json["counterexample"] == nil)
     #expect(json["invariants"] as? [String] == ["registered-only-when-valid"])

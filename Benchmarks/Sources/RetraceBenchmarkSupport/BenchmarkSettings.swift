@@ -18,7 +18,9 @@ public enum BenchmarkSettings {
   /// for the stable metrics (`scripts/bench/bench-thresholds`), which do not vary between
   /// iterations, in a fraction of the time.
   public static let iterationLimit: Int? = {
-    ProcessInfo.processInfo.environment["RETRACE_BENCH_ITERATIONS"].flatMap { Int($0) }.map { max($0, 1) }
+    ProcessInfo.processInfo.environment["RETRACE_BENCH_ITERATIONS"].flatMap { Int($0) }.map {
+      max($0, 1)
+    }
   }()
 
   /// The actions in one iteration of a workload: 1,000,000 (1,000 in the smoke pass).
@@ -60,7 +62,9 @@ public enum BenchmarkSettings {
     maxSeconds: Int = 4,
     extraMetrics: [BenchmarkMetric: BenchmarkThresholds] = [:]
   ) -> Benchmark.Configuration {
-    var thresholds: [BenchmarkMetric: BenchmarkThresholds] = [.instructions: BenchmarkThresholds(relative: [.p90: 5.0])]
+    var thresholds: [BenchmarkMetric: BenchmarkThresholds] = [
+      .instructions: BenchmarkThresholds(relative: [.p90: 5.0])
+    ]
     var metrics: [BenchmarkMetric] = [.wallClock, .throughput, .instructions]
     if let mallocs {
       thresholds[.mallocCountTotal] = mallocs.thresholds
@@ -128,5 +132,27 @@ public func onMainActor<T: Sendable>(
   }
   return try DispatchQueue.main.sync {
     try MainActor.assumeIsolated { try body(benchmark) }
+  }
+}
+
+/// A task executor on Dispatch's global concurrent queue, for benchmarks whose work runs in
+/// several tasks at once.
+///
+/// package-benchmark runs an async benchmark in a task and blocks the thread that called it
+/// until the task ends, and that thread is one of the cooperative pool's, which has one
+/// thread a core: on a 2-core machine the benchmark's tasks get one thread between them, and
+/// `jobs: 2` runs no faster than `jobs: 1`. Child tasks inherit a task executor preference, so
+/// `withTaskExecutorPreference(DispatchTaskExecutor.shared) { ... }` gives them threads of
+/// their own, as an app's or the `retrace` command's tasks have.
+public final class DispatchTaskExecutor: TaskExecutor {
+  /// The one executor.
+  public static let shared = DispatchTaskExecutor()
+
+  private init() {}
+
+  public func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    let executor = asUnownedTaskExecutor()
+    DispatchQueue.global().async { job.runSynchronously(on: executor) }
   }
 }

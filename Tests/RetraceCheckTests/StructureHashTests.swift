@@ -1,0 +1,97 @@
+import Foundation
+import Retrace
+import RetraceExamples
+import Testing
+
+@testable import RetraceCheck
+
+/// The default fingerprint: a hash of what `encode(to:)` writes. Equal encodings must hash
+/// equal, whatever order a dictionary's entries come in; different encodings must not.
+@Suite struct StructureHashTests {
+  struct Pair: Codable { var a: Int, b: Int }
+  struct Optionals: Codable { var a: Int?, b: Int? }
+  struct Named: Codable { var first: String, second: String }
+  struct Kinds: Codable { var value: Kind }
+  enum Kind: Codable {
+    case int(Int)
+    case bool(Bool)
+    case text(String)
+    case none
+  }
+
+  @Test func equalValuesHashEqualAndAreDeterministic() throws {
+    let state = RegistrationState(
+      form: RegistrationForm(firstName: "Ada", username: "ada"),
+      brokenRules: RegistrationForm(firstName: "Ada").brokenRules, status: .submitting)
+    let copy = state
+    #expect(try StructureHash.of(state) == StructureHash.of(copy))
+    // A fixed seed: the same value has the same hash in every process.
+    #expect(try StructureHash.of(Pair(a: 1, b: 2)) == StructureHash.of(Pair(a: 1, b: 2)))
+  }
+
+  @Test func aDictionaryHashesTheSameInAnyOrder() throws {
+    var grown: [String: Int] = [:]
+    for index in 0..<200 { grown["key\(index)"] = index }
+    for index in 3..<200 { grown["key\(index)"] = nil }
+    let fresh = ["key2": 2, "key0": 0, "key1": 1]
+    #expect(grown == fresh)
+    // The premise: equal dictionaries whose entries come in different orders.
+    #expect(Array(grown.keys) != Array(fresh.keys))
+    #expect(try StructureHash.of(grown) == StructureHash.of(fresh))
+    var changed = fresh
+    changed["key1"] = 5
+    #expect(try StructureHash.of(changed) != StructureHash.of(fresh))
+  }
+
+  @Test func valuesThatEncodeDifferentlyHashApart() throws {
+    // Swapped fields, reordered and regrouped arrays.
+    #expect(try StructureHash.of(Pair(a: 1, b: 2)) != StructureHash.of(Pair(a: 2, b: 1)))
+    #expect(try StructureHash.of([1, 2]) != StructureHash.of([2, 1]))
+    #expect(try StructureHash.of(["ab"]) != StructureHash.of(["a", "b"]))
+    #expect(
+      try StructureHash.of(Named(first: "ab", second: ""))
+        != StructureHash.of(Named(first: "a", second: "b")))
+    // An empty container is still there.
+    #expect(try StructureHash.of([[Int]]()) != StructureHash.of([[Int]()]))
+    #expect(try StructureHash.of([[Int]()]) != StructureHash.of([[Int](), []]))
+    // A missing key, `nil` and zero.
+    #expect(
+      try StructureHash.of(Optionals(a: nil, b: nil)) != StructureHash.of(Optionals(a: 0, b: nil)))
+    #expect(
+      try StructureHash.of(Optionals(a: 1, b: nil)) != StructureHash.of(Optionals(a: nil, b: 1)))
+    #expect(try StructureHash.of([Int?.none]) != StructureHash.of([Int?.some(0)]))
+    // The same bits as different kinds.
+    let kinds = try [Kind.int(0), .bool(false), .text(""), .none, .int(1), .bool(true)].map {
+      try StructureHash.of(Kinds(value: $0))
+    }
+    #expect(Set(kinds).count == kinds.count)
+    // Strings that share a prefix, differ in the last byte, or in length only.
+    let strings = [
+      "", "a", "b", "ab", "abcdefgh", "abcdefgi", "abcdefghi", "abcdefgh\0", "é", "e\u{301}",
+    ]
+    #expect(Set(try strings.map { try StructureHash.of($0) }).count == strings.count)
+    // Floats by their bits: -0 and 0 differ, as their encodings do.
+    #expect(try StructureHash.of(0.0) != StructureHash.of(-0.0))
+    #expect(try StructureHash.of(Float(1)) != StructureHash.of(Double(1)))
+  }
+
+  @Test func integersOfEveryWidthAndTheirEdges() throws {
+    let values: [UInt64] = try [
+      StructureHash.of(Int.min), StructureHash.of(Int.max), StructureHash.of(-1),
+      StructureHash.of(UInt64.max), StructureHash.of(Int128.max), StructureHash.of(Int128.min),
+      StructureHash.of(UInt128.max), StructureHash.of(Int128(1) << 64), StructureHash.of(0),
+    ]
+    #expect(Set(values).count == values.count)
+    #expect(try StructureHash.of(Int128(5)) != StructureHash.of(Int128(5) << 64))
+  }
+
+  @Test func noTwoOfAMillionSmallStatesCollide() throws {
+    // Every pair of values below 1,000 as a two-field struct: 10⁶ distinct encodings that
+    // differ in few bits.
+    var seen = Set<UInt64>(minimumCapacity: 1_000_000)
+    for a in 0..<1_000 {
+      for b in 0..<1_000 { seen.insert(try StructureHash.of(Pair(a: a, b: b))) }
+    }
+    #expect(seen.count == 1_000_000)
+  }
+}
