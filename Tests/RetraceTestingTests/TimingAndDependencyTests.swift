@@ -413,6 +413,37 @@ let hostReducer = Reduce<HostState, HostAction> { state, action in
     }
   }
 
+  @Test func aDebounceOfADebouncedAndMappedEffectWaitsForBoth() async {
+    // The outer debounce waits 300 ms of quiet, then the inner one 100 ms more; mapping the
+    // effect (as a parent does to a child's) keeps both.
+    let store = TestStore(
+      initialState: SearchState(),
+      reducer: Reduce<SearchState, SearchAction> { state, action in
+        @Dependency(\.continuousClock) var clock
+        switch action {
+        case .queryChanged(let query):
+          state.query = query
+          return Effect<SearchAction>.send(.searched([query]))
+            .debounce(id: "inner", for: .milliseconds(100), clock: clock)
+            .map { $0 }
+            .debounce(id: "outer", for: .milliseconds(300), clock: clock)
+        case .searched(let results):
+          state.results = results
+          return .none
+        default:
+          return .none
+        }
+      })
+    await store.send(.queryChanged("m")) { $0.query = "m" }
+    await store.advance(by: .milliseconds(200))
+    await store.send(.queryChanged("mi")) { $0.query = "mi" }
+    await store.advance(by: .milliseconds(399))
+    #expect(store.receivedActions.isEmpty)
+    await store.advance(by: .milliseconds(1))
+    await store.receive(\.searched) { $0.results = ["mi"] }
+    await store.finish()
+  }
+
   @Test func aDebounceLongerThanTheClocksRangeWaitsWithoutTrapping() async {
     let store = Store(
       initialState: SearchState(),
