@@ -76,12 +76,12 @@ private enum Mix {
     return high ^ low
   }
 
-  /// The path of the value under `key` of a keyed container at `path`.
+  /// The path of the value under `key` of a keyed container at `path`: by the key's
+  /// `stringValue`, which is what an encoding writes. (Not by its `intValue`: a
+  /// `Dictionary<String, _>` gives the keys "1" and "01" the same one.)
   @inline(__always)
   static func child(_ path: UInt64, key: some CodingKey) -> UInt64 {
-    let keyBits =
-      key.intValue.map { UInt64(bitPattern: Int64($0)) ^ index } ?? hash(key.stringValue)
-    return fold(path ^ Self.key, keyBits ^ a)
+    fold(path ^ Self.key, hash(key.stringValue) ^ a)
   }
 
   /// The path of the `index`th value of an unkeyed container at `path`.

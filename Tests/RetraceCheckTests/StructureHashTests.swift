@@ -41,6 +41,10 @@ import Testing
     var changed = fresh
     changed["key1"] = 5
     #expect(try StructureHash.of(changed) != StructureHash.of(fresh))
+    // Keys that are different strings and the same number (a dictionary's coding key gives
+    // both the `intValue` 1) are told apart, as the encoding tells them.
+    #expect(try StructureHash.of(["1": 1, "01": 2]) != StructureHash.of(["1": 2, "01": 1]))
+    #expect(try StructureHash.of([1: "a", 2: "b"]) != StructureHash.of([1: "b", 2: "a"]))
   }
 
   @Test func valuesThatEncodeDifferentlyHashApart() throws {
