@@ -82,7 +82,7 @@ let store: [Target] = [
   .target(name: "RetraceCoordinator", dependencies: ["Retrace", .orderedCollections]),
   // The model checker: breadth-first search and random walks over a domain's exploration
   // actions, for `retrace check` and an app's own tests.
-  .target(name: "RetraceCheck", dependencies: ["Retrace"]),
+  .target(name: "RetraceCheck", dependencies: ["Retrace", "RetraceCBOR"]),
   // Dependencies and clocks for effects, as TCA apps reach them: swift-dependencies'
   // `@Dependency`, `withDependencies` and swift-clocks' clocks. A product of its own, so
   // that an app that uses only the store does not build them.

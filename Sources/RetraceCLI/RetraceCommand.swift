@@ -178,6 +178,12 @@ public struct RetraceCommand: AsyncParsableCommand {
       Terminal.writeError(error)
       return RetraceExitCode.forError(error).rawValue
     } catch let error as ExitCode {
+      // A negative answer (exit 1) printed first: if the output was lost, that is the
+      // answer, exit 3, not the 1 a script would take for "printed, and negative".
+      if error != .success, let lost = Terminal.flushStandardOutput() {
+        Terminal.writeError(lost)
+        return RetraceExitCode.forError(lost).rawValue
+      }
       return error.rawValue
     } catch {
       return reportParseError(error)

@@ -46,9 +46,11 @@ public struct ModelChecker<D: Domain>: Sendable {
   /// each.
   public static var maximumLength: Int { 10_000_000 }
 
-  /// How many successor states wait to be deduplicated at most, whatever the alphabet's
-  /// size: the number of states expanded at once shrinks as their alphabets grow.
-  static var candidateBudget: Int { 1 << 18 }
+  /// How many successor states wait to be deduplicated at most, whatever the alphabets'
+  /// sizes (beyond one state's): the number of states expanded at once shrinks as their
+  /// alphabets grow, and a batch whose alphabets grew is cut short. Internal, so that tests
+  /// can make it small.
+  var candidateBudget = 1 << 18
 
   /// Searches every action sequence breadth-first, up to `depth` actions, and checks
   /// invariants in every distinct state reached.
@@ -289,14 +291,14 @@ public struct ModelChecker<D: Domain>: Sendable {
       var batchStart = 0
       while batchStart < frontier.count {
         let batchEnd = min(batchStart + batchSize, frontier.count)
-        let (candidates, count) = try await expand(
+        let (candidates, count, expanded) = try await expand(
           frontier[batchStart..<batchEnd], ids: frontierIDs[batchStart..<batchEnd],
           seen: seen, alphabet: alphabet, constraint: constraint, fingerprint: fingerprint,
           jobs: jobs)
         generated += count
         // As many states at once as give about `candidateBudget` successors.
-        let perState = max(1, count / (batchEnd - batchStart))
-        batchSize = max(1, min(Self.batchSize, Self.candidateBudget / perState))
+        let perState = max(1, count / expanded)
+        batchSize = max(1, min(Self.batchSize, candidateBudget / perState))
         for candidate in candidates {
           if distinct == maxStates {
             if seen.contains(candidate.fingerprint) { continue }
@@ -317,7 +319,7 @@ public struct ModelChecker<D: Domain>: Sendable {
           next.append(candidate.state)
           nextIDs.append(id)
         }
-        batchStart = batchEnd
+        batchStart += expanded
         if let progress, clock.now - lastReport > .milliseconds(200) {
           lastReport = clock.now
           progress(
@@ -380,20 +382,27 @@ public struct ModelChecker<D: Domain>: Sendable {
     return result
   }
 
-  /// The successors of a batch of states that `seen` does not hold, in the order of the
-  /// states and of their actions, computed by up to `jobs` tasks; and how many successors
-  /// there were.
+  /// The successors of the first states of a batch that `seen` does not hold, in the order
+  /// of the states and of their actions, computed by up to `jobs` tasks; how many
+  /// successors there were; and how many states they are the successors of: all of them,
+  /// unless the successors outgrew `candidateBudget` first (the alphabets grew), when the
+  /// rest is left for the next batch.
   private func expand(
     _ states: ArraySlice<D.State>, ids: ArraySlice<UInt32>, seen: FingerprintSet,
     alphabet: @escaping @Sendable (D.State) -> [D.Action],
     constraint: (@Sendable (D.State) -> Bool)?,
     fingerprint: @escaping @Sendable (D.State) throws -> UInt64, jobs: Int
-  ) async throws -> (candidates: [Candidate], generated: Int) {
+  ) async throws -> (candidates: [Candidate], generated: Int, expanded: Int) {
     let domain = self.domain
-    @Sendable func successors(_ range: Range<Int>) throws -> ([Candidate], Int) {
+    // A task per 128 states at least: fewer are not worth a task.
+    let parts = min(jobs, max(1, states.count / 128))
+    let budget = max(1, candidateBudget / parts)
+    /// The successors of `range`'s states, and the end of the states expanded.
+    @Sendable func successors(_ range: Range<Int>) throws -> ([Candidate], Int, Int) {
       var candidates: [Candidate] = []
       var generated = 0
       for index in range {
+        if candidates.count >= budget { return (candidates, generated, index) }
         let state = states[index]
         if let constraint, !constraint(state) { continue }
         let actions = alphabet(state)
@@ -417,28 +426,40 @@ public struct ModelChecker<D: Domain>: Sendable {
               action: UInt32(truncatingIfNeeded: number)))
         }
       }
-      return (candidates, generated)
+      return (candidates, generated, range.upperBound)
     }
-    // A task per 128 states at least: fewer are not worth a task.
-    let parts = min(jobs, max(1, states.count / 128))
-    if parts == 1 { return try successors(states.indices) }
+    if parts == 1 {
+      let (candidates, generated, end) = try successors(states.indices)
+      return (candidates, generated, end - states.startIndex)
+    }
     let size = (states.count + parts - 1) / parts
-    return try await withThrowingTaskGroup(of: (Int, [Candidate], Int).self) { group in
-      for part in 0..<parts {
-        let lower = states.startIndex + part * size
-        let range = lower..<min(lower + size, states.endIndex)
+    let ranges = (0..<parts).map { part in
+      let lower = states.startIndex + part * size
+      return lower..<min(lower + size, states.endIndex)
+    }
+    return try await withThrowingTaskGroup(of: (Int, [Candidate], Int, Int).self) { group in
+      for (part, range) in ranges.enumerated() {
         group.addTask {
-          let (candidates, generated) = try successors(range)
-          return (part, candidates, generated)
+          let (candidates, generated, end) = try successors(range)
+          return (part, candidates, generated, end)
         }
       }
-      var results = [[Candidate]](repeating: [], count: parts)
-      var generated = 0
-      for try await (part, candidates, count) in group {
-        results[part] = candidates
-        generated += count
+      var results = [([Candidate], Int, Int)](repeating: ([], 0, 0), count: parts)
+      for try await (part, candidates, generated, end) in group {
+        results[part] = (candidates, generated, end)
       }
-      return (results.flatMap { $0 }, generated)
+      // In the states' order, up to the first part that stopped early: what came after it
+      // is left for the next batch (and computed again then), so that the order holds.
+      var candidates: [Candidate] = []
+      var generated = 0
+      var end = states.startIndex
+      for (part, (partCandidates, partGenerated, partEnd)) in results.enumerated() {
+        candidates += partCandidates
+        generated += partGenerated
+        end = partEnd
+        if partEnd < ranges[part].upperBound { break }
+      }
+      return (candidates, generated, end - states.startIndex)
     }
   }
 

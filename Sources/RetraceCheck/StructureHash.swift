@@ -1,63 +1,66 @@
+import RetraceCBOR
+
 /// A 64-bit hash of everything a value's `encode(to:)` writes, computed as it encodes: no
 /// bytes are written, nothing is sorted, and a container costs one allocation (the box
 /// `KeyedEncodingContainer` needs), a value none.
 ///
-/// Each value the encoding writes (a number, a string, a `nil`, the start of a container)
-/// contributes a mix of its kind, its bits and its *path*: the keys and indices that lead to
-/// it from the top. The hash is the wrapping sum of the contributions, finalized. So:
+/// Each value the encoding writes (a number, a string, a `nil`, the start of a container, a
+/// value that writes nothing) contributes a hash of its kind, its bits and its *path*: the
+/// keys and indices that lead to it from the top. The hash is the wrapping sum of the
+/// contributions, finalized. So:
 ///
 /// - Two values with the same encoding have the same hash.
-/// - A keyed container's entries may come in any order: a `Dictionary`, whose order depends
-///   on its history, hashes as one whatever its order. (A `Set` encodes as an array, so two
-///   equal sets written in different orders hash apart; for a model checker that only costs
-///   a state explored twice, never a state missed.)
+/// - A keyed container's entries may come in any order: a `Dictionary` keyed by strings or
+///   integers, whose order depends on its history, hashes as one whatever its order.
+/// - A `Set`, or a `Dictionary` with other keys, encodes as an array in its own hash order,
+///   which differs between equal instances: each of its entries is hashed on its own and
+///   the entries are summed, in any order, as deterministic CBOR (`StateHash`) sorts them.
 /// - An empty container still counts (its start is a contribution), so `[[]]` and `[]`
-///   differ, and so do `nil` and a missing key.
-/// - Two values whose encodings differ share a hash with a probability of about 2⁻⁶⁴, as
-///   for any good 64-bit hash; the contributions are mixed with a full 64×64→128-bit
-///   multiply, and the sum is finalized with a bijective avalanche.
+///   differ; so do `nil` and a missing key, and a value that writes nothing and none (as
+///   CBOR writes such a value as an empty map).
+/// - Every hash is XXH64 (of a string's bytes, or of the words it mixes), so two values
+///   whose encodings differ share a hash with a probability of about 2⁻⁶⁴.
+/// - Values nested deeper than ``CBORDecoder/maximumNestingDepth`` are an error, as for
+///   `StateHash`, not a stack overflow.
 ///
 /// Why by hand: the checker needs a fingerprint of any `Codable` state, at the rate it
-/// makes successor states (a million a second). Encoding to bytes first and hashing them
-/// (`StateHash`) costs an allocation-heavy buffer and a key sort per state, about eight
-/// times the reducer's own cost; `Hashable` is fast but a type may hash fewer fields than it
-/// compares. No listed library hashes an encoding without writing it.
+/// makes successor states. Encoding to bytes first and hashing them (`StateHash`) costs a
+/// buffer and a key sort per state, about twice this; `Hashable` is faster but a type may
+/// hash fewer fields than it compares. No listed library hashes an encoding without writing
+/// it.
 struct StructureHash {
   /// Hashes `value`'s encoding.
   static func of<Value: Encodable>(_ value: Value) throws -> UInt64 {
     let sink = Sink()
-    try value.encode(to: HashingEncoder(path: Mix.seed, sink: sink))
-    return Mix.finalize(sink.sum)
+    try HashingEncoder(path: Mix.seed, sink: sink, type: Value.self).write(value)
+    return sink.sum
   }
 }
 
-/// The running sum of contributions, shared by every encoder and container of one hash.
+/// The running sum of contributions, shared by every encoder and container of one hash (or
+/// of one entry of an unordered collection).
 private final class Sink {
   var sum: UInt64 = 0
+  /// The contributions added, to tell a value that wrote nothing.
+  var count = 0
+  /// How deep the values being written are nested.
+  var depth = 0
 
   @inline(__always)
   func add(_ path: UInt64, _ kind: UInt64, _ bits: UInt64) {
-    sum &+= Mix.contribution(path: path, kind: kind, bits: bits)
-  }
-
-  @inline(__always)
-  func add(_ path: UInt64, _ string: String) {
-    add(path, Mix.string, Mix.hash(string))
+    sum &+= Mix.words(path, kind, bits)
+    count &+= 1
   }
 }
 
-/// The mixing functions: wyhash's 64×64→128-bit multiply-fold for the contributions and
-/// MurmurHash3's 64-bit finalizer for the sum.
+/// The hashing: XXH64 of a string's UTF-8 bytes, and of the two or three words that make a
+/// path or a contribution.
 private enum Mix {
   static let seed: UInt64 = 0x243F_6A88_85A3_08D3
-  static let key: UInt64 = 0x1319_8A2E_0370_7344
-  static let index: UInt64 = 0xA409_3822_299F_31D0
-  static let a: UInt64 = 0x082E_FA98_EC4E_6C89
-  static let b: UInt64 = 0x4528_21E6_38D0_1377
-  static let c: UInt64 = 0xBE54_66CF_34E9_0C6C
 
-  // The kinds of contribution: a value's kind is part of what it contributes, so that
-  // `0`, `false`, `""` and `nil` at one path differ.
+  // What a word stands for, so that a key, an index and each kind of value differ.
+  static let key: UInt64 = 0x10
+  static let index: UInt64 = 0x11
   static let signed: UInt64 = 0x01
   static let unsigned: UInt64 = 0x02
   static let float: UInt64 = 0x03
@@ -69,11 +72,12 @@ private enum Mix {
   static let unkeyedContainer: UInt64 = 0x09
   static let signedHigh: UInt64 = 0x0A
   static let unsignedHigh: UInt64 = 0x0B
+  static let nothing: UInt64 = 0x0C
+  static let unorderedEntry: UInt64 = 0x0D
 
   @inline(__always)
-  static func fold(_ x: UInt64, _ y: UInt64) -> UInt64 {
-    let (high, low) = x.multipliedFullWidth(by: y)
-    return high ^ low
+  static func words(_ a: UInt64, _ b: UInt64, _ c: UInt64) -> UInt64 {
+    withUnsafeBytes(of: (a, b, c)) { XXH64.hash($0, seed: seed) }
   }
 
   /// The path of the value under `key` of a keyed container at `path`: by the key's
@@ -81,73 +85,54 @@ private enum Mix {
   /// `Dictionary<String, _>` gives the keys "1" and "01" the same one.)
   @inline(__always)
   static func child(_ path: UInt64, key: some CodingKey) -> UInt64 {
-    fold(path ^ Self.key, hash(key.stringValue) ^ a)
+    words(path, Self.key, hash(key.stringValue))
   }
 
   /// The path of the `index`th value of an unkeyed container at `path`.
   @inline(__always)
   static func child(_ path: UInt64, index position: Int) -> UInt64 {
-    fold(path ^ index, UInt64(bitPattern: Int64(position)) ^ b)
+    words(path, index, UInt64(bitPattern: Int64(position)))
   }
 
-  /// What one value contributes: its path, kind and bits, mixed twice so that no choice of
-  /// bits cancels the path.
-  @inline(__always)
-  static func contribution(path: UInt64, kind: UInt64, bits: UInt64) -> UInt64 {
-    let value = fold(bits ^ a, kind ^ c)
-    return fold(path ^ b, value ^ seed) ^ value
-  }
-
-  /// A string's UTF-8 bytes, eight at a time, with its length.
+  /// XXH64 of a string's UTF-8 bytes.
   @inline(__always)
   static func hash(_ string: String) -> UInt64 {
     if let hash = string.utf8.withContiguousStorageIfAvailable({
-      hash(bytes: UnsafeRawBufferPointer($0))
+      XXH64.hash(UnsafeRawBufferPointer($0), seed: seed)
     }) {
       return hash
     }
     var string = string
-    return string.withUTF8 { hash(bytes: UnsafeRawBufferPointer($0)) }
-  }
-
-  static func hash(bytes: UnsafeRawBufferPointer) -> UInt64 {
-    var hash = seed ^ UInt64(bytes.count)
-    var offset = 0
-    while offset + 8 <= bytes.count {
-      hash = fold(hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self), a)
-      offset += 8
-    }
-    if offset < bytes.count {
-      var tail: UInt64 = 0
-      var index = bytes.count
-      while index > offset {
-        index -= 1
-        tail = tail << 8 | UInt64(bytes[index])
-      }
-      hash = fold(hash ^ tail, b)
-    }
-    return fold(hash ^ c, UInt64(bytes.count) ^ a)
-  }
-
-  /// MurmurHash3's finalizer: a bijection that spreads every bit of the sum.
-  static func finalize(_ x: UInt64) -> UInt64 {
-    var x = x
-    x ^= x >> 33
-    x &*= 0xFF51_AFD7_ED55_8CCD
-    x ^= x >> 33
-    x &*= 0xC4CE_B9FE_1A85_EC53
-    x ^= x >> 33
-    return x
+    return string.withUTF8 { XXH64.hash(UnsafeRawBufferPointer($0), seed: seed) }
   }
 }
 
-/// The encoder: a path and the sink. Small enough to pass as `any Encoder` without a box.
+/// The encoder: a path, the sink, and the type of the value it encodes (to tell an
+/// unordered collection). Small enough to pass as `any Encoder` without a box.
 private struct HashingEncoder: Encoder {
   let path: UInt64
   let sink: Sink
+  let type: Any.Type
 
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  /// Writes `value` here: its own encoding, or a contribution that says it wrote nothing.
+  func write<T: Encodable>(_ value: T) throws {
+    guard sink.depth < CBORDecoder.maximumNestingDepth else {
+      throw EncodingError.invalidValue(
+        value,
+        EncodingError.Context(
+          codingPath: [],
+          debugDescription:
+            "values nest deeper than \(CBORDecoder.maximumNestingDepth) levels"))
+    }
+    sink.depth += 1
+    defer { sink.depth -= 1 }
+    let before = sink.count
+    try value.encode(to: self)
+    if sink.count == before { sink.add(path, Mix.nothing, 0) }
+  }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     sink.add(path, Mix.keyedContainer, 0)
@@ -156,6 +141,10 @@ private struct HashingEncoder: Encoder {
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
     sink.add(path, Mix.unkeyedContainer, 0)
+    if let unordered = type as? any UnorderedCollection.Type {
+      return UnorderedHashingContainer(
+        path: path, sink: sink, groupSize: Int(unordered.cborGroupSize))
+    }
     return UnkeyedHashingContainer(path: path, sink: sink)
   }
 
@@ -193,12 +182,12 @@ extension HashingWriter {
     sink.add(path, Mix.float, UInt64(value.bitPattern))
   }
   @inline(__always)
-  func write(_ value: String, at path: UInt64) { sink.add(path, value) }
+  func write(_ value: String, at path: UInt64) { sink.add(path, Mix.string, Mix.hash(value)) }
   @inline(__always)
   func writeNil(at path: UInt64) { sink.add(path, Mix.null, 0) }
   @inline(__always)
   func write<T: Encodable>(_ value: T, at path: UInt64) throws {
-    try value.encode(to: HashingEncoder(path: path, sink: sink))
+    try HashingEncoder(path: path, sink: sink, type: T.self).write(value)
   }
 }
 
@@ -258,19 +247,23 @@ private struct KeyedHashingContainer<Key: CodingKey>: KeyedEncodingContainerProt
   func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
-    HashingEncoder(path: Mix.child(path, key: key), sink: sink).container(keyedBy: keyType)
+    encoder(at: Mix.child(path, key: key)).container(keyedBy: keyType)
   }
 
   func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-    HashingEncoder(path: Mix.child(path, key: key), sink: sink).unkeyedContainer()
+    encoder(at: Mix.child(path, key: key)).unkeyedContainer()
   }
 
   func superEncoder() -> any Encoder {
-    HashingEncoder(path: Mix.child(path, key: SuperKey.super), sink: sink)
+    encoder(at: Mix.child(path, key: SuperKey.super))
   }
 
   func superEncoder(forKey key: Key) -> any Encoder {
-    HashingEncoder(path: Mix.child(path, key: key), sink: sink)
+    encoder(at: Mix.child(path, key: key))
+  }
+
+  private func encoder(at path: UInt64) -> HashingEncoder {
+    HashingEncoder(path: path, sink: sink, type: Void.self)
   }
 }
 
@@ -279,6 +272,7 @@ private enum SuperKey: String, CodingKey {
   case `super`
 }
 
+/// An array's container: each element at its index.
 private struct UnkeyedHashingContainer: UnkeyedEncodingContainer, HashingWriter {
   let path: UInt64
   let sink: Sink
@@ -319,15 +313,92 @@ private struct UnkeyedHashingContainer: UnkeyedEncodingContainer, HashingWriter 
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type
   ) -> KeyedEncodingContainer<NestedKey> {
-    HashingEncoder(path: next(), sink: sink).container(keyedBy: keyType)
+    HashingEncoder(path: next(), sink: sink, type: Void.self).container(keyedBy: keyType)
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-    HashingEncoder(path: next(), sink: sink).unkeyedContainer()
+    HashingEncoder(path: next(), sink: sink, type: Void.self).unkeyedContainer()
   }
 
   mutating func superEncoder() -> any Encoder {
-    HashingEncoder(path: next(), sink: sink)
+    HashingEncoder(path: next(), sink: sink, type: Void.self)
+  }
+}
+
+/// The container of a `Set`, or of a `Dictionary` whose keys are neither strings nor
+/// integers: its elements come in the instance's own order, so each entry (an element, or
+/// a key and its value) is hashed apart, and the entries' hashes are summed, in any order.
+private struct UnorderedHashingContainer: UnkeyedEncodingContainer {
+  let path: UInt64
+  let sink: Sink
+  let groupSize: Int
+  private(set) var count = 0
+  /// The entry being written.
+  private var entry: Sink?
+
+  init(path: UInt64, sink: Sink, groupSize: Int) {
+    self.path = path
+    self.sink = sink
+    self.groupSize = max(groupSize, 1)
+  }
+
+  var codingPath: [any CodingKey] { [] }
+
+  /// Writes the next element into its entry, and adds the entry once it is whole.
+  private mutating func next<R>(_ body: (HashingEncoder) throws -> R) rethrows -> R {
+    let position = count % groupSize
+    if position == 0 {
+      entry = Sink()
+      entry?.depth = sink.depth
+    }
+    let entry = self.entry ?? sink
+    count += 1
+    let result = try body(
+      HashingEncoder(path: Mix.child(Mix.seed, index: position), sink: entry, type: Void.self))
+    if position == groupSize - 1 { sink.add(path, Mix.unorderedEntry, entry.sum) }
+    return result
+  }
+
+  mutating func encodeNil() { next { $0.single.encodeNil() } }
+  mutating func encode(_ value: Bool) { next { $0.single.encode(value) } }
+  mutating func encode(_ value: String) { next { $0.single.encode(value) } }
+  mutating func encode(_ value: Double) { next { $0.single.encode(value) } }
+  mutating func encode(_ value: Float) { next { $0.single.encode(value) } }
+  mutating func encode(_ value: Int) { next { $0.single.encode(value) } }
+  mutating func encode(_ value: Int8) { next { $0.single.encode(value) } }
+  mutating func encode(_ value: Int16) { next { $0.single.encode(value) } }
+  mutating func encode(_ value: Int32) { next { $0.single.encode(value) } }
+  mutating func encode(_ value: Int64) { next { $0.single.encode(value) } }
+  mutating func encode(_ value: Int128) { next { $0.single.encode(value) } }
+  mutating func encode(_ value: UInt) { next { $0.single.encode(value) } }
+  mutating func encode(_ value: UInt8) { next { $0.single.encode(value) } }
+  mutating func encode(_ value: UInt16) { next { $0.single.encode(value) } }
+  mutating func encode(_ value: UInt32) { next { $0.single.encode(value) } }
+  mutating func encode(_ value: UInt64) { next { $0.single.encode(value) } }
+  mutating func encode(_ value: UInt128) { next { $0.single.encode(value) } }
+  mutating func encode<T: Encodable>(_ value: T) throws {
+    try next { try $0.single.encode(value) }
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(
+    keyedBy keyType: NestedKey.Type
+  ) -> KeyedEncodingContainer<NestedKey> {
+    next { $0.container(keyedBy: keyType) }
+  }
+
+  mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+    next { $0.unkeyedContainer() }
+  }
+
+  mutating func superEncoder() -> any Encoder {
+    next { $0 }
+  }
+}
+
+extension HashingEncoder {
+  /// The single-value container at this encoder's path.
+  fileprivate var single: SingleValueHashingContainer {
+    SingleValueHashingContainer(path: path, sink: sink)
   }
 }
 

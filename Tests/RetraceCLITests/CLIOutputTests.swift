@@ -221,6 +221,9 @@ import Testing
     for arguments in [
       ["export", "c.trace", "--format", "jsonl"], ["info", "c.trace"], ["state", "c.trace"],
       ["--help"],
+      // A negative answer (exit 1) whose output was lost: a script must not read it as
+      // printed.
+      ["check", "registration"],
     ] {
       let process = Process()
       let binary = try #require(CLI.binary)

@@ -122,6 +122,25 @@ import Testing
       #expect(result.stderr.contains(message), "\(command): \(result)")
       #expect(!result.stderr.contains("Fatal error"), "\(command)")
     }
+    // The domain expression goes into the emitted test as it is: one line, not empty.
+    for (expression, message) in [
+      ("counterDomain\n}\n@Test func injected() {}\nfunc f() {", "one line of printable ASCII"),
+      ("", "is empty"),
+    ] {
+      for command in ["check", "shrink"] {
+        let arguments =
+          command == "check"
+          ? ["check", "registration", "--emit-test", "--domain-expression", expression]
+          : [
+            "shrink", "x.trace", "--invariant", "i", "-o", "y.trace", "--emit-test",
+            "--domain-expression", expression,
+          ]
+        let result = try CLI.run(arguments, in: workspace.directory)
+        #expect(result.exitCode == 2, "\(arguments): \(result)")
+        #expect(result.stderr.contains(message), "\(arguments): \(result)")
+        #expect(result.stdout.isEmpty)
+      }
+    }
   }
 
   @Test func emitTestOnAPassPrintsNothingToStdout() throws {

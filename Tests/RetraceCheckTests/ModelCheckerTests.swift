@@ -1,10 +1,11 @@
 import Foundation
 import Retrace
-import RetraceCheck
 import RetraceExamples
 import RetraceTesting
 import Synchronization
 import Testing
+
+@testable import RetraceCheck
 
 /// Registration with the planted bug fixed: every edit returns to editing and abandons a
 /// registration in flight.
@@ -43,7 +44,74 @@ func countingDomain(
     predicates: [StatePredicate("minus-three", "The count is -3.") { $0.value == -3 }])
 }
 
+/// A state with a `Set`: its elements come in each instance's own order.
+struct Toggles: Codable, Equatable, Sendable {
+  var on: Set<Int> = []
+}
+
 @Suite struct ModelCheckerTests {
+  @Test func aBatchWhoseAlphabetsGrowIsCutShortWithTheSameAnswer() async throws {
+    // A binary tree of 1,023 nodes, then 300 actions from each of its 512 leaves, all to one
+    // state: the leaves' successors would outgrow any small budget in one batch.
+    struct Node: Codable, Equatable, Sendable {
+      var depth = 0
+      var bits = 0
+    }
+    let domain = DomainDefinition(
+      name: "tree", summary: "", initialState: Node(),
+      reducer: Reduce<Node, Int> { node, action in
+        if node.depth < 9 {
+          node = Node(depth: node.depth + 1, bits: node.bits << 1 | action)
+        } else {
+          node = Node(depth: 10, bits: 0)
+        }
+        return .none
+      }, actionCases: ["step"],
+      invariants: [Invariant("any", "") { _ in true }],
+      explorationActions: { node in
+        node.depth < 9 ? [0, 1] : node.depth == 9 ? Array(0..<300) : []
+      })
+    var expected: CheckResult<DomainDefinition<Node, Int>>?
+    for budget in [1 << 18, 1_000, 7] {
+      for jobs in [1, 2] {
+        var checker = ModelChecker(domain: domain)
+        checker.candidateBudget = budget
+        let result = try await checker.check(jobs: jobs)
+        #expect(result.outcome == .passed)
+        #expect(result.distinctStates == 1 << 10)  // 1,023 tree nodes and the one state after
+        #expect(result.generatedStates == 2 * ((1 << 9) - 1) + 300 * (1 << 9))
+        if let expected {
+          #expect(result.diameter == expected.diameter)
+        }
+        expected = result
+      }
+    }
+  }
+
+  @Test func aStateWithASetIsSearchedAndItsViolationReported() async throws {
+    // Eight switches, each toggled: 256 states; the invariant fails once six are on.
+    let toggle = Reduce<Toggles, Int> { state, index in
+      if state.on.remove(index) == nil { state.on.insert(index) }
+      return .none
+    }
+    func domain(_ invariant: Invariant<Toggles>) -> DomainDefinition<Toggles, Int> {
+      DomainDefinition(
+        name: "toggles", summary: "", initialState: Toggles(), reducer: toggle,
+        actionCases: ["toggle"], invariants: [invariant],
+        explorationActions: { _ in Array(0..<8) })
+    }
+    let failing = domain(Invariant("fewer-than-six", "") { $0.on.count < 6 })
+    for fingerprint in [StateFingerprint.structure, .stateHash] {
+      let result = try await ModelChecker(domain: failing, fingerprint: fingerprint).check()
+      #expect(result.outcome == .violated)
+      #expect(result.finding?.actions.count == 6)
+    }
+    let passing = domain(Invariant("any", "") { _ in true })
+    let whole = try await ModelChecker(domain: passing).check()
+    #expect(whole.outcome == .passed)
+    #expect(whole.distinctStates == 256)
+  }
+
   @Test func findsThePlantedRegistrationBugWithItsShortestCounterexample() async throws {
     let result = try await ModelChecker(domain: registrationDomain).check()
     #expect(result.outcome == .violated)

@@ -8,7 +8,7 @@ import Testing
 /// The default fingerprint: a hash of what `encode(to:)` writes. Equal encodings must hash
 /// equal, whatever order a dictionary's entries come in; different encodings must not.
 @Suite struct StructureHashTests {
-  struct Pair: Codable { var a: Int, b: Int }
+  struct Pair: Codable, Hashable { var a: Int, b: Int }
   struct Optionals: Codable { var a: Int?, b: Int? }
   struct Named: Codable { var first: String, second: String }
   struct Kinds: Codable { var value: Kind }
@@ -92,6 +92,67 @@ import Testing
     ]
     #expect(Set(values).count == values.count)
     #expect(try StructureHash.of(Int128(5)) != StructureHash.of(Int128(5) << 64))
+  }
+
+  struct Silent: Codable, Hashable {
+    func encode(to encoder: any Encoder) throws {}
+    init() {}
+    init(from decoder: any Decoder) throws {}
+  }
+  enum Color: String, Codable, CaseIterable { case red, green, blue, cyan, magenta, yellow }
+  indirect enum Chain: Codable {
+    case end
+    case link(Chain)
+  }
+
+  @Test func aSetOrADictionaryEncodedAsAnArrayHashesTheSameInAnyOrder() throws {
+    // Equal sets list their elements in orders of their own (each instance has its own
+    // seed): every one hashes the same.
+    let sets = (0..<20).map { _ in Set((0..<12).shuffled()) }
+    #expect(Set(sets.map { Array($0) }).count > 1)  // the premise: orders differ
+    #expect(Set(try sets.map { try StructureHash.of($0) }).count == 1)
+    #expect(try StructureHash.of(Set(0..<12)) != StructureHash.of(Set(0..<11)))
+    // A dictionary whose keys are not strings or integers encodes as key, value, key, ….
+    let dictionaries = (0..<20).map { _ in
+      Dictionary(uniqueKeysWithValues: Color.allCases.shuffled().map { ($0, $0.rawValue.count) })
+    }
+    #expect(Set(try dictionaries.map { try StructureHash.of($0) }).count == 1)
+    // Entries stay whole: swapped values, or swapped fields across elements, differ.
+    #expect(
+      try StructureHash.of([Color.red: 1, .green: 2])
+        != StructureHash.of([Color.red: 2, .green: 1]))
+    #expect(
+      try StructureHash.of(Set([Pair(a: 1, b: 2), Pair(a: 3, b: 4)]))
+        != StructureHash.of(Set([Pair(a: 1, b: 4), Pair(a: 3, b: 2)])))
+  }
+
+  @Test func aValueThatWritesNothingStillCounts() throws {
+    #expect(try StructureHash.of(Silent?.none) != StructureHash.of(Silent?.some(Silent())))
+    let lengths = try [[], [Silent()], [Silent(), Silent()]].map { try StructureHash.of($0) }
+    #expect(Set(lengths).count == 3)
+  }
+
+  @Test func craftedInputsDoNotCollide() throws {
+    // Strings whose second 8 bytes cancelled the first under a multiply-fold hash, and bits
+    // that made a value's kind vanish: distinct under XXH64.
+    let strings = ["~]AAAAAAg{%7&=2!", "IaAAAAAA>WxB%#z/", "S)BAAAAAxmGSv2t/"]
+    #expect(Set(try strings.map { try StructureHash.of($0) }).count == 3)
+    #expect(
+      try StructureHash.of(Kinds(value: .int(589_684_135_938_649_225)))
+        != StructureHash.of(Kinds(value: .text("")))
+    )
+    #expect(
+      try StructureHash.of(Int(bitPattern: 0x082E_FA98_EC4E_6C89))
+        != StructureHash.of(Double(bitPattern: 0x082E_FA98_EC4E_6C89)))
+  }
+
+  @Test func valuesNestedTooDeeplyAreAnErrorNotACrash() throws {
+    var chain = Chain.end
+    for _ in 0..<1_000 { chain = .link(chain) }
+    #expect(throws: EncodingError.self) { try StructureHash.of(chain) }
+    var shallow = Chain.end
+    for _ in 0..<100 { shallow = .link(shallow) }
+    _ = try StructureHash.of(shallow)
   }
 
   @Test func noTwoOfAMillionSmallStatesCollide() throws {

@@ -130,6 +130,7 @@ struct Check: AsyncParsableCommand {
     if domainExpression != nil && !emitTest {
       throw ValidationError("--domain-expression goes with --emit-test.")
     }
+    try DomainExpression.validate(domainExpression)
     if let output, output.hasSuffix(".jsonl") {
       throw ValidationError("--output writes a trace, not JSON Lines.")
     }

@@ -41,6 +41,10 @@ struct Shrink: AsyncParsableCommand {
   @OptionGroup var colorOptions: ColorOptions
   @OptionGroup var keyOptions: KeyOptions
 
+  func validate() throws {
+    try DomainExpression.validate(domainExpression)
+  }
+
   mutating func run() async throws {
     let key = try keyOptions.load()
     Terminal.configureColor(colorOptions)
