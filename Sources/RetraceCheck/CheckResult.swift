@@ -59,7 +59,8 @@ public struct CheckResult<D: Domain>: Sendable, CustomStringConvertible {
   /// The distinct states found (by fingerprint); `nil` for random walks, which do not
   /// count them.
   public var distinctStates: Int?
-  /// The successor states computed: one for each action applied, duplicates included.
+  /// The successor states computed: one for each action applied, duplicates included (for
+  /// random walks, the walks' actions and those the shrinking sent).
   public var generatedStates: Int
   /// The most actions any state searched is from the initial state: the depth of the
   /// breadth-first search's last level, or the longest random walk.
@@ -101,9 +102,13 @@ public struct CheckResult<D: Domain>: Sendable, CustomStringConvertible {
 
   /// The successor states computed per second.
   public var statesPerSecond: Double {
-    let seconds =
-      Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    let seconds = duration.inSeconds
     return seconds > 0 ? Double(generatedStates) / seconds : 0
+  }
+
+  /// "1 action", "6 actions".
+  private func actions(_ count: Int) -> String {
+    "\(groupedDigits(count)) action\(count == 1 ? "" : "s")"
   }
 
   /// What the search covered, in words: "every state within 6 actions (1,234 distinct
@@ -122,9 +127,9 @@ public struct CheckResult<D: Domain>: Sendable, CustomStringConvertible {
       }
       if outcome == .incomplete || (depth != nil && completeDepth ?? 0 < depth!) {
         return
-          "every state within \(completeDepth ?? 0) actions, and part of the next level, until the most states (--max-states) \(groupedDigits(maxStates)) (\(counts))"
+          "every state within \(actions(completeDepth ?? 0)), and part of the next level, until the most states (maxStates, --max-states) \(groupedDigits(maxStates)) (\(counts))"
       }
-      return "every state within \(completeDepth ?? 0) actions (\(counts))"
+      return "every state within \(actions(completeDepth ?? 0)) (\(counts))"
     }
   }
 
@@ -236,4 +241,11 @@ package func groupedDigits(_ value: Int) -> String {
     result.append(digit)
   }
   return (value < 0 ? "-" : "") + result
+}
+
+extension Duration {
+  /// The duration in seconds, fractions included.
+  package var inSeconds: Double {
+    Double(components.seconds) + Double(components.attoseconds) / 1e18
+  }
 }

@@ -181,7 +181,8 @@ public struct ModelChecker<D: Domain>: Sendable {
         generated += 1
         longest = max(longest, actions.count)
         if let hit = goals.first(where: { $0.isHit(state) }) {
-          let shrunk = shrink(actions, goal: hit, alphabet: alphabet)
+          let shrunk = try shrink(actions, goal: hit, alphabet: alphabet)
+          generated += shrunk.sent
           return result(
             .violated,
             .init(
@@ -242,12 +243,12 @@ public struct ModelChecker<D: Domain>: Sendable {
     recording: (id: UInt32, before: Duration)? = nil
   ) async throws -> CheckResult<D> {
     guard depth.map({ $0 >= 0 }) ?? true else {
-      throw ModelCheckError(.badBound, "the depth (--depth) must not be negative")
+      throw ModelCheckError(.badBound, "the depth (depth, --depth) must not be negative")
     }
     guard (1...Self.maximumStates).contains(maxStates) else {
       throw ModelCheckError(
         .badBound,
-        "the most states (--max-states) must be from 1 to \(Self.maximumStates), not \(maxStates)"
+        "the most states (maxStates, --max-states) must be from 1 to \(Self.maximumStates), not \(maxStates)"
       )
     }
     guard jobs >= 1 else {
@@ -406,9 +407,11 @@ public struct ModelChecker<D: Domain>: Sendable {
         let state = states[index]
         if let constraint, !constraint(state) { continue }
         let actions = alphabet(state)
-        // One state in 4,096 is asked again: an alphabet that depends on more than the
-        // state is caught even when the search finds nothing.
-        if ids[index] & 0xFFF == 0, !Self.same(actions, alphabet(state)) {
+        // The first 1,024 states and one in 4,096 after them are asked again, and reduced
+        // again: an alphabet or a reducer that depends on more than the state is caught
+        // even when the search finds nothing.
+        let sampled = ids[index] < 1_024 || ids[index] & 0xFFF == 0
+        if sampled, try !Self.same(actions, alphabet(state)) {
           throw ModelCheckError(
             .notReproducible,
             "the exploration actions of domain \(domain.name) gave two different lists for the same state: they must depend on the state alone"
@@ -419,6 +422,16 @@ public struct ModelChecker<D: Domain>: Sendable {
           _ = domain.reduce(into: &successor, action: actions[number])
           generated += 1
           let print = try fingerprintOf(successor, fingerprint)
+          if sampled {
+            var again = state
+            _ = domain.reduce(into: &again, action: actions[number])
+            guard try fingerprintOf(again, fingerprint) == print else {
+              throw ModelCheckError(
+                .notReproducible,
+                "the reducer of domain \(domain.name) gave two different states for the same state and action (\(actionCaseName(of: actions[number]))): it must depend on the state and the action alone"
+              )
+            }
+          }
           if seen.contains(print) { continue }
           candidates.append(
             Candidate(
@@ -503,35 +516,58 @@ public struct ModelChecker<D: Domain>: Sendable {
   /// A 1-minimal subsequence of `actions` after which `goal` is hit, by delta debugging,
   /// and the state it reaches: a candidate counts only if each of its actions is one the
   /// alphabet offers in the state it is sent in, as in a walk.
+  /// The walk's actions shrunk to a 1-minimal sequence that still hits `goal`, the state
+  /// it ends in, and how many actions the shrinking sent.
   private func shrink(
     _ actions: [D.Action], goal: Goal, alphabet: @Sendable (D.State) -> [D.Action]
-  ) -> (actions: [D.Action], state: D.State) {
+  ) throws -> (actions: [D.Action], state: D.State, sent: Int) {
     // Actions are compared by their encodings' hashes: `Action` need not be `Equatable`.
-    func key(_ action: D.Action) -> UInt64? { try? StateHash(of: action).rawValue }
-    let keys = actions.map(key)
+    let keys = try actions.map(Self.key)
+    var sent = 0
+    var failure: (any Error)?
     func replay(_ indices: [Int]) -> (hit: Bool, state: D.State) {
       var state = domain.initialState
       for index in indices {
-        guard let wanted = keys[index], alphabet(state).contains(where: { key($0) == wanted })
-        else { return (false, state) }
+        do {
+          guard try alphabet(state).contains(where: { try Self.key($0) == keys[index] }) else {
+            return (false, state)
+          }
+        } catch {
+          failure = error
+          return (false, state)
+        }
         _ = domain.reduce(into: &state, action: actions[index])
+        sent += 1
         if goal.isHit(state) { return (true, state) }
       }
       return (false, state)
     }
     let kept = deltaDebug(Array(actions.indices), fails: { replay($0).hit })
-    return (kept.map { actions[$0] }, replay(kept).state)
+    let (hit, state) = replay(kept)
+    if let failure { throw failure }
+    guard hit else { throw notReproducible(kept.count) }
+    return (kept.map { actions[$0] }, state, sent)
   }
 
   /// Whether two lists of actions are the same, by their encodings: `Action` need not be
   /// `Equatable`.
-  static func same(_ first: [D.Action], _ second: [D.Action]) -> Bool {
+  static func same(_ first: [D.Action], _ second: [D.Action]) throws -> Bool {
     guard first.count == second.count else { return false }
-    return zip(first, second).allSatisfy { pair in
-      guard let left = try? StateHash(of: pair.0), let right = try? StateHash(of: pair.1) else {
-        return false
-      }
-      return left == right
+    for (left, right) in zip(first, second) where try key(left) != key(right) {
+      return false
+    }
+    return true
+  }
+
+  /// What an action is compared by: the hash of its encoding.
+  static func key(_ action: D.Action) throws -> UInt64 {
+    do {
+      return try StateHash(of: action).rawValue
+    } catch {
+      throw ModelCheckError(
+        .fingerprint,
+        "an exploration action (\(actionCaseName(of: action))) could not be encoded, so it cannot be compared: \(error)"
+      )
     }
   }
 

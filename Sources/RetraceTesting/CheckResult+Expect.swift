@@ -1,10 +1,11 @@
+import CustomDump
 import IssueReporting
 import RetraceCheck
 
 extension CheckResult {
   /// Records an issue, in Swift Testing or XCTest, unless the search passed (or, for
   /// `ModelChecker.reach`, reached its predicate): the counterexample's actions for a
-  /// violation, what was searched when it stopped early.
+  /// violation, with the state it fails in, and what was searched when it stopped early.
   ///
   /// It is in RetraceTesting, which links what records an issue in a test (swift-issue-
   /// reporting's test support): a test target that checks a domain depends on RetraceCheck
@@ -20,8 +21,10 @@ extension CheckResult {
     column: UInt = #column
   ) {
     guard outcome != .passed, outcome != .reached else { return }
-    reportIssue(
-      "\(domain): \(description)", fileID: fileID, filePath: filePath, line: line,
-      column: column)
+    var message = "\(domain): \(description)"
+    if let finding, outcome == .violated {
+      message += "\n\nThe state after the last action:\n" + String(customDumping: finding.state)
+    }
+    reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
   }
 }

@@ -400,6 +400,45 @@ struct Toggles: Codable, Equatable, Sendable {
     }
   }
 
+  @Test func aReducerThatChangesItsAnswerIsCaughtEvenWhenNothingFails() async throws {
+    // Every other call adds 2 instead of 1; the invariant never fails. A search that
+    // believed it would pass.
+    let calls = Calls()
+    let domain = DomainDefinition(
+      name: "flaky", summary: "", initialState: PlainCount(),
+      reducer: Reduce<PlainCount, Int> { state, step in
+        state.value += calls.next().isMultiple(of: 2) ? step : 2 * step
+        return .none
+      }, actionCases: ["step"],
+      invariants: [Invariant("any", "") { _ in true }],
+      explorationActions: { _ in [1] }, stateConstraint: { $0.value < 50 })
+    await #expect { try await ModelChecker(domain: domain).check() } throws: { error in
+      let error = error as? ModelCheckError
+      return error?.code == .notReproducible
+        && error?.description.contains("gave two different states") == true
+    }
+  }
+
+  @Test func anActionThatCannotBeEncodedIsSaidSo() async throws {
+    // Actions are compared by their encodings; one that cannot be encoded is an error
+    // naming it, not "two different lists", and a walk's violation is not left unshrunk.
+    let domain = DomainDefinition(
+      name: "mute", summary: "", initialState: PlainCount(),
+      reducer: Reduce<PlainCount, Mute> { state, _ in
+        state.value += 1
+        return .none
+      }, actionCases: ["mute"],
+      invariants: [Invariant("below-three", "") { $0.value < 3 }],
+      explorationActions: { _ in [Mute()] })
+    await #expect { try await ModelChecker(domain: domain).check() } throws: { error in
+      (error as? ModelCheckError)?.description.contains("could not be encoded") == true
+    }
+    #expect { try ModelChecker(domain: domain).randomWalks(runs: 3, length: 10, seed: 1) } throws: {
+      error in
+      (error as? ModelCheckError)?.description.contains("could not be encoded") == true
+    }
+  }
+
   @Test func expectPassedRecordsTheCounterexampleAsAnIssue() async throws {
     let result = try await ModelChecker(domain: registrationDomain).check()
     withKnownIssue {
@@ -407,6 +446,9 @@ struct Toggles: Codable, Equatable, Sendable {
     } matching: { issue in
       issue.description.contains("registered-only-when-valid fails after 7 actions")
         && issue.description.contains(#"{"registrationSucceeded":{"userID":"U-ada"}}"#)
+        // The state it fails in, as `customDump` writes it.
+        && issue.description.contains("The state after the last action:\nRegistrationState(")
+        && issue.description.contains(#"userID: "U-ada""#)
     }
     let passed = try await ModelChecker(domain: fixedRegistrationDomain).check()
     passed.expectPassed()
@@ -419,6 +461,14 @@ struct PartlyHashed: Codable, Hashable, Sendable {
   var id = 0
   var n = 0
   func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+/// An action whose encoding always fails.
+struct Mute: Codable, Sendable {
+  struct Refused: Error {}
+  init() {}
+  init(from decoder: any Decoder) throws {}
+  func encode(to encoder: any Encoder) throws { throw Refused() }
 }
 
 /// A counter shared by the calls of a closure.

@@ -228,7 +228,9 @@ struct Check: AsyncParsableCommand {
   )? {
     guard line.isEnabled else { return nil }
     return { progress in
-      let seconds = Double(progress.elapsed.components.seconds) + 1e-3
+      // The whole elapsed time, fractions included (whole seconds alone made the first
+      // second's rate a thousand times too high).
+      let seconds = max(progress.elapsed.inSeconds, 1e-3)
       let rate = groupedDigits(Int(Double(progress.generatedStates) / seconds))
       let text: String
       if random {
@@ -379,8 +381,7 @@ struct CheckReport: Encodable {
     collisionProbability = result.collisionProbability
     bookkeepingBytes = result.bookkeepingBytes
     statesPerSecond = result.statesPerSecond.rounded()
-    let parts = result.duration.components
-    seconds = Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    seconds = result.duration.inSeconds
     let writer = JSONLines.ActionWriter<D.Action>()
     counterexample = try result.finding.map { finding in
       Counterexample(
