@@ -407,10 +407,10 @@ public struct ModelChecker<D: Domain>: Sendable {
         let state = states[index]
         if let constraint, !constraint(state) { continue }
         let actions = alphabet(state)
-        // The first 1,024 states and one in 4,096 after them are asked again, and reduced
+        // The first 128 states and one in 4,096 after them are asked again, and reduced
         // again: an alphabet or a reducer that depends on more than the state is caught
         // even when the search finds nothing.
-        let sampled = ids[index] < 1_024 || ids[index] & 0xFFF == 0
+        let sampled = ids[index] < 128 || ids[index] & 0xFFF == 0
         if sampled, try !Self.same(actions, alphabet(state)) {
           throw ModelCheckError(
             .notReproducible,
@@ -562,7 +562,7 @@ public struct ModelChecker<D: Domain>: Sendable {
   /// What an action is compared by: the hash of its encoding.
   static func key(_ action: D.Action) throws -> UInt64 {
     do {
-      return try StateHash(of: action).rawValue
+      return try StructureHash.of(action)
     } catch {
       throw ModelCheckError(
         .fingerprint,
