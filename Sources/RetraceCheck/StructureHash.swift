@@ -77,7 +77,7 @@ private enum Mix {
 
   @inline(__always)
   static func words(_ a: UInt64, _ b: UInt64, _ c: UInt64) -> UInt64 {
-    withUnsafeBytes(of: (a, b, c)) { XXH64.hash($0, seed: seed) }
+    XXH64.hash(words: a, b, c, seed: seed)
   }
 
   /// The path of the value under `key` of a keyed container at `path`: by the key's

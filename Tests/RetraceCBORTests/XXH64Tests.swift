@@ -185,6 +185,22 @@ struct XXH64Tests {
     #expect(XXH64.hash(bytes(hex: vector.hex)) == vector.hash)
   }
 
+  /// Three words hash as their 24 little-endian bytes do.
+  @Test func threeWordsHashAsTheirBytes() {
+    var random = SystemRandomNumberGenerator()
+    for _ in 0..<1_000 {
+      let (a, b, c, seed) = (
+        random.next() as UInt64, random.next() as UInt64, random.next() as UInt64,
+        random.next() as UInt64
+      )
+      let bytes = withUnsafeBytes(of: (a.littleEndian, b.littleEndian, c.littleEndian)) {
+        Array($0)
+      }
+      #expect(XXH64.hash(words: a, b, c, seed: seed) == XXH64.hash(bytes, seed: seed))
+    }
+    #expect(XXH64.hash(words: 0, 0, 0, seed: 0) == XXH64.hash([UInt8](repeating: 0, count: 24)))
+  }
+
   @Test func knownStrings() {
     #expect(XXH64.hash(Array("abc".utf8)) == 0x44bc_2cf5_ad77_0999)
     #expect(XXH64.hash([]) == 0xef46_db37_51d8_e999)

@@ -37,6 +37,33 @@ package enum XXH64 {
     bytes.withUnsafeBytes { hash($0, seed: seed) }
   }
 
+  /// The XXH64 hash of three words, as of their 24 little-endian bytes: the short-input
+  /// path of ``hash(_:seed:)-(UnsafeRawBufferPointer,_)`` without a buffer, for hashing
+  /// small tuples many times a second (the model checker's structure fingerprint).
+  ///
+  /// - Parameters:
+  ///   - a: The first 8 bytes, as a little-endian word.
+  ///   - b: The next 8.
+  ///   - c: The last 8.
+  ///   - seed: The seed.
+  /// - Returns: The 64-bit hash.
+  @inline(__always)
+  package static func hash(words a: UInt64, _ b: UInt64, _ c: UInt64, seed: UInt64) -> UInt64 {
+    var hash = seed &+ prime5 &+ 24
+    hash ^= round(0, a)
+    hash = rotateLeft(hash, 27) &* prime1 &+ prime4
+    hash ^= round(0, b)
+    hash = rotateLeft(hash, 27) &* prime1 &+ prime4
+    hash ^= round(0, c)
+    hash = rotateLeft(hash, 27) &* prime1 &+ prime4
+    hash ^= hash &>> 33
+    hash &*= prime2
+    hash ^= hash &>> 29
+    hash &*= prime3
+    hash ^= hash &>> 32
+    return hash
+  }
+
   @inline(__always)
   static func round(_ accumulator: UInt64, _ input: UInt64) -> UInt64 {
     rotateLeft(accumulator &+ input &* prime2, 31) &* prime1
