@@ -65,7 +65,7 @@ let store: [Target] = [
   .target(
     name: "Retrace",
     dependencies: [
-      "RetraceCBOR", .deque, .identifiedCollections,
+      "RetraceCBOR", .deque, .identifiedCollections, .orderedCollections,
       // Reports an error an effect throws and nothing handles, as TCA does.
       .issueReporting,
       // `ActionCase` from a case path or a case key path (the macro-free core).

@@ -33,3 +33,74 @@ public func actionCaseName<Action: Encodable>(of action: Action) -> String {
   }
   return value.stringValue ?? "?"
 }
+
+/// The path of an action's case through the child actions it carries: `detail.tick` for
+/// `AppAction.detail(.tick)`, `addTransaction` for an action that carries no child action.
+///
+/// Each segment is a case name as ``actionCaseName(of:)`` gives it. A case carries a child
+/// action when its single associated value is unlabeled and is itself an enum value
+/// (`Mirror`'s `displayStyle` is `.enum`) that is not `RawRepresentable`: `.detail(.tick)`
+/// nests, while `.addTransaction(Transaction)` (a struct), `.setColor(.red)` (a raw-value
+/// enum), `.editor(action: .save)` (a labeled value), `.row(id: 1, action: .tick)` (two
+/// values) and `.detail(nil)` (an optional) do not. The types decide, never the shape of an
+/// encoding.
+///
+/// ```swift
+/// actionCasePath(of: AppAction.detail(.timer(.tick)))
+/// actionCasePath(of: BankingAction.moveAccount(from: 2, to: 0))
+/// ```
+///
+/// ```
+/// "detail.timer.tick"
+/// "moveAccount"
+/// ```
+///
+/// - Parameter action: An action.
+/// - Returns: Its case names from the outermost in, joined with `.`.
+public func actionCasePath<Action: Encodable>(of action: Action) -> String {
+  var path = actionCaseName(of: action)
+  var value: Any = action
+  while let child = childAction(of: value) {
+    path += "." + actionCaseName(of: child)
+    value = child
+  }
+  return path
+}
+
+/// The action at the end of an action's case path (``actionCasePath(of:)``): `.tick` for
+/// `AppAction.detail(.tick)`, the action itself when it carries no child action. Tools show
+/// its associated values after the path.
+///
+/// - Parameter action: An action.
+/// - Returns: Its innermost child action, or `action`.
+public func innermostAction<Action: Encodable>(of action: Action) -> any Encodable {
+  var value: any Encodable = action
+  while let child = childAction(of: value) { value = child }
+  return value
+}
+
+/// Whether an action's case path (``actionCasePath(of:)``) is what a case filter asks for,
+/// as `retrace log --type` and the debugger's `find` decide.
+///
+/// A filter with a dot (`detail.tick`) matches that path and the paths under it, segment by
+/// segment (`detail.tick` matches `detail.tick.fast`, never `detail.ticker`). A filter
+/// without one (`detail`) matches the actions of that top-level case, whatever child action
+/// they carry.
+///
+/// - Parameters:
+///   - path: An action's case path.
+///   - filter: A case name or a dotted case path.
+/// - Returns: Whether the action is one the filter selects.
+public func actionCasePath(_ path: String, matches filter: String) -> Bool {
+  path == filter || path.hasPrefix(filter + ".")
+}
+
+/// The child action an action's case carries (see ``actionCasePath(of:)``), if any.
+private func childAction(of value: Any) -> (any Encodable)? {
+  let mirror = Mirror(reflecting: value)
+  guard mirror.displayStyle == .enum, mirror.children.count == 1,
+    let payload = mirror.children.first?.value,
+    Mirror(reflecting: payload).displayStyle == .enum, !(payload is any RawRepresentable)
+  else { return nil }
+  return payload as? any Encodable
+}

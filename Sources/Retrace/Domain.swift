@@ -172,6 +172,11 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
   public let initialState: State
   /// The names of the action cases, as they appear in encoded actions.
   public let actionCases: [String]
+  /// The actions the domain was created with, one or more of each case, in the order
+  /// given: `sampleActions:` of
+  /// ``init(name:summary:actionSchemaVersion:initialState:reducer:sampleActions:invariants:workload:upcaster:legacyEncoder:redaction:displayFormats:explorationActions:stateConstraint:predicates:)``;
+  /// empty for a domain created with its case names (`actionCases:`).
+  public let sampleActions: [Action]
   /// The rules the state must always obey.
   public let invariants: [Invariant<State>]
   /// A generator of realistic action sequences, if the domain has one.
@@ -237,6 +242,36 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
     stateConstraint: (@Sendable (State) -> Bool)? = nil,
     predicates: [StatePredicate<State>] = []
   ) where R.State == State, R.Action == Action {
+    self.init(
+      name: name, summary: summary, actionSchemaVersion: actionSchemaVersion,
+      initialState: initialState, reducer: reducer, actionCases: actionCases, sampleActions: [],
+      invariants: invariants, workload: workload, upcaster: upcaster,
+      legacyEncoder: legacyEncoder, redaction: redaction, displayFormats: displayFormats,
+      explorationActions: explorationActions, stateConstraint: stateConstraint,
+      predicates: predicates)
+  }
+
+  /// Creates a domain description from its case names and sample actions; the public
+  /// initializers differ in which of the two they take.
+  @inlinable
+  init<R: Reducer & Sendable>(
+    name: String,
+    summary: String,
+    actionSchemaVersion: Int,
+    initialState: State,
+    reducer: R,
+    actionCases: [String],
+    sampleActions: [Action],
+    invariants: [Invariant<State>],
+    workload: Workload<State, Action>?,
+    upcaster: (@Sendable (CBORValue, Int) throws -> CBORValue)?,
+    legacyEncoder: (@Sendable (Action, Int) -> (any Encodable & Sendable)?)?,
+    redaction: RedactionPolicy?,
+    displayFormats: [String: DisplayFormat],
+    explorationActions: (@Sendable (State) -> [Action])?,
+    stateConstraint: (@Sendable (State) -> Bool)?,
+    predicates: [StatePredicate<State>]
+  ) where R.State == State, R.Action == Action {
     self.redaction = redaction
     self.displayFormats = displayFormats
     self.explorationActions = explorationActions
@@ -248,6 +283,7 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
     self.initialState = initialState
     self.reducer = Reduce(reducer)
     self.actionCases = actionCases
+    self.sampleActions = sampleActions
     self.invariants = invariants
     self.workload = workload
     self.upcaster = upcaster
@@ -311,7 +347,8 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
     self.init(
       name: name, summary: summary, actionSchemaVersion: actionSchemaVersion,
       initialState: initialState,
-      reducer: reducer, actionCases: names, invariants: invariants, workload: workload,
+      reducer: reducer, actionCases: names, sampleActions: sampleActions, invariants: invariants,
+      workload: workload,
       upcaster: upcaster,
       legacyEncoder: legacyEncoder, redaction: redaction, displayFormats: displayFormats,
       explorationActions: explorationActions, stateConstraint: stateConstraint,

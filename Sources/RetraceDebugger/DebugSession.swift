@@ -15,7 +15,7 @@ import Retrace
 /// | `goto N`, `g N` | moves to the state after action `N` (0 is the start) |
 /// | `state`, `s` | prints the whole state |
 /// | `diff [N]`, `d` | what changed from `N` (the previous action by default) to here |
-/// | `find CASE`, `f` | moves to the next action of case `CASE` |
+/// | `find CASE`, `f` | moves to the next action of case `CASE` (a name, or a path such as `detail.tick`: `actionCasePath(_:matches:)`) |
 /// | `check INVARIANT`, `c` | whether the invariant holds here, and where that changes |
 /// | `help`, `h`, `?` | lists the commands |
 /// | `quit`, `q`, `exit` | ends the session |
@@ -213,15 +213,20 @@ public struct DebugSession<D: Domain> {
   }
 
   private mutating func find(_ name: String) -> Reply {
-    guard debugger.domain.actionCases.contains(name) else {
+    let session = debugger.session
+    guard CaseFilter.isKnown(name, in: debugger.domain) else {
+      let hint = CaseFilter.nestedHint(for: name) { note in
+        for action in session.actions { note(actionCasePath(of: action.action)) }
+      }
       return error(
-        "unknown action case '\(name)'; known: "
+        "unknown action case '\(name)'\(hint); known: "
           + debugger.domain.actionCases.joined(separator: ", "))
     }
-    let session = debugger.session
     var sequence = position + 1
     while sequence <= session.endSequence {
-      if let action = session.action(at: sequence), actionCaseName(of: action.action) == name {
+      if let action = session.action(at: sequence),
+        actionCasePath(actionCasePath(of: action.action), matches: name)
+      {
         return move(to: sequence)
       }
       sequence += 1

@@ -62,7 +62,7 @@ extension ReplayEngine {
       _ = other.reduce(into: &theirs, action: action)
       guard mine == theirs else {
         return LockstepDivergence(
-          sequence: sequence, actionCase: actionCaseName(of: action), otherHash: stateHash(theirs),
+          sequence: sequence, actionCase: actionCasePath(of: action), otherHash: stateHash(theirs),
           hash: stateHash(mine), stateDiff: RetraceDebugger.stateDiff(theirs, mine))
       }
       if let jumped = jumpAfter[sequence] {

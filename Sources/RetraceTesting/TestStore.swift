@@ -181,7 +181,8 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     column: UInt = #column
   ) async where Action: CasePathable {
     await receive(
-      { $0[case: actionCase] != nil }, description: "\(actionCase)", timeout: timeout,
+      { $0[case: actionCase] != nil }, description: Self.description(of: actionCase),
+      timeout: timeout,
       assert: assert, fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
@@ -423,6 +424,29 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
           + "\nafter the action " + Self.shortDescription(of: action),
         fileID: fileID, filePath: filePath, line: line, column: column)
     }
+  }
+
+  /// A case key path as a failure message shows it: `\.loaded`.
+  ///
+  /// A case key path's own description (`\Case<Action>.<computed 0x…>`) is used when it
+  /// names the case. Otherwise a payload-free case is named by the action it makes
+  /// (``caseName(of:)``), and a case that carries a value, which cannot be made without one,
+  /// by its action and payload types.
+  static func description<Value>(of actionCase: CaseKeyPath<Action, Value>) -> String
+  where Action: CasePathable {
+    let own = "\(actionCase)"
+    if !own.contains("<computed") { return own }
+    if Value.self == Void.self, let void = () as? Value {
+      return "\\." + caseName(of: actionCase(void))
+    }
+    return "\\.(a case of \(Action.self) that carries \(Value.self))"
+  }
+
+  /// The name of an action's case: ``actionCaseName(of:)`` for an `Encodable` action, else
+  /// its reflected case name.
+  static func caseName(of action: Action) -> String {
+    if let encodable = action as? any Encodable { return actionCaseName(of: encodable) }
+    return Mirror(reflecting: action).children.first?.label ?? String(describing: action)
   }
 
   /// The most characters of an action that a failure message shows.

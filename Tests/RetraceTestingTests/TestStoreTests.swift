@@ -77,6 +77,50 @@ import Testing
     await store.finish()
   }
 
+  /// A store whose `incrementTapped` sends `loaded(42)`, as `receive(\.case)` tests need it.
+  func counterStore() -> TestStore<Int, CounterAction> {
+    TestStore(
+      initialState: 0,
+      reducer: Reduce<Int, CounterAction> { count, action in
+        switch action {
+        case .incrementTapped: return .send(.loaded(count + 42))
+        case .loaded(let value):
+          count = value
+          return .none
+        }
+      })
+  }
+
+  @Test func aWrongCaseNamesTheExpectedCase() async throws {
+    let store = counterStore()
+    await store.send(.incrementTapped)
+    let messages = IssueMessages()
+    await withKnownIssue {
+      await store.receive(\.incrementTapped)
+    } matching: { issue in
+      messages.append(String(describing: issue))
+      return true
+    }
+    let message = try #require(messages.all.first)
+    #expect(message.contains("expected: \\.incrementTapped\n"))
+    #expect(message.contains("received: CounterAction.loaded(42)"))
+    #expect(!message.contains("<computed"))
+  }
+
+  @Test func aMissingCaseWithAPayloadNamesItsTypes() async throws {
+    let store = counterStore()
+    let messages = IssueMessages()
+    await withKnownIssue {
+      await store.receive(\.loaded, timeout: .milliseconds(10))
+    } matching: { issue in
+      messages.append(String(describing: issue))
+      return true
+    }
+    let message = try #require(messages.all.first)
+    #expect(message.contains("\\.(a case of CounterAction that carries Int)"))
+    #expect(!message.contains("<computed"))
+  }
+
   @Test func receivingTheWrongActionFails() async {
     let store = TestStore(initialState: LoadState(), reducer: loadReducer { ["a"] })
     await store.send(.load) { $0.isLoading = true }

@@ -186,6 +186,27 @@ private func message(_ error: DecodingError?) -> String {
     #expect(key.stringValue == "field")
   }
 
+  @Test func aNameDeclaredTwiceIsReportedAndTheFirstDeclarationStays() {
+    var bindings: Bindings<NoteForm>?
+    withKnownIssue {
+      bindings = Bindings<NoteForm>().field("title", \.title).field("title", \.body)
+    } matching: { issue in
+      issue.description.contains(#"the field name "title" is declared twice"#)
+    }
+    #expect(bindings?.names == ["title"])
+  }
+
+  @Test func aKeyPathDeclaredTwiceIsReportedAndTheFirstDeclarationStays() {
+    var bindings: Bindings<NoteForm>?
+    withKnownIssue {
+      bindings = Bindings<NoteForm>().field("title", \.title).field("heading", \.title)
+    } matching: { issue in
+      issue.description.contains(
+        #"the field "heading" has the key path of the field "title", declared first"#)
+    }
+    #expect(bindings?.names == ["title"])
+  }
+
   @Test func anUndeclaredKeyPathIsReportedAndStillSetsTheValue() throws {
     var action: BindingAction<NoteForm>?
     withKnownIssue {

@@ -1,8 +1,11 @@
+import IssueReporting
+
 /// The named, bindable fields of a state: what ``BindableState/bindings`` declares.
 ///
 /// Each field's value must be `Codable & Equatable & Sendable`, so that a binding action
 /// can be recorded, compared in tests and sent across threads. A name or a key path declared
-/// twice is a programming error and stops the program (`precondition`).
+/// twice is a programming error: it is reported with IssueReporting's `reportIssue` (a
+/// failing test; a message in a running app), and the first declaration stays.
 public struct Bindings<Root>: Sendable {
   var fields: [BindingField<Root>] = []
 
@@ -18,16 +21,23 @@ public struct Bindings<Root>: Sendable {
   /// - Parameters:
   ///   - name: The name a recorded binding action carries, such as `title`.
   ///   - keyPath: Where the field lives in the state.
-  /// - Returns: The bindings with the field added.
+  /// - Returns: The bindings with the field added; unchanged, after reporting the mistake,
+  ///   when `name` or `keyPath` is already declared.
   public func field<Value: Codable & Equatable & Sendable>(
     _ name: String, _ keyPath: WritableKeyPath<Root, Value> & Sendable
   ) -> Self {
-    precondition(
-      !fields.contains { $0.name == name },
-      "Bindings<\(Root.self)>: the field name \"\(name)\" is declared twice")
-    precondition(
-      !fields.contains { $0.keyPath == keyPath },
-      "Bindings<\(Root.self)>: \(keyPath) is declared twice")
+    if fields.contains(where: { $0.name == name }) {
+      reportIssue(
+        "Bindings<\(Root.self)>: the field name \"\(name)\" is declared twice; "
+          + "the first declaration stays")
+      return self
+    }
+    if let first = fields.first(where: { $0.keyPath == keyPath }) {
+      reportIssue(
+        "Bindings<\(Root.self)>: the field \"\(name)\" has the key path of the field "
+          + "\"\(first.name)\", declared first; the first declaration stays")
+      return self
+    }
     var copy = self
     copy.fields.append(BindingField(name: name, keyPath: keyPath))
     return copy

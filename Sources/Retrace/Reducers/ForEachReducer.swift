@@ -1,4 +1,5 @@
 import IdentifiedCollections
+import OrderedCollections
 
 /// Runs an element reducer on one element of an identified collection, then the parent
 /// reducer; see ``Reducer/forEach(_:action:element:)``.
@@ -22,13 +23,16 @@ public struct ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: 
     self.element = element
   }
 
-  /// Runs the element reducer on the addressed element (if it exists), then the parent.
+  /// Runs the element reducer on the addressed element (if it exists), then the parent;
+  /// cancels the effects of the elements that the action removed.
   ///
   /// An action addressed to an identifier that is not in the collection leaves the elements
   /// unchanged; the parent reducer still sees it.
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
   {
+    // Shares the identifiers' storage: no copy unless the action adds or removes elements.
+    let idsBefore = state[keyPath: toElements].ids
     var elementEffect = Effect<Parent.Action>.none
     if let (id, elementAction) = toElementAction.extract(action),
       let index = state[keyPath: toElements].index(id: id)
@@ -38,8 +42,21 @@ public struct ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: 
         into: &state[keyPath: toElements][index], action: elementAction
       )
       .map { embed((id: id, action: $0)) }
+      if !elementEffect.isNone { elementEffect = elementEffect.cancellable(id: effectID(of: id)) }
     }
-    return elementEffect.merge(with: parent.reduce(into: &state, action: action))
+    let effect = elementEffect.merge(with: parent.reduce(into: &state, action: action))
+    let idsAfter = state[keyPath: toElements].ids
+    if idsAfter == idsBefore { return effect }
+    let removed = idsBefore.subtracting(idsAfter)
+    if removed.isEmpty { return effect }
+    return effect.merge(with: .merge(removed.map { .cancel(id: effectID(of: $0)) }))
+  }
+
+  /// The identifier under which the element `id` runs its effects: the one an `ifLet` uses,
+  /// with the collection's key path and the element's `id`.
+  @inlinable
+  func effectID(of id: ID) -> ChildEffectID {
+    ChildEffectID(toElements, id: id)
   }
 }
 
@@ -55,6 +72,13 @@ extension Reducer {
   ///
   /// The element reducer runs first, in place (no copy of the element or the collection),
   /// then this reducer.
+  ///
+  /// Each element's effects are cancellable under an identifier private to this `forEach`
+  /// (the collection's key path and the element's `id`). When an action removes an element,
+  /// whether the parent or the element removed it, the element's running effects are
+  /// cancelled, including those the removing action started, as an `ifLet` cancels a
+  /// dismissed child's. An element that stays keeps its effects, even when it moves or the
+  /// parent replaces its state.
   ///
   /// - Parameters:
   ///   - elements: Where the identified collection lives in the state.

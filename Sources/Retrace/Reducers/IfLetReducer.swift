@@ -64,18 +64,18 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
 
   /// Whether the child is presented: `nil` when it is not, else its effects' identifier.
   @inlinable
-  func presentation(in state: Parent.State) -> IfLetEffectID? {
+  func presentation(in state: Parent.State) -> ChildEffectID? {
     guard let identity else {
-      return state[keyPath: toChildState] == nil ? nil : IfLetEffectID(toChildState, id: nil)
+      return state[keyPath: toChildState] == nil ? nil : ChildEffectID(toChildState, id: nil)
     }
-    return state[keyPath: toChildState].map { IfLetEffectID(toChildState, id: identity($0)) }
+    return state[keyPath: toChildState].map { ChildEffectID(toChildState, id: identity($0)) }
   }
 
   /// Marks the child's effect cancellable under the identifier of the child that is presented
   /// after the child reducer ran (the one before, if the child dismissed itself).
   @inlinable
   func markChildEffect(
-    _ effect: Effect<Parent.Action>, in state: Parent.State, or before: IfLetEffectID?
+    _ effect: Effect<Parent.Action>, in state: Parent.State, or before: ChildEffectID?
   ) -> Effect<Parent.Action> {
     guard let id = presentation(in: state) ?? before else { return effect }
     return effect.cancellable(id: id)
@@ -84,10 +84,11 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
 
 extension IfLetReducer: Sendable where Parent: Sendable, Child: Sendable {}
 
-/// The identifier under which an ``IfLetReducer`` runs its child's effects: the child state's
-/// key path and, for an `Identifiable` child, its `id`.
+/// The identifier under which an ``IfLetReducer`` runs its child's effects, and a
+/// ``ForEachReducer`` each element's: the child state's key path and, for an `Identifiable`
+/// child or an element, its `id`.
 @usableFromInline
-struct IfLetEffectID: Hashable, Sendable {
+struct ChildEffectID: Hashable, Sendable {
   @usableFromInline let keyPath: AnyKeyPath & Sendable
   @usableFromInline let id: (any Hashable & Sendable)?
 

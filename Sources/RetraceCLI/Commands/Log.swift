@@ -26,7 +26,12 @@ struct Log: AsyncParsableCommand {
     transform: sequenceNumber)
   var to: UInt64?
 
-  @Option(name: .long, help: "Print only actions of this case, such as addTransaction.")
+  @Option(
+    name: .long,
+    help: """
+      Print only actions of this case, such as addTransaction; a dotted path, such as \
+      detail.tick, selects the actions of a child feature's case.
+      """)
   var type: String?
 
   @OptionGroup var output: JSONOptions
@@ -49,14 +54,8 @@ struct Log: AsyncParsableCommand {
   }
 
   private func printLog<D: Domain>(_ domain: D, _ file: SessionFile) throws {
-    if let type, !domain.actionCases.contains(type) {
-      throw DebuggerError(
-        .unknownActionCase,
-        "unknown action case '\(type)' for domain \(domain.name); known: "
-          + domain.actionCases.joined(separator: ", "),
-        path: file.path)
-    }
     let actions = try file.actions(as: domain, from: from, through: to)
+    if let type { try checkCase(type, of: domain, in: file, actions) }
     // A time-travel jump after an action is shown under it: the next action starts from the
     // state the jump set, not from this one's.
     var jumps: Set<UInt64> = []
@@ -69,8 +68,8 @@ struct Log: AsyncParsableCommand {
     defer { print(text, terminator: "") }
     try actions.forEach { action throws in
       // Named only where the name is used: it costs a pass of the action's encoding.
-      let name = type != nil || !output.json ? actionCaseName(of: action.action) : ""
-      if let type, name != type { return }
+      let name = type != nil || !output.json ? actionCasePath(of: action.action) : ""
+      if let type, !actionCasePath(name, matches: type) { return }
       do {
         if output.json {
           text += try writer.line(for: action)
@@ -99,5 +98,21 @@ struct Log: AsyncParsableCommand {
         text = ""
       }
     }
+  }
+
+  /// Fails unless `type` starts with a top-level case of `domain`. An unknown name that is
+  /// the last segment of nested cases in `actions` is answered with their paths.
+  private func checkCase<D: Domain>(
+    _ type: String, of domain: D, in file: SessionFile, _ actions: SessionFile.Actions<D>
+  ) throws {
+    if CaseFilter.isKnown(type, in: domain) { return }
+    let hint = try CaseFilter.nestedHint(for: type) { note in
+      try actions.forEach { note(actionCasePath(of: $0.action)) }
+    }
+    throw DebuggerError(
+      .unknownActionCase,
+      "unknown action case '\(type)' for domain \(domain.name)\(hint); known: "
+        + domain.actionCases.joined(separator: ", "),
+      path: file.path)
   }
 }

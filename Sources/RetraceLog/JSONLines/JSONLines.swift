@@ -171,21 +171,24 @@ public enum JSONLines {
       String(decoding: try encoder.encode(action), as: UTF8.self)
     }
 
-    /// How the commands show an action in text: its case name, then its associated values
-    /// (``payloadText(for:)``): `addTransaction {"amount":-2900,…}`, `setGender "M"`,
-    /// `reset`. JSON output keeps the whole action as Swift's `JSONEncoder` writes it.
+    /// How the commands show an action in text: its case path (``actionCasePath(of:)``), then
+    /// the associated values of its innermost case (``payloadText(for:)``):
+    /// `addTransaction {"amount":-2900,…}`, `setGender "M"`, `reset`,
+    /// `detail.rename "Tea"`. JSON output keeps the whole action as Swift's `JSONEncoder`
+    /// writes it.
     ///
     /// - Parameter action: The action.
     /// - Returns: The text; the JSON of the whole action if its encoding is not a case.
     public func text(for action: Action) -> String {
-      let name = actionCaseName(of: action)
+      let name = actionCasePath(of: action)
       guard let payload = try? payloadText(for: action) else { return name }
       return payload.isEmpty ? name : name + " " + payload
     }
 
-    /// What `log` prints after an action's case name: its associated values as JSON, with
-    /// unlabelled ones as themselves rather than under Swift's `_0`, `_1` keys; nothing for
-    /// a case without any.
+    /// What `log` prints after an action's case path: the associated values of its innermost
+    /// case (``innermostAction(of:)``: those of `.rename("Tea")` for `.detail(.rename("Tea"))`)
+    /// as JSON, with unlabelled ones as themselves rather than under Swift's `_0`, `_1` keys;
+    /// nothing for a case without any.
     ///
     /// ```
     /// addTransaction(iban: "NL…", amount: -2900, …)  →  {"amount":-2900,"iban":"NL…",…}
@@ -198,7 +201,7 @@ public enum JSONLines {
     /// - Returns: The payload's text; empty for a case without associated values.
     /// - Throws: `EncodingError` or `CBORError` when the action cannot be encoded.
     public func payloadText(for action: Action) throws -> String {
-      let value = try CBORValue(decoding: try CBOREncoder().encode(action))
+      let value = try CBORValue(decoding: try CBOREncoder().encode(innermostAction(of: action)))
       guard let payload = value.casePayload else { return value.jsonText(sortingKeys: true) }
       guard case .map(let pairs) = payload, !pairs.isEmpty else { return "" }
       let labels = pairs.map { $0.key.stringValue ?? "" }
