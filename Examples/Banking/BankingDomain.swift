@@ -17,7 +17,8 @@ public let bankingDomain = DomainDefinition(
   displayFormats: bankingDisplayFormats,
   explorationActions: BankingExploration.actions,
   stateConstraint: BankingExploration.constraint,
-  predicates: bankingPredicates
+  predicates: bankingPredicates,
+  statesHashEveryField: true
 )
 
 /// How tools show the banking state's numbers: amounts and balances, in cents, as euros;

@@ -68,5 +68,6 @@ public let counterDomain = DomainDefinition(
   },
   explorationActions: CounterExploration.actions,
   stateConstraint: CounterExploration.constraint,
-  predicates: counterPredicates
+  predicates: counterPredicates,
+  statesHashEveryField: true
 )

@@ -11,7 +11,8 @@ public let dishesDomain = DomainDefinition(
   invariants: dishesInvariants,
   workload: DishesWorkload.workload,
   explorationActions: DishesExploration.actions,
-  predicates: dishesPredicates
+  predicates: dishesPredicates,
+  statesHashEveryField: true
 )
 
 /// The dishes domain's invariants.

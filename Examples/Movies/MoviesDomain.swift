@@ -11,7 +11,8 @@ public let moviesDomain = DomainDefinition(
   invariants: moviesInvariants,
   workload: MoviesWorkload.workload,
   explorationActions: MoviesExploration.actions,
-  predicates: moviesPredicates
+  predicates: moviesPredicates,
+  statesHashEveryField: true
 )
 
 /// The movies domain's invariants.

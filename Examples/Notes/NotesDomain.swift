@@ -18,7 +18,8 @@ public let notesDomain = DomainDefinition(
   workload: NotesWorkload.workload,
   explorationActions: NotesExploration.actions,
   stateConstraint: NotesExploration.constraint,
-  predicates: notesPredicates
+  predicates: notesPredicates,
+  statesHashEveryField: true
 )
 
 /// The notes domain's invariants.

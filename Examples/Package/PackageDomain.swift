@@ -12,7 +12,8 @@ public let packageDomain = DomainDefinition(
   workload: PackageWorkload.workload,
   explorationActions: PackageExploration.actions,
   stateConstraint: PackageExploration.constraint,
-  predicates: packagePredicates
+  predicates: packagePredicates,
+  statesHashEveryField: true
 )
 
 /// The package domain's invariants.

@@ -15,7 +15,8 @@ public let postsDomain = DomainDefinition(
   invariants: postsInvariants,
   workload: PostsWorkload.workload,
   explorationActions: PostsExploration.actions,
-  predicates: postsPredicates
+  predicates: postsPredicates,
+  statesHashEveryField: true
 )
 
 /// The posts domain's invariants.

@@ -17,7 +17,8 @@ public let registrationDomain = DomainDefinition(
   workload: RegistrationWorkload.workload,
   redaction: registrationRedaction,
   explorationActions: RegistrationExploration.actions,
-  predicates: registrationPredicates
+  predicates: registrationPredicates,
+  statesHashEveryField: true
 )
 
 /// What a recording with a redaction key writes of a registration session: every value typed

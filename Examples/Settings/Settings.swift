@@ -59,5 +59,6 @@ public let settingsDomain = DomainDefinition(
     return .toggle(key: settingsKeys.randomElement(using: &random)!)
   },
   explorationActions: SettingsExploration.actions,
-  predicates: settingsPredicates
+  predicates: settingsPredicates,
+  statesHashEveryField: true
 )

@@ -15,7 +15,8 @@ public let stocksDomain = DomainDefinition(
   workload: StocksWorkload.workload,
   explorationActions: StocksExploration.actions,
   stateConstraint: StocksExploration.constraint,
-  predicates: stocksPredicates
+  predicates: stocksPredicates,
+  statesHashEveryField: true
 )
 
 /// The stocks domain's invariants.

@@ -51,6 +51,11 @@ public protocol Domain<State, Action>: Sendable {
   /// Named conditions a model checker can search for (`retrace check --reach NAME`), such as
   /// "a user is registered"; none by default.
   var predicates: [StatePredicate<State>] { get }
+  /// Whether the state's `Hashable` conformance combines every field its `==` compares, as
+  /// a synthesized one does: a model checker then tells states apart by their hash, several
+  /// times faster than by their encoding. `false` by default. Declare it only when it is
+  /// true: a hash that leaves out a field makes a search miss the states that differ in it.
+  var statesHashEveryField: Bool { get }
 
   /// Which action and state fields hold personal data, and what a recorder with a
   /// redaction key writes of them; `nil` (the default) when the domain declares none.
@@ -109,6 +114,9 @@ extension Domain {
 
   /// By default a domain declares no predicates.
   public var predicates: [StatePredicate<State>] { [] }
+
+  /// By default a model checker does not rely on the state's `Hashable` conformance.
+  public var statesHashEveryField: Bool { false }
 
   /// The predicate called `name`, if the domain has one.
   public func predicate(named name: String) -> StatePredicate<State>? {
@@ -174,7 +182,7 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
   public let actionCases: [String]
   /// The actions the domain was created with, one or more of each case, in the order
   /// given: `sampleActions:` of
-  /// ``init(name:summary:actionSchemaVersion:initialState:reducer:sampleActions:invariants:workload:upcaster:legacyEncoder:redaction:displayFormats:explorationActions:stateConstraint:predicates:)``;
+  /// ``init(name:summary:actionSchemaVersion:initialState:reducer:sampleActions:invariants:workload:upcaster:legacyEncoder:redaction:displayFormats:explorationActions:stateConstraint:predicates:statesHashEveryField:)``;
   /// empty for a domain created with its case names (`actionCases:`).
   public let sampleActions: [Action]
   /// The rules the state must always obey.
@@ -191,6 +199,8 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
   public let stateConstraint: (@Sendable (State) -> Bool)?
   /// Named conditions a model checker can search for.
   public let predicates: [StatePredicate<State>]
+  /// Whether the state's `Hashable` conformance combines every field its `==` compares.
+  public let statesHashEveryField: Bool
   @usableFromInline let reducer: Reduce<State, Action>
   @usableFromInline let upcaster: (@Sendable (CBORValue, Int) throws -> CBORValue)?
   @usableFromInline let legacyEncoder: (@Sendable (Action, Int) -> (any Encodable & Sendable)?)?
@@ -207,7 +217,7 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
   ///   - initialState: The state before the first action.
   ///   - reducer: The domain's reducer.
   ///   - actionCases: The names of the action cases, as they appear in encoded actions.
-  ///     Prefer ``init(name:summary:actionSchemaVersion:initialState:reducer:sampleActions:invariants:workload:upcaster:legacyEncoder:redaction:displayFormats:explorationActions:stateConstraint:predicates:)``,
+  ///     Prefer ``init(name:summary:actionSchemaVersion:initialState:reducer:sampleActions:invariants:workload:upcaster:legacyEncoder:redaction:displayFormats:explorationActions:stateConstraint:predicates:statesHashEveryField:)``,
   ///     which derives them from actions, so that the compiler checks them.
   ///   - invariants: The rules the state must obey.
   ///   - workload: A generator of realistic action sequences, for `retrace generate` and
@@ -224,6 +234,9 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
   ///     of concrete actions, from the state alone); `nil` (the default) for none.
   ///   - stateConstraint: Which states a model checker explores further; `nil` for all.
   ///   - predicates: Named conditions a model checker can search for (`--reach`).
+  ///   - statesHashEveryField: Whether the state's `Hashable` conformance combines every
+  ///     field its `==` compares (a synthesized one does), so that a model checker may tell
+  ///     states apart by it; `false` by default.
   @inlinable
   public init<R: Reducer & Sendable>(
     name: String,
@@ -240,7 +253,8 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
     displayFormats: [String: DisplayFormat] = [:],
     explorationActions: (@Sendable (State) -> [Action])? = nil,
     stateConstraint: (@Sendable (State) -> Bool)? = nil,
-    predicates: [StatePredicate<State>] = []
+    predicates: [StatePredicate<State>] = [],
+    statesHashEveryField: Bool = false
   ) where R.State == State, R.Action == Action {
     self.init(
       name: name, summary: summary, actionSchemaVersion: actionSchemaVersion,
@@ -248,7 +262,7 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
       invariants: invariants, workload: workload, upcaster: upcaster,
       legacyEncoder: legacyEncoder, redaction: redaction, displayFormats: displayFormats,
       explorationActions: explorationActions, stateConstraint: stateConstraint,
-      predicates: predicates)
+      predicates: predicates, statesHashEveryField: statesHashEveryField)
   }
 
   /// Creates a domain description from its case names and sample actions; the public
@@ -270,8 +284,10 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
     displayFormats: [String: DisplayFormat],
     explorationActions: (@Sendable (State) -> [Action])?,
     stateConstraint: (@Sendable (State) -> Bool)?,
-    predicates: [StatePredicate<State>]
+    predicates: [StatePredicate<State>],
+    statesHashEveryField: Bool
   ) where R.State == State, R.Action == Action {
+    self.statesHashEveryField = statesHashEveryField
     self.redaction = redaction
     self.displayFormats = displayFormats
     self.explorationActions = explorationActions
@@ -321,6 +337,9 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
   ///     of concrete actions, from the state alone); `nil` (the default) for none.
   ///   - stateConstraint: Which states a model checker explores further; `nil` for all.
   ///   - predicates: Named conditions a model checker can search for (`--reach`).
+  ///   - statesHashEveryField: Whether the state's `Hashable` conformance combines every
+  ///     field its `==` compares (a synthesized one does), so that a model checker may tell
+  ///     states apart by it; `false` by default.
   @inlinable
   public init<R: Reducer & Sendable>(
     name: String,
@@ -337,7 +356,8 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
     displayFormats: [String: DisplayFormat] = [:],
     explorationActions: (@Sendable (State) -> [Action])? = nil,
     stateConstraint: (@Sendable (State) -> Bool)? = nil,
-    predicates: [StatePredicate<State>] = []
+    predicates: [StatePredicate<State>] = [],
+    statesHashEveryField: Bool = false
   ) where R.State == State, R.Action == Action {
     var names: [String] = []
     for action in sampleActions {
@@ -352,7 +372,7 @@ public struct DomainDefinition<State: Codable & Equatable & Sendable, Action: Co
       upcaster: upcaster,
       legacyEncoder: legacyEncoder, redaction: redaction, displayFormats: displayFormats,
       explorationActions: explorationActions, stateConstraint: stateConstraint,
-      predicates: predicates)
+      predicates: predicates, statesHashEveryField: statesHashEveryField)
   }
 
   /// Applies an action with the domain's reducer.

@@ -4,16 +4,18 @@ import Retrace
 /// itself.
 public enum StateFingerprint: String, Sendable, CaseIterable {
   /// A 64-bit hash of every value the state's `encode(to:)` writes, each with its path of
-  /// keys and indices, computed as the state encodes, without writing bytes. The default:
-  /// two states differ whenever their encodings differ, as with ``stateHash``, whatever
-  /// order a dictionary's entries come in, at several times its speed.
+  /// keys and indices, computed as the state encodes, without writing bytes. The default
+  /// for a domain that does not declare `statesHashEveryField`: two states differ whenever
+  /// their encodings differ, as with ``stateHash``, whatever order a dictionary's or a
+  /// set's entries come in, faster.
   case structure
   /// The state's `StateHash`: XXH64 of its deterministic CBOR encoding, every field that
   /// `Codable` encodes (what a trace's snapshots hold). Tells states apart as ``structure``
   /// does, more slowly: the state is encoded to bytes and its map keys sorted.
   case stateHash = "state-hash"
   /// The state's `Hashable` hash (SipHash, seeded once per process): several times faster,
-  /// and right only when the state's `hash(into:)` combines every field that `==` compares.
+  /// and right only when the state's `hash(into:)` combines every field that `==` compares,
+  /// as the domain says by declaring `statesHashEveryField` (then it is the default).
   /// `Hashable` allows hashing fewer (a type that hashes its `id` alone), and then states
   /// that differ only in the other fields count as one, and what only the second leads to
   /// is never searched: a false pass.

@@ -31,12 +31,16 @@ public struct ModelChecker<D: Domain>: Sendable {
   /// - Parameters:
   ///   - domain: A domain that declares exploration actions.
   ///   - fingerprint: How states are told apart: by a hash of every field their encoding
-  ///     writes (the default, ``StateFingerprint/structure``), or by their `Hashable` hash,
-  ///     faster, for a state whose `hash(into:)` combines every field
-  ///     (``StateFingerprint/hashable``).
-  public init(domain: D, fingerprint: StateFingerprint = .structure) {
+  ///     writes (``StateFingerprint/structure``), or by their `Hashable` hash, faster, for
+  ///     a state whose `hash(into:)` combines every field (``StateFingerprint/hashable``).
+  ///     By default, `hashable` when the domain declares `statesHashEveryField` (and its
+  ///     state is `Hashable`), `structure` otherwise.
+  public init(domain: D, fingerprint: StateFingerprint? = nil) {
     self.domain = domain
-    self.fingerprint = fingerprint
+    self.fingerprint =
+      fingerprint
+      ?? (domain.statesHashEveryField && D.State.self is any Hashable.Type
+        ? .hashable : .structure)
   }
 
   /// The greatest `maxStates`: states are numbered with 32 bits.
@@ -397,7 +401,9 @@ public struct ModelChecker<D: Domain>: Sendable {
     let domain = self.domain
     // A task per 128 states at least: fewer are not worth a task.
     let parts = min(jobs, max(1, states.count / 128))
-    let budget = max(1, candidateBudget / parts)
+    // Each part stops at the whole budget: the batch was sized for about that many in all,
+    // so only alphabets that grew within the batch reach it (and cut the batch short).
+    let budget = max(1, candidateBudget)
     /// The successors of `range`'s states, and the end of the states expanded.
     @Sendable func successors(_ range: Range<Int>) throws -> ([Candidate], Int, Int) {
       var candidates: [Candidate] = []

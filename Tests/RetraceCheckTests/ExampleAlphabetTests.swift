@@ -106,6 +106,25 @@ func encoded<Action: Encodable>(_ actions: [Action]) throws -> Data {
     #expect(result.fingerprint == "hashable")
   }
 
+  /// Each example declares `statesHashEveryField`, so the checker tells its states apart
+  /// by `Hashable` by default: the claim holds if that finds the states the encoding does.
+  @Test(arguments: exampleDomainNames)
+  func theHashableFingerprintFindsWhatTheEncodingFinds(name: String) async throws {
+    let domain = try #require(Examples.domain(named: name))
+    try await sameStates(domain)
+  }
+
+  private func sameStates<D: Domain>(_ domain: D) async throws {
+    #expect(domain.statesHashEveryField)
+    guard domain.explorationActions != nil, !domain.invariants.isEmpty else { return }
+    let byDefault = try await ModelChecker(domain: domain).check(depth: 3)
+    let byEncoding = try await ModelChecker(domain: domain, fingerprint: .structure).check(
+      depth: 3)
+    #expect(byDefault.fingerprint == (D.State.self is any Hashable.Type ? "hashable" : "structure"))
+    #expect(byDefault.distinctStates == byEncoding.distinctStates, "\(domain.name)")
+    #expect(byDefault.generatedStates == byEncoding.generatedStates, "\(domain.name)")
+  }
+
   @Test func bankingsOverdraftIsFoundWithAShortestCounterexample() async throws {
     let result = try await ModelChecker(domain: bankingDomain, fingerprint: .hashable).check()
     #expect(result.outcome == .violated)

@@ -240,6 +240,14 @@ struct Toggles: Codable, Equatable, Sendable {
     #expect(result.diameter == 6)
   }
 
+  @Test func aDomainWhoseStatesHashEveryFieldIsFingerprintedByHashable() async throws {
+    #expect(ModelChecker(domain: registrationDomain).fingerprint == .hashable)
+    #expect(
+      ModelChecker(domain: registrationDomain, fingerprint: .structure).fingerprint == .structure)
+    // Not declared: the encoding, whatever the state's conformances.
+    #expect(ModelChecker(domain: fixedRegistrationDomain).fingerprint == .structure)
+  }
+
   @Test func aStateThatIsNotHashableIsFingerprintedByItsEncoding() async throws {
     let result = try await ModelChecker(domain: countingDomain(limit: 4)).check()
     #expect(result.fingerprint == "structure")

@@ -51,7 +51,7 @@ struct Check: AsyncParsableCommand {
   @Option(
     name: .long,
     help: ArgumentHelp(
-      "How states are told apart: structure (the default: every encoded field, hashed as the state encodes), state-hash (the same fields, by the trace's state hash; slower) or hashable (faster; only for a state whose hash(into:) combines every field).",
+      "How states are told apart: structure (every encoded field, hashed as the state encodes), state-hash (the same fields, by the trace's state hash; slower) or hashable (faster; only for a state whose hash(into:) combines every field). Default: hashable for a domain that declares statesHashEveryField, else structure.",
       valueName: "kind"))
   var fingerprint: StateFingerprint?
 
@@ -143,7 +143,7 @@ struct Check: AsyncParsableCommand {
   }
 
   private func check<D: Domain>(_ domain: D) async throws {
-    let checker = ModelChecker(domain: domain, fingerprint: fingerprint ?? .structure)
+    let checker = ModelChecker(domain: domain, fingerprint: fingerprint)
     let maxStates = self.maxStates ?? 1_000_000
     let jobs = self.jobs ?? 1
     let line = ProgressLine()

@@ -18,6 +18,7 @@ struct RenamedDomain<Base: Domain>: Domain {
   var explorationActions: (@Sendable (Base.State) -> [Base.Action])? { base.explorationActions }
   var stateConstraint: (@Sendable (Base.State) -> Bool)? { base.stateConstraint }
   var predicates: [StatePredicate<Base.State>] { base.predicates }
+  var statesHashEveryField: Bool { base.statesHashEveryField }
 
   func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     base.reduce(into: &state, action: action)
