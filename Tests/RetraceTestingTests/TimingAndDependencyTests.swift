@@ -402,8 +402,8 @@ let hostReducer = Reduce<HostState, HostAction> { state, action in
     #expect(state.sheet == nil)
   }
 
-  @Test func aTimerThatIsNotPositiveIsReportedAndDoesNotStart() async {
-    await withKnownIssue {
+  @Test func aTimerThatIsNotPositiveIsReportedAndDoesNotStart() {
+    withKnownIssue {
       let effect = Effect<SearchAction>.timer(id: "t", every: .zero, clock: ContinuousClock()) {
         .tick
       }

@@ -171,7 +171,10 @@ extension Reducer {
     _ child: WritableKeyPath<State, Child.State?> & Sendable,
     action: ActionCase<Action, Child.Action>,
     then childReducer: Child
-  ) -> IfLetReducer<Self, Child> where Child.State: Identifiable, Child.State.ID: Sendable {
+  ) -> IfLetReducer<Self, Child>
+  where Child.State: Identifiable & Sendable, Child.State.ID: Sendable {
+    // `Child.State: Sendable` lets the identity closure use the state's type: a store's
+    // state is `Sendable`, and so is every child state stored in it.
     IfLetReducer(
       parent: self, toChildState: child, toChildAction: action, child: childReducer,
       identity: { $0.id })
