@@ -442,7 +442,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     return "\\.(a case of \(Action.self) that carries \(Value.self))"
   }
 
-  /// The name of an action's case: ``actionCaseName(of:)`` for an `Encodable` action, else
+  /// The name of an action's case: `actionCaseName(of:)` for an `Encodable` action, else
   /// its reflected case name.
   static func caseName(of action: Action) -> String {
     if let encodable = action as? any Encodable { return actionCaseName(of: encodable) }

@@ -171,7 +171,7 @@ public enum JSONLines {
       String(decoding: try encoder.encode(action), as: UTF8.self)
     }
 
-    /// How the commands show an action in text: its case path (``actionCasePath(of:)``), then
+    /// How the commands show an action in text: its case path (`actionCasePath(of:)`), then
     /// the associated values of its innermost case (``payloadText(for:)``):
     /// `addTransaction {"amount":-2900,…}`, `setGender "M"`, `reset`,
     /// `detail.rename "Tea"`. JSON output keeps the whole action as Swift's `JSONEncoder`
@@ -186,7 +186,7 @@ public enum JSONLines {
     }
 
     /// What `log` prints after an action's case path: the associated values of its innermost
-    /// case (``innermostAction(of:)``: those of `.rename("Tea")` for `.detail(.rename("Tea"))`)
+    /// case (`innermostAction(of:)`: those of `.rename("Tea")` for `.detail(.rename("Tea"))`)
     /// as JSON, with unlabelled ones as themselves rather than under Swift's `_0`, `_1` keys;
     /// nothing for a case without any.
     ///
