@@ -62,16 +62,7 @@ import Testing
 
   @Test func anActionMadeCasePathableByHandIsReceivedByCase() async {
     // CounterAction is the testing article's example, as it shows it.
-    let store = TestStore(
-      initialState: 0,
-      reducer: Reduce<Int, CounterAction> { count, action in
-        switch action {
-        case .incrementTapped: return .send(.loaded(count + 42))
-        case .loaded(let value):
-          count = value
-          return .none
-        }
-      })
+    let store = counterStore()
     await store.send(.incrementTapped)
     await store.receive(\.loaded) { $0 = 42 }
     await store.finish()
