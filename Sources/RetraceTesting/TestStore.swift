@@ -40,7 +40,11 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
 
   private let reducer: any Reducer<State, Action>
   private var received = Deque<Action>()
-  private lazy var effects = EffectRunner<Action> { [weak self] action in
+  /// Where the effects' work runs, so that the store can wait until none has work left.
+  private let executor = EffectExecutor()
+  /// The clock the effects sleep on: ``clock``, noting when each sleep is due.
+  private let effectClock: EffectClock
+  private lazy var effects = EffectRunner<Action>(executor: executor) { [weak self] action in
     self?.received.append(action)
   }
 
@@ -65,20 +69,26 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
   ) {
     let clock = TestClock<Duration>()
+    let effectClock = EffectClock(base: clock)
     let dependencies = withDependencies {
-      $0.continuousClock = clock
-      $0.suspendingClock = clock
+      $0.continuousClock = effectClock
+      $0.suspendingClock = effectClock
       prepareDependencies(&$0)
     } operation: {
       withEscapedDependencies { $0 }
     }
     self.state = initialState
     self.clock = clock
+    self.effectClock = effectClock
     self.reducer = CapturedDependencies(base: reducer, dependencies: dependencies)
   }
 
   /// Moves ``clock`` forward by `duration`, waking the effects that wait on it until then,
   /// and lets them run: a debounced search, a timer's ticks.
+  ///
+  /// The store first lets every effect run until it waits, then wakes the sleeps one
+  /// deadline at a time, letting the woken effects run (and sleep again) before the next:
+  /// a timer ticks once for each interval, however loaded the machine.
   ///
   /// ```swift
   /// await store.send(.queryChanged("milk")) { $0.query = "milk" }
@@ -88,8 +98,36 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
   ///
   /// - Parameter duration: How far to move the clock.
   public func advance(by duration: Duration) async {
-    await clock.advance(by: duration)
-    await Task.megaYield()
+    let end = clock.now.advanced(by: duration)
+    await settle()
+    // A sleep that wakes to sleep again until the same instant would hold the loop: the
+    // number of wakes is bounded, past which the clock moves to the end at once.
+    var wakes = 0
+    while let next = effectClock.nextDeadline, next <= end, wakes < 100_000 {
+      await clock.advance(to: next)
+      await settle()
+      wakes += 1
+    }
+    await clock.advance(to: end)
+    await settle()
+  }
+
+  /// Lets the effects run until each one waits (on the clock, on work outside the store) or
+  /// is done, for at most ``timeout``: an effect that never stops working is left to run.
+  private func settle() async {
+    let deadline = ContinuousClock.now + timeout
+    // An effect that sends an action hops to the main actor and back: the executor is idle
+    // in between, so idle must hold across main-actor turns.
+    var idleTurns = 0
+    while idleTurns < 3, ContinuousClock.now < deadline {
+      if executor.isIdle {
+        idleTurns += 1
+        await Task.yield()
+      } else {
+        idleTurns = 0
+        try? await Task.sleep(for: .microseconds(50))
+      }
+    }
   }
 
   /// The actions effects sent that have not been received yet.
@@ -120,7 +158,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
         fileID: fileID, filePath: filePath, line: line, column: column)
     }
     apply(action, assert: assert, fileID: fileID, filePath: filePath, line: line, column: column)
-    await Task.yield()
+    await settle()
   }
 
   /// Waits for an effect to send `expected`, reduces it, and checks the state change.
@@ -295,7 +333,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
       if expected.matches(action) {
         apply(
           action, assert: assert, fileID: fileID, filePath: filePath, line: line, column: column)
-        await Task.yield()
+        await settle()
         return
       }
       if exhaustivity == .on {

@@ -173,11 +173,9 @@ extension SearchAction: CasePathable {
     await store.send(.startTimer)
     await store.advance(by: .seconds(1))
     await store.receive(\.tick) { $0.ticks = 1 }
-    // One second at a time: swift-clocks' `TestClock` lets a woken sleeper sleep again only
-    // within a few yields, which a loaded machine can miss in a two-second jump.
-    await store.advance(by: .seconds(1))
+    // A two-second jump ticks twice: the store wakes the timer once for each interval.
+    await store.advance(by: .seconds(2))
     await store.receive(\.tick) { $0.ticks = 2 }
-    await store.advance(by: .seconds(1))
     await store.receive(\.tick) { $0.ticks = 3 }
     await store.send(.stopTimer)
     await store.advance(by: .seconds(10))

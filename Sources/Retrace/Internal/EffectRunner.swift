@@ -12,6 +12,9 @@ package final class EffectRunner<Action: Sendable> {
   /// store's: the action, so that a failure can name it).
   private var origins: [Int: String] = [:]
   private let send: @MainActor @Sendable (Action) -> Void
+  /// Where the effects' nonisolated work runs: the global executor unless a test store
+  /// gives its own, which knows when no effect has work left to run.
+  private let executor: (any TaskExecutor)?
   /// The debounced effects waiting, by identifier: the latest effect and the window whose
   /// deadline each newer one moves.
   private var debouncing: [EffectID: Waiting] = [:]
@@ -53,8 +56,12 @@ package final class EffectRunner<Action: Sendable> {
     }
   }
 
-  /// Creates a runner that delivers the actions effects send to `send`.
-  package init(send: @escaping @MainActor @Sendable (Action) -> Void) {
+  /// Creates a runner that delivers the actions effects send to `send`, running their
+  /// nonisolated work on `executor` when one is given (SE-0417's task executor preference).
+  package init(
+    executor: (any TaskExecutor)? = nil, send: @escaping @MainActor @Sendable (Action) -> Void
+  ) {
+    self.executor = executor
     self.send = send
   }
 
@@ -102,9 +109,20 @@ package final class EffectRunner<Action: Sendable> {
   ) {
     let key = nextKey
     nextKey += 1
-    let task = Task(priority: priority) { [weak self] in
-      await work()
-      self?.finished(key)
+    let task: Task<Void, Never>
+    if let executor {
+      task = Task(executorPreference: executor, priority: priority) {
+        @Sendable @MainActor [weak self, executor] in
+        // The task holds its executor until it ends, whatever becomes of the runner.
+        withExtendedLifetime(executor) {}
+        await work()
+        self?.finished(key)
+      }
+    } else {
+      task = Task(priority: priority) { [weak self] in
+        await work()
+        self?.finished(key)
+      }
     }
     tasks[key] = task
     if let origin { origins[key] = origin }
