@@ -24,17 +24,20 @@ struct LiveSessionTests {
   final class Demo: Sendable {
     let process: Process
     let output: URL
+    let errors: URL
 
     init(_ arguments: [String]) throws {
       let binary = try #require(LiveSessionTests.demoBinary, "retrace-demo is not built")
       output = FileManager.default.temporaryDirectory
         .appendingPathComponent("demo-\(UUID().uuidString).out")
+      errors = output.appendingPathExtension("err")
       _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+      _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
       process = Process()
       process.executableURL = binary
       process.arguments = arguments
       process.standardOutput = try FileHandle(forWritingTo: output)
-      process.standardError = FileHandle.nullDevice
+      process.standardError = try FileHandle(forWritingTo: errors)
       try process.run()
     }
 
@@ -43,9 +46,13 @@ struct LiveSessionTests {
         String.init)
     }
 
+    /// What the demo wrote to its standard error, for a failure's message.
+    var errorText: String { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
+
     deinit {
       if process.isRunning { process.terminate() }
       try? FileManager.default.removeItem(at: output)
+      try? FileManager.default.removeItem(at: errors)
     }
   }
 
@@ -83,12 +90,13 @@ struct LiveSessionTests {
 
   /// Waits until `condition` holds, checking every 20 ms; fails after `timeout`.
   static func eventually(
-    _ what: String, timeout: Duration = .seconds(30), _ condition: () async throws -> Bool
+    _ what: String, timeout: Duration = .seconds(30), detail: () -> String = { "" },
+    _ condition: () async throws -> Bool
   ) async throws {
     let end = ContinuousClock.now + timeout
     while try await !condition() {
       guard ContinuousClock.now < end else {
-        Issue.record("timed out waiting: \(what)")
+        Issue.record("timed out waiting: \(what)\(detail())")
         throw CancellationError()
       }
       try await Task.sleep(for: .milliseconds(20))
@@ -106,14 +114,21 @@ struct LiveSessionTests {
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let studio = try await Self.studio(directory)
     let appTrace = directory + "/app.trace"
-    // The demo stays connected until the Studio has sent no command for 10 s: room for the
-    // requests before the first jump on a machine whose cores other builds share.
+    // The demo stays connected until the Studio has sent no command for 30 s: room for the
+    // requests and the two replays before the first jump on a machine whose cores the rest
+    // of the suite shares (10 s was outrun).
     let demo = try Demo([
       "banking", "--live", Self.address(studio), "--rate", "0", "--actions", "1000",
-      "--exit-after-idle", "10", "--seed", "7", "--trace", appTrace,
+      "--exit-after-idle", "30", "--seed", "7", "--trace", appTrace,
     ])
     var session: [String: Any] = [:]
-    try await Self.eventually("1,000 actions in the Studio") {
+    let detail = {
+      "; the Studio lists \(session); the demo \(demo.process.isRunning ? "runs" : "exited")"
+        + ", wrote \(demo.lines.suffix(5)) and \(demo.errorText.suffix(2_000))"
+    }
+    // A minute: the rest of the suite runs beside it on the same cores.
+    try await Self.eventually("1,000 actions in the Studio", timeout: .seconds(60), detail: detail)
+    {
       session = try await Self.liveSessions(studio).first ?? [:]
       return session["actions"] as? Int == 1_000
     }
@@ -159,7 +174,7 @@ struct LiveSessionTests {
     #expect(demo.lines.contains("jumped after 1000 to state \(at1000)"), "\(demo.lines)")
 
     // The demo exits; the segment is no longer connected, and a command is refused.
-    try await Self.eventually("the demo's end") { !demo.process.isRunning }
+    try await Self.eventually("the demo's end", timeout: .seconds(60)) { !demo.process.isRunning }
     #expect(demo.process.terminationStatus == 0)
     try await Self.eventually("the segment disconnected") {
       try await Self.liveSessions(studio).first?["connected"] as? Bool == false
