@@ -24,6 +24,19 @@ struct StudioHarness {
   /// The directory a Studio made by `live(domains:)` records in, which `end()` removes.
   var liveDirectory: String? = nil
 
+  /// Waits, up to 30 s, until the server holds `count` connections of which `idle` wait for
+  /// a request: what a fixed pause cannot promise on a loaded machine.
+  func waitForConnections(_ count: Int, idle: Int) async throws {
+    let deadline = ContinuousClock.now + .seconds(30)
+    while server.connections.count != count || server.connections.idleCount != idle {
+      try #require(
+        ContinuousClock.now < deadline,
+        "the server holds \(server.connections.count) connections, \(server.connections.idleCount) idle; expected \(count), \(idle) idle"
+      )
+      try await Task.sleep(for: .milliseconds(10))
+    }
+  }
+
   /// Serves the sample traces `names`, the files at `paths`, and `extra` sessions after them.
   static func start(
     _ names: [String], paths: [String] = [], extra: [any StudioSession] = [],

@@ -37,6 +37,9 @@ final class OpenConnections: Sendable {
   /// How many connections are held.
   var count: Int { state.withLock { $0.open } }
 
+  /// How many of the connections held wait for a request.
+  var idleCount: Int { state.withLock { $0.idle.count } }
+
   /// Takes a new connection: `true` when it may be served (an idle one was ended to make
   /// room, if need be); `false` when the limit is reached and every connection held is
   /// busy with a request: the new one is to be closed at once.

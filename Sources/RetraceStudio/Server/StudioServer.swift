@@ -26,6 +26,8 @@ final class StudioServer: Sendable {
   private let running = Mutex<(listener: Task<Void, Never>, sockets: Task<Void, any Error>)?>(nil)
   private let listening = Mutex<Socket?>(nil)
   private let handler: StudioHandler
+  /// The clients' connections held, and which wait for a request.
+  let connections: OpenConnections
 
   /// A server of `catalog`'s sessions, and of the live sessions that apps start, recorded in
   /// `recordDirectory` and read with `registry`'s domains and `flows`.
@@ -54,6 +56,7 @@ final class StudioServer: Sendable {
     self.token = token
     self.limits = limits
     self.maximumLiveMessageSize = maximumLiveMessageSize
+    connections = OpenConnections(limit: limits.connections)
     let hub = LiveHub(
       catalog: catalog, registry: registry, flows: flows, recordDirectory: recordDirectory,
       endedSegmentLimit: endedLiveSegmentLimit, connectionLimit: liveConnectionLimit,
@@ -123,7 +126,7 @@ final class StudioServer: Sendable {
     )
     let largeBodies = LargeBodyGate { [handler] in handler.refusalBeforeBody($0) }
     let largeAnswers = AsyncLimit(2)
-    let connections = OpenConnections(limit: limits.connections)
+    let connections = self.connections
     OpenConnections.raiseDescriptorLimit()
     let listener = Task {
       await Self.accept(on: accepting, connections: connections) { client in
