@@ -114,7 +114,8 @@ public struct Effect<Action> {
   /// Marks this effect as cancellable with `id`.
   ///
   /// - Parameters:
-  ///   - id: The identifier that ``cancel(id:)`` uses.
+  ///   - id: The identifier that ``cancel(id:)`` uses: a value of the same type that is
+  ///     equal to it (`1 as Int64` is not `1`), as with TCA's cancellation identifiers.
   ///   - cancelInFlight: Whether to cancel running effects with the same identifier first.
   /// - Returns: The cancellable effect.
   public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Self {
@@ -222,7 +223,12 @@ public struct Effect<Action> {
 extension Effect: Sendable where Action: Sendable {}
 extension Effect.Operation: Sendable where Action: Sendable {}
 
-/// The identifier of a cancellable effect.
+/// The identifier of a cancellable effect: two are equal when their values are of the same
+/// type and equal, as TCA's cancellation identifiers are (`1 as Int` and `1 as Int64` differ).
+///
+/// The value is compared with its own type's `==` and hashed with its type, not through
+/// `AnyHashable`, whose equality looked up a generic box's metadata each time: a debounce
+/// compares its identifier with the waiting one's on every action it drops.
 @usableFromInline
 struct EffectID: Hashable, Sendable {
   let base: any Hashable & Sendable
@@ -232,11 +238,17 @@ struct EffectID: Hashable, Sendable {
   }
 
   @usableFromInline static func == (lhs: Self, rhs: Self) -> Bool {
-    AnyHashable(lhs.base) == AnyHashable(rhs.base)
+    guard type(of: lhs.base) == type(of: rhs.base) else { return false }
+    func isEqual<Base: Hashable & Sendable>(_ lhs: Base) -> Bool {
+      guard let rhs = rhs.base as? Base else { return false }
+      return lhs == rhs
+    }
+    return isEqual(lhs.base)
   }
 
   @usableFromInline func hash(into hasher: inout Hasher) {
-    hasher.combine(AnyHashable(base))
+    hasher.combine(ObjectIdentifier(type(of: base)))
+    base.hash(into: &hasher)
   }
 }
 
