@@ -220,6 +220,38 @@ public struct Effect<Action> {
   }
 }
 
+extension Effect {
+  /// This effect with each identifier it cancels or waits under made its own within `scope`:
+  /// one element's `cancellable(id:)`, `cancel(id:)`, `debounce` and `throttle` never meet
+  /// another element's with the same identifier, as TCA scopes them by navigation path.
+  @usableFromInline
+  func scopingIDs(in scope: ChildEffectID) -> Self {
+    func scoped(_ id: EffectID) -> EffectID { EffectID(ScopedEffectID(scope: scope, id: id)) }
+    switch operation {
+    case .none, .send, .run:
+      return self
+    case .cancellable(let id, let cancelInFlight, let effect):
+      return Self(
+        .cancellable(scoped(id), cancelInFlight: cancelInFlight, effect.scopingIDs(in: scope)))
+    case .cancel(let id):
+      return Self(.cancel(scoped(id)))
+    case .merge(let effects):
+      return Self(.merge(effects.map { $0.scopingIDs(in: scope) }))
+    case .debounce(let id, let timing, let effect):
+      return Self(.debounce(scoped(id), timing, effect.scopingIDs(in: scope)))
+    case .throttle(let id, let timing, let latest, let effect):
+      return Self(.throttle(scoped(id), timing, latest: latest, effect.scopingIDs(in: scope)))
+    }
+  }
+}
+
+/// An identifier given inside one element of a collection, made distinct from the same
+/// identifier in another element.
+struct ScopedEffectID: Hashable, Sendable {
+  let scope: ChildEffectID
+  let id: EffectID
+}
+
 extension Effect: Sendable where Action: Sendable {}
 extension Effect.Operation: Sendable where Action: Sendable {}
 

@@ -25,8 +25,8 @@ extension Effect {
   /// the effect that finally starts cancels any earlier one of the same `id` still running.
   /// Replacing costs no task and no timer: one waiting task per `id` reads the latest
   /// deadline when it wakes. ``cancel(id:)`` with the same `id` stops the wait and the work.
-  /// A negative interval waits for none; one longer than a hundred years waits a hundred
-  /// years.
+  /// A zero or negative interval waits for none: the effect starts at once, in place of any
+  /// waiting or running under `id`. One longer than a hundred years waits a hundred years.
   ///
   /// - Parameters:
   ///   - id: The identifier shared by the effects that replace each other.
@@ -37,6 +37,8 @@ extension Effect {
     id: some Hashable & Sendable, for interval: Duration, clock: C
   ) -> Self {
     if case .none = operation { return self }
+    // No wait, not even until the clock's present, which a test clock holds until it moves.
+    if interval <= .zero { return cancellable(id: id, cancelInFlight: true) }
     return Self(.debounce(EffectID(id), EffectTiming(interval: interval, clock: clock), self))
   }
 

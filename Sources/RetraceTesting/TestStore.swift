@@ -35,7 +35,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
   public var timeout: Duration = .seconds(1)
   /// The clock the store's reducer and effects find as their `continuousClock` and
   /// `suspendingClock` dependencies, unless `withDependencies` sets others: time stands
-  /// still until ``advance(by:)`` moves it.
+  /// still until ``advance(by:fileID:filePath:line:column:)`` moves it.
   public let clock: TestClock<Duration>
 
   private let reducer: any Reducer<State, Action>
@@ -96,14 +96,39 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
   /// await store.receive(\.searched) { $0.results = [milk] }
   /// ```
   ///
-  /// - Parameter duration: How far to move the clock.
-  public func advance(by duration: Duration) async {
+  /// One advance wakes at most 10,000 sleeps; past that the test fails, since a timer far
+  /// shorter than the advance would hold it for minutes. A sleep until the present or the
+  /// past returns at once, as on a real clock, without waiting for an advance.
+  ///
+  /// - Parameters:
+  ///   - duration: How far to move the clock.
+  ///   - fileID: The caller's file, where a failure is reported; the default is right.
+  ///   - filePath: The caller's file path, for the same report.
+  ///   - line: The caller's line, for the same report.
+  ///   - column: The caller's column, for the same report.
+  public func advance(
+    by duration: Duration,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
     let end = clock.now.advanced(by: duration)
     await settle()
-    // A sleep that wakes to sleep again until the same instant would hold the loop: the
-    // number of wakes is bounded, past which the clock moves to the end at once.
+    // A timer far shorter than the advance would hold the loop for minutes: past a number
+    // of wakes the test fails, and the clock stays where it got to.
     var wakes = 0
-    while let next = effectClock.nextDeadline, next <= end, wakes < 100_000 {
+    while let next = effectClock.nextDeadline, next <= end {
+      guard wakes < wakeLimit else {
+        reportIssue(
+          """
+          advance(by: \(duration)) stopped short of its end after waking the effects' \
+          sleeps \(wakeLimit) times: a timer's interval is far shorter than the advance, \
+          or an effect sleeps again each time it wakes. Advance in shorter steps, or give \
+          the timer a longer interval.
+          """, fileID: fileID, filePath: filePath, line: line, column: column)
+        return
+      }
       await clock.advance(to: next)
       await settle()
       wakes += 1
@@ -111,6 +136,9 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     await clock.advance(to: end)
     await settle()
   }
+
+  /// The most sleeps one ``advance(by:fileID:filePath:line:column:)`` wakes.
+  var wakeLimit = 10_000
 
   /// Lets the effects run until each one waits (on the clock, on work outside the store) or
   /// is done, for at most ``timeout``: an effect that never stops working is left to run.

@@ -31,6 +31,8 @@ package final class EffectRunner<Action: Sendable> {
     var origin: String?
     /// The identifiers the waiting task is cancellable under.
     let taskIDs: [EffectID]
+    /// The waiting task's key, whose origin a replacing effect takes.
+    var taskKey = -1
 
     init(
       window: any EffectWindow, effect: Effect<Action>, ids: [EffectID], origin: String?,
@@ -46,13 +48,17 @@ package final class EffectRunner<Action: Sendable> {
 
   private final class Throttle {
     let window: any EffectWindow
+    /// The identifiers the latest throttled effect was cancellable under besides the
+    /// throttle's own: cancelling one of them (an `ifLet`'s, on dismissal) ends the window.
+    var ids: [EffectID]
     var waiting: (effect: Effect<Action>, ids: [EffectID], origin: String?)?
     var hasTimer = false
     /// The identifiers the window's timer task is cancellable under.
     var timerIDs: [EffectID] = []
 
-    init(window: any EffectWindow) {
+    init(window: any EffectWindow, ids: [EffectID]) {
       self.window = window
+      self.ids = ids
     }
   }
 
@@ -102,11 +108,12 @@ package final class EffectRunner<Action: Sendable> {
     }
   }
 
-  /// Starts a task for `work`, cancellable under `ids`.
+  /// Starts a task for `work`, cancellable under `ids`; returns its key.
+  @discardableResult
   private func start(
     priority: TaskPriority? = nil, ids: [EffectID], origin: String?,
     _ work: @escaping @MainActor () async -> Void
-  ) {
+  ) -> Int {
     let key = nextKey
     nextKey += 1
     let task: Task<Void, Never>
@@ -128,6 +135,7 @@ package final class EffectRunner<Action: Sendable> {
     if let origin { origins[key] = origin }
     if !ids.isEmpty { idsByKey[key] = ids }
     for id in ids { keysByID[id, default: []].insert(key) }
+    return key
   }
 
   private func debounce(
@@ -139,24 +147,30 @@ package final class EffectRunner<Action: Sendable> {
       waiting.effect = effect
       waiting.ids = ids
       waiting.origin = origin
+      if let origin { origins[waiting.taskKey] = origin }
       waiting.window.restart()
       return
     }
     let window = timing.makeWindow()
-    debouncing[id] = Waiting(
+    let waiting = Waiting(
       window: window, effect: effect, ids: ids, origin: origin, taskIDs: ids + [id])
-    start(ids: ids + [id], origin: origin) { [weak self] in
+    debouncing[id] = waiting
+    waiting.taskKey = start(ids: ids + [id], origin: origin) { [weak self] in
       do {
         repeat { try await window.sleepUntilDeadline() } while !window.isOver
       } catch {
         return  // Cancelled with the identifier, which also dropped the waiting effect.
       }
-      self?.endDebounce(id)
+      self?.endDebounce(id, waiting)
     }
   }
 
-  private func endDebounce(_ id: EffectID) {
-    guard let waiting = debouncing.removeValue(forKey: id) else { return }
+  /// Ends the wait `waiting` for `id`, unless it was dropped meanwhile: a wait whose
+  /// deadline came just as it was cancelled wakes uncancelled, and must not end a new wait
+  /// for the same identifier.
+  private func endDebounce(_ id: EffectID, _ waiting: Waiting) {
+    guard debouncing[id] === waiting else { return }
+    debouncing[id] = nil
     cancel(id)  // The earlier run of this identifier, if it is still going.
     run(waiting.effect, ids: waiting.ids + [id], origin: waiting.origin)
   }
@@ -166,10 +180,11 @@ package final class EffectRunner<Action: Sendable> {
     origin: String?
   ) {
     guard let throttle = throttling[id] else {
-      throttling[id] = Throttle(window: timing.makeWindow())
+      throttling[id] = Throttle(window: timing.makeWindow(), ids: ids)
       run(effect, ids: ids + [id], origin: origin)
       return
     }
+    throttle.ids = ids
     if throttle.waiting == nil, !throttle.hasTimer, throttle.window.isOver {
       throttle.window.restart()
       run(effect, ids: ids + [id], origin: origin)
@@ -188,12 +203,12 @@ package final class EffectRunner<Action: Sendable> {
       } catch {
         return
       }
-      self?.endThrottleWindow(id)
+      self?.endThrottleWindow(id, throttle)
     }
   }
 
-  private func endThrottleWindow(_ id: EffectID) {
-    guard let throttle = throttling[id] else { return }
+  private func endThrottleWindow(_ id: EffectID, _ throttle: Throttle) {
+    guard throttling[id] === throttle else { return }
     throttle.hasTimer = false
     guard let waiting = throttle.waiting else { return }
     throttle.waiting = nil
@@ -203,19 +218,19 @@ package final class EffectRunner<Action: Sendable> {
 
   /// Cancels the tasks under `id`, and drops the debounced and throttled effects waiting
   /// under it: their own identifier, or an outer one (an `ifLet`'s, when a child is
-  /// dismissed). A dropped wait whose task was not cancelled finds nothing when it wakes.
+  /// dismissed). A throttle whose identifier or outer identifier it is ends its window too,
+  /// so that the next effect runs at once. A dropped wait whose task was not cancelled finds
+  /// nothing when it wakes.
   private func cancel(_ id: EffectID) {
     if !debouncing.isEmpty {
       debouncing = debouncing.filter { _, waiting in
         !waiting.taskIDs.contains(id) && !waiting.ids.contains(id)
       }
     }
-    for throttle in throttling.values {
-      if throttle.hasTimer, throttle.timerIDs.contains(id) {
-        throttle.hasTimer = false  // Its timer is cancelled below, with the identifier's tasks.
-        throttle.waiting = nil
-      } else if throttle.waiting?.ids.contains(id) == true {
-        throttle.waiting = nil
+    if !throttling.isEmpty {
+      throttling = throttling.filter { key, throttle in
+        key != id && !throttle.ids.contains(id) && !throttle.timerIDs.contains(id)
+          && throttle.waiting?.ids.contains(id) != true
       }
     }
     guard let keys = keysByID.removeValue(forKey: id) else { return }

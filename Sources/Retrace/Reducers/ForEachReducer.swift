@@ -42,7 +42,11 @@ public struct ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: 
         into: &state[keyPath: toElements][index], action: elementAction
       )
       .map { embed((id: id, action: $0)) }
-      if !elementEffect.isNone { elementEffect = elementEffect.cancellable(id: effectID(of: id)) }
+      if !elementEffect.isNone {
+        // The element's identifiers are its own: a row's timer never stops another row's.
+        let scope = effectID(of: id)
+        elementEffect = elementEffect.scopingIDs(in: scope).cancellable(id: scope)
+      }
     }
     let effect = elementEffect.merge(with: parent.reduce(into: &state, action: action))
     let idsAfter = state[keyPath: toElements].ids
@@ -79,6 +83,11 @@ extension Reducer {
   /// cancelled, including those the removing action started, as an `ifLet` cancels a
   /// dismissed child's. An element that stays keeps its effects, even when it moves or the
   /// parent replaces its state.
+  ///
+  /// The identifiers an element's effects use are its own, as TCA scopes them: a row's
+  /// `cancel(id: TimerID())` stops that row's timer, not another row's, and two rows debounce
+  /// their searches apart. The parent cannot cancel an element's effect by the element's
+  /// identifier; it removes the element, or sends the element an action that cancels it.
   ///
   /// - Parameters:
   ///   - elements: Where the identified collection lives in the state.

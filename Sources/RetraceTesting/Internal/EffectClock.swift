@@ -28,6 +28,14 @@ final class EffectClock: Clock {
   var minimumResolution: Duration { base.minimumResolution }
 
   func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+    // A sleep until the present or the past returns at once, as on a real clock. The test
+    // clock would hold it until it moves, and wake it again at once each time an effect
+    // sleeps for zero in a loop: an advance would never end.
+    if deadline <= base.now {
+      await Task.yield()
+      try Task.checkCancellation()
+      return
+    }
     let key = sleeps.withLock { sleeps in
       defer { sleeps.next += 1 }
       sleeps.deadlines[sleeps.next] = deadline
