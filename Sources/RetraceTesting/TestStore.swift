@@ -19,14 +19,22 @@ import Synchronization
 /// ```
 ///
 /// A state that differs from the expected one fails the test with a field-level diff
-/// (`-` expected, `+` actual), followed by the action on one line, cut after 200 characters. By default the store is exhaustive: every action an effect
-/// sends must be received with `receive(_:)`,
-/// and ``finish(timeout:fileID:filePath:line:column:)`` fails while effects are still running
-/// or actions are left unreceived. Set ``exhaustivity`` to ``Exhaustivity/off`` to assert
-/// only what you care about.
+/// (`-` expected, `+` actual), followed by the action on one line, cut after 200 characters.
+/// By default the store is exhaustive: every action an effect sends must be received with
+/// `receive(_:)`, and ``finish(timeout:fileID:filePath:line:column:)`` fails while effects
+/// are still running or actions are left unreceived. A store dropped without `finish()`
+/// makes the same checks when it goes away, without waiting. Set ``exhaustivity`` to
+/// ``Exhaustivity/off`` to assert only what you care about.
+///
+/// As in TCA, an action an effect sends is reduced as soon as it arrives, and the effects it
+/// returns start then; `receive` checks the state it made.
 @MainActor
 public final class TestStore<State: Equatable & Sendable, Action: Equatable & Sendable> {
-  /// The current state.
+  /// The state as the test has checked it: after the last `send`, or after the last action
+  /// `receive` took.
+  ///
+  /// Actions that effects sent are reduced when they arrive, but their states wait with them
+  /// until `receive` takes them, as in TCA.
   public private(set) var state: State
   /// Whether every change and every received action must be asserted.
   public var exhaustivity: Exhaustivity = .on
@@ -39,13 +47,36 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
   public let clock: TestClock<Duration>
 
   private let reducer: any Reducer<State, Action>
-  private var received = Deque<Action>()
+  /// The state every action so far has made, received or not: what the next action reduces.
+  private var current: State
+  /// The actions effects sent, each with the state it made, that `receive` has not taken.
+  private var received = Deque<Step>()
+  /// Actions an effect sent while another action was being reduced, reduced after it.
+  private var arrivals = Deque<Action>()
+  private var isReducing = false
+  /// Whether `finish()` has checked the store since the last action, so that going away
+  /// checks nothing again.
+  private var isFinished = false
+  /// Where the store was made: a store dropped without `finish()` reports there.
+  private let location: SourceLocation
   /// Where the effects' work runs, so that the store can wait until none has work left.
   private let executor = EffectExecutor()
   /// The clock the effects sleep on: ``clock``, noting when each sleep is due.
   private let effectClock: EffectClock
-  private lazy var effects = EffectRunner<Action>(executor: executor) { [weak self] action in
-    self?.received.append(action)
+  private let effects: EffectRunner<Action>
+  /// Hands the actions effects send to the store, which it does not keep alive.
+  private let delivery: Delivery
+
+  @MainActor private final class Delivery {
+    weak var store: TestStore?
+  }
+
+  /// One reduced action: the action, the state it made, and the mistakes the reducers
+  /// reported (`ReducerMistakes`: an `ifLet`'s child action without child state).
+  private struct Step {
+    let action: Action
+    let state: State
+    let mistakes: [String]
   }
 
   /// Creates a test store.
@@ -64,9 +95,17 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
   ///   - initialState: The state before the first action.
   ///   - reducer: The reducer under test.
   ///   - prepareDependencies: Changes the dependencies for this store.
+  ///   - fileID: Where a store dropped without `finish()` reports; the default is right.
+  ///   - filePath: The caller's file path, for the same report.
+  ///   - line: The caller's line, for the same report.
+  ///   - column: The caller's column, for the same report.
   public init<R: Reducer<State, Action>>(
     initialState: State, reducer: R,
-    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
+    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
   ) {
     let clock = TestClock<Duration>()
     let effectClock = EffectClock(base: clock)
@@ -78,9 +117,15 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
       withEscapedDependencies { $0 }
     }
     self.state = initialState
+    self.current = initialState
+    self.location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     self.clock = clock
     self.effectClock = effectClock
     self.reducer = CapturedDependencies(base: reducer, dependencies: dependencies)
+    let delivery = Delivery()
+    self.delivery = delivery
+    self.effects = EffectRunner(executor: executor) { action in delivery.store?.arrive(action) }
+    delivery.store = self
   }
 
   /// Moves ``clock`` forward by `duration`, waking the effects that wait on it until then,
@@ -158,8 +203,8 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     }
   }
 
-  /// The actions effects sent that have not been received yet.
-  public var receivedActions: [Action] { Array(received) }
+  /// The actions effects sent that `receive` has not taken yet, already reduced.
+  public var receivedActions: [Action] { received.map(\.action) }
 
   /// Sends `action` and checks that the state changed as `assert` says.
   ///
@@ -179,21 +224,28 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     line: UInt = #line,
     column: UInt = #column
   ) async {
+    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     if exhaustivity == .on, !received.isEmpty {
       reportIssue(
         "Must handle \(received.count) received action(s) before sending an action:\n"
-          + received.map { "  " + Self.shortDescription(of: $0) }.joined(separator: "\n"),
+          + received.map { "  " + Self.shortDescription(of: $0.action) }.joined(separator: "\n"),
         fileID: fileID, filePath: filePath, line: line, column: column)
     }
-    apply(action, assert: assert, fileID: fileID, filePath: filePath, line: line, column: column)
+    // The actions received before are reduced already: the action follows them.
+    while let step = received.popFirst() { take(step, at: location) }
+    let before = state
+    let step = reduce(action, isReceived: false)
+    take(step, at: location)
+    check(step, before: before, assert: assert, at: location)
     await settle()
   }
 
-  /// Waits for an effect to send `expected`, reduces it, and checks the state change.
+  /// Waits for an effect to send `expected` and checks the state change it made (it was
+  /// reduced when it arrived).
   ///
   /// - Parameters:
   ///   - expected: The action an effect must send next (non-exhaustive: at some point;
-  ///     earlier actions are reduced without checks).
+  ///     earlier actions pass without checks).
   ///   - timeout: How long to wait; ``timeout`` by default.
   ///   - assert: Changes the expected state into what the state must now be.
   ///   - fileID: The caller's file, where a failure is reported; the default is right.
@@ -218,7 +270,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
   }
 
   /// Waits for an effect to send an action of the case `actionCase`, whatever it carries,
-  /// reduces it, and checks the state change: TCA's `receive(\.loaded)`.
+  /// and checks the state change it made: TCA's `receive(\.loaded)`.
   ///
   /// ```swift
   /// await store.receive(\.loaded) { $0.notes = [note] }   // Action is CasePathable
@@ -253,7 +305,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
   }
 
   /// Waits for an effect to send an action of the case `actionCase`, whatever it carries,
-  /// reduces it, and checks the state change.
+  /// and checks the state change it made.
   ///
   /// ```swift
   /// await store.receive(NotesAction.loadedCase) { $0.notes = [note] }
@@ -283,8 +335,8 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
       column: column)
   }
 
-  /// Waits for an effect to send an action that `isMatching` accepts, reduces it, and
-  /// checks the state change: TCA's `receive(_:)` with a predicate.
+  /// Waits for an effect to send an action that `isMatching` accepts and checks the state
+  /// change it made: TCA's `receive(_:)` with a predicate.
   ///
   /// ```swift
   /// await store.receive({ if case .loaded = $0 { true } else { false } }) {
@@ -357,23 +409,23 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
         }
         try? await Task.sleep(for: .milliseconds(1))
       }
-      let action = received.removeFirst()
-      if expected.matches(action) {
-        apply(
-          action, assert: assert, fileID: fileID, filePath: filePath, line: line, column: column)
+      let step = received.removeFirst()
+      let before = state
+      take(step, at: location)
+      if expected.matches(step.action) {
+        check(step, before: before, assert: assert, at: location)
         await settle()
         return
       }
       if exhaustivity == .on {
         reportIssue(
-          "Received an unexpected action (- expected, + received):" + expected.mismatch(action),
+          "Received an unexpected action (- expected, + received):"
+            + expected.mismatch(step.action),
           fileID: fileID, filePath: filePath, line: line, column: column)
+        await settle()
         return
       }
-      // Non-exhaustive: reduce the skipped action without checks and keep looking.
-      apply(
-        action, assert: nil, check: false, fileID: fileID, filePath: filePath, line: line,
-        column: column)
+      // Non-exhaustive: the skipped action passes without checks; keep looking.
     }
   }
 
@@ -397,20 +449,65 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     while effects.runningCount > 0, ContinuousClock.now < deadline {
       try? await Task.sleep(for: .milliseconds(1))
     }
-    if effects.runningCount > 0 {
+    checkEnd(
+      waited: timeout ?? self.timeout,
+      at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Fails if effects are still running (and cancels them) or, when exhaustive, if received
+  /// actions were left unhandled: what `finish()` checks after waiting, and what a store
+  /// dropped without `finish()` checks when it goes away.
+  private func checkEnd(waited: Duration, at location: SourceLocation) {
+    isFinished = true
+    Self.checkEnd(
+      effects: effects, unreceived: exhaustivity == .on ? received.map(\.action) : [],
+      waited: waited, at: location)
+  }
+
+  private static func checkEnd(
+    effects: EffectRunner<Action>, unreceived: [Action], waited: Duration?,
+    at location: SourceLocation
+  ) {
+    let (fileID, filePath, line, column) = (
+      location.fileID, location.filePath, location.line, location.column
+    )
+    // Going away, the store cannot wait for a cancelled effect to wind down: only those not
+    // cancelled count.
+    let running = waited == nil ? effects.uncancelledOrigins : effects.runningOrigins
+    if !running.isEmpty {
+      let when = waited.map { "after \($0)" } ?? "when the store went away without finish()"
       reportIssue(
-        "\(effects.runningCount) effect(s) still running after \(timeout ?? self.timeout), "
-          + "started by:\n"
-          + effects.runningOrigins.map { "  " + $0 }.joined(separator: "\n")
-          + "\nCancel them in the reducer; " + Self.clockHint,
+        "\(running.count) effect(s) still running \(when), started by:\n"
+          + running.map { "  " + $0 }.joined(separator: "\n")
+          + "\nCancel them in the reducer; " + clockHint,
         fileID: fileID, filePath: filePath, line: line, column: column)
       effects.cancelAll()
     }
-    if exhaustivity == .on, !received.isEmpty {
+    if !unreceived.isEmpty {
       reportIssue(
-        "\(received.count) received action(s) were not handled:\n"
-          + received.map { "  " + Self.shortDescription(of: $0) }.joined(separator: "\n"),
+        "\(unreceived.count) received action(s) were not handled:\n"
+          + unreceived.map { "  " + shortDescription(of: $0) }.joined(separator: "\n"),
         fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+  }
+
+  /// A store dropped without ``finish(timeout:fileID:filePath:line:column:)`` (or with
+  /// actions sent after it) checks what `finish()` would, without waiting, and reports
+  /// where it was made: effects still running and, when exhaustive, actions not received.
+  ///
+  /// A test store goes away where the test that made it ends, on the main actor: the check
+  /// runs there at once, inside the test, and reports into it.
+  deinit {
+    guard !isFinished else { return }
+    let (effects, location) = (effects, location)
+    let unreceived = exhaustivity == .on ? received.map(\.action) : []
+    let check = { @MainActor in
+      Self.checkEnd(effects: effects, unreceived: unreceived, waited: nil, at: location)
+    }
+    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+      Task.immediate(operation: check)
+    } else {
+      Task(operation: check)
     }
   }
 
@@ -426,28 +523,45 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     return "\n\(effects.runningCount) effect(s) still running: " + Self.clockHint
   }
 
-  /// Reduces `action` into ``state`` and runs its effect, remembering the action as what
-  /// started the effect's tasks; returns the mistakes the reducers reported
-  /// (`ReducerMistakes`: an `ifLet`'s child action without child state).
-  private func reduce(_ action: Action) -> [String] {
+  /// An action an effect sent: reduced now, or after the action being reduced.
+  private func arrive(_ action: Action) {
+    isFinished = false
+    if isReducing {
+      arrivals.append(action)
+    } else {
+      reduce(action, isReceived: true)
+    }
+  }
+
+  /// Reduces `action` into the current state and runs its effect, remembering the action as
+  /// what started the effect's tasks; then reduces the actions the effect sent at once.
+  /// A received action joins the received queue before those.
+  @discardableResult
+  private func reduce(_ action: Action, isReceived: Bool) -> Step {
+    isReducing = true
+    defer { isReducing = false }
+    let step = reduceOne(action)
+    if isReceived { received.append(step) }
+    while let next = arrivals.popFirst() { received.append(reduceOne(next)) }
+    return step
+  }
+
+  private func reduceOne(_ action: Action) -> Step {
     let mistakes = Mutex<[String]>([])
     let report: @Sendable (String) -> Void = { mistake in mistakes.withLock { $0.append(mistake) } }
-    var next = state
+    var next = current
     let effect = ReducerMistakes.$report.withValue(report) {
       reducer.reduce(into: &next, action: action)
     }
-    state = next
+    current = next
     if !effect.isNone { effects.run(effect, origin: Self.shortDescription(of: action)) }
-    return mistakes.withLock { $0 }
+    return Step(action: action, state: next, mistakes: mistakes.withLock { $0 })
   }
 
-  /// Reduces and drops every action received so far, without checks.
+  /// Drops every action received so far without checks; ``state`` becomes the state the
+  /// last one made.
   public func skipReceivedActions() {
-    while let action = received.popFirst() {
-      for mistake in reduce(action) {
-        reportIssue(mistake + "\nafter the action " + Self.shortDescription(of: action))
-      }
-    }
+    while let step = received.popFirst() { take(step, at: nil) }
   }
 
   /// Cancels every running effect, so that ``finish(timeout:fileID:filePath:line:column:)``
@@ -456,24 +570,31 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     effects.cancelAll()
   }
 
-  private func apply(
-    _ action: Action,
-    assert: ((inout State) throws -> Void)?,
-    check: Bool = true,
-    fileID: StaticString,
-    filePath: StaticString,
-    line: UInt,
-    column: UInt
-  ) {
-    let before = state
-    let mistakes = reduce(action)
-    let after = state
-    for mistake in mistakes {
-      reportIssue(
-        mistake + "\nafter the action " + Self.shortDescription(of: action),
-        fileID: fileID, filePath: filePath, line: line, column: column)
+  /// Makes `step`'s state the checked ``state``, reporting the mistakes its reducers made.
+  private func take(_ step: Step, at location: SourceLocation?) {
+    isFinished = false
+    state = step.state
+    for mistake in step.mistakes {
+      let message = mistake + "\nafter the action " + Self.shortDescription(of: step.action)
+      if let location {
+        reportIssue(
+          message, fileID: location.fileID, filePath: location.filePath, line: location.line,
+          column: location.column)
+      } else {
+        reportIssue(message)
+      }
     }
-    guard check else { return }
+  }
+
+  /// Checks that `step` changed the state from `before` as `assert` says.
+  private func check(
+    _ step: Step, before: State, assert: ((inout State) throws -> Void)?,
+    at location: SourceLocation
+  ) {
+    let (fileID, filePath, line, column) = (
+      location.fileID, location.filePath, location.line, location.column
+    )
+    let after = step.state
     var expected = exhaustivity == .on ? before : after
     do {
       try assert?(&expected)
@@ -487,7 +608,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
       let difference = diff(expected, after).map { "\n\($0)" } ?? ""
       reportIssue(
         "The state is not as expected (- expected, + actual):" + difference
-          + "\nafter the action " + Self.shortDescription(of: action),
+          + "\nafter the action " + Self.shortDescription(of: step.action),
         fileID: fileID, filePath: filePath, line: line, column: column)
     }
   }

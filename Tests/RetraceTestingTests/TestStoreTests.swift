@@ -120,6 +120,7 @@ import Testing
     } matching: { issue in
       String(describing: issue).contains("unexpected action")
     }
+    await store.finish()
   }
 
   @Test func nonExhaustiveStoresCheckOnlyWhatIsStated() async {
@@ -169,7 +170,11 @@ import Testing
     }
     let message = try #require(messages.all.first)
     #expect(message.contains("after the action LoadAction.load"))
-    store.cancelInFlightEffects()
+    await store.receive(.loaded(["a"])) {
+      $0.isLoading = false
+      $0.items = ["a"]
+    }
+    await store.finish()
   }
 }
 

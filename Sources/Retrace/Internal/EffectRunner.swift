@@ -79,6 +79,12 @@ package final class EffectRunner<Action: Sendable> {
     origins.sorted { $0.key < $1.key }.map(\.value)
   }
 
+  /// What started each running task that was given an origin and is not cancelled, oldest
+  /// first: a cancelled task may still be winding down, but it is on its way out.
+  package var uncancelledOrigins: [String] {
+    origins.filter { tasks[$0.key]?.isCancelled == false }.sorted { $0.key < $1.key }.map(\.value)
+  }
+
   /// Starts `effect`; `origin`, when given, says what started it, for
   /// ``runningOrigins``.
   package func run(_ effect: Effect<Action>, origin: String? = nil) {

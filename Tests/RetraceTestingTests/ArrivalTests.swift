@@ -1,0 +1,157 @@
+import Dependencies
+import Retrace
+import RetraceDependencies
+import RetraceTesting
+import Testing
+
+// When a test store reduces an effect's action (as it arrives, as TCA's does), and what it
+// checks when it goes away without `finish()`.
+
+private struct TickState: Equatable, Sendable {
+  var ticks = 0
+  var loaded: [Int] = []
+  var started = false
+  var followed = false
+}
+
+private enum TickAction: Equatable, Sendable {
+  case start
+  case stop
+  case tick
+  case loaded(Int)
+  case begin
+  case follow
+  case wait
+}
+
+/// A timer whose every tick loads something, the shape of a polling feature; `begin` sends
+/// `follow` at once; `wait` starts an effect that outlives any test.
+private struct TickFeature: Reducer {
+  @Dependency(\.continuousClock) var clock
+
+  func reduce(into state: inout TickState, action: TickAction) -> Effect<TickAction> {
+    switch action {
+    case .start:
+      state.started = true
+      return .timer(id: "poll", every: .seconds(1), clock: clock) { .tick }
+    case .stop:
+      state.started = false
+      return .cancel(id: "poll")
+    case .tick:
+      state.ticks += 1
+      let tick = state.ticks
+      return .run { send in await send(.loaded(tick)) }
+    case .loaded(let tick):
+      state.loaded.append(tick)
+      return .none
+    case .begin:
+      state.started = true
+      return .send(.follow)
+    case .follow:
+      state.followed = true
+      return .none
+    case .wait:
+      return .run { _ in try await Task.sleep(for: .seconds(3_600)) }
+    }
+  }
+}
+
+@MainActor
+@Suite struct ArrivalTests {
+  /// Each tick is reduced when it arrives and starts its load then: an advance of two
+  /// intervals gives tick, loaded, tick, loaded, as in TCA.
+  @Test func anEffectsActionIsReducedWhenItArrives() async {
+    let store = TestStore(initialState: TickState(), reducer: TickFeature())
+    await store.send(.start) { $0.started = true }
+    await store.advance(by: .seconds(2))
+    await store.receive(.tick) { $0.ticks = 1 }
+    await store.receive(.loaded(1)) { $0.loaded = [1] }
+    await store.receive(.tick) { $0.ticks = 2 }
+    await store.receive(.loaded(2)) { $0.loaded = [1, 2] }
+    await store.send(.stop) { $0.started = false }
+    await store.finish()
+  }
+
+  /// `state` is what the test has checked: an action that arrived waits, reduced, until
+  /// `receive` takes it.
+  @Test func stateIsWhatTheTestHasChecked() async {
+    let store = TestStore(initialState: TickState(), reducer: TickFeature())
+    await store.send(.start) { $0.started = true }
+    await store.advance(by: .seconds(1))
+    #expect(store.receivedActions == [.tick, .loaded(1)])
+    #expect(store.state.ticks == 0)
+    await store.receive(.tick) { $0.ticks = 1 }
+    #expect(store.state.ticks == 1)
+    #expect(store.state.loaded == [])
+    await store.receive(.loaded(1)) { $0.loaded = [1] }
+    await store.send(.stop) { $0.started = false }
+    await store.finish()
+  }
+
+  /// An action an effect sends at once is reduced after the action that sent it: the sent
+  /// action's check does not see it.
+  @Test func anActionSentAtOnceComesAfterTheOneThatSentIt() async {
+    let store = TestStore(initialState: TickState(), reducer: TickFeature())
+    await store.send(.begin) { $0.started = true }
+    await store.receive(.follow) { $0.followed = true }
+    await store.finish()
+  }
+
+  /// Non-exhaustive: a send after actions that arrived follows them, and its check starts
+  /// from the state they made.
+  @Test func aNonExhaustiveSendFollowsTheActionsThatArrived() async {
+    let store = TestStore(initialState: TickState(), reducer: TickFeature())
+    store.exhaustivity = .off
+    await store.send(.start)
+    await store.advance(by: .seconds(1))
+    await store.send(.stop) {
+      #expect($0.loaded == [1])
+      $0.started = false
+    }
+    #expect(store.state == TickState(ticks: 1, loaded: [1], started: false))
+    #expect(store.receivedActions.isEmpty)
+    await store.finish()
+  }
+
+  /// A store that goes away without `finish()` while an effect runs fails the test, where
+  /// the store was made, and cancels the effect.
+  @Test func aStoreDroppedWithAnEffectRunningFailsTheTest() async {
+    // The closure runs on the main actor, as a test does: the store goes away there, and
+    // checks at once.
+    await withKnownIssue { @MainActor in
+      let store = TestStore(initialState: TickState(), reducer: TickFeature())
+      await store.send(.wait)
+    } matching: { issue in
+      let text = String(describing: issue)
+      return text.contains("still running when the store went away without finish()")
+        && text.contains("TickAction.wait")
+    }
+  }
+
+  /// A store that goes away with an action nobody received fails the test.
+  @Test func aStoreDroppedWithAnUnreceivedActionFailsTheTest() async {
+    // The closure runs on the main actor, as a test does: the store goes away there, and
+    // checks at once.
+    await withKnownIssue { @MainActor in
+      let store = TestStore(initialState: TickState(), reducer: TickFeature())
+      await store.send(.begin) { $0.started = true }
+    } matching: { issue in
+      String(describing: issue).contains("were not handled")
+    }
+  }
+
+  /// A store whose effects the test cancelled goes away without a failure, though the
+  /// cancelled tasks may not have ended yet.
+  @Test func aStoreWhoseEffectsWereCancelledPassesWhenDropped() async {
+    let store = TestStore(initialState: TickState(), reducer: TickFeature())
+    await store.send(.wait)
+    store.cancelInFlightEffects()
+  }
+
+  /// A non-exhaustive store that goes away with an action nobody received passes.
+  @Test func aNonExhaustiveStoreDroppedWithAnUnreceivedActionPasses() async {
+    let store = TestStore(initialState: TickState(), reducer: TickFeature())
+    store.exhaustivity = .off
+    await store.send(.begin)
+  }
+}
