@@ -263,9 +263,9 @@ extension Effect.Operation: Sendable where Action: Sendable {}
 /// compares its identifier with the waiting one's on every action it drops.
 @usableFromInline
 struct EffectID: Hashable, Sendable {
-  let base: any Hashable & Sendable
+  @usableFromInline let base: any Hashable & Sendable
 
-  init(_ base: some Hashable & Sendable) {
+  @usableFromInline init(_ base: some Hashable & Sendable) {
     self.base = base
   }
 

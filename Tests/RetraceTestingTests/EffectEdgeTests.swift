@@ -7,8 +7,7 @@ import Testing
 @testable import RetraceTesting
 
 // Effects at their edges: a wait cancelled as it comes due, identifiers inside a collection's
-// rows, a throttle whose sheet is dismissed, a debounce of no time, and an advance that
-// would never end.
+// rows, a debounce of no time, and an advance that would never end.
 
 private struct EdgeState: Equatable, Sendable {
   var got: [Int] = []
@@ -126,20 +125,6 @@ struct EffectEdgeTests {
     await store.send(.remove(1)) { $0.rows.remove(id: 1) }
     await store.advance(by: .seconds(1))
     await store.receive(.row(id: 2, action: .searched("b"))) { $0.rows[id: 2]?.searched = ["b"] }
-    await store.finish()
-  }
-
-  /// A throttle's window ends with the sheet it ran in: the next sheet's first tap is not
-  /// held back by the dismissed one's window.
-  @Test func aThrottleWindowEndsWithItsSheet() async {
-    let store = TestStore(initialState: EdgeHost(), reducer: edgeHost)
-    await store.send(.present) { $0.sheet = EdgeSheet() }
-    await store.send(.sheet(.tap(1)))
-    await store.receive(.sheet(.refreshed(1))) { $0.sheet?.refreshed = [1] }
-    await store.send(.dismiss) { $0.sheet = nil }
-    await store.send(.present) { $0.sheet = EdgeSheet() }
-    await store.send(.sheet(.tap(3)))
-    await store.receive(.sheet(.refreshed(3))) { $0.sheet?.refreshed = [3] }
     await store.finish()
   }
 
@@ -300,52 +285,3 @@ private let edgeRowList = Reduce<EdgeRowList, EdgeRowListAction> { state, action
   return .none
 }
 .forEach(\.rows, action: EdgeRowListAction.rowCase, element: EdgeRowFeature())
-
-// MARK: A sheet that throttles
-
-private struct EdgeSheet: Equatable, Sendable {
-  var refreshed: [Int] = []
-}
-
-private enum EdgeSheetAction: Equatable, Sendable {
-  case tap(Int)
-  case refreshed(Int)
-}
-
-private struct EdgeSheetFeature: Reducer {
-  func reduce(into state: inout EdgeSheet, action: EdgeSheetAction) -> Effect<EdgeSheetAction> {
-    @Dependency(\.continuousClock) var clock
-    switch action {
-    case .tap(let number):
-      return .send(.refreshed(number))
-        .throttle(id: "refresh", for: .seconds(1), clock: clock, latest: true)
-    case .refreshed(let number):
-      state.refreshed.append(number)
-      return .none
-    }
-  }
-}
-
-private struct EdgeHost: Equatable, Sendable {
-  var sheet: EdgeSheet?
-}
-
-private enum EdgeHostAction: Equatable, Sendable {
-  case present
-  case dismiss
-  case sheet(EdgeSheetAction)
-
-  static let sheetCase = ActionCase<EdgeHostAction, EdgeSheetAction>(
-    embed: EdgeHostAction.sheet,
-    extract: { if case .sheet(let action) = $0 { action } else { nil } })
-}
-
-private let edgeHost = Reduce<EdgeHost, EdgeHostAction> { state, action in
-  switch action {
-  case .present: state.sheet = EdgeSheet()
-  case .dismiss: state.sheet = nil
-  case .sheet: break
-  }
-  return .none
-}
-.ifLet(\.sheet, action: EdgeHostAction.sheetCase, then: EdgeSheetFeature())

@@ -361,6 +361,20 @@ let hostReducer = Reduce<HostState, HostAction> { state, action in
     await store.finish()
   }
 
+  /// A throttle's window ends with the sheet it ran in: the next sheet's first tap is not
+  /// held back by the dismissed one's window.
+  @Test func aThrottleWindowEndsWithItsSheet() async {
+    let store = TestStore(initialState: HostState(), reducer: hostReducer)
+    await store.send(.present) { $0.sheet = SheetState() }
+    await store.send(.sheet(.tap(1)))
+    await store.receive(.sheet(.refreshed(1))) { $0.sheet?.refreshed = [1] }
+    await store.send(.dismiss) { $0.sheet = nil }
+    await store.send(.present) { $0.sheet = SheetState() }
+    await store.send(.sheet(.tap(3)))
+    await store.receive(.sheet(.refreshed(3))) { $0.sheet?.refreshed = [3] }
+    await store.finish()
+  }
+
   @Test func aThrottledEffectWaitingInADismissedSheetNeverRuns() async {
     let store = TestStore(initialState: HostState(), reducer: hostReducer)
     await store.send(.present) { $0.sheet = SheetState() }

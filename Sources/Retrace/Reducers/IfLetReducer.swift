@@ -90,23 +90,24 @@ extension IfLetReducer: Sendable where Parent: Sendable, Child: Sendable {}
 @usableFromInline
 struct ChildEffectID: Hashable, Sendable {
   @usableFromInline let keyPath: AnyKeyPath & Sendable
-  @usableFromInline let id: (any Hashable & Sendable)?
+  /// The child's identity, compared as an effect's identifier is: by type, then value.
+  @usableFromInline let id: EffectID?
 
   @inlinable
   init(_ keyPath: AnyKeyPath & Sendable, id: (any Hashable & Sendable)?) {
     self.keyPath = keyPath
-    self.id = id
+    self.id = id.map { EffectID($0) }
   }
 
   @inlinable
   static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.keyPath == rhs.keyPath && lhs.id.map { AnyHashable($0) } == rhs.id.map { AnyHashable($0) }
+    lhs.keyPath == rhs.keyPath && lhs.id == rhs.id
   }
 
   @inlinable
   func hash(into hasher: inout Hasher) {
     hasher.combine(keyPath)
-    hasher.combine(id.map { AnyHashable($0) })
+    hasher.combine(id)
   }
 }
 
