@@ -1,8 +1,9 @@
 import Dependencies
 import Retrace
 import RetraceDependencies
-import RetraceTesting
 import Testing
+
+@testable import RetraceTesting
 
 // When a test store reduces an effect's action (as it arrives, as TCA's does), and what it
 // checks when it goes away without `finish()`.
@@ -22,6 +23,7 @@ private enum TickAction: Equatable, Sendable {
   case begin
   case follow
   case wait
+  case echo
 }
 
 /// A timer whose every tick loads something, the shape of a polling feature; `begin` sends
@@ -52,6 +54,8 @@ private struct TickFeature: Reducer {
       return .none
     case .wait:
       return .run { _ in try await Task.sleep(for: .seconds(3_600)) }
+    case .echo:
+      return .send(.echo)
     }
   }
 }
@@ -146,6 +150,20 @@ private struct TickFeature: Reducer {
     let store = TestStore(initialState: TickState(), reducer: TickFeature())
     await store.send(.wait)
     store.cancelInFlightEffects()
+  }
+
+  /// An action whose effect sends it again at once would reduce without end: past the
+  /// limit, the test fails and the store stops, instead of holding the test for good.
+  @Test func anActionThatSendsItselfAtOnceFailsInsteadOfHanging() async {
+    await withKnownIssue { @MainActor in
+      let store = TestStore(initialState: TickState(), reducer: TickFeature())
+      store.arrivalLimit = 100
+      await store.send(.echo)
+      #expect(store.receivedActions.count == 100)
+      store.skipReceivedActions()
+    } matching: { issue in
+      String(describing: issue).contains("led to more than 100 actions sent at once")
+    }
   }
 
   /// A non-exhaustive store that goes away with an action nobody received passes.
