@@ -51,9 +51,14 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
   private var current: State
   /// The actions effects sent, each with the state it made, that `receive` has not taken.
   private var received = Deque<Step>()
-  /// Actions an effect sent while another action was being reduced, reduced after it.
-  private var arrivals = Deque<Action>()
+  /// Actions an effect sent while another action was being reduced, reduced after it, each
+  /// with its place in the chain of actions sent at once (1: sent by the first action).
+  private var arrivals = Deque<(action: Action, depth: Int)>()
   private var isReducing = false
+  /// The place in its chain of the action being reduced.
+  private var reducingDepth = 0
+  /// How many actions effects have sent, ever: while it moves, effects are still at work.
+  private var arrivalCount = 0
   /// Whether `finish()` has checked the store since the last action, so that going away
   /// checks nothing again.
   private var isFinished = false
@@ -191,14 +196,24 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     let deadline = ContinuousClock.now + timeout
     // An effect that sends an action hops to the main actor and back: the executor is idle
     // in between, so idle must hold across main-actor turns.
+    // Sampling idleness alone misses an effect that sends in a loop: each time it is looked
+    // at, its job has just handed an action to the main actor. So the executor's jobs and
+    // the actions that arrived must not have moved across the idle turns either.
     var idleTurns = 0
+    var seen = (jobs: executor.jobCount, arrivals: arrivalCount)
     while idleTurns < 3, ContinuousClock.now < deadline {
-      if executor.isIdle {
+      let now = (jobs: executor.jobCount, arrivals: arrivalCount)
+      if executor.isIdle, now == seen {
         idleTurns += 1
         await Task.yield()
       } else {
         idleTurns = 0
-        try? await Task.sleep(for: .microseconds(50))
+        seen = now
+        if executor.isIdle {
+          await Task.yield()
+        } else {
+          try? await Task.sleep(for: .microseconds(50))
+        }
       }
     }
   }
@@ -461,16 +476,32 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     isFinished = true
     Self.checkEnd(
       effects: effects, unreceived: exhaustivity == .on ? received.map(\.action) : [],
-      waited: waited, at: location)
+      mistakes: Self.mistakes(in: received), waited: waited, at: location)
+    // Reported: a later `receive` of these steps does not report their mistakes again.
+    received = Deque(received.map { Step(action: $0.action, state: $0.state, mistakes: []) })
+  }
+
+  /// The mistakes the reducers made in `steps`, each with its action.
+  nonisolated private static func mistakes(in steps: Deque<Step>) -> [(
+    mistake: String, action: Action
+  )] {
+    steps.flatMap { step in step.mistakes.map { ($0, step.action) } }
   }
 
   private static func checkEnd(
-    effects: EffectRunner<Action>, unreceived: [Action], waited: Duration?,
+    effects: EffectRunner<Action>, unreceived: [Action],
+    mistakes: [(mistake: String, action: Action)], waited: Duration?,
     at location: SourceLocation
   ) {
     let (fileID, filePath, line, column) = (
       location.fileID, location.filePath, location.line, location.column
     )
+    // A mistake fails the test whatever the exhaustivity, received or not, as in TCA.
+    for (mistake, action) in mistakes {
+      reportIssue(
+        mistakeMessage(mistake, after: action),
+        fileID: fileID, filePath: filePath, line: line, column: column)
+    }
     // Going away, the store cannot wait for a cancelled effect to wind down: only those not
     // cancelled count.
     let running = waited == nil ? effects.uncancelledOrigins : effects.runningOrigins
@@ -501,14 +532,21 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     guard !isFinished else { return }
     let (effects, location) = (effects, location)
     let unreceived = exhaustivity == .on ? received.map(\.action) : []
+    let mistakes = Self.mistakes(in: received)
     let check = { @MainActor in
-      Self.checkEnd(effects: effects, unreceived: unreceived, waited: nil, at: location)
+      Self.checkEnd(
+        effects: effects, unreceived: unreceived, mistakes: mistakes, waited: nil, at: location)
     }
     if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
       Task.immediate(operation: check)
     } else {
       Task(operation: check)
     }
+  }
+
+  /// A reducer's mistake as a failure shows it, with the action it was made in.
+  private static func mistakeMessage(_ mistake: String, after action: Action) -> String {
+    mistake + "\nafter the action " + shortDescription(of: action)
   }
 
   /// Why an effect may not have finished or sent its action yet.
@@ -526,8 +564,9 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
   /// An action an effect sent: reduced now, or after the action being reduced.
   private func arrive(_ action: Action) {
     isFinished = false
+    arrivalCount += 1
     if isReducing {
-      arrivals.append(action)
+      arrivals.append((action, reducingDepth + 1))
     } else {
       reduce(action, isReceived: true)
     }
@@ -540,29 +579,29 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
   private func reduce(_ action: Action, isReceived: Bool) -> Step {
     isReducing = true
     defer { isReducing = false }
+    reducingDepth = 0
     let step = reduceOne(action)
     if isReceived { received.append(step) }
-    var reduced = 0
-    while let next = arrivals.popFirst() {
+    while let (next, depth) = arrivals.popFirst() {
       // A `.send` whose action sends itself again at once would hold the test for good, as
-      // it holds a store: past a limit, the test fails and the rest is dropped.
-      guard reduced < arrivalLimit else {
+      // it holds a store: past a limit of links, the test fails and the rest is dropped.
+      guard depth <= arrivalLimit else {
         reportIssue(
           """
-          \(Self.shortDescription(of: action)) led to more than \(arrivalLimit) actions sent \
-          at once, one after another (an action whose effect sends it again with .send?); \
-          the store stopped reducing them.
+          \(Self.shortDescription(of: action)) led to a chain of more than \(arrivalLimit) \
+          actions, each sent at once by the one before (an action whose effect sends it again \
+          with .send?); the store stopped reducing them.
           """)
         arrivals.removeAll()
         break
       }
+      reducingDepth = depth
       received.append(reduceOne(next))
-      reduced += 1
     }
     return step
   }
 
-  /// The most actions effects send at once, one leading to the next, after one action.
+  /// The longest chain of actions sent at once, each by the one before, after one action.
   var arrivalLimit = 10_000
 
   private func reduceOne(_ action: Action) -> Step {
@@ -594,7 +633,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     isFinished = false
     state = step.state
     for mistake in step.mistakes {
-      let message = mistake + "\nafter the action " + Self.shortDescription(of: step.action)
+      let message = Self.mistakeMessage(mistake, after: step.action)
       if let location {
         reportIssue(
           message, fileID: location.fileID, filePath: location.filePath, line: location.line,

@@ -13,6 +13,8 @@ private struct TickState: Equatable, Sendable {
   var loaded: [Int] = []
   var started = false
   var followed = false
+  var items = 0
+  var child: Int?
 }
 
 private enum TickAction: Equatable, Sendable {
@@ -24,7 +26,22 @@ private enum TickAction: Equatable, Sendable {
   case follow
   case wait
   case echo
+  case burst
+  case item
+  case fanOut(Int)
+  case pokeChild
+  case child(Int)
+
+  static let childCase = ActionCase<TickAction, Int>(
+    embed: { .child($0) }, extract: { if case .child(let n) = $0 { n } else { nil } })
 }
+
+private let tickFeature = TickFeature().ifLet(
+  \.child, action: TickAction.childCase,
+  then: Reduce<Int, Int> { state, number in
+    state += number
+    return .none
+  })
 
 /// A timer whose every tick loads something, the shape of a polling feature; `begin` sends
 /// `follow` at once; `wait` starts an effect that outlives any test.
@@ -56,6 +73,22 @@ private struct TickFeature: Reducer {
       return .run { _ in try await Task.sleep(for: .seconds(3_600)) }
     case .echo:
       return .send(.echo)
+    case .burst:
+      // A thousand actions, then a sleep on the store's clock.
+      return .run { [clock] send in
+        for _ in 0..<1_000 { await send(.item) }
+        try await clock.sleep(for: .seconds(1))
+        await send(.loaded(0))
+      }
+    case .item:
+      state.items += 1
+      return .none
+    case .fanOut(let count):
+      return .merge((0..<count).map { _ in .send(.item) })
+    case .pokeChild:
+      return .run { send in await send(.child(1)) }
+    case .child:
+      return .none
     }
   }
 }
@@ -162,8 +195,51 @@ private struct TickFeature: Reducer {
       #expect(store.receivedActions.count == 100)
       store.skipReceivedActions()
     } matching: { issue in
-      String(describing: issue).contains("led to more than 100 actions sent at once")
+      String(describing: issue).contains("led to a chain of more than 100 actions")
     }
+  }
+
+  /// An effect that sends many actions, then sleeps, has reached its sleep when `send`
+  /// returns: the advance wakes it. Watching the executor alone, the store saw it idle
+  /// between two of its actions, and moved the clock before the effect slept.
+  @Test func anEffectThatSendsManyActionsHasSettledBeforeTheClockMoves() async {
+    let store = TestStore(initialState: TickState(), reducer: TickFeature())
+    store.exhaustivity = .off
+    await store.send(.burst)
+    await store.advance(by: .seconds(1))
+    await store.receive(.loaded(0)) {
+      #expect($0.items == 1_000)
+      $0.loaded = [0]
+    }
+    await store.finish()
+  }
+
+  /// A reducer's mistake in an action no one received still fails the test, whatever the
+  /// exhaustivity, as in TCA: an `ifLet` that got a child action while its child was `nil`.
+  @Test(arguments: [Exhaustivity.on, .off])
+  func aMistakeInAnActionNotReceivedFailsTheTest(exhaustivity: Exhaustivity) async {
+    let messages = IssueMessages()
+    await withKnownIssue { @MainActor in
+      let store = TestStore(initialState: TickState(), reducer: tickFeature)
+      store.exhaustivity = exhaustivity
+      await store.send(.pokeChild)
+      await store.finish()
+    } matching: { issue in
+      messages.append(String(describing: issue))
+      return true
+    }
+    #expect(
+      messages.all.contains { $0.contains("received a child action when its child state was nil") })
+  }
+
+  /// The limit is on a chain's length, not on how many actions one action sends at once.
+  @Test func manyActionsSentAtOnceAreNoChain() async {
+    let store = TestStore(initialState: TickState(), reducer: TickFeature())
+    store.arrivalLimit = 100
+    store.exhaustivity = .off
+    await store.send(.fanOut(101))
+    store.skipReceivedActions()
+    #expect(store.state.items == 101)
   }
 
   /// A non-exhaustive store that goes away with an action nobody received passes.

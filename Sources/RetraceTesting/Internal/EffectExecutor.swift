@@ -13,9 +13,11 @@ import Synchronization
 final class EffectExecutor: TaskExecutor {
   private let queue = DispatchQueue(label: "RetraceTesting.TestStore.effects")
   private let pending = Atomic<Int>(0)
+  private let enqueued = Atomic<Int>(0)
 
   func enqueue(_ job: consuming ExecutorJob) {
     pending.add(1, ordering: .sequentiallyConsistent)
+    enqueued.add(1, ordering: .sequentiallyConsistent)
     let job = UnownedJob(job)
     queue.async { [self] in
       job.runSynchronously(on: asUnownedTaskExecutor())
@@ -25,4 +27,7 @@ final class EffectExecutor: TaskExecutor {
 
   /// Whether no job is queued or running.
   var isIdle: Bool { pending.load(ordering: .sequentiallyConsistent) == 0 }
+
+  /// How many jobs have been queued, ever: while it moves, the effects are still at work.
+  var jobCount: Int { enqueued.load(ordering: .sequentiallyConsistent) }
 }
