@@ -24,7 +24,8 @@ import Synchronization
 /// `receive(_:)`, and ``finish(timeout:fileID:filePath:line:column:)`` fails while effects
 /// are still running or actions are left unreceived. A store dropped without `finish()`
 /// makes the same checks when it goes away, without waiting. Set ``exhaustivity`` to
-/// ``Exhaustivity/off`` to assert only what you care about.
+/// ``Exhaustivity/off`` to assert only what you care about: as in TCA, a non-exhaustive
+/// store lets effects run on and actions go unreceived without failing.
 ///
 /// As in TCA, an action an effect sends is reduced as soon as it arrives, and the effects it
 /// returns start then; `receive` checks the state it made.
@@ -444,8 +445,11 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     }
   }
 
-  /// Waits for running effects to finish, then fails if any is still running or (when
-  /// exhaustive) if received actions were left unhandled.
+  /// Waits for running effects to finish, then, when exhaustive, fails if any is still
+  /// running (and cancels it) or if received actions were left unhandled.
+  ///
+  /// A non-exhaustive store waits the same, then leaves running effects running, as TCA's
+  /// `.off` does. A reducer's mistake fails the test either way.
   ///
   /// - Parameters:
   ///   - timeout: How long to wait; ``timeout`` by default.
@@ -469,13 +473,14 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
       at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
-  /// Fails if effects are still running (and cancels them) or, when exhaustive, if received
-  /// actions were left unhandled: what `finish()` checks after waiting, and what a store
-  /// dropped without `finish()` checks when it goes away.
+  /// Fails for the reducers' mistakes and, when exhaustive, if effects are still running (and
+  /// cancels them) or received actions were left unhandled: what `finish()` checks after
+  /// waiting, and what a store dropped without `finish()` checks when it goes away.
   private func checkEnd(waited: Duration, at location: SourceLocation) {
     isFinished = true
     Self.checkEnd(
-      effects: effects, unreceived: exhaustivity == .on ? received.map(\.action) : [],
+      effects: effects, exhaustive: exhaustivity == .on,
+      unreceived: received.map(\.action),
       mistakes: Self.mistakes(in: received), waited: waited, at: location)
     // Reported: a later `receive` of these steps does not report their mistakes again.
     received = Deque(received.map { Step(action: $0.action, state: $0.state, mistakes: []) })
@@ -489,7 +494,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
   }
 
   private static func checkEnd(
-    effects: EffectRunner<Action>, unreceived: [Action],
+    effects: EffectRunner<Action>, exhaustive: Bool, unreceived: [Action],
     mistakes: [(mistake: String, action: Action)], waited: Duration?,
     at location: SourceLocation
   ) {
@@ -501,6 +506,12 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
       reportIssue(
         mistakeMessage(mistake, after: action),
         fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+    // A non-exhaustive store lets effects run on, as TCA's `.off` does: `finish()` leaves
+    // them running, and a store going away cancels them without a word.
+    guard exhaustive else {
+      if waited == nil { effects.cancelAll() }
+      return
     }
     // Going away, the store cannot wait for a cancelled effect to wind down: only those not
     // cancelled count.
@@ -524,18 +535,20 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
 
   /// A store dropped without ``finish(timeout:fileID:filePath:line:column:)`` (or with
   /// actions sent after it) checks what `finish()` would, without waiting, and reports
-  /// where it was made: effects still running and, when exhaustive, actions not received.
+  /// where it was made: when exhaustive, effects still running and actions not received. A
+  /// non-exhaustive store cancels its running effects without a word.
   ///
   /// A test store goes away where the test that made it ends, on the main actor: the check
   /// runs there at once, inside the test, and reports into it.
   deinit {
     guard !isFinished else { return }
-    let (effects, location) = (effects, location)
-    let unreceived = exhaustivity == .on ? received.map(\.action) : []
+    let (effects, location, exhaustive) = (effects, location, exhaustivity == .on)
+    let unreceived = received.map(\.action)
     let mistakes = Self.mistakes(in: received)
     let check = { @MainActor in
       Self.checkEnd(
-        effects: effects, unreceived: unreceived, mistakes: mistakes, waited: nil, at: location)
+        effects: effects, exhaustive: exhaustive, unreceived: unreceived, mistakes: mistakes,
+        waited: nil, at: location)
     }
     if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
       Task.immediate(operation: check)
@@ -554,11 +567,13 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     "a debounce, throttle, timer or sleep on the store's clock waits until advance(by:) moves it."
   }
 
-  /// What a `receive` that timed out adds when effects are still running: they may be
-  /// waiting on ``clock``.
+  /// What a `receive` that timed out adds when effects are still running: the actions that
+  /// started them, as `finish()` names them, and that they may be waiting on ``clock``.
   private var runningEffectsHint: String {
-    guard effects.runningCount > 0 else { return "" }
-    return "\n\(effects.runningCount) effect(s) still running: " + Self.clockHint
+    let running = effects.runningOrigins
+    guard !running.isEmpty else { return "" }
+    return "\n\(running.count) effect(s) still running, started by:\n"
+      + running.map { "  " + $0 }.joined(separator: "\n") + "\nNote: " + Self.clockHint
   }
 
   /// An action an effect sent: reduced now, or after the action being reduced.

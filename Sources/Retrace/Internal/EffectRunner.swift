@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Runs effects for a store (and for the test store), keeping track of their tasks so that
 /// they can be cancelled by identifier and awaited.
 @MainActor
@@ -15,6 +17,11 @@ package final class EffectRunner<Action: Sendable> {
   /// Where the effects' nonisolated work runs: the global executor unless a test store
   /// gives its own, which knows when no effect has work left to run.
   private let executor: (any TaskExecutor)?
+  /// With an executor of its own (a test store's), the keys of the tasks whose work has
+  /// returned but which have not yet taken themselves off ``tasks`` on the main actor: they
+  /// no longer count as running, so that a check made in between (a test store dropped just
+  /// after its last action) does not see them.
+  private let ended: EndedKeys?
   /// The debounced effects waiting, by identifier: the latest effect and the window whose
   /// deadline each newer one moves.
   private var debouncing: [EffectID: Waiting] = [:]
@@ -68,21 +75,41 @@ package final class EffectRunner<Action: Sendable> {
     executor: (any TaskExecutor)? = nil, send: @escaping @MainActor @Sendable (Action) -> Void
   ) {
     self.executor = executor
+    self.ended = executor == nil ? nil : EndedKeys()
     self.send = send
   }
 
+  /// The keys of tasks whose work has returned, marked where the work ran.
+  private final class EndedKeys: Sendable {
+    let keys = Mutex<Set<Int>>([])
+  }
+
+  /// Runs an effect's work, then marks its task ended before the task hops back to the
+  /// main actor: on the test store's executor, so that once that executor is idle, every
+  /// effect whose work has returned is marked.
+  nonisolated private static func perform(
+    _ work: @Sendable (Send<Action>) async -> Void, _ send: Send<Action>, thenMark key: Int,
+    in ended: EndedKeys
+  ) async {
+    await work(send)
+    ended.keys.withLock { _ = $0.insert(key) }
+  }
+
   /// The number of effect tasks still running.
-  package var runningCount: Int { tasks.count }
+  package var runningCount: Int { tasks.count - (ended?.keys.withLock(\.count) ?? 0) }
 
   /// What started each running task that was given an origin, oldest first.
   package var runningOrigins: [String] {
-    origins.sorted { $0.key < $1.key }.map(\.value)
+    let ended = ended?.keys.withLock { $0 } ?? []
+    return origins.filter { !ended.contains($0.key) }.sorted { $0.key < $1.key }.map(\.value)
   }
 
   /// What started each running task that was given an origin and is not cancelled, oldest
   /// first: a cancelled task may still be winding down, but it is on its way out.
   package var uncancelledOrigins: [String] {
-    origins.filter { tasks[$0.key]?.isCancelled == false }.sorted { $0.key < $1.key }.map(\.value)
+    let ended = ended?.keys.withLock { $0 } ?? []
+    return origins.filter { !ended.contains($0.key) && tasks[$0.key]?.isCancelled == false }
+      .sorted { $0.key < $1.key }.map(\.value)
   }
 
   /// Starts `effect`; `origin`, when given, says what started it, for
@@ -99,7 +126,13 @@ package final class EffectRunner<Action: Sendable> {
       send(action)
     case .run(let priority, let work):
       let send = Send(self.send)
-      start(priority: priority, ids: ids, origin: origin) { await work(send) }
+      if let ended {
+        start(priority: priority, ids: ids, origin: origin) { key in
+          await Self.perform(work, send, thenMark: key, in: ended)
+        }
+      } else {
+        start(priority: priority, ids: ids, origin: origin) { _ in await work(send) }
+      }
     case .cancellable(let id, let cancelInFlight, let inner):
       if cancelInFlight { cancel(id) }
       run(inner, ids: ids + [id], origin: origin)
@@ -114,11 +147,12 @@ package final class EffectRunner<Action: Sendable> {
     }
   }
 
-  /// Starts a task for `work`, cancellable under `ids`; returns its key.
+  /// Starts a task for `work`, cancellable under `ids`; returns its key, which `work` is
+  /// given too.
   @discardableResult
   private func start(
     priority: TaskPriority? = nil, ids: [EffectID], origin: String?,
-    _ work: @escaping @MainActor () async -> Void
+    _ work: @escaping @MainActor (Int) async -> Void
   ) -> Int {
     let key = nextKey
     nextKey += 1
@@ -128,12 +162,12 @@ package final class EffectRunner<Action: Sendable> {
         @Sendable @MainActor [weak self, executor] in
         // The task holds its executor until it ends, whatever becomes of the runner.
         withExtendedLifetime(executor) {}
-        await work()
+        await work(key)
         self?.finished(key)
       }
     } else {
       task = Task(priority: priority) { [weak self] in
-        await work()
+        await work(key)
         self?.finished(key)
       }
     }
@@ -161,7 +195,7 @@ package final class EffectRunner<Action: Sendable> {
     let waiting = Waiting(
       window: window, effect: effect, ids: ids, origin: origin, taskIDs: ids + [id])
     debouncing[id] = waiting
-    waiting.taskKey = start(ids: ids + [id], origin: origin) { [weak self] in
+    waiting.taskKey = start(ids: ids + [id], origin: origin) { [weak self] _ in
       do {
         repeat { try await window.sleepUntilDeadline() } while !window.isOver
       } catch {
@@ -203,7 +237,7 @@ package final class EffectRunner<Action: Sendable> {
     throttle.hasTimer = true
     throttle.timerIDs = ids + [id]
     let window = throttle.window
-    start(ids: ids + [id], origin: throttle.waiting?.origin ?? origin) { [weak self] in
+    start(ids: ids + [id], origin: throttle.waiting?.origin ?? origin) { [weak self] _ in
       do {
         repeat { try await window.sleepUntilDeadline() } while !window.isOver
       } catch {
@@ -246,6 +280,7 @@ package final class EffectRunner<Action: Sendable> {
   private func finished(_ key: Int) {
     tasks[key] = nil
     if !origins.isEmpty { origins[key] = nil }
+    ended?.keys.withLock { _ = $0.remove(key) }
     for id in idsByKey.removeValue(forKey: key) ?? [] {
       keysByID[id]?.remove(key)
       if keysByID[id]?.isEmpty == true { keysByID[id] = nil }
