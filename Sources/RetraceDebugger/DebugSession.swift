@@ -20,7 +20,9 @@ import Retrace
 /// | `help`, `h`, `?` | lists the commands |
 /// | `quit`, `q`, `exit` | ends the session |
 ///
-/// After each move it prints the position, the action, and what changed:
+/// After each move it prints the position, the action, and what changed since the position
+/// it left: after one step forward, the action's own change; after any other move, the
+/// change from where it was, headed as `diff` heads it:
 ///
 /// ```swift
 /// var debug = DebugSession(debugger: debugger)  // increment, increment, decrement
@@ -29,6 +31,7 @@ import Retrace
 ///
 /// ```
 /// at 2 of 3: increment {"increment":{}} at 2025-11-22T00:23:21.000Z
+/// from 0 to 2:
 /// - CounterState(count: 0)
 /// + CounterState(count: 2)
 /// ```
@@ -175,6 +178,9 @@ public struct DebugSession<D: Domain> {
     history.jump(to: Int(target - debugger.session.startSequence))
     var lines = [positionLine()]
     if from == target { lines[0] += " (already here)" }
+    // One step forward shows the action's own change; any other move shows the change since
+    // the position it left, headed as `diff` heads it, so as not to read as the action's.
+    if from != target, target != from + 1 { lines.append("from \(from) to \(target):") }
     lines.append(
       describe(stateDiff(before, state, maxNodes: Self.maxNodes))
         ?? "(no change since \(from))")

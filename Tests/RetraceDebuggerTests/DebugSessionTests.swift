@@ -20,6 +20,10 @@ import Testing
     #expect(debug.position == 2)
     #expect(reply.output.hasPrefix("at 2 of 6: increment at "))
     #expect(reply.output.contains("count: 0") && reply.output.contains("count: 2"))
+    // A move of more than one step says what its diff spans; one step shows the action's own.
+    #expect(reply.output.split(separator: "\n")[1] == "from 0 to 2:")
+    #expect(!debug.perform("next").output.contains("from 2 to 3:"))
+    _ = debug.perform("prev")
     #expect(!reply.isError && !reply.quits)
 
     #expect(debug.perform("prev").output.hasPrefix("at 1 of 6"))
