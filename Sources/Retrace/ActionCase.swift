@@ -59,3 +59,28 @@ extension ActionCase {
     self.init(embed: casePath.embed, extract: casePath.extract)
   }
 }
+
+extension ActionCase {
+  /// The action case of one element of a `forEach`: this case's actions addressed to `id`,
+  /// with the element's action alone as the value. It scopes a child store to that element.
+  ///
+  /// ```swift
+  /// // AppAction: case row(id: Row.ID, action: RowAction), with
+  /// // static let rowCase = ActionCase<AppAction, (id: Row.ID, action: RowAction)>(...)
+  /// if let rowStore = store.scope(state: \.rows[id: id], action: AppAction.rowCase.element(id)) {
+  ///   RowView(store: rowStore)
+  /// }
+  /// ```
+  ///
+  /// - Parameter id: The element's identifier.
+  /// - Returns: An action case that embeds an element action as this case with `id`, and
+  ///   extracts it only from this case's actions addressed to `id`.
+  public func element<ID: Hashable & Sendable, ElementAction>(
+    _ id: ID
+  ) -> ActionCase<Root, ElementAction> where Value == (id: ID, action: ElementAction) {
+    let (embed, extract) = (self.embed, self.extract)
+    return ActionCase<Root, ElementAction>(
+      embed: { embed((id: id, action: $0)) },
+      extract: { root in extract(root).flatMap { $0.id == id ? $0.action : nil } })
+  }
+}

@@ -144,6 +144,15 @@ public struct Effect<Action> {
     }
   }
 
+  /// An effect that runs several effects at once, written as a list: `.merge(a, b)`, as in
+  /// TCA.
+  ///
+  /// - Parameter effects: The effects to run.
+  /// - Returns: The merged effect.
+  public static func merge(_ effects: Self...) -> Self {
+    merge(effects)
+  }
+
   /// Returns an effect that runs this effect and `other`.
   @inlinable
   public func merge(with other: Self) -> Self {

@@ -84,6 +84,22 @@ private func observe(_ fired: Fired, _ read: @escaping @MainActor () -> Void) {
     Store(initialState: Screen(), reducer: screenReducer)
   }
 
+  /// An element's action case embeds with its identifier and extracts only its own.
+  @Test func anElementsActionCaseTakesOnlyItsIdentifier() {
+    enum Row: Equatable {
+      case row(id: Int, action: CounterAction)
+      case other
+    }
+    let rowCase = ActionCase<Row, (id: Int, action: CounterAction)>(
+      embed: { .row(id: $0.id, action: $0.action) },
+      extract: { if case .row(let id, let action) = $0 { (id, action) } else { nil } })
+    let second = rowCase.element(2)
+    #expect(second.embed(.increment) == .row(id: 2, action: .increment))
+    #expect(second.extract(.row(id: 2, action: .fetch)) == .fetch)
+    #expect(second.extract(.row(id: 1, action: .fetch)) == nil)
+    #expect(second.extract(.other) == nil)
+  }
+
   @Test func aChildSendChangesTheParentAndTheChild() {
     let store = makeStore()
     let child = store.scope(state: \.counter, action: ScreenAction.counterCase)

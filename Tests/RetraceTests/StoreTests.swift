@@ -200,6 +200,22 @@ import Testing
     #expect(store.state.log == ["add 2", "add 1", "after 2", "add 0", "after 1"])
   }
 
+  /// `.merge(a, b)` is `.merge([a, b])`, as TCA writes it.
+  @Test func aVariadicMergeRunsItsEffectsInOrder() {
+    let reducer = Reduce<Tally, TallyAction> { state, action in
+      switch action {
+      case .add:
+        return .merge(.send(.log("a")), .none, .send(.log("b")))
+      case .log(let s):
+        state.log.append(s)
+        return .none
+      }
+    }
+    let store = Store(initialState: Tally(), reducer: reducer)
+    store.send(.add(1))
+    #expect(store.state.log == ["a", "b"])
+  }
+
   @Test func cancelledOrReleasedSubscriptionsStopReceiving() {
     let store = Store(initialState: Tally(), reducer: tallyReducer)
     var calls = 0
