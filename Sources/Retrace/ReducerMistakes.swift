@@ -1,5 +1,6 @@
 /// Where reducers report a mistake that is a bug when a test makes it and nothing at all
-/// elsewhere: an `ifLet` that receives a child action while its child state is `nil`.
+/// elsewhere: an `ifLet` that receives a child action while its child state is `nil`, a
+/// `forEach` that receives an action for an element not in its collection.
 ///
 /// `RetraceTesting`'s `TestStore` sets ``report`` while it reduces an action, and fails the
 /// test at its `send` or `receive` with what was reported. A store, the replay engine, the

@@ -78,7 +78,8 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
   }
 
   /// One reduced action: the action, the state it made, and the mistakes the reducers
-  /// reported (`ReducerMistakes`: an `ifLet`'s child action without child state).
+  /// reported (`ReducerMistakes`: an `ifLet`'s child action without child state, a
+  /// `forEach`'s action for a missing element).
   private struct Step {
     let action: Action
     let state: State
@@ -477,10 +478,12 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
   /// cancels them) or received actions were left unhandled: what `finish()` checks after
   /// waiting, and what a store dropped without `finish()` checks when it goes away.
   private func checkEnd(waited: Duration, at location: SourceLocation) {
-    isFinished = true
+    // A non-exhaustive store still checks when it goes away: it cancels its effects then.
+    isFinished = exhaustivity == .on
+    let effects = effects
     Self.checkEnd(
-      effects: effects, exhaustive: exhaustivity == .on,
-      unreceived: received.map(\.action),
+      running: effects.runningOrigins, cancel: { effects.cancelAll() },
+      exhaustive: exhaustivity == .on, unreceived: received.map(\.action),
       mistakes: Self.mistakes(in: received), waited: waited, at: location)
     // Reported: a later `receive` of these steps does not report their mistakes again.
     received = Deque(received.map { Step(action: $0.action, state: $0.state, mistakes: []) })
@@ -493,8 +496,10 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     steps.flatMap { step in step.mistakes.map { ($0, step.action) } }
   }
 
-  private static func checkEnd(
-    effects: EffectRunner<Action>, exhaustive: Bool, unreceived: [Action],
+  /// Reports what a store's end finds: `running` names what started the effects still
+  /// running, which `cancel` cancels.
+  nonisolated private static func checkEnd(
+    running: [String], cancel: () -> Void, exhaustive: Bool, unreceived: [Action],
     mistakes: [(mistake: String, action: Action)], waited: Duration?,
     at location: SourceLocation
   ) {
@@ -510,12 +515,9 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     // A non-exhaustive store lets effects run on, as TCA's `.off` does: `finish()` leaves
     // them running, and a store going away cancels them without a word.
     guard exhaustive else {
-      if waited == nil { effects.cancelAll() }
+      if waited == nil { cancel() }
       return
     }
-    // Going away, the store cannot wait for a cancelled effect to wind down: only those not
-    // cancelled count.
-    let running = waited == nil ? effects.uncancelledOrigins : effects.runningOrigins
     if !running.isEmpty {
       let when = waited.map { "after \($0)" } ?? "when the store went away without finish()"
       reportIssue(
@@ -523,7 +525,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
           + running.map { "  " + $0 }.joined(separator: "\n")
           + "\nCancel them in the reducer; " + clockHint,
         fileID: fileID, filePath: filePath, line: line, column: column)
-      effects.cancelAll()
+      cancel()
     }
     if !unreceived.isEmpty {
       reportIssue(
@@ -534,36 +536,34 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
   }
 
   /// A store dropped without ``finish(timeout:fileID:filePath:line:column:)`` (or with
-  /// actions sent after it) checks what `finish()` would, without waiting, and reports
-  /// where it was made: when exhaustive, effects still running and actions not received. A
-  /// non-exhaustive store cancels its running effects without a word.
+  /// actions sent after it, or after a non-exhaustive one) checks what `finish()` would,
+  /// without waiting, and reports where it was made: when exhaustive, effects still running
+  /// and actions not received. A non-exhaustive store cancels its running effects without a
+  /// word.
   ///
-  /// A test store goes away where the test that made it ends, on the main actor: the check
-  /// runs there at once, inside the test, and reports into it.
+  /// The check runs at once, where the store goes away: where the test that made it ends,
+  /// inside the test, whether or not the test runs on the main actor. It reads the effects
+  /// from the runner's lock-guarded list of tasks at work, which any thread can read and
+  /// cancel. Going away, the store cannot wait for a cancelled effect to wind down: only
+  /// those not cancelled count.
   deinit {
     guard !isFinished else { return }
-    let (effects, location, exhaustive) = (effects, location, exhaustivity == .on)
-    let unreceived = received.map(\.action)
-    let mistakes = Self.mistakes(in: received)
-    let check = { @MainActor in
-      Self.checkEnd(
-        effects: effects, exhaustive: exhaustive, unreceived: unreceived, mistakes: mistakes,
-        waited: nil, at: location)
-    }
-    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-      Task.immediate(operation: check)
-    } else {
-      Task(operation: check)
-    }
+    let live = effects.live
+    Self.checkEnd(
+      running: live?.origins(uncancelledOnly: true) ?? [], cancel: { live?.cancelAll() },
+      exhaustive: exhaustivity == .on, unreceived: received.map(\.action),
+      mistakes: Self.mistakes(in: received), waited: nil, at: location)
   }
 
   /// A reducer's mistake as a failure shows it, with the action it was made in.
-  private static func mistakeMessage(_ mistake: String, after action: Action) -> String {
+  nonisolated private static func mistakeMessage(_ mistake: String, after action: Action)
+    -> String
+  {
     mistake + "\nafter the action " + shortDescription(of: action)
   }
 
   /// Why an effect may not have finished or sent its action yet.
-  private static var clockHint: String {
+  nonisolated private static var clockHint: String {
     "a debounce, throttle, timer or sleep on the store's clock waits until advance(by:) moves it."
   }
 
@@ -710,11 +710,11 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
   }
 
   /// The most characters of an action that a failure message shows.
-  static var actionDescriptionLimit: Int { 200 }
+  nonisolated static var actionDescriptionLimit: Int { 200 }
 
   /// An action on one line, cut after ``actionDescriptionLimit`` characters: a failure shows
   /// its diff first, and an action that carries a large payload must not bury it.
-  static func shortDescription(of action: Action) -> String {
+  nonisolated static func shortDescription(of action: Action) -> String {
     // custom-dump's lines, indentation dropped: `Action.add([1, 2, 3])`.
     var oneLine = ""
     for line in String(customDumping: action).split(separator: "\n") {

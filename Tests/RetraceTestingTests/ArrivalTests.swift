@@ -1,6 +1,7 @@
 import Dependencies
 import Retrace
 import RetraceDependencies
+import Synchronization
 import Testing
 
 @testable import RetraceTesting
@@ -93,8 +94,60 @@ private struct TickFeature: Reducer {
   }
 }
 
+/// Counts the effects of ``watchingFeature`` that were cancelled.
+private final class CancelCount: Sendable {
+  let count = Mutex(0)
+}
+
+/// `.wait` starts an effect that sleeps an hour on the real clock and counts its
+/// cancellation.
+private func watchingFeature(_ cancelled: CancelCount) -> Reduce<TickState, TickAction> {
+  Reduce { _, action in
+    guard case .wait = action else { return .none }
+    return .run { _ in
+      do { try await Task.sleep(for: .seconds(3_600)) } catch {
+        cancelled.count.withLock { $0 += 1 }
+      }
+    }
+  }
+}
+
+/// Waits up to a second for `cancelled` to reach `count`.
+private func waitForCancellation(_ cancelled: CancelCount, count: Int = 1) async -> Int {
+  for _ in 0..<1_000 where cancelled.count.withLock({ $0 }) < count {
+    try? await Task.sleep(for: .milliseconds(1))
+  }
+  return cancelled.count.withLock { $0 }
+}
+
+/// A test that does not run on the main actor: a store it drops checks at once, in it.
+@Suite struct ArrivalOffTheMainActorTests {
+  @Test func aStoreDroppedOffTheMainActorReportsInItsTest() async {
+    await withKnownIssue {
+      let store = await TestStore(initialState: TickState(), reducer: TickFeature())
+      await store.send(.wait)
+    } matching: { issue in
+      String(describing: issue).contains("still running when the store went away without finish()")
+    }
+  }
+}
+
 @MainActor
 @Suite struct ArrivalTests {
+  /// A non-exhaustive store that `finish()` left with an effect running cancels it when it
+  /// goes away, without a word.
+  @Test func aNonExhaustiveStoreCancelsItsEffectsWhenDroppedAfterFinish() async {
+    let cancelled = CancelCount()
+    do {
+      let store = TestStore(initialState: TickState(), reducer: watchingFeature(cancelled))
+      store.exhaustivity = .off
+      await store.send(.wait)
+      await store.finish(timeout: .milliseconds(10))
+      #expect(cancelled.count.withLock { $0 } == 0)
+    }
+    #expect(await waitForCancellation(cancelled) == 1)
+  }
+
   /// Each tick is reduced when it arrives and starts its load then: an advance of two
   /// intervals gives tick, loaded, tick, loaded, as in TCA.
   @Test func anEffectsActionIsReducedWhenItArrives() async {

@@ -43,6 +43,18 @@ let sheetList = SheetListFeature()
 @Suite("forEach cancellation")
 @MainActor
 struct ForEachCancellationTests {
+  /// An action for an element not in the collection fails the test, as an `ifLet`'s child
+  /// action without child state does, and as TCA's `forEach` does.
+  @Test func anActionForAMissingElementFailsTheTest() async {
+    let store = TestStore(initialState: SheetList(), reducer: sheetList)
+    await withKnownIssue {
+      await store.send(.sheet(id: 9, action: .start))
+    } matching: { issue in
+      String(describing: issue).contains("received an action for a missing element, id 9")
+    }
+    await store.finish()
+  }
+
   @Test func removingAnElementCancelsItsTimer() async {
     let store = TestStore(initialState: SheetList(), reducer: sheetList)
     await store.send(.add(1)) { $0.sheets = [TimerSheet(id: 1)] }

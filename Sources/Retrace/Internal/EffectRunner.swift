@@ -17,11 +17,12 @@ package final class EffectRunner<Action: Sendable> {
   /// Where the effects' nonisolated work runs: the global executor unless a test store
   /// gives its own, which knows when no effect has work left to run.
   private let executor: (any TaskExecutor)?
-  /// With an executor of its own (a test store's), the keys of the tasks whose work has
-  /// returned but which have not yet taken themselves off ``tasks`` on the main actor: they
-  /// no longer count as running, so that a check made in between (a test store dropped just
-  /// after its last action) does not see them.
-  private let ended: EndedKeys?
+  /// With an executor of its own (a test store's), the tasks still at work, readable from
+  /// any thread: a task leaves it when its work returns, where the work ran, before it takes
+  /// itself off ``tasks`` on the main actor. A check made in between (a test store dropped
+  /// just after its last action) does not count it, and a test store that goes away off the
+  /// main actor checks and cancels its effects at once, in its test.
+  nonisolated package let live: LiveTasks?
   /// The debounced effects waiting, by identifier: the latest effect and the window whose
   /// deadline each newer one moves.
   private var debouncing: [EffectID: Waiting] = [:]
@@ -75,41 +76,63 @@ package final class EffectRunner<Action: Sendable> {
     executor: (any TaskExecutor)? = nil, send: @escaping @MainActor @Sendable (Action) -> Void
   ) {
     self.executor = executor
-    self.ended = executor == nil ? nil : EndedKeys()
+    self.live = executor == nil ? nil : LiveTasks()
     self.send = send
   }
 
-  /// The keys of tasks whose work has returned, marked where the work ran.
-  private final class EndedKeys: Sendable {
-    let keys = Mutex<Set<Int>>([])
+  /// The tasks at work, by key, each with what started it: kept under a lock, so that they
+  /// can be read, and cancelled, from any thread.
+  package final class LiveTasks: Sendable {
+    private let tasks = Mutex<[Int: (origin: String?, task: Task<Void, Never>)]>([:])
+
+    fileprivate func insert(_ key: Int, origin: String?, task: Task<Void, Never>) {
+      tasks.withLock { $0[key] = (origin, task) }
+    }
+
+    fileprivate func setOrigin(_ origin: String, of key: Int) {
+      tasks.withLock { $0[key]?.origin = origin }
+    }
+
+    fileprivate func remove(_ key: Int) {
+      tasks.withLock { _ = $0.removeValue(forKey: key) }
+    }
+
+    /// How many tasks are at work.
+    package var count: Int { tasks.withLock(\.count) }
+
+    /// What started each task at work that was given an origin, oldest first; with
+    /// `uncancelledOnly`, only those not cancelled: a cancelled task may still be winding
+    /// down, but it is on its way out.
+    package func origins(uncancelledOnly: Bool = false) -> [String] {
+      tasks.withLock { tasks in
+        tasks.filter { !uncancelledOnly || !$0.value.task.isCancelled }
+          .sorted { $0.key < $1.key }.compactMap(\.value.origin)
+      }
+    }
+
+    /// Cancels every task at work.
+    package func cancelAll() {
+      for task in tasks.withLock({ $0.values.map(\.task) }) { task.cancel() }
+    }
   }
 
-  /// Runs an effect's work, then marks its task ended before the task hops back to the
-  /// main actor: on the test store's executor, so that once that executor is idle, every
-  /// effect whose work has returned is marked.
+  /// Runs an effect's work, then takes its task off `live` before the task hops back to the
+  /// main actor: on the test store's executor, so that once that executor is idle, no
+  /// effect whose work has returned counts as at work.
   nonisolated private static func perform(
-    _ work: @Sendable (Send<Action>) async -> Void, _ send: Send<Action>, thenMark key: Int,
-    in ended: EndedKeys
+    _ work: @Sendable (Send<Action>) async -> Void, _ send: Send<Action>, thenRemove key: Int,
+    from live: LiveTasks
   ) async {
     await work(send)
-    ended.keys.withLock { _ = $0.insert(key) }
+    live.remove(key)
   }
 
   /// The number of effect tasks still running.
-  package var runningCount: Int { tasks.count - (ended?.keys.withLock(\.count) ?? 0) }
+  package var runningCount: Int { live?.count ?? tasks.count }
 
   /// What started each running task that was given an origin, oldest first.
   package var runningOrigins: [String] {
-    let ended = ended?.keys.withLock { $0 } ?? []
-    return origins.filter { !ended.contains($0.key) }.sorted { $0.key < $1.key }.map(\.value)
-  }
-
-  /// What started each running task that was given an origin and is not cancelled, oldest
-  /// first: a cancelled task may still be winding down, but it is on its way out.
-  package var uncancelledOrigins: [String] {
-    let ended = ended?.keys.withLock { $0 } ?? []
-    return origins.filter { !ended.contains($0.key) && tasks[$0.key]?.isCancelled == false }
-      .sorted { $0.key < $1.key }.map(\.value)
+    live?.origins() ?? origins.sorted { $0.key < $1.key }.map(\.value)
   }
 
   /// Starts `effect`; `origin`, when given, says what started it, for
@@ -126,9 +149,9 @@ package final class EffectRunner<Action: Sendable> {
       send(action)
     case .run(let priority, let work):
       let send = Send(self.send)
-      if let ended {
+      if let live {
         start(priority: priority, ids: ids, origin: origin) { key in
-          await Self.perform(work, send, thenMark: key, in: ended)
+          await Self.perform(work, send, thenRemove: key, from: live)
         }
       } else {
         start(priority: priority, ids: ids, origin: origin) { _ in await work(send) }
@@ -172,6 +195,7 @@ package final class EffectRunner<Action: Sendable> {
       }
     }
     tasks[key] = task
+    live?.insert(key, origin: origin, task: task)
     if let origin { origins[key] = origin }
     if !ids.isEmpty { idsByKey[key] = ids }
     for id in ids { keysByID[id, default: []].insert(key) }
@@ -187,7 +211,10 @@ package final class EffectRunner<Action: Sendable> {
       waiting.effect = effect
       waiting.ids = ids
       waiting.origin = origin
-      if let origin { origins[waiting.taskKey] = origin }
+      if let origin {
+        origins[waiting.taskKey] = origin
+        live?.setOrigin(origin, of: waiting.taskKey)
+      }
       waiting.window.restart()
       return
     }
@@ -280,7 +307,7 @@ package final class EffectRunner<Action: Sendable> {
   private func finished(_ key: Int) {
     tasks[key] = nil
     if !origins.isEmpty { origins[key] = nil }
-    ended?.keys.withLock { _ = $0.remove(key) }
+    live?.remove(key)
     for id in idsByKey.removeValue(forKey: key) ?? [] {
       keysByID[id]?.remove(key)
       if keysByID[id]?.isEmpty == true { keysByID[id] = nil }

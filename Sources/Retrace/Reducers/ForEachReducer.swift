@@ -34,9 +34,11 @@ public struct ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: 
     // Shares the identifiers' storage: no copy unless the action adds or removes elements.
     let idsBefore = state[keyPath: toElements].ids
     var elementEffect = Effect<Parent.Action>.none
-    if let (id, elementAction) = toElementAction.extract(action),
-      let index = state[keyPath: toElements].index(id: id)
-    {
+    if let (id, elementAction) = toElementAction.extract(action) {
+      guard let index = state[keyPath: toElements].index(id: id) else {
+        reportActionForMissingElement(id)
+        return finish(parent.reduce(into: &state, action: action), state, idsBefore)
+      }
       let embed = toElementAction.embed
       elementEffect = element.reduce(
         into: &state[keyPath: toElements][index], action: elementAction
@@ -48,12 +50,31 @@ public struct ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: 
         elementEffect = elementEffect.scopingIDs(in: scope).cancellable(id: scope)
       }
     }
-    let effect = elementEffect.merge(with: parent.reduce(into: &state, action: action))
+    return finish(
+      elementEffect.merge(with: parent.reduce(into: &state, action: action)), state, idsBefore)
+  }
+
+  /// `effect`, with the cancellation of the effects of the elements gone since `idsBefore`.
+  @inlinable
+  func finish(
+    _ effect: Effect<Parent.Action>, _ state: Parent.State, _ idsBefore: OrderedSet<ID>
+  ) -> Effect<Parent.Action> {
     let idsAfter = state[keyPath: toElements].ids
     if idsAfter == idsBefore { return effect }
     let removed = idsBefore.subtracting(idsAfter)
     if removed.isEmpty { return effect }
     return effect.merge(with: .merge(removed.map { .cancel(id: effectID(of: $0)) }))
+  }
+
+  /// Reports, under a test store only (``ReducerMistakes``), that an element action arrived
+  /// for an identifier not in the collection.
+  @usableFromInline
+  func reportActionForMissingElement(_ id: ID) {
+    guard let report = ReducerMistakes.report else { return }
+    report(
+      "A forEach on \(toElements) received an action for a missing element, id \(id); "
+        + "the element reducer did not run. An effect of a removed element that was not "
+        + "cancelled, or a view that sends to an element no longer shown, sends such actions.")
   }
 
   /// The identifier under which the element `id` runs its effects: the one an `ifLet` uses,
