@@ -48,11 +48,15 @@ let dependencies: [Package.Dependency] = [
   // SwiftNIO; only RetraceStudio, RetraceLive and the executables depend on it.
   .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
   // What an app's effects reach their clients and clocks through (RetraceDependencies),
-  // with swift-clocks' clocks (its `Clocks` trait, alone, so that combine-schedulers is not
-  // built), and the case paths TestStore's `receive` matches. Only their macro-free
+  // with swift-clocks' clocks and the values TCA apps read from Foundation (`uuid`, `date`,
+  // `calendar`, `locale`, `timeZone`...: its `Clocks` and `Foundation` traits, not
+  // `CombineSchedulers`, so that combine-schedulers is not built, nor
+  // `FoundationNetworking`, which links libcurl on Linux), and the case paths
+  // TestStore's `receive` matches. Only their macro-free
   // products are used: SwiftPM resolves swift-syntax for them but never builds it.
   .package(
-    url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1", traits: ["Clocks"]),
+    url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1",
+    traits: ["Clocks", "Foundation"]),
   .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
 ]
 

@@ -87,6 +87,12 @@ import Testing
     expectError(
       try workspace.run("log b.jsonl --type withdraw"), code: 4,
       containing: "b.jsonl: unknown action case 'withdraw'")
+    // `addAccount` carries a struct: it never nests, so `addAccount.x` could match nothing.
+    expectError(
+      try workspace.run("log b.jsonl --type addAccount.x"), code: 4,
+      containing:
+        "b.jsonl: unknown action case 'addAccount.x': no addAccount action in this session has a nested case"
+    )
   }
 
   @Test func outOfRangeIsExit4WithTheValidRange() throws {

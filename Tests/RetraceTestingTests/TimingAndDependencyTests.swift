@@ -1,4 +1,5 @@
 import CasePathsCore
+import Foundation
 import IssueReporting
 import Retrace
 import RetraceDependencies
@@ -212,6 +213,37 @@ extension SearchAction: CasePathable {
 
 @MainActor
 @Suite struct DependencyTests {
+  /// swift-dependencies' Foundation values are there, as "Defining a domain" reads them in
+  /// an effect: `uuid` and `date.now`, set by the test.
+  @Test func anEffectReadsTheUUIDAndDateATestGives() async {
+    enum NoteAction: Equatable, Sendable {
+      case add
+      case created(id: UUID, at: Date)
+    }
+    let reducer = Reduce<[UUID], NoteAction> { state, action in
+      switch action {
+      case .add:
+        return .run { send in
+          @Dependency(\.uuid) var uuid
+          @Dependency(\.date.now) var now
+          await send(.created(id: uuid(), at: now))
+        }
+      case .created(let id, _):
+        state.append(id)
+        return .none
+      }
+    }
+    let store = TestStore(initialState: [], reducer: reducer) {
+      $0.uuid = .incrementing
+      $0.date = .constant(Date(timeIntervalSince1970: 1_000))
+    }
+    await store.send(.add)
+    await store.receive(.created(id: UUID(0), at: Date(timeIntervalSince1970: 1_000))) {
+      $0 = [UUID(0)]
+    }
+    await store.finish()
+  }
+
   @Test func anEffectThatUsesAClientWithNoTestValueFailsTheTest() async {
     let store = TestStore(initialState: SearchState(), reducer: SearchFeature())
     // Issues are caught only from tasks started inside `withKnownIssue`: the effect's.

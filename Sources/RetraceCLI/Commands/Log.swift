@@ -105,7 +105,10 @@ struct Log: AsyncParsableCommand {
   private func checkCase<D: Domain>(
     _ type: String, of domain: D, in file: SessionFile, _ actions: SessionFile.Actions<D>
   ) throws {
-    if CaseFilter.isKnown(type, in: domain) { return }
+    if CaseFilter.isKnown(type, in: domain) {
+      try checkNesting(of: type, in: file, actions)
+      return
+    }
     let hint = try CaseFilter.nestedHint(for: type) { note in
       try actions.forEach { note(actionCasePath(of: $0.action)) }
     }
@@ -113,6 +116,28 @@ struct Log: AsyncParsableCommand {
       .unknownActionCase,
       "unknown action case '\(type)' for domain \(domain.name)\(hint); known: "
         + domain.actionCases.joined(separator: ", "),
+      path: file.path)
+  }
+
+  /// Fails for a nested filter, `item.saved`, whose top case's actions in the session carry
+  /// no nested case (a `forEach` element's action carries its id, and stays one segment):
+  /// it could match nothing, and an empty answer would read as "none happened".
+  private func checkNesting<D: Domain>(
+    of type: String, in file: SessionFile, _ actions: SessionFile.Actions<D>
+  ) throws {
+    guard let dot = type.firstIndex(of: ".") else { return }
+    let top = String(type[..<dot])
+    var (ofTop, nested) = (false, false)
+    try actions.forEach { action in
+      let path = actionCasePath(of: action.action)
+      if path == top { ofTop = true } else if path.hasPrefix(top + ".") { nested = true }
+    }
+    guard ofTop, !nested else { return }
+    throw DebuggerError(
+      .unknownActionCase,
+      "unknown action case '\(type)': no \(top) action in this session has a nested case (an "
+        + "action that carries more than a case, such as a forEach element's id, is one "
+        + "segment); use --type \(top)",
       path: file.path)
   }
 }
