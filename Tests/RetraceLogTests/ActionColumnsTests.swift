@@ -56,6 +56,62 @@ import Testing
     }
   }
 
+  /// The census a summary reads (cases counted from the templates, first and last times)
+  /// is what decoding every action gives; a block whose template does not hold its case in
+  /// literal bytes has none, and is decoded instead.
+  @Test func aCensusCountsWhatDecodingGives() async {
+    await propertyCheck(count: 200, input: Gen.uint64(in: 0...UInt64.max), Gen.int(in: 1...60)) {
+      seed, count in
+      var random = RandomCBOR(random: SeededRandom(seed: seed))
+      let cases = ["open", "pay", "é", "x"]
+      var actions: [[UInt8]] = []
+      var deltas: [Int64] = []
+      for _ in 0..<count {
+        // One-key maps, an action's shape, with any value; a few bare items.
+        var bytes: [UInt8] = []
+        if random.int(0...9) > 0 {
+          let name = cases[random.int(0...cases.count - 1)]
+          bytes = [0xA1]
+          CBORPrimitiveWriter.appendHead(3, UInt64(name.utf8.count), to: &bytes)
+          bytes += name.utf8
+        }
+        random.item(&bytes, depth: 1)
+        actions.append(bytes)
+        deltas.append(Int64(random.int(-1_000...1_000_000)))
+      }
+      let result = try #require(try? Self.roundTrip(actions, deltas: deltas, baseTime: 17))
+      let census = try result.block.withUnsafeBytes { bytes in
+        try ActionColumnsDecoder.census(
+          bytes, at: 1, expectedCount: actions.count, baseTime: 17)
+      }
+      let names = result.actions.map { $0.withUnsafeBytes { TraceRecord.actionCase(of: $0) } }
+      guard let census else {
+        #expect(names.contains(nil))
+        return
+      }
+      var expected: [(String, Int)] = []
+      for case let name? in names {
+        if let index = expected.firstIndex(where: { $0.0 == name }) {
+          expected[index].1 += 1
+        } else {
+          expected.append((name, 1))
+        }
+      }
+      var counted: [(String, Int)] = []
+      for id in census.order {
+        let name = census.caseNames[id]
+        if let index = counted.firstIndex(where: { $0.0 == name }) {
+          counted[index].1 += census.counts[id]
+        } else {
+          counted.append((name, census.counts[id]))
+        }
+      }
+      #expect(!names.contains(nil))
+      #expect(counted.map(\.0) == expected.map(\.0) && counted.map(\.1) == expected.map(\.1))
+      #expect(census.firstTime == result.times.first && census.lastTime == result.times.last)
+    }
+  }
+
   @Test func whatCannotBeSplitIsKeptWhole() throws {
     let actions: [[UInt8]] = [
       [0xA1, 0x61, 0x61, 0x18, 0x05],  // {"a": 5} with 5 in a longer head than needed

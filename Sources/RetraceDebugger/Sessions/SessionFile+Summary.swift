@@ -105,32 +105,18 @@ extension SessionFile {
   private static func summarize(_ reader: TraceReader, order: [String]) throws(TraceError)
     -> Summary
   {
-    var counts: [String: Int] = [:]
-    var appearance: [String] = []
-    var firstTime: Double?
-    var lastTime: Double?
-    var snapshots = 0
-    try reader.forEachRecord { record throws(TraceError) in
-      switch record.kind {
-      case .action:
-        let name = record.actionCase ?? "?"
-        if counts[name] == nil { appearance.append(name) }
-        counts[name, default: 0] += 1
-        if firstTime == nil { firstTime = record.time }
-        lastTime = record.time
-      case .snapshot:
-        snapshots += 1
-      case .jump, .checkpoint, .end:
-        break
+    let census = try reader.actionCensus()
+    let counts = Dictionary(uniqueKeysWithValues: census.caseCounts.map { ($0.name, $0.count) })
+    let names =
+      order.filter { counts[$0] != nil }
+      + census.caseCounts.map(\.name).filter {
+        !order.contains($0)
       }
-      return true
-    }
-    let names = order.filter { counts[$0] != nil } + appearance.filter { !order.contains($0) }
     var summary = summarizeClearPart(reader)
     summary.caseCounts = names.map { ($0, counts[$0]!) }
-    summary.firstTime = firstTime
-    summary.lastTime = lastTime
-    summary.snapshots = snapshots
+    summary.firstTime = census.firstTime
+    summary.lastTime = census.lastTime
+    summary.snapshots = census.snapshots
     summary.contentsRead = true
     return summary
   }

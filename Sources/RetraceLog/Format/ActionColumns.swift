@@ -427,7 +427,7 @@ struct ActionColumnsDecoder {
     var time: Int64
   }
 
-  private enum Op {
+  fileprivate enum Op {
     case literal(Range<Int>)  // in `literals`
     case integer(Int)
     case text(Int)
@@ -451,11 +451,83 @@ struct ActionColumnsDecoder {
   ///
   /// Every length, count and index is checked before it is used, and the output is at most
   /// `maxOutput` bytes: damage is an error, never a trap or a huge allocation.
-  static func decode(
-    _ bytes: UnsafeRawBufferPointer, at offset: Int, expectedCount: Int, baseTime: Int64,
-    maxOutput: Int = TraceFormat.maxChunkSize,
-    into output: inout [UInt8], actions: inout [Action]
-  ) throws(ActionColumnsError) -> Int {
+  /// What a summary reads of an action block: each template's case, how many actions use
+  /// it, the templates in the order their first actions come, and the first and last
+  /// actions' time offsets.
+  struct Census {
+    var caseNames: [String] = []
+    var counts: [Int] = []
+    var order: [Int] = []
+    var firstTime: Int64?
+    var lastTime: Int64?
+  }
+
+  /// Counts the actions of the block at `offset` by case, and reads their first and last
+  /// times, from the block's head, template ids and times alone: the value columns are not
+  /// read, so no action is rebuilt. For a block that
+  /// ``decode(_:at:expectedCount:baseTime:maxOutput:into:actions:)`` has already checked (a
+  /// trace's intact part): only the head, ids and times are checked again.
+  ///
+  /// An action's case is its template's first map key, read from the template's leading
+  /// literal bytes as ``TraceRecord/actionCase`` reads it from the action's bytes.
+  ///
+  /// - Returns: `nil` when a template does not start with its case in literal bytes (an
+  ///   action that is not a one-key map): the caller rebuilds the block's actions instead.
+  static func census(
+    _ bytes: UnsafeRawBufferPointer, at offset: Int, expectedCount: Int, baseTime: Int64
+  ) throws(ActionColumnsError) -> Census? {
+    let head = try readHead(
+      bytes, at: offset, expectedCount: expectedCount, maxOutput: TraceFormat.maxChunkSize)
+    var census = Census()
+    census.caseNames.reserveCapacity(head.opRanges.count)
+    for range in head.opRanges {
+      guard let first = range.first, case .literal(let literal) = head.allOps[first],
+        let name = head.literals.withUnsafeBytes({
+          TraceRecord.actionCase(of: UnsafeRawBufferPointer(rebasing: $0[literal]))
+        })
+      else { return nil }
+      census.caseNames.append(name)
+    }
+    census.counts = Array(repeating: 0, count: head.opRanges.count)
+    var (ids, times, time) = (head.ids, head.times, baseTime)
+    for _ in 0..<head.count {
+      let id = try ids.count("template id")
+      guard id < census.counts.count else {
+        throw ids.error("template id \(id) of \(census.counts.count)")
+      }
+      if census.counts[id] == 0 { census.order.append(id) }
+      census.counts[id] += 1
+      time &+= try times.zigzag() &* head.timeDivisor
+      if census.firstTime == nil { census.firstTime = time }
+    }
+    guard ids.isAtEnd, times.isAtEnd else {
+      throw ActionColumnsError(offset: head.end, reason: "template ids or times left over")
+    }
+    census.lastTime = head.count > 0 ? time : nil
+    return census
+  }
+
+  /// What an action block's head says, checked: its templates compiled, its string table,
+  /// its id, time and value columns, and where the block ends.
+  fileprivate struct Head {
+    var count: Int
+    var actionBytes: UInt64
+    var literals: [UInt8]
+    var allOps: [Op]
+    var opRanges: [Range<Int>]
+    var strings: [Range<Int>]
+    var ids: ColumnReader
+    var times: ColumnReader
+    var timeDivisor: Int64
+    var columns: [Column]
+    var end: Int
+  }
+
+  /// Reads and checks the head of the action block at `offset`, which must hold
+  /// `expectedCount` actions of at most `maxOutput` bytes.
+  fileprivate static func readHead(
+    _ bytes: UnsafeRawBufferPointer, at offset: Int, expectedCount: Int, maxOutput: Int
+  ) throws(ActionColumnsError) -> Head {
     var reader = ColumnReader(bytes: bytes, position: offset)
     let count = try reader.count("action count")
     guard count == expectedCount else {
@@ -495,7 +567,7 @@ struct ActionColumnsDecoder {
     let stringCount = try reader.count("string count")
     let stringsStart = reader.position
     for _ in 0..<stringCount { _ = try reader.slice("string") }
-    var ids = ColumnReader(bytes: bytes, section: try reader.slice("template ids"))
+    let ids = ColumnReader(bytes: bytes, section: try reader.slice("template ids"))
     var times = ColumnReader(bytes: bytes, section: try reader.slice("times"))
     let timeDivisor = try times.divisor()
     var columns: [Column] = []
@@ -549,7 +621,24 @@ struct ActionColumnsDecoder {
         leaf += 1
       }
     }
-    let end = reader.position
+    return Head(
+      count: count, actionBytes: actionBytes, literals: literals, allOps: allOps,
+      opRanges: opRanges, strings: strings, ids: ids, times: times, timeDivisor: timeDivisor,
+      columns: columns, end: reader.position)
+  }
+
+  static func decode(
+    _ bytes: UnsafeRawBufferPointer, at offset: Int, expectedCount: Int, baseTime: Int64,
+    maxOutput: Int = TraceFormat.maxChunkSize,
+    into output: inout [UInt8], actions: inout [Action]
+  ) throws(ActionColumnsError) -> Int {
+    let head = try readHead(
+      bytes, at: offset, expectedCount: expectedCount, maxOutput: maxOutput)
+    let (count, actionBytes, literals, allOps, opRanges, strings, timeDivisor, end) = (
+      head.count, head.actionBytes, head.literals, head.allOps, head.opRanges, head.strings,
+      head.timeDivisor, head.end
+    )
+    var (ids, times, columns) = (head.ids, head.times, head.columns)
 
     // Room for what the block says, within what its bytes can plausibly expand to.
     output.reserveCapacity(output.count + min(Int(actionBytes), 64 * (end - offset) + 4_096))

@@ -83,7 +83,11 @@ public struct TraceRecord {
   ///
   /// Read straight from the payload without decoding the rest; `nil` if the payload is not
   /// a one-entry map with a text key.
-  public var actionCase: String? {
+  public var actionCase: String? { Self.actionCase(of: payload) }
+
+  /// The name of the case of the action encoded at the start of `payload`, as
+  /// ``actionCase`` reads it: also what a template's leading literal bytes give.
+  static func actionCase(of payload: UnsafeRawBufferPointer) -> String? {
     var cursor = RecordCBOR.Cursor(payload)
     guard let head = try? cursor.readHead(), head.major == 5, head.argument == 1 || head.info == 31,
       let key = try? cursor.readHead(), key.major == 3, key.info != 31,

@@ -608,7 +608,7 @@ public final class TraceReader: Sendable {
 
   /// Decompresses `chunk` into `raw`. From the file, the chunk is read first and its
   /// checksum checked.
-  private func decompress(
+  func decompress(
     _ chunk: TraceChunk, with decompressor: ZstdDecompressor, into raw: inout [UInt8]
   )
     throws(TraceError)
