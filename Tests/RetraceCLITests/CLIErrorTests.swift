@@ -91,7 +91,7 @@ import Testing
     expectError(
       try workspace.run("log b.jsonl --type addAccount.x"), code: 4,
       containing:
-        "b.jsonl: unknown action case 'addAccount.x': no addAccount action in this session has a nested case"
+        "b.jsonl: unknown action case 'addAccount.x': no addAccount action read has a nested case"
     )
   }
 

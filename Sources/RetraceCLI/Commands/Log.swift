@@ -119,8 +119,8 @@ struct Log: AsyncParsableCommand {
       path: file.path)
   }
 
-  /// Fails for a nested filter, `item.saved`, whose top case's actions in the session carry
-  /// no nested case (a `forEach` element's action carries its id, and stays one segment):
+  /// Fails for a nested filter, `item.saved`, whose top case's actions among those read
+  /// carry no nested case (a `forEach` element's action carries its id, and stays one segment):
   /// it could match nothing, and an empty answer would read as "none happened".
   private func checkNesting<D: Domain>(
     of type: String, in file: SessionFile, _ actions: SessionFile.Actions<D>
@@ -135,7 +135,7 @@ struct Log: AsyncParsableCommand {
     guard ofTop, !nested else { return }
     throw DebuggerError(
       .unknownActionCase,
-      "unknown action case '\(type)': no \(top) action in this session has a nested case (an "
+      "unknown action case '\(type)': no \(top) action read has a nested case (an "
         + "action that carries more than a case, such as a forEach element's id, is one "
         + "segment); use --type \(top)",
       path: file.path)
