@@ -1,9 +1,6 @@
 import Dispatch
+import Foundation
 import Synchronization
-
-/// Where ``ChunkPipeline`` runs its work.
-private let chunkPipelineQueue = DispatchQueue(
-  label: "Retrace.ChunkPipeline", attributes: .concurrent)
 
 /// Works on a trace's chunks ahead of the thread that consumes them: `take(i)` returns the
 /// output for chunk `i`, in order, while up to `window` later chunks are being decoded on
@@ -14,19 +11,25 @@ private let chunkPipelineQueue = DispatchQueue(
 /// this one uses both cores of a 2-core machine, and never holds more than `window` decoded
 /// chunks beyond the one being consumed.
 ///
-/// The work runs on a private queue (which gets threads of its own), not on the global
-/// queues, so that a consumer that blocks in `take` on one of those threads, or on the
-/// Swift concurrency pool, can never starve the work it waits for.
+/// The work runs on threads of the pipeline's own (one per core, at most one per chunk),
+/// not on Dispatch's queues. On Linux a concurrent queue shares the global pool's threads,
+/// one per core, with Swift concurrency's executor: a consumer on that pool left a 2-core
+/// machine a single thread to decode with, and consumers blocked in `take` on every thread
+/// of the pool could starve the work they wait for.
 @usableFromInline
 final class ChunkPipeline<Output: Sendable>: Sendable {
   /// How many chunks there are.
   @usableFromInline let count: Int
-  private let window: Int
   private let work: @Sendable (Int) -> Output
-  private let outputs: Mutex<[Output?]>
+  /// The outputs not yet taken, and the next chunk a thread will work on.
+  private let state: Mutex<(outputs: [Output?], next: Int)>
   private let ready: [DispatchSemaphore]
+  /// One signal for each chunk a thread may start: `window` at first, one more for each
+  /// chunk taken.
+  private let room = DispatchSemaphore(value: 0)
   private let cancelled = Atomic<Bool>(false)
   private let running = DispatchGroup()
+  private let threads: Int
 
   /// Starts the work for the first `window` chunks of `count`.
   ///
@@ -36,20 +39,37 @@ final class ChunkPipeline<Output: Sendable>: Sendable {
   ///   - work: Produces the output for chunk `i`; called on other threads, once per chunk.
   @usableFromInline
   init(count: Int, window: Int, work: @escaping @Sendable (Int) -> Output) {
+    let window = max(window, 1)
     self.count = count
-    self.window = max(window, 1)
     self.work = work
-    outputs = Mutex(Array(repeating: nil, count: count))
+    state = Mutex((Array(repeating: nil, count: count), 0))
     ready = (0..<count).map { _ in DispatchSemaphore(value: 0) }
-    for index in 0..<min(self.window, count) { start(index) }
+    threads = min(window, count, max(ProcessInfo.processInfo.activeProcessorCount, 2))
+    for _ in 0..<min(window, count) { room.signal() }
+    for _ in 0..<threads {
+      running.enter()
+      let thread = Thread { [self] in
+        run()
+        running.leave()
+      }
+      thread.name = "Retrace.ChunkPipeline"
+      thread.start()
+    }
   }
 
-  private func start(_ index: Int) {
-    chunkPipelineQueue.async(group: running) { [self] in
-      if !cancelled.load(ordering: .relaxed) {
-        let output = work(index)
-        outputs.withLock { $0[index] = output }
+  /// A thread's loop: the next chunk, whenever there is room for it, until none is left or
+  /// the consumer is done.
+  private func run() {
+    while true {
+      room.wait()
+      guard !cancelled.load(ordering: .relaxed) else { return }
+      let index = state.withLock { state in
+        defer { state.next += 1 }
+        return state.next
       }
+      guard index < count else { return }
+      let output = work(index)
+      state.withLock { $0.outputs[index] = output }
       ready[index].signal()
     }
   }
@@ -58,12 +78,14 @@ final class ChunkPipeline<Output: Sendable>: Sendable {
   /// order, from one thread.
   @usableFromInline
   func take(_ index: Int) -> Output {
-    if index + window < count { start(index + window) }
     ready[index].wait()
-    return outputs.withLock { outputs in
-      defer { outputs[index] = nil }
-      return outputs[index]!
+    let output = state.withLock { state in
+      defer { state.outputs[index] = nil }
+      return state.outputs[index]!
     }
+    // Room for one more chunk; the signals past the last chunk let the threads end.
+    room.signal()
+    return output
   }
 
   /// Stops starting work and waits for the chunks being worked on; call it once the
@@ -71,6 +93,7 @@ final class ChunkPipeline<Output: Sendable>: Sendable {
   @usableFromInline
   func finish() {
     cancelled.store(true, ordering: .relaxed)
+    for _ in 0..<threads { room.signal() }
     running.wait()
   }
 }
