@@ -17,22 +17,26 @@ extension TraceReader {
   /// checksums were checked on opening, and nothing more can be without the key.
   public func intactPart() -> TraceReader {
     guard canReadRecords else { return self }
+    // The chunks are checked on other threads, several at once; what one chunk says is
+    // then taken in order, up to the first that fails.
+    let pipeline = ChunkPipeline(count: chunks.count, window: 64) { [self] index in
+      checkChunk(index)
+    }
+    defer { pipeline.finish() }
     var endRecord: (chunk: Int, sequence: UInt64, time: Double?)?
     var current = 0
     do throws(TraceError) {
-      try forEachChunk(fromChunk: 0, endChunk: chunks.count) { records throws(TraceError) in
-        let chunk = chunks[current]
-        for record in records {
-          if let end = endRecord {
-            throw TraceError(
-              .corrupted, "a record after the end record of sequence \(end.sequence)", path: path,
-              offset: chunk.offset, chunk: chunk.index, sequence: record.sequence)
-          }
-          if record.kind == .end { endRecord = (chunk.index, record.sequence, record.time) }
+      for index in 0..<chunks.count {
+        current = index
+        let checked = try pipeline.take(index).get()
+        if let end = endRecord, let first = checked.firstSequence {
+          throw TraceError(
+            .corrupted, "a record after the end record of sequence \(end.sequence)", path: path,
+            offset: chunks[index].offset, chunk: index, sequence: first)
         }
-        current += 1
-        return true
+        if let end = checked.end { endRecord = (index, end.sequence, end.time) }
       }
+      current = chunks.count
       try checkEnd(endRecord)
     } catch {
       // A chunk that decodes in part still counts as damaged whole: its records are not used.
@@ -40,6 +44,35 @@ extension TraceReader {
       return TraceReader(self, endingBefore: chunk, damage: error.at(path: path))
     }
     return self
+  }
+
+  /// What one chunk's check says: the sequence of its first record, and its end record.
+  private struct CheckedChunk: Sendable {
+    var firstSequence: UInt64?
+    var end: (sequence: UInt64, time: Double?)?
+  }
+
+  /// Decompresses and parses chunk `index` (every check of ``forEachChunk(fromChunk:endChunk:_:)``),
+  /// and checks that nothing follows an end record in it.
+  private func checkChunk(_ index: Int) -> Result<CheckedChunk, TraceError> {
+    var checked = CheckedChunk()
+    do throws(TraceError) {
+      try forEachChunk(fromChunk: index, endChunk: index + 1) { records throws(TraceError) in
+        for record in records {
+          if let end = checked.end {
+            throw TraceError(
+              .corrupted, "a record after the end record of sequence \(end.sequence)", path: path,
+              offset: chunks[index].offset, chunk: index, sequence: record.sequence)
+          }
+          if checked.firstSequence == nil { checked.firstSequence = record.sequence }
+          if record.kind == .end { checked.end = (record.sequence, record.time) }
+        }
+        return true
+      }
+    } catch {
+      return .failure(error)
+    }
+    return .success(checked)
   }
 
   /// Checks the end record against the index and the last action.
