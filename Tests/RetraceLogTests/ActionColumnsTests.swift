@@ -226,6 +226,27 @@ import Testing
         Self.block(templates: [0x01] + template, strings: [0x01, 0x01, 0x61], columns: [0x00])))
   }
 
+  /// A block that claims far more output than its bytes can give is refused without
+  /// making room for the claim.
+  @Test func aLargeClaimTakesNoRoom() {
+    // One action, `null`, said to take 500,000,000 bytes.
+    var claim: [UInt8] = []
+    ColumnVarint.append(500_000_000, to: &claim)
+    let block: [UInt8] =
+      [0x01] + claim + [0x01, 0x01, 0xF6, 0x00] + [0x00] + [0x01, 0x00, 0x02, 0x01, 0x00]
+      + [0x00]
+    var output: [UInt8] = []
+    var decoded: [ActionColumnsDecoder.Action] = []
+    #expect(throws: ActionColumnsError.self) {
+      try block.withUnsafeBytes { bytes in
+        try ActionColumnsDecoder.decode(
+          bytes, at: 0, expectedCount: 1, baseTime: 0, maxOutput: 1 << 30, into: &output,
+          actions: &decoded)
+      }
+    }
+    #expect(output.capacity < 1 << 20)
+  }
+
   @Test func aStringReusedBeyondTheBoundIsRefused() throws {
     // One 1,000-byte string, referenced by 5,000 actions: 5 MB of output from 6 KB.
     let text = [UInt8](repeating: 0x61, count: 1_000)

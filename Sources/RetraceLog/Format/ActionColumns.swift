@@ -640,104 +640,133 @@ struct ActionColumnsDecoder {
     )
     var (ids, times, columns) = (head.ids, head.times, head.columns)
 
-    // Room for what the block says, within what its bytes can plausibly expand to.
-    output.reserveCapacity(output.count + min(Int(actionBytes), 64 * (end - offset) + 4_096))
-    actions.reserveCapacity(actions.count + count)
-    var time = baseTime
+    // The actions are written straight into zeroed room, checked against the size the block
+    // states (itself checked against `maxOutput` above). The room grows as the actions need
+    // it, from what the block's bytes can plausibly expand to, so that a block that claims
+    // much but holds little costs little; what is left unwritten is removed at the end, also
+    // when an error stops the block.
+    let total = Int(actionBytes)
     let outputStart = output.count
-    // The operations read through pointers: no array is retained per action.
-    try allOps.withUnsafeBufferPointer { ops throws(ActionColumnsError) in
-      try literals.withBytes { literals throws(ActionColumnsError) in
-        for _ in 0..<count {
-          let id = try ids.count("template id")
-          guard id < opRanges.count else {
-            throw ids.error("template id \(id) of \(opRanges.count)")
-          }
-          let delta = try times.zigzag()
-          time &+= delta &* timeDivisor
-          let start = output.count
-          for index in opRanges[id] {
-            let op = ops[index]
-            switch op {
-            case .literal(let range):
-              output.append(contentsOf: UnsafeRawBufferPointer(rebasing: literals[range]))
-            case .integer(let c):
-              let value = try columns[c].next(bytes)
-              if value >= 0 {
-                CBORPrimitiveWriter.appendHead(0, UInt64(value), to: &output)
-              } else {
-                CBORPrimitiveWriter.appendHead(1, UInt64(-1 - value), to: &output)
-              }
-            case .text(let c):
-              var column = ColumnReader(
-                bytes: bytes, position: columns[c].position, end: columns[c].end)
-              let index = try column.count("string index")
-              guard index < strings.count else {
-                throw column.error("string \(index) of \(strings.count)")
-              }
-              columns[c].position = column.position
-              let string = strings[index]
-              CBORPrimitiveWriter.appendHead(3, UInt64(string.count), to: &output)
-              output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[string]))
-            case .bytes(let c), .item(let c):
-              var column = ColumnReader(
-                bytes: bytes, position: columns[c].position, end: columns[c].end)
-              let range = try column.slice("value")
-              columns[c].position = column.position
-              if case .bytes = op {
-                CBORPrimitiveWriter.appendHead(2, UInt64(range.count), to: &output)
-              } else {
-                // An item stands whole: it must be one well-formed data item.
-                var cursor = RecordCBOR.Cursor(UnsafeRawBufferPointer(rebasing: bytes[range]))
-                let item = try? cursor.skipItem()
-                guard item?.count == range.count else {
-                  throw column.error("a kept item is not one well-formed data item")
-                }
-              }
-              output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
-            case .float(let c, let width):
-              let bits: UInt64
-              if columns[c].kind == .microseconds {
-                let micros = try columns[c].next(bytes)
-                guard let exact = ColumnFloat.bits(Double(micros) / 1e6, width: width) else {
-                  throw ActionColumnsError(
-                    offset: columns[c].position, reason: "a float does not fit its width")
-                }
-                bits = exact
-              } else {
-                let size = 1 << Int(width - 24)
-                guard columns[c].end - columns[c].position >= size else {
-                  throw ActionColumnsError(
-                    offset: columns[c].position, reason: "a float column ends early")
-                }
-                var value: UInt64 = 0
-                for index in 0..<size {
-                  value = value << 8 | UInt64(bytes[columns[c].position + index])
-                }
-                columns[c].position += size
-                bits = value
-              }
-              output.append(0xE0 | width)
-              let size = 1 << Int(width - 24)
-              for index in (0..<size).reversed() {
-                output.append(UInt8(truncatingIfNeeded: bits >> UInt64(8 * index)))
-              }
-            }
-            guard output.count - outputStart <= Int(actionBytes) else {
-              throw ActionColumnsError(
-                offset: offset,
-                reason: "the actions take more than the \(actionBytes) bytes the block says")
-            }
-          }
-          actions.append(Action(start: start, count: output.count - start, time: time))
+    var room = min(total, 64 * (end - offset) + 4_096)
+    output.append(contentsOf: repeatElement(0, count: room))
+    var written = 0
+    defer { output.removeLast(room - written) }
+    actions.reserveCapacity(actions.count + count)
+    let tooLong = ActionColumnsError(
+      offset: offset, reason: "the actions take more than the \(actionBytes) bytes the block says")
+    // The most bytes an action of each template can take: its literals, and for each leaf a
+    // head and the longest value its column can give.
+    let longestString = strings.reduce(0) { max($0, $1.count) }
+    let bounds = opRanges.map { range in
+      allOps[range].reduce(0) { bound, op in
+        switch op {
+        case .literal(let literal): bound + literal.count
+        case .integer, .float: bound + 9
+        case .text: bound + 9 + longestString
+        case .bytes(let c), .item(let c): bound + 9 + columns[c].end - columns[c].position
         }
       }
     }
-    guard output.count - outputStart == Int(actionBytes) else {
+    var time = baseTime
+    // The operations, literals, columns and output through pointers: no array is checked
+    // for uniqueness or capacity per value.
+    try allOps.withUnsafeBufferPointer { ops throws(ActionColumnsError) in
+      try literals.withBytes { literals throws(ActionColumnsError) in
+        try columns.withUnsafeMutableBufferPointer { columns throws(ActionColumnsError) in
+          for _ in 0..<count {
+            let id = try ids.count("template id")
+            guard id < opRanges.count else {
+              throw ids.error("template id \(id) of \(opRanges.count)")
+            }
+            if bounds[id] > room - written, room < total {
+              let grown = min(total, max(2 * room, written + bounds[id]))
+              output.append(contentsOf: repeatElement(0, count: grown - room))
+              room = grown
+            }
+            let delta = try times.zigzag()
+            time &+= delta &* timeDivisor
+            let start = outputStart + written
+            written = try output.withMutableBytes { whole throws(ActionColumnsError) in
+              var out = OutputCursor(
+                base: whole.baseAddress! + outputStart, written: written, room: room)
+              for index in opRanges[id] {
+                let op = ops[index]
+                switch op {
+                case .literal(let range):
+                  guard out.copy(UnsafeRawBufferPointer(rebasing: literals[range])) else {
+                    throw tooLong
+                  }
+                case .integer(let c):
+                  let value = try columns[c].next(bytes)
+                  let fits =
+                    value >= 0 ? out.head(0, UInt64(value)) : out.head(1, UInt64(-1 - value))
+                  guard fits else { throw tooLong }
+                case .text(let c):
+                  var column = ColumnReader(
+                    bytes: bytes, position: columns[c].position, end: columns[c].end)
+                  let index = try column.count("string index")
+                  guard index < strings.count else {
+                    throw column.error("string \(index) of \(strings.count)")
+                  }
+                  columns[c].position = column.position
+                  let string = strings[index]
+                  guard out.head(3, UInt64(string.count)),
+                    out.copy(UnsafeRawBufferPointer(rebasing: bytes[string]))
+                  else { throw tooLong }
+                case .bytes(let c), .item(let c):
+                  var column = ColumnReader(
+                    bytes: bytes, position: columns[c].position, end: columns[c].end)
+                  let range = try column.slice("value")
+                  columns[c].position = column.position
+                  if case .bytes = op {
+                    guard out.head(2, UInt64(range.count)) else { throw tooLong }
+                  } else {
+                    // An item stands whole: it must be one well-formed data item.
+                    var cursor = RecordCBOR.Cursor(UnsafeRawBufferPointer(rebasing: bytes[range]))
+                    let item = try? cursor.skipItem()
+                    guard item?.count == range.count else {
+                      throw column.error("a kept item is not one well-formed data item")
+                    }
+                  }
+                  guard out.copy(UnsafeRawBufferPointer(rebasing: bytes[range])) else {
+                    throw tooLong
+                  }
+                case .float(let c, let width):
+                  let bits: UInt64
+                  let size = 1 << Int(width - 24)
+                  if columns[c].kind == .microseconds {
+                    let micros = try columns[c].next(bytes)
+                    guard let exact = ColumnFloat.bits(Double(micros) / 1e6, width: width) else {
+                      throw ActionColumnsError(
+                        offset: columns[c].position, reason: "a float does not fit its width")
+                    }
+                    bits = exact
+                  } else {
+                    guard columns[c].end - columns[c].position >= size else {
+                      throw ActionColumnsError(
+                        offset: columns[c].position, reason: "a float column ends early")
+                    }
+                    var value: UInt64 = 0
+                    for index in 0..<size {
+                      value = value << 8 | UInt64(bytes[columns[c].position + index])
+                    }
+                    columns[c].position += size
+                    bits = value
+                  }
+                  guard out.float(bits, width: width, size: size) else { throw tooLong }
+                }
+              }
+              return out.written
+            }
+            actions.append(Action(start: start, count: outputStart + written - start, time: time))
+          }
+        }
+      }
+    }
+    guard written == total else {
       throw ActionColumnsError(
         offset: offset,
-        reason:
-          "the actions take \(output.count - outputStart) bytes, the block says \(actionBytes)")
+        reason: "the actions take \(written) bytes, the block says \(actionBytes)")
     }
     guard ids.isAtEnd, times.isAtEnd else {
       throw ActionColumnsError(offset: end, reason: "template ids or times left over")
@@ -821,6 +850,76 @@ struct ActionColumnsDecoder {
     guard position == range.upperBound else { throw fail("has bytes after its item") }
     guard leaf == columns.count else { throw fail("has fewer leaves than columns") }
     flush()
+  }
+}
+
+/// Writes rebuilt actions into zeroed room: each write says whether it fitted, and writes
+/// nothing when it did not.
+private struct OutputCursor {
+  let base: UnsafeMutableRawPointer
+  var written: Int
+  let room: Int
+
+  /// Copies `bytes`.
+  @inline(__always)
+  mutating func copy(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    guard bytes.count <= room - written else { return false }
+    if let source = bytes.baseAddress {
+      (base + written).copyMemory(from: source, byteCount: bytes.count)
+    }
+    written += bytes.count
+    return true
+  }
+
+  /// Writes the shortest CBOR head of major type `major` for `argument`.
+  @inline(__always)
+  mutating func head(_ major: UInt8, _ argument: UInt64) -> Bool {
+    let length =
+      argument < 24
+      ? 1 : argument <= 0xFF ? 2 : argument <= 0xFFFF ? 3 : argument <= 0xFFFF_FFFF ? 5 : 9
+    guard length <= room - written else { return false }
+    let initial = major &<< 5
+    let at = base + written
+    switch length {
+    case 1:
+      at.storeBytes(of: initial | UInt8(truncatingIfNeeded: argument), as: UInt8.self)
+    case 2:
+      at.storeBytes(of: initial | 24, as: UInt8.self)
+      at.storeBytes(of: UInt8(truncatingIfNeeded: argument), toByteOffset: 1, as: UInt8.self)
+    case 3:
+      at.storeBytes(of: initial | 25, as: UInt8.self)
+      at.storeBytes(
+        of: UInt16(truncatingIfNeeded: argument).bigEndian, toByteOffset: 1, as: UInt16.self)
+    case 5:
+      at.storeBytes(of: initial | 26, as: UInt8.self)
+      at.storeBytes(
+        of: UInt32(truncatingIfNeeded: argument).bigEndian, toByteOffset: 1, as: UInt32.self)
+    default:
+      at.storeBytes(of: initial | 27, as: UInt8.self)
+      at.storeBytes(of: argument.bigEndian, toByteOffset: 1, as: UInt64.self)
+    }
+    written += length
+    return true
+  }
+
+  /// Writes a float's head, `0xE0 | width`, then its `size` bytes of `bits`.
+  @inline(__always)
+  mutating func float(_ bits: UInt64, width: UInt8, size: Int) -> Bool {
+    guard 1 + size <= room - written else { return false }
+    let at = base + written
+    at.storeBytes(of: 0xE0 | width, as: UInt8.self)
+    switch size {
+    case 2:
+      at.storeBytes(
+        of: UInt16(truncatingIfNeeded: bits).bigEndian, toByteOffset: 1, as: UInt16.self)
+    case 4:
+      at.storeBytes(
+        of: UInt32(truncatingIfNeeded: bits).bigEndian, toByteOffset: 1, as: UInt32.self)
+    default:
+      at.storeBytes(of: bits.bigEndian, toByteOffset: 1, as: UInt64.self)
+    }
+    written += 1 + size
+    return true
   }
 }
 

@@ -24,6 +24,16 @@ extension Array where Element == UInt8 {
     let result: Result<R, E> = withUnsafeBytes { raw in Result { () throws(E) in try body(raw) } }
     return try result.get()
   }
+
+  /// `withUnsafeMutableBytes` that keeps a typed error.
+  mutating func withMutableBytes<R, E: Error>(
+    _ body: (UnsafeMutableRawBufferPointer) throws(E) -> R
+  ) throws(E) -> R {
+    let result: Result<R, E> = withUnsafeMutableBytes { raw in
+      Result { () throws(E) in try body(raw) }
+    }
+    return try result.get()
+  }
 }
 
 extension Sequence where Element == UInt8 {
