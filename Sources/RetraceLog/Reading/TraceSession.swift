@@ -168,8 +168,8 @@ public struct TraceSession<D: Domain>: Sendable {
   }
 
   /// How many chunks ``state(at:)`` decodes ahead: the ones between the snapshot and the
-  /// target, up to 64 (about 640,000 actions, some tens of megabytes while they wait).
-  @usableFromInline static var seekWindow: Int { 64 }
+  /// target, up to 16 (about 160,000 actions, some tens of megabytes while they wait).
+  @usableFromInline static var seekWindow: Int { 16 }
 
   /// Decoded actions, chunk by chunk, in order (see ``actionPipeline(from:through:window:)``).
   @usableFromInline
@@ -367,8 +367,8 @@ public struct TraceSession<D: Domain>: Sendable {
     } else {
       // The actions after the snapshot's chunk are decoded on other threads while this one
       // decodes the snapshot and its chunk's actions (or takes them from the cache): both
-      // take tens of milliseconds on a large trace. Up to 64 chunks (about 640,000 actions)
-      // ahead, a bound on the memory they take meanwhile. Only when the target lies beyond
+      // take tens of milliseconds on a large trace. Up to `seekWindow` chunks ahead, a bound
+      // on the memory they take meanwhile. Only when the target lies beyond
       // the chunk and its actions will all be at hand: a cached snapshot may hold only those
       // up to an earlier target.
       if afterChunk <= sequence, snapshot?.complete ?? true {
