@@ -10,9 +10,6 @@ package final class EffectRunner<Action: Sendable> {
   /// its own entries of `keysByID` (a scan of every identifier made finishing quadratic).
   private var idsByKey: [Int: [EffectID]] = [:]
   private var nextKey = 0
-  /// What started each task, for the tasks whose effect was run with an origin (a test
-  /// store's: the action, so that a failure can name it).
-  private var origins: [Int: String] = [:]
   private let send: @MainActor @Sendable (Action) -> Void
   /// Where the effects' nonisolated work runs: the global executor unless a test store
   /// gives its own, which knows when no effect has work left to run.
@@ -130,10 +127,9 @@ package final class EffectRunner<Action: Sendable> {
   /// The number of effect tasks still running.
   package var runningCount: Int { live?.count ?? tasks.count }
 
-  /// What started each running task that was given an origin, oldest first.
-  package var runningOrigins: [String] {
-    live?.origins() ?? origins.sorted { $0.key < $1.key }.map(\.value)
-  }
+  /// What started each running task that was given an origin, oldest first. Only a runner
+  /// with an executor of its own (a test store's, the only one given origins) keeps them.
+  package var runningOrigins: [String] { live?.origins() ?? [] }
 
   /// Starts `effect`; `origin`, when given, says what started it, for
   /// ``runningOrigins``.
@@ -196,7 +192,6 @@ package final class EffectRunner<Action: Sendable> {
     }
     tasks[key] = task
     live?.insert(key, origin: origin, task: task)
-    if let origin { origins[key] = origin }
     if !ids.isEmpty { idsByKey[key] = ids }
     for id in ids { keysByID[id, default: []].insert(key) }
     return key
@@ -211,10 +206,7 @@ package final class EffectRunner<Action: Sendable> {
       waiting.effect = effect
       waiting.ids = ids
       waiting.origin = origin
-      if let origin {
-        origins[waiting.taskKey] = origin
-        live?.setOrigin(origin, of: waiting.taskKey)
-      }
+      if let origin { live?.setOrigin(origin, of: waiting.taskKey) }
       waiting.window.restart()
       return
     }
@@ -306,7 +298,6 @@ package final class EffectRunner<Action: Sendable> {
 
   private func finished(_ key: Int) {
     tasks[key] = nil
-    if !origins.isEmpty { origins[key] = nil }
     live?.remove(key)
     for id in idsByKey.removeValue(forKey: key) ?? [] {
       keysByID[id]?.remove(key)
