@@ -49,12 +49,23 @@ final class ChunkPipeline<Output: Sendable>: Sendable {
     for _ in 0..<threads {
       running.enter()
       let thread = Thread { [self] in
+        Self.yieldToTheConsumer()
         run()
         running.leave()
       }
       thread.name = "Retrace.ChunkPipeline"
       thread.start()
     }
+  }
+
+  /// Lowers the calling thread's priority below the consumer's, so that a consumer that
+  /// cannot keep up (a slow reducer) keeps its core, and the work takes what is left. On
+  /// Linux a thread has a nice value of its own, which `setpriority` of "the calling
+  /// process" (0) sets.
+  private static func yieldToTheConsumer() {
+    #if os(Linux)
+      _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
+    #endif
   }
 
   /// A thread's loop: the next chunk, whenever there is room for it, until none is left or
