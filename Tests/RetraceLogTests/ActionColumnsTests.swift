@@ -247,6 +247,38 @@ import Testing
     #expect(output.capacity < 1 << 20)
   }
 
+  /// Room grows with what the actions write, not with what their templates could write at
+  /// most: 20,000 text leaves beside a 50,000-byte string (a gigabyte at most) that each
+  /// take the empty string.
+  @Test func roomGrowsWithWhatIsWritten() {
+    var block: [UInt8] = [0x01]
+    ColumnVarint.append(1 << 30, to: &block)
+    let template = [0x99, 0x4E, 0x20] + [UInt8](repeating: ColumnMarker.text, count: 20_000)
+    block.append(0x01)
+    ColumnVarint.append(UInt64(template.count), to: &block)
+    block += template
+    ColumnVarint.append(20_000, to: &block)
+    block += [UInt8](repeating: 0x00, count: 20_000)
+    block.append(0x02)
+    block.append(0x00)
+    ColumnVarint.append(50_000, to: &block)
+    block += [UInt8](repeating: 0x61, count: 50_000)
+    block += [0x01, 0x00, 0x02, 0x01, 0x00]
+    block += [0x01, ColumnKind.text.rawValue]
+    ColumnVarint.append(20_000, to: &block)
+    block += [UInt8](repeating: 0x00, count: 20_000)
+    var output: [UInt8] = []
+    var decoded: [ActionColumnsDecoder.Action] = []
+    #expect(throws: ActionColumnsError.self) {
+      try block.withUnsafeBytes { bytes in
+        try ActionColumnsDecoder.decode(
+          bytes, at: 0, expectedCount: 1, baseTime: 0, maxOutput: 1 << 30, into: &output,
+          actions: &decoded)
+      }
+    }
+    #expect(output.capacity < 16 << 20)
+  }
+
   @Test func aStringReusedBeyondTheBoundIsRefused() throws {
     // One 1,000-byte string, referenced by 5,000 actions: 5 MB of output from 6 KB.
     let text = [UInt8](repeating: 0x61, count: 1_000)

@@ -641,10 +641,10 @@ struct ActionColumnsDecoder {
     var (ids, times, columns) = (head.ids, head.times, head.columns)
 
     // The actions are written straight into zeroed room, checked against the size the block
-    // states (itself checked against `maxOutput` above). The room grows as the actions need
-    // it, from what the block's bytes can plausibly expand to, so that a block that claims
-    // much but holds little costs little; what is left unwritten is removed at the end, also
-    // when an error stops the block.
+    // states (itself checked against `maxOutput` above). The room starts at what the block's
+    // bytes can plausibly expand to and doubles when a value does not fit, up to that size,
+    // so that a block that claims much but holds little costs little; what is left unwritten
+    // is removed at the end, also when an error stops the block.
     let total = Int(actionBytes)
     let outputStart = output.count
     var room = min(total, 64 * (end - offset) + 4_096)
@@ -654,19 +654,6 @@ struct ActionColumnsDecoder {
     actions.reserveCapacity(actions.count + count)
     let tooLong = ActionColumnsError(
       offset: offset, reason: "the actions take more than the \(actionBytes) bytes the block says")
-    // The most bytes an action of each template can take: its literals, and for each leaf a
-    // head and the longest value its column can give.
-    let longestString = strings.reduce(0) { max($0, $1.count) }
-    let bounds = opRanges.map { range in
-      allOps[range].reduce(0) { bound, op in
-        switch op {
-        case .literal(let literal): bound + literal.count
-        case .integer, .float: bound + 9
-        case .text: bound + 9 + longestString
-        case .bytes(let c), .item(let c): bound + 9 + columns[c].end - columns[c].position
-        }
-      }
-    }
     var time = baseTime
     // The operations, literals, columns and output through pointers: no array is checked
     // for uniqueness or capacity per value.
@@ -678,85 +665,110 @@ struct ActionColumnsDecoder {
             guard id < opRanges.count else {
               throw ids.error("template id \(id) of \(opRanges.count)")
             }
-            if bounds[id] > room - written, room < total {
-              let grown = min(total, max(2 * room, written + bounds[id]))
-              output.append(contentsOf: repeatElement(0, count: grown - room))
-              room = grown
-            }
             let delta = try times.zigzag()
             time &+= delta &* timeDivisor
             let start = outputStart + written
-            written = try output.withMutableBytes { whole throws(ActionColumnsError) in
-              var out = OutputCursor(
-                base: whole.baseAddress! + outputStart, written: written, room: room)
-              for index in opRanges[id] {
-                let op = ops[index]
-                switch op {
-                case .literal(let range):
-                  guard out.copy(UnsafeRawBufferPointer(rebasing: literals[range])) else {
-                    throw tooLong
-                  }
-                case .integer(let c):
-                  let value = try columns[c].next(bytes)
-                  let fits =
-                    value >= 0 ? out.head(0, UInt64(value)) : out.head(1, UInt64(-1 - value))
-                  guard fits else { throw tooLong }
-                case .text(let c):
-                  var column = ColumnReader(
-                    bytes: bytes, position: columns[c].position, end: columns[c].end)
-                  let index = try column.count("string index")
-                  guard index < strings.count else {
-                    throw column.error("string \(index) of \(strings.count)")
-                  }
-                  columns[c].position = column.position
-                  let string = strings[index]
-                  guard out.head(3, UInt64(string.count)),
+            // The action's operations from `next` on, until one needs more room than there
+            // is: each value is read and checked, and its size known, before it is taken
+            // from its column and written, so that it can be written again after the room
+            // grows.
+            var next = opRanges[id].lowerBound
+            while next < opRanges[id].upperBound {
+              let (done, stop, needed) = try output.withMutableBytes {
+                whole throws(ActionColumnsError) -> (Int, Int?, Int) in
+                // No room at all (a block that claims no bytes) has no address: any value
+                // then needs room.
+                guard let base = whole.baseAddress else { return (written, next, 1) }
+                var out = OutputCursor(base: base + outputStart, written: written, room: room)
+                for index in next..<opRanges[id].upperBound {
+                  let op = ops[index]
+                  switch op {
+                  case .literal(let range):
+                    let literal = UnsafeRawBufferPointer(rebasing: literals[range])
+                    guard out.fits(literal.count) else {
+                      return (out.written, index, literal.count)
+                    }
+                    out.copy(literal)
+                  case .integer(let c):
+                    var column = columns[c]
+                    let value = try column.next(bytes)
+                    let (major, argument) =
+                      value >= 0 ? (UInt8(0), UInt64(value)) : (1, UInt64(-1 - value))
+                    let size = OutputCursor.headSize(argument)
+                    guard out.fits(size) else { return (out.written, index, size) }
+                    columns[c] = column
+                    out.head(major, argument)
+                  case .text(let c):
+                    var column = ColumnReader(
+                      bytes: bytes, position: columns[c].position, end: columns[c].end)
+                    let stringIndex = try column.count("string index")
+                    guard stringIndex < strings.count else {
+                      throw column.error("string \(stringIndex) of \(strings.count)")
+                    }
+                    let string = strings[stringIndex]
+                    let size = OutputCursor.headSize(UInt64(string.count)) + string.count
+                    guard out.fits(size) else { return (out.written, index, size) }
+                    columns[c].position = column.position
+                    out.head(3, UInt64(string.count))
                     out.copy(UnsafeRawBufferPointer(rebasing: bytes[string]))
-                  else { throw tooLong }
-                case .bytes(let c), .item(let c):
-                  var column = ColumnReader(
-                    bytes: bytes, position: columns[c].position, end: columns[c].end)
-                  let range = try column.slice("value")
-                  columns[c].position = column.position
-                  if case .bytes = op {
-                    guard out.head(2, UInt64(range.count)) else { throw tooLong }
-                  } else {
-                    // An item stands whole: it must be one well-formed data item.
-                    var cursor = RecordCBOR.Cursor(UnsafeRawBufferPointer(rebasing: bytes[range]))
-                    let item = try? cursor.skipItem()
-                    guard item?.count == range.count else {
-                      throw column.error("a kept item is not one well-formed data item")
+                  case .bytes(let c), .item(let c):
+                    var column = ColumnReader(
+                      bytes: bytes, position: columns[c].position, end: columns[c].end)
+                    let range = try column.slice("value")
+                    var size = range.count
+                    if case .bytes = op {
+                      size += OutputCursor.headSize(UInt64(range.count))
+                    } else {
+                      // An item stands whole: it must be one well-formed data item.
+                      var cursor = RecordCBOR.Cursor(
+                        UnsafeRawBufferPointer(rebasing: bytes[range]))
+                      let item = try? cursor.skipItem()
+                      guard item?.count == range.count else {
+                        throw column.error("a kept item is not one well-formed data item")
+                      }
                     }
+                    guard out.fits(size) else { return (out.written, index, size) }
+                    columns[c].position = column.position
+                    if case .bytes = op { out.head(2, UInt64(range.count)) }
+                    out.copy(UnsafeRawBufferPointer(rebasing: bytes[range]))
+                  case .float(let c, let width):
+                    let bits: UInt64
+                    let size = 1 << Int(width - 24)
+                    var column = columns[c]
+                    if column.kind == .microseconds {
+                      let micros = try column.next(bytes)
+                      guard let exact = ColumnFloat.bits(Double(micros) / 1e6, width: width) else {
+                        throw ActionColumnsError(
+                          offset: column.position, reason: "a float does not fit its width")
+                      }
+                      bits = exact
+                    } else {
+                      guard column.end - column.position >= size else {
+                        throw ActionColumnsError(
+                          offset: column.position, reason: "a float column ends early")
+                      }
+                      var value: UInt64 = 0
+                      for byte in 0..<size {
+                        value = value << 8 | UInt64(bytes[column.position + byte])
+                      }
+                      column.position += size
+                      bits = value
+                    }
+                    guard out.fits(1 + size) else { return (out.written, index, 1 + size) }
+                    columns[c] = column
+                    out.float(bits, width: width, size: size)
                   }
-                  guard out.copy(UnsafeRawBufferPointer(rebasing: bytes[range])) else {
-                    throw tooLong
-                  }
-                case .float(let c, let width):
-                  let bits: UInt64
-                  let size = 1 << Int(width - 24)
-                  if columns[c].kind == .microseconds {
-                    let micros = try columns[c].next(bytes)
-                    guard let exact = ColumnFloat.bits(Double(micros) / 1e6, width: width) else {
-                      throw ActionColumnsError(
-                        offset: columns[c].position, reason: "a float does not fit its width")
-                    }
-                    bits = exact
-                  } else {
-                    guard columns[c].end - columns[c].position >= size else {
-                      throw ActionColumnsError(
-                        offset: columns[c].position, reason: "a float column ends early")
-                    }
-                    var value: UInt64 = 0
-                    for index in 0..<size {
-                      value = value << 8 | UInt64(bytes[columns[c].position + index])
-                    }
-                    columns[c].position += size
-                    bits = value
-                  }
-                  guard out.float(bits, width: width, size: size) else { throw tooLong }
                 }
+                return (out.written, nil, 0)
               }
-              return out.written
+              written = done
+              guard let stop else { break }
+              // The value at `stop` needs `needed` bytes more than the room has.
+              guard room < total, needed <= total - written else { throw tooLong }
+              let grown = min(total, max(2 * room, written + needed))
+              output.append(contentsOf: repeatElement(0, count: grown - room))
+              room = grown
+              next = stop
             }
             actions.append(Action(start: start, count: outputStart + written - start, time: time))
           }
@@ -853,31 +865,37 @@ struct ActionColumnsDecoder {
   }
 }
 
-/// Writes rebuilt actions into zeroed room: each write says whether it fitted, and writes
-/// nothing when it did not.
+/// Writes rebuilt actions into zeroed room. A caller checks that a value ``fits(_:)``
+/// before it writes it.
 private struct OutputCursor {
   let base: UnsafeMutableRawPointer
   var written: Int
   let room: Int
 
+  /// Whether `size` more bytes fit the room.
+  @inline(__always)
+  func fits(_ size: Int) -> Bool { size <= room - written }
+
+  /// The size of the shortest CBOR head for `argument`.
+  @inline(__always)
+  static func headSize(_ argument: UInt64) -> Int {
+    argument < 24
+      ? 1 : argument <= 0xFF ? 2 : argument <= 0xFFFF ? 3 : argument <= 0xFFFF_FFFF ? 5 : 9
+  }
+
   /// Copies `bytes`.
   @inline(__always)
-  mutating func copy(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    guard bytes.count <= room - written else { return false }
+  mutating func copy(_ bytes: UnsafeRawBufferPointer) {
     if let source = bytes.baseAddress {
       (base + written).copyMemory(from: source, byteCount: bytes.count)
     }
     written += bytes.count
-    return true
   }
 
   /// Writes the shortest CBOR head of major type `major` for `argument`.
   @inline(__always)
-  mutating func head(_ major: UInt8, _ argument: UInt64) -> Bool {
-    let length =
-      argument < 24
-      ? 1 : argument <= 0xFF ? 2 : argument <= 0xFFFF ? 3 : argument <= 0xFFFF_FFFF ? 5 : 9
-    guard length <= room - written else { return false }
+  mutating func head(_ major: UInt8, _ argument: UInt64) {
+    let length = Self.headSize(argument)
     let initial = major &<< 5
     let at = base + written
     switch length {
@@ -899,13 +917,11 @@ private struct OutputCursor {
       at.storeBytes(of: argument.bigEndian, toByteOffset: 1, as: UInt64.self)
     }
     written += length
-    return true
   }
 
   /// Writes a float's head, `0xE0 | width`, then its `size` bytes of `bits`.
   @inline(__always)
-  mutating func float(_ bits: UInt64, width: UInt8, size: Int) -> Bool {
-    guard 1 + size <= room - written else { return false }
+  mutating func float(_ bits: UInt64, width: UInt8, size: Int) {
     let at = base + written
     at.storeBytes(of: 0xE0 | width, as: UInt8.self)
     switch size {
@@ -919,7 +935,6 @@ private struct OutputCursor {
       at.storeBytes(of: bits.bigEndian, toByteOffset: 1, as: UInt64.self)
     }
     written += 1 + size
-    return true
   }
 }
 
