@@ -28,12 +28,15 @@ extension TraceReader {
     do throws(TraceError) {
       for index in 0..<chunks.count {
         current = index
-        let checked = try pipeline.take(index).get()
+        let checked = pipeline.take(index)
+        // A record after an earlier chunk's end record is the first thing wrong, even in a
+        // chunk that failed after it.
         if let end = endRecord, let first = checked.firstSequence {
           throw TraceError(
             .corrupted, "a record after the end record of sequence \(end.sequence)", path: path,
-            offset: chunks[index].offset, chunk: index, sequence: first)
+            offset: chunks[index].offset, chunk: chunks[index].index, sequence: first)
         }
+        if let error = checked.error { throw error }
         if let end = checked.end { endRecord = (index, end.sequence, end.time) }
       }
       current = chunks.count
@@ -46,15 +49,17 @@ extension TraceReader {
     return self
   }
 
-  /// What one chunk's check says: the sequence of its first record, and its end record.
+  /// What one chunk's check says: the sequence of its first record, its end record, and
+  /// the error that stopped it (after the records before it were read).
   private struct CheckedChunk: Sendable {
     var firstSequence: UInt64?
     var end: (sequence: UInt64, time: Double?)?
+    var error: TraceError?
   }
 
   /// Decompresses and parses chunk `index` (every check of ``forEachChunk(fromChunk:endChunk:_:)``),
   /// and checks that nothing follows an end record in it.
-  private func checkChunk(_ index: Int) -> Result<CheckedChunk, TraceError> {
+  private func checkChunk(_ index: Int) -> CheckedChunk {
     var checked = CheckedChunk()
     do throws(TraceError) {
       try forEachChunk(fromChunk: index, endChunk: index + 1) { records throws(TraceError) in
@@ -62,7 +67,7 @@ extension TraceReader {
           if let end = checked.end {
             throw TraceError(
               .corrupted, "a record after the end record of sequence \(end.sequence)", path: path,
-              offset: chunks[index].offset, chunk: index, sequence: record.sequence)
+              offset: chunks[index].offset, chunk: chunks[index].index, sequence: record.sequence)
           }
           if checked.firstSequence == nil { checked.firstSequence = record.sequence }
           if record.kind == .end { checked.end = (record.sequence, record.time) }
@@ -70,9 +75,9 @@ extension TraceReader {
         return true
       }
     } catch {
-      return .failure(error)
+      checked.error = error
     }
-    return .success(checked)
+    return checked
   }
 
   /// Checks the end record against the index and the last action.
