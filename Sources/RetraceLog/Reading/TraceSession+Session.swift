@@ -119,15 +119,30 @@ extension TraceSession: SessionSource {
     let decodingStart = chunk == 0
     let reader = trace.reader
     var part = TracePart<D>()
+    // The actions go to a local array, and whether the start is known to a flag: this code
+    // runs for every domain unspecialized, and each use of `part` or of its optional tuple
+    // for an action would look up the generic types' metadata again (13% of a replay).
+    var actions: [TimedAction<D.Action>] = []
     if chunk < reader.chunks.count {
-      part.actions.reserveCapacity(reader.chunks[chunk].actionCount)
+      actions.reserveCapacity(reader.chunks[chunk].actionCount)
     }
+    var needsStart = decodingStart
     try reader.forEachChunk(fromChunk: chunk, endChunk: chunk + 1) { records throws(TraceError) in
       for record in records {
         switch record.kind {
+        case .action:
+          if needsStart {
+            throw TraceError(
+              .corrupted, "the trace has no starting snapshot", sequence: record.sequence)
+          }
+          actions.append(
+            TimedAction(
+              sequence: record.sequence, time: record.time ?? 0,
+              action: try trace.decodeAction(record)))
         case .snapshot:
-          if decodingStart && part.start == nil && part.actions.isEmpty {
+          if needsStart && actions.isEmpty {
             part.start = (record.sequence, try record.decode(D.State.self))
+            needsStart = false
           }
           part.snapshots.append(
             Snapshot(sequence: record.sequence, hash: record.hash?.rawValue ?? 0, state: nil))
@@ -139,21 +154,13 @@ extension TraceSession: SessionSource {
         case .checkpoint:
           part.checkpoints.append(
             Checkpoint(sequence: record.sequence, hash: record.hash?.rawValue ?? 0))
-        case .action:
-          if decodingStart && part.start == nil {
-            throw TraceError(
-              .corrupted, "the trace has no starting snapshot", sequence: record.sequence)
-          }
-          part.actions.append(
-            TimedAction(
-              sequence: record.sequence, time: record.time ?? 0,
-              action: try trace.decodeAction(record)))
         case .end:
           break
         }
       }
       return true
     }
+    part.actions = actions
     return part
   }
 }
