@@ -84,4 +84,56 @@ import Testing
       }
     }
   }
+
+  /// While the budget holds a snapshot back, the writer looks at it again only as far on as
+  /// a checkpoint of the state would be, not at every interval: each look takes the app's
+  /// state, and the app's next change then copies what it shares (copy-on-write). A growing
+  /// banking session copied an account's transactions every 16 actions.
+  @Test func aSnapshotTheBudgetHoldsBackDoesNotMakeTheAppCopyItsState() throws {
+    var configuration = TraceRecorderConfiguration()
+    configuration.reproducibleCheckpoints = true
+    let recorder = try TraceRecorder(
+      path: temporaryDirectory() + "/looks.trace", domain: bankingDomain, sessionID: "looks",
+      startTime: 1_763_771_000, configuration: configuration)
+    var state = bankingDomain.initialState
+    recorder.attached(sequence: 0, state: state)
+    var random = SeededRandom(seed: 3)
+    let count = 20_000
+    var copies = 0
+    var appends = 0
+    for step in 0..<count {
+      let action = bankingDomain.workload!.next(state, step, &random)
+      let before = Self.transactionsStorage(for: action, in: state)
+      _ = bankingDomain.reduce(into: &state, action: action)
+      // An append with room to spare that moved the transactions copied them.
+      if let before, before.count < before.capacity,
+        let after = Self.transactionsStorage(for: action, in: state), after.count > before.count
+      {
+        appends += 1
+        if after.address != before.address { copies += 1 }
+      }
+      recorder.record(
+        Transition(
+          sequence: UInt64(step + 1), time: 1_763_771_000 + Double(step), action: action,
+          stateBefore: nil, stateAfter: state))
+    }
+    try recorder.close()
+    #expect(appends > count / 2)
+    // Looking at every interval copied on about one append in 16 here (over 1,000 copies).
+    #expect(copies < count / 160, "\(copies) copies in \(appends) appends")
+  }
+
+  /// Where the transactions of the account that `action` books to are stored, and how many
+  /// there are and room for.
+  private static func transactionsStorage(for action: BankingAction, in state: BankingState)
+    -> (address: UnsafeRawPointer?, count: Int, capacity: Int)?
+  {
+    guard case .addTransaction(let iban, _, _, _) = action, let account = state.accounts[id: iban]
+    else { return nil }
+    let transactions = account.transactions.transactions
+    return (
+      transactions.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) },
+      transactions.count, transactions.capacity
+    )
+  }
 }

@@ -62,6 +62,9 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   private var lastTime: Int64 = 0
   private var lastCheckpoint: UInt64 = 0
   private var lastSnapshot: UInt64 = 0
+  /// The first sequence number at which a snapshot that the budget held back is looked at
+  /// again (``stateRecordIfDue(_:sequence:)``).
+  private var snapshotLookAgain: UInt64 = 0
   /// The file's size when the last snapshot's chunk was written, and that chunk's bytes:
   /// what the snapshot budget (``snapshotFitsBudget``) weighs.
   private var lastSnapshotEnd = 0
@@ -338,12 +341,7 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     }
     if configuration.snapshotInterval > 0 {
       let snapshotDue = lastSnapshot + max(UInt64(configuration.snapshotInterval), budgetGap)
-      // While the budget holds the snapshot back, it is looked at again an interval on
-      // (the budget changes only as chunks are written), not at every action.
-      due = min(
-        due,
-        snapshotFitsBudget
-          ? snapshotDue : max(snapshotDue, lastSequence + configuration.stateInterval))
+      due = min(due, max(snapshotDue, snapshotLookAgain))
     }
     return due
   }
@@ -366,10 +364,19 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
 
   private func stateRecordIfDue(_ state: State, sequence: UInt64) throws(TraceError) {
     let budgetGap = UInt64(lastStateBytes / max(configuration.maxStateBytesPerAction, 1))
-    let snapshotDue =
+    var snapshotDue =
       configuration.snapshotInterval > 0
       && sequence - lastSnapshot >= max(UInt64(configuration.snapshotInterval), budgetGap)
-      && snapshotFitsBudget
+      && sequence >= snapshotLookAgain
+    if snapshotDue && !snapshotFitsBudget {
+      // While the budget holds the snapshot back, it is looked at again as far on as a
+      // checkpoint of this state would be (the budget changes only as chunks are written).
+      // Each look takes the app's state, whose next change then copies what it shares
+      // (copy-on-write): looking at every interval copied a large state's growing parts
+      // every 16 actions, most of the time `generate` took.
+      snapshotDue = false
+      snapshotLookAgain = sequence + max(configuration.stateInterval, budgetGap)
+    }
     let checkpointDue =
       configuration.checkpointInterval > 0
       && sequence - lastCheckpoint >= max(UInt64(configuration.checkpointInterval), budgetGap)
