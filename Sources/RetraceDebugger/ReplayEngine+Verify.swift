@@ -126,38 +126,68 @@ extension ReplayEngine {
         nextJump += 1
       }
     }
+    // The states are hashed on a lane of their own while the replay goes on to the next
+    // mark; the answers are taken in order, each with what the report says if it is the
+    // first mismatch (the marks before it matched, or it would not be the first).
+    let lane = marks.count > 1 ? HashLane<D.State>(hash: stateHash) : nil
+    defer { lane?.close() }
+    var pending: [PendingHash<D.State>] = []
+    var given = 0
+    var taken = 0
+    func divergence(of first: PendingHash<D.State>, hash: UInt64) -> VerificationReport {
+      let mark = first.mark
+      let recordedState =
+        (mark.snapshotIndex.flatMap { session.snapshots[$0].state }
+          ?? session.snapshots.first { $0.sequence == mark.sequence && $0.state != nil }?.state)
+        ?? (session.snapshots.contains { $0.sequence == mark.sequence }
+          ? session.loadSnapshotState?(mark.sequence) : nil)
+      var report = first.report
+      report.divergence = Divergence(
+        sequence: mark.sequence, kind: mark.kind, recordedHash: mark.hash, replayedHash: hash,
+        window: min(first.lastMatch + 1, mark.sequence)...mark.sequence,
+        stateDiff: recordedState.flatMap { RetraceDebugger.stateDiff($0, first.state) })
+      return report
+    }
+    /// The report of the first mismatch among the oldest pending marks, taken until at most
+    /// `limit` are left.
+    func takeAnswers(leaving limit: Int) -> VerificationReport? {
+      while pending.count > limit {
+        let first = pending.removeFirst()
+        let hash = lane?.answer(taken) ?? stateHash(first.state)
+        taken += 1
+        if hash != first.mark.hash { return divergence(of: first, hash: hash) }
+      }
+      return nil
+    }
     for mark in marks {
       takeJumps(before: mark.sequence)
       replay(to: mark.sequence)
-      let hash = stateHash(state)
       switch mark.kind {
       case .checkpoint: report.checkpointsChecked += 1
       case .snapshot: report.snapshotsChecked += 1
       }
-      if hash != mark.hash {
-        let recordedState =
-          (mark.snapshotIndex.flatMap { session.snapshots[$0].state }
-            ?? session.snapshots.first { $0.sequence == mark.sequence && $0.state != nil }?.state)
-          ?? (session.snapshots.contains { $0.sequence == mark.sequence }
-            ? session.loadSnapshotState?(mark.sequence) : nil)
-        report.actionsReplayed = Int(position - session.startSequence)
-        report.coveredThrough = firstGap ?? lastMatch
-        report.divergence = Divergence(
-          sequence: mark.sequence, kind: mark.kind, recordedHash: mark.hash, replayedHash: hash,
-          window: min(lastMatch + 1, mark.sequence)...mark.sequence,
-          stateDiff: recordedState.flatMap { RetraceDebugger.stateDiff($0, state) })
-        return report
-      }
+      var asOfHere = report
+      asOfHere.actionsReplayed = Int(position - session.startSequence)
+      asOfHere.coveredThrough = firstGap ?? lastMatch
+      pending.append(PendingHash(mark: mark, state: state, report: asOfHere, lastMatch: lastMatch))
+      lane?.give(given, state)
+      given += 1
+      if let diverged = takeAnswers(leaving: Self.hashesAhead) { return diverged }
       lastMatch = mark.sequence
     }
     takeJumps(before: nil)
     replay(to: session.endSequence)
+    if let diverged = takeAnswers(leaving: 0) { return diverged }
     report.actionsReplayed = total
     report.jumpsFollowed = session.jumps.count
     report.coveredThrough = firstGap ?? lastMatch
     report.uncoveredActions = uncoveredBeforeJumps + Int(session.endSequence - lastMatch)
     return report
   }
+
+  /// How many states ``verify(progress:)`` may have given to be hashed and not yet taken the
+  /// answer for: each is kept alive, and the replay's next change copies what it shares.
+  private static var hashesAhead: Int { 2 }
 
   /// Every recorded hash in the session, in sequence order (a snapshot before a checkpoint
   /// at the same sequence number).
@@ -235,4 +265,15 @@ private struct Mark {
   var hash: UInt64
   var kind: Divergence.Kind
   var snapshotIndex: Int?
+}
+
+/// A state given to be hashed, with what ``ReplayEngine/verify(progress:)`` reports if its
+/// hash is the first that does not match.
+private struct PendingHash<State> {
+  var mark: Mark
+  var state: State
+  /// The report as of this mark.
+  var report: VerificationReport
+  /// The last sequence number whose hash matched (or a jump) before this mark.
+  var lastMatch: UInt64
 }

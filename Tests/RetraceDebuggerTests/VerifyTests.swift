@@ -95,6 +95,33 @@ import Testing
     #expect(tail.uncoveredActions == 10)
   }
 
+  /// States are hashed on a thread of their own while the replay goes on to the next hashes:
+  /// the first mismatch is still reported as of its own place, wherever it is, and a later
+  /// one is not named.
+  @Test func theFirstTamperedHashIsReportedAsOfItsOwnPlace() throws {
+    let session = Fixtures.session(
+      counterDomain, count: 1_000, checkpointEvery: 100, snapshotEvery: 0)
+    #expect(session.checkpoints.count == 10)
+    for index in session.checkpoints.indices {
+      var tampered = session
+      tampered.checkpoints[index].hash ^= 1
+      if index + 2 < session.checkpoints.count { tampered.checkpoints[index + 2].hash ^= 1 }
+      let report = ReplayEngine(domain: counterDomain, session: tampered).verify()
+      let divergence = try #require(report.divergence)
+      let sequence = session.checkpoints[index].sequence
+      #expect(divergence.sequence == sequence)
+      #expect(divergence.kind == .checkpoint)
+      #expect(divergence.recordedHash == session.checkpoints[index].hash ^ 1)
+      #expect(divergence.replayedHash == session.checkpoints[index].hash)
+      #expect(divergence.window == (sequence - 99)...sequence)
+      #expect(report.actionsReplayed == Int(sequence))
+      #expect(report.coveredThrough == sequence - 100)
+      #expect(report.checkpointsChecked == index + 1)
+      #expect(report.uncoveredActions == 0)
+      #expect(!report.isVerified)
+    }
+  }
+
   @Test func progressIsReportedUpToTheTotal() {
     let session = Fixtures.session(
       counterDomain, count: 200_000, checkpointEvery: 10_000, snapshotEvery: 0)
