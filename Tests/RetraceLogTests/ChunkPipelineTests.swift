@@ -17,6 +17,17 @@ struct ChunkPipelineTests {
     #expect((0..<50).map(pipeline.take) == (0..<50).map { $0 * 10 })
   }
 
+  /// Taking a chunk after `finish()`, which stops the work it would wait for, traps at once
+  /// instead of hanging.
+  @Test func takingAfterFinishTraps() async {
+    await #expect(processExitsWith: .failure) {
+      let pipeline = ChunkPipeline(count: 100, window: 2) { $0 }
+      _ = pipeline.take(0)
+      pipeline.finish()
+      _ = pipeline.take(1)
+    }
+  }
+
   @Test func workStaysWithinTheWindow() {
     let taken = Atomic<Int>(0)
     let furthest = Atomic<Int>(0)

@@ -86,9 +86,11 @@ final class ChunkPipeline<Output: Sendable>: Sendable {
   }
 
   /// The output for chunk `index`, waiting until it is ready; call it once per chunk, in
-  /// order, from one thread.
+  /// order, from one thread, and never after ``finish()`` (which stops the work it would
+  /// wait for: a trap rather than a hang).
   @usableFromInline
   func take(_ index: Int) -> Output {
+    precondition(!cancelled.load(ordering: .relaxed), "ChunkPipeline.take after finish()")
     ready[index].wait()
     let output = state.withLock { state in
       defer { state.outputs[index] = nil }
