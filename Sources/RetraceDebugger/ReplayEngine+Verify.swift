@@ -175,9 +175,11 @@ extension ReplayEngine {
       if let diverged = takeAnswers(leaving: Self.hashesAhead) { return diverged }
       lastMatch = mark.sequence
     }
+    // Every answer before the tail, which no hash checks: the replay goes at most two marks
+    // past the first mismatch, never to the session's end.
+    if let diverged = takeAnswers(leaving: 0) { return diverged }
     takeJumps(before: nil)
     replay(to: session.endSequence)
-    if let diverged = takeAnswers(leaving: 0) { return diverged }
     report.actionsReplayed = total
     report.jumpsFollowed = session.jumps.count
     report.coveredThrough = firstGap ?? lastMatch
@@ -186,7 +188,9 @@ extension ReplayEngine {
   }
 
   /// How many states ``verify(progress:)`` may have given to be hashed and not yet taken the
-  /// answer for: each is kept alive, and the replay's next change copies what it shares.
+  /// answer for: each is kept alive, and the replay's next change copies what it shares. The
+  /// replay may go this many marks past the first mismatch (its progress too) before the
+  /// report names it.
   private static var hashesAhead: Int { 2 }
 
   /// Every recorded hash in the session, in sequence order (a snapshot before a checkpoint

@@ -452,6 +452,8 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     chunkRecords += 1
     lastSnapshot = sequence
     lastCheckpoint = sequence
+    // A snapshot (a jump's too) starts the schedule again, with nothing held back.
+    snapshotLookAgain = 0
   }
 
   /// Records that the state after action `sequence` was set to `state` without an action
