@@ -123,6 +123,56 @@ import Testing
     #expect(copies < count / 160, "\(copies) copies in \(appends) appends")
   }
 
+  /// A jump starts the schedule again: after a jump from a large state, whose snapshot the
+  /// budget held back and would look at again only far on, to a small one, the small state
+  /// gets its checkpoints and snapshots as any small state does, in a reproducible file too.
+  @Test func aJumpToASmallStateStartsTheSnapshotScheduleAgain() throws {
+    var configuration = TraceRecorderConfiguration()
+    configuration.reproducibleCheckpoints = true
+    configuration.chunkSize = 16_384
+    configuration.snapshotInterval = 400
+    let path = temporaryDirectory() + "/jump-schedule.trace"
+    let recorder = try TraceRecorder(
+      path: path, domain: bankingDomain, sessionID: "jump", startTime: 1_763_771_000,
+      configuration: configuration)
+    var state = bankingDomain.initialState
+    recorder.attached(sequence: 0, state: state)
+    var sequence: UInt64 = 0
+    func send(_ action: BankingAction) {
+      _ = bankingDomain.reduce(into: &state, action: action)
+      sequence += 1
+      recorder.record(
+        Transition(
+          sequence: sequence, time: 1_763_771_000 + Double(sequence), action: action,
+          stateBefore: nil, stateAfter: state))
+    }
+    var random = SeededRandom(seed: 11)
+    for step in 0..<30_000 { send(bankingDomain.workload!.next(state, step, &random)) }
+    let jump = sequence
+    recorder.jumped(
+      sequence: jump, time: 1_763_771_000 + Double(jump), from: state,
+      to: bankingDomain.initialState)
+    state = bankingDomain.initialState
+    // Actions that leave the small state as it is (it has no account to move), and that do
+    // not compress to nothing.
+    for _ in 0..<6_000 {
+      send(
+        .moveAccount(
+          from: Int.random(in: 0..<1_000_000, using: &random),
+          to: Int.random(in: 0..<1_000_000, using: &random)))
+    }
+    try recorder.close()
+    let reader = try TraceReader(path: path)
+    let periodic = reader.chunks.filter { $0.startsWithSnapshot && !$0.isJump }
+      .map { $0.firstSequence - 1 }
+    #expect(periodic.first == 0)
+    #expect(periodic.contains { $0 > jump }, "periodic snapshots: \(periodic), jump at \(jump)")
+    // The sending side waited for the writer to take the jump, so that the small state's
+    // checkpoints come at once, however far behind the writer was (it was 30,000 actions).
+    let checkpoints = try TraceSession(reader, domain: bankingDomain).session().checkpoints
+    #expect(checkpoints.contains { $0.sequence == jump + 16 })
+  }
+
   /// Where the transactions of the account that `action` books to are stored, and how many
   /// there are and room for.
   private static func transactionsStorage(for action: BankingAction, in state: BankingState)

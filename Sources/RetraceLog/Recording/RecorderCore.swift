@@ -191,7 +191,27 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
     if wake { wakeup.signal() }
   }
 
-  func enqueue(_ command: RecorderCommand<State, Action>) {
+  /// Queues a time-travel jump. With reproducible checkpoints, waits until the writer has
+  /// dealt with it: a jump starts the writer's schedule again (the next state is due soon
+  /// after it, not where it was), and a sending side that ran on with the schedule from
+  /// before would hand the writer no state until then, so that the file would depend on
+  /// how far behind the writer was.
+  func jump(sequence: UInt64, from previous: State, to state: State) {
+    guard configuration.reproducibleCheckpoints else {
+      enqueue(.jump(sequence, previous, state))
+      return
+    }
+    pendingStates.add(1, ordering: .relaxed)
+    guard enqueue(.jump(sequence, previous, state)) else {
+      pendingStates.subtract(1, ordering: .releasing)
+      return
+    }
+    waitForStateDecisions(below: 1)
+  }
+
+  /// Queues a command; whether it was taken.
+  @discardableResult
+  func enqueue(_ command: RecorderCommand<State, Action>) -> Bool {
     let (accepted, wake, startThread) = queue.withLock { q -> (Bool, Bool, Bool) in
       // After an overflow or a failure the queue takes no more actions, but a flush or a
       // close still goes behind what is queued, so that it returns only once the writer
@@ -219,6 +239,7 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
     if !accepted, case .flush(let c) = command { c.finish(closedError) }
     if !accepted, case .close(let c) = command { c.finish(isFailed ? closedError : nil) }
     if wake { wakeup.signal() }
+    return accepted
   }
 
   func perform(_ make: (Completion) -> RecorderCommand<State, Action>) throws(TraceError) {
@@ -425,12 +446,20 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
         attempt(&w) { () throws(TraceError) in try writer.checkpoint(state, sequence: sequence) }
         if let writer = w.writer { publishSchedule(of: writer) }
       }
+      // The sending side waits for this with reproducible checkpoints (`jump`).
+      if configuration.reproducibleCheckpoints {
+        pendingStates.subtract(1, ordering: .releasing)
+      }
     case .jump(let sequence, let previous, let state):
       if let writer = w.writer, w.started {
         attempt(&w) { () throws(TraceError) in
           try writer.jump(from: previous, to: state, sequence: sequence)
         }
         if let writer = w.writer { publishSchedule(of: writer) }
+      }
+      // The sending side waits for this with reproducible checkpoints (`jump`).
+      if configuration.reproducibleCheckpoints {
+        pendingStates.subtract(1, ordering: .releasing)
       }
     case .flush(let completion):
       if let writer = w.writer {

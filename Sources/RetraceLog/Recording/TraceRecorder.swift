@@ -185,7 +185,7 @@ public final class TraceRecorder<State: Codable & Sendable, Action: Codable & Se
   /// as a jump (`docs/TRACE_FORMAT.md` §3), so that replaying it gives the states the app
   /// showed. A redacted trace cannot hold one: recording stops with an error.
   public func jumped(sequence: UInt64, time: Double, from previous: State, to state: State) {
-    core.enqueue(.jump(sequence, previous, state))
+    core.jump(sequence: sequence, from: previous, to: state)
   }
 
   /// Records `state` as the state after action `sequence`: a checkpoint that covers every

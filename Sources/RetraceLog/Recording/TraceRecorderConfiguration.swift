@@ -49,7 +49,8 @@ public struct TraceRecorderConfiguration: Sendable, Equatable {
   ///
   /// On, the recorder hands the writer the state at every candidate sequence number (a
   /// multiple of ``checkpointInterval`` from the next one due on), and `record` waits when
-  /// 64 of them wait for the writer; the writer decides by the rule above alone, so the
+  /// 64 of them wait for the writer, and `jumped` waits until the writer has taken the jump
+  /// (which starts its schedule again); the writer decides by the rule above alone, so the
   /// file does not depend on timing. Tools that must produce the same file every time
   /// (`retrace generate`, `retrace import`) turn it on.
   ///
