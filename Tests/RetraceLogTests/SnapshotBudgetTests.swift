@@ -173,6 +173,22 @@ import Testing
     #expect(checkpoints.contains { $0.sequence == jump + 16 })
   }
 
+  /// With reproducible checkpoints the sending side counts the states (and jumps) the writer
+  /// has not dealt with, and waits on that count: a checkpoint asked for in between, which
+  /// the sending side does not count, leaves it as it was.
+  @Test func aCheckpointLeavesTheCountOfPendingStatesAlone() throws {
+    var configuration = TraceRecorderConfiguration()
+    configuration.reproducibleCheckpoints = true
+    let (_, state, recorder) = try recordWithoutStore(
+      bankingDomain, count: 500, to: temporaryDirectory() + "/pending.trace",
+      configuration: configuration, close: false)
+    recorder.checkpoint(state: state, after: 500)
+    recorder.jumped(sequence: 500, time: 1_763_771_200, from: state, to: state)
+    try recorder.flush()
+    #expect(recorder.core.pendingStates.load(ordering: .sequentiallyConsistent) == 0)
+    try recorder.close()
+  }
+
   /// Where the transactions of the account that `action` books to are stored, and how many
   /// there are and room for.
   private static func transactionsStorage(for action: BankingAction, in state: BankingState)

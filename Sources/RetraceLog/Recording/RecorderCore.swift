@@ -446,10 +446,6 @@ final class RecorderCore<State: Codable & Sendable, Action: Codable & Sendable>:
         attempt(&w) { () throws(TraceError) in try writer.checkpoint(state, sequence: sequence) }
         if let writer = w.writer { publishSchedule(of: writer) }
       }
-      // The sending side waits for this with reproducible checkpoints (`jump`).
-      if configuration.reproducibleCheckpoints {
-        pendingStates.subtract(1, ordering: .releasing)
-      }
     case .jump(let sequence, let previous, let state):
       if let writer = w.writer, w.started {
         attempt(&w) { () throws(TraceError) in
