@@ -10,7 +10,7 @@ import Synchronization
 /// was 40% of `verify`, on the thread that reduces. Here the reducer goes on to the next
 /// hash while the last one is computed on another core. A state given is a copy that
 /// shares the replay's storage, so the replay's next change copies what it touches
-/// (copy-on-write): `limit` bounds how many are held.
+/// (copy-on-write): the caller bounds how many it gives before taking their answers.
 ///
 /// The thread is its own, not Dispatch's: the caller often runs on Swift concurrency's pool,
 /// which Dispatch's global queues share on Linux (see `ChunkPipeline`).
