@@ -1,6 +1,7 @@
 import Foundation
 import Retrace
 import RetraceExamples
+import Synchronization
 import Testing
 
 @testable import RetraceLog
@@ -188,6 +189,53 @@ import Testing
     }
   }
 
+  /// `session()` decodes each chunk's actions on all cores straight into the session's one
+  /// array. Every action it decoded belongs to the session while it lives; when an action
+  /// in a later chunk does not decode, every action decoded before the error, in any chunk,
+  /// is destroyed, and none twice. In both formats.
+  @Test func aSessionOwnsTheActionsItDecodedAndDestroysThemOnFailure() throws {
+    let trackedCounter = DomainDefinition(
+      name: "counter", summary: "A counter whose increments count themselves.",
+      initialState: CounterState(),
+      reducer: Reduce<CounterState, TrackedIncrement> { state, _ in
+        state.count += 1
+        return .none
+      },
+      actionCases: ["increment"], workload: Workload { _, _, _ in TrackedIncrement() })
+    for format: UInt16 in [1, TraceFormat.version] {
+      func record(decrementAt: Int?) throws -> String {
+        let path = temporaryDirectory() + "/tracked-\(format).trace"
+        let store = Store(
+          initialState: CounterState(), reducer: CounterReducer(),
+          clock: .fixed(start: 1_763_771_000, interval: 1))
+        let recorder = try TraceRecorder(
+          path: path, domain: counterDomain, configuration: smallChunks(format: format))
+        store.attach(recorder)
+        for index in 1...3_000 { store.send(index == decrementAt ? .decrement : .increment) }
+        try recorder.close()
+        return path
+      }
+      let whole = try TraceSession(
+        TraceReader(path: try record(decrementAt: nil)), domain: trackedCounter)
+      #expect(whole.reader.chunks.count > 4, "format \(format)")
+      do {
+        let session = try whole.session()
+        #expect(session.actions.count == 3_000)
+        #expect(session.actions.map(\.sequence) == Array(1...3_000))
+        #expect(TrackedIncrement.alive == 3_000, "format \(format)")
+      }
+      #expect(TrackedIncrement.alive == 0, "format \(format): the session's actions are freed")
+
+      let broken = try TraceSession(
+        TraceReader(path: try record(decrementAt: 2_500)), domain: trackedCounter)
+      // Chunks before the undecodable action's and after it decode too.
+      #expect(broken.reader.chunks.last.map { $0.firstSequence > 2_500 } == true)
+      let error = #expect(throws: TraceError.self) { try broken.session() }
+      #expect(error?.sequence == 2_500, "format \(format): \(String(describing: error))")
+      #expect(TrackedIncrement.alive == 0, "format \(format): the decoded actions are freed")
+    }
+  }
+
   @Test func aPayloadWithIndefiniteLengthsIsSkippedWhole() throws {
     // {"a": [_ 1, 2], "b": (_ "x" "y")}, and [{"a": 1([1, 2, h'EE'])}], each followed by 7: the cursor's loop hands indefinite
     // lengths to the recursive path, and both end where the item ends.
@@ -237,5 +285,35 @@ import Testing
         times.allSatisfy { $0 >= reader.header.startTime },
         "round \(round): \(times) before \(reader.header.startTime)")
     }
+  }
+}
+
+/// A counter's increment that counts how many of its values are alive; a decrement does not
+/// decode as one. Used by one test only, so that the count is that test's.
+private struct TrackedIncrement: Codable, Sendable {
+  private final class Token: Sendable {
+    init() { TrackedIncrement.count.withLock { $0 += 1 } }
+    deinit { TrackedIncrement.count.withLock { $0 -= 1 } }
+  }
+  private static let count = Mutex(0)
+  private enum Case: CodingKey { case increment }
+  private let token = Token()
+
+  /// How many increments are alive.
+  static var alive: Int { count.withLock { $0 } }
+
+  init() {}
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: Case.self)
+    guard container.contains(.increment) else {
+      throw DecodingError.dataCorrupted(
+        DecodingError.Context(codingPath: [], debugDescription: "not an increment"))
+    }
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Case.self)
+    try container.encode([String: Int](), forKey: .increment)
   }
 }
