@@ -254,6 +254,49 @@ import Testing
     #expect(try replay.json()["status"] as? String == "damaged")
   }
 
+  /// A chunk header is a claim until its chunk is read: a forged one, resealed, that says
+  /// its chunk holds 2^30 actions (as many records, as many bytes) must not make a reader
+  /// allocate room for them. `replay`, `debug` and `state` read the whole session; they
+  /// used to stop with "failed to allocate 25769803808 bytes" (signal 6) before any chunk
+  /// was read. A smaller lie (2^22) gets its room, which is given back when the chunk turns
+  /// out to hold fewer.
+  @Test(arguments: Fixtures.traceFormats)
+  func aChunkHeaderThatClaimsBillionsOfActionsIsNotBelievedBeforeItIsRead(format: UInt16)
+    throws
+  {
+    let workspace = try Workspace()
+    let clean = try Self.chunkedTrace(in: workspace, format: format)
+    let chunk = try TraceReader(bytes: clean).chunks.last!
+    for claim in [UInt32(1 << 30), 1 << 22] {
+      // Without the index, so that the forged header is scanned as it stands.
+      var forged = Array(clean[..<(chunk.offset + chunk.byteCount)])
+      let h = chunk.offset + 8
+      forged.setLittleEndian(claim, at: h + 16)  // actions
+      forged.setLittleEndian(claim, at: h + 20)  // records
+      forged.setLittleEndian(claim, at: h + 32)  // bytes of records
+      forged = Self.resealingChunk(forged, chunk)
+      try Data(forged).write(to: URL(fileURLWithPath: workspace.path("forged.trace")))
+      for command in [
+        "replay forged.trace", "debug forged.trace --at 3", "state forged.trace --at 3",
+      ] {
+        let result = try workspace.run(command)
+        #expect(!result.stderr.contains("Fatal error"), "\(claim), \(command): \(result)")
+        #expect(result.exitCode < 128, "\(claim), \(command): \(result)")
+        // Opening counted the claim; once the chunk has failed, the true count is said
+        // (`state --at 3` reads only the first chunks).
+        if claim == 1 << 22, !command.hasPrefix("state") {
+          #expect(
+            result.stderr.contains("using the \(chunk.firstSequence - 1) intact actions"),
+            "\(command): \(result)")
+        }
+      }
+      let verify = try workspace.run("replay forged.trace --verify")
+      #expect(verify.exitCode == 1, "\(claim): \(verify)")
+      #expect(verify.stdout.hasPrefix("DAMAGED forged.trace: damaged at offset "))
+      #expect(verify.stdout.contains("does not match the chunk header's \(claim)"))
+    }
+  }
+
   /// `bytes` with `extra` appended to chunk `chunk`'s zstd frame, inside the chunk (its
   /// `frameSize` grown to cover it), resealed.
   static func growingChunk(_ bytes: [UInt8], _ chunk: TraceChunk, by extra: [UInt8]) -> [UInt8] {

@@ -395,7 +395,9 @@ package struct SessionFile: Sendable {
       }
       do {
         let whole = try source.intactPart()
-        warnIfNotIntact(whole)
+        // Said again when opening warned already: that warning counted the actions the
+        // chunks' headers claim, and a chunk that passed its checksum has just failed.
+        warnIfNotIntact(whole, afterReading: true)
         return try read(whole)
       } catch {
         throw error.at(path: path)
@@ -409,13 +411,17 @@ package struct SessionFile: Sendable {
   private static let warned = Mutex<Set<String>>([])
 
   /// Writes one line on stderr when a trace is not whole: the commands go on with the intact
-  /// part.
-  private func warnIfNotIntact<D: Domain>(_ source: any SessionSource<D>) {
+  /// part. Once for opening the file, and once more for the intact part read after a chunk
+  /// failed (`afterReading`).
+  private func warnIfNotIntact<D: Domain>(
+    _ source: any SessionSource<D>, afterReading: Bool = false
+  ) {
     // JSON Lines are refused at their first bad line instead.
     guard let reader = (source as? TraceSession<D>)?.reader else { return }
     let integrity = reader.integrity
     guard integrity.status == .truncated || integrity.status == .damaged else { return }
-    guard Self.warned.withLock({ $0.insert(path).inserted }) else { return }
+    let key = afterReading ? path + "\u{0}read" : path
+    guard Self.warned.withLock({ $0.insert(key).inserted }) else { return }
     // "truncated" says the recording stopped, and the description the journal's actions.
     StandardError.warn(
       "\(path): \(integrity.description); using the \(reader.actionCount) intact actions")
