@@ -1,19 +1,23 @@
 #!/usr/bin/env python3
 """Makes the seed corpora of the fuzz targets from the sample traces.
 
-usage: make_seeds.py TRACES_DIR OUT_DIR
+usage: make_seeds.py TRACES_DIR... OUT_DIR
 
 OUT_DIR/trace:  the traces, small prefixes of them, and an unfinished trace with a journal
 OUT_DIR/chunk:  the first records of each trace's chunks, in the `chunk` target's layout
 OUT_DIR/record: the encoded actions and states, in the `record` target's layout
 (The layouts are documented in Fuzz/Sources/retrace-fuzz/Targets.swift.)
+
+Every trace seeds the `trace` target. The `chunk` and `record` seeds and the unfinished
+trace come from format-1 traces only: their chunks are CBOR records, which this script
+reads, where format 2 stores a chunk's actions as columns.
 """
 import io, os, struct, subprocess, sys
 import cbor2
 
 # The order of Examples.domains; a layout byte holds a domain's number in bits 0-1 and 4-7.
 DOMAINS = ["counter", "banking", "settings", "posts", "registration", "dishes", "movies", "stocks",
-           "package"]
+           "package", "notes"]
 CHUNK_MAGIC, HEADER_MAGIC = 0x184D2A51, 0x184D2A50
 
 
@@ -54,16 +58,18 @@ def write(directory, name, data):
         f.write(data)
 
 
-def main(traces, out):
+def main(directories, out):
     seen = set()
-    for name in sorted(os.listdir(traces)):
-        if not name.endswith(".trace"):
+    paths = [os.path.join(d, name) for d in directories for name in sorted(os.listdir(d))]
+    for path in paths:
+        if not path.endswith(".trace"):
             continue
-        data = open(os.path.join(traces, name), "rb").read()
-        stem = name[:-6]
+        data = open(path, "rb").read()
+        stem = os.path.basename(os.path.dirname(path)) + "-" + os.path.basename(path)[:-6]
         all_frames = list(frames(data))
         header = all_frames[0]
         header_end = 8 + len(header[2])
+        version = struct.unpack_from("<H", header[2], 4)[0]
         domain = cbor2.loads(header[2][12:-4])["domain"]
         number = DOMAINS.index(domain)
         d = (number & 3) | (number >> 2) << 4
@@ -74,6 +80,8 @@ def main(traces, out):
             first = chunks[0]
             end = first[1] + 8 + len(first[2]) + len(first[3])
             write(f"{out}/trace", stem + "-first-chunk", data[:end])
+        if version != 1:
+            continue
         kept = 0
         for i, (_, _, content, frame) in enumerate(chunks[:4]):
             raw = subprocess.run(["zstd", "-dcq"], input=frame, capture_output=True, check=True).stdout
@@ -84,6 +92,8 @@ def main(traces, out):
             encoded = b"".join(cbor2.dumps(r) for r in body)
             if snapshot:
                 state = cbor2.dumps(recs[0][3])
+                if len(state) > 0xFFFF:  # the layout's length is 16 bits
+                    continue
                 seed = bytes([d | 4, actions & 255, (len(body) + 1) & 255]) + struct.pack("<H", len(state)) + state + encoded
             else:
                 seed = bytes([d, actions & 255, len(body) & 255]) + encoded
@@ -117,4 +127,4 @@ def main(traces, out):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    main(sys.argv[1:-1], sys.argv[-1])

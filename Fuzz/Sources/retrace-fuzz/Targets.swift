@@ -141,6 +141,14 @@ enum Targets {
     } catch {
       _ = error.description
     }
+    // The whole session, as every command and the Studio read it: its chunks decoded on all
+    // cores into one array of actions.
+    do {
+      let session = try trace.session()
+      _ = (session.actions.count, session.checkpoints.count, session.jumps.count)
+    } catch {
+      _ = error.description
+    }
     for sequence in Set([reader.header.firstSequence, reader.lastSequence, reader.lastSequence &+ 1]) {
       do {
         let state = try trace.state(at: sequence)
