@@ -297,6 +297,28 @@ import Testing
     }
   }
 
+  /// A session that never closed, whose chunk (its count forged and resealed) fails as it
+  /// is read: the warning about the damage is the one line on stderr, not followed by the
+  /// note that the session is unfinished.
+  @Test func aChunkThatFailsInAnUnfinishedSessionIsOneWarning() throws {
+    let workspace = try Workspace()
+    let path = workspace.path("crash.trace")
+    try Self.crashedSession(count: 200, flush: true, at: path)
+    var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    let chunk = try TraceReader(bytes: bytes).chunks.last!
+    let h = chunk.offset + 8
+    for field in [16, 20, 32] { bytes.setLittleEndian(UInt32(1 << 22), at: h + field) }
+    try Data(Self.resealingChunk(bytes, chunk)).write(to: URL(fileURLWithPath: path))
+    for command in ["log crash.trace", "log crash.trace --json"] {
+      let result = try workspace.run(command)
+      let lines = result.stderr.split(separator: "\n")
+      #expect(lines.count == 1, "\(command): \(result)")
+      #expect(
+        lines.first?.contains("using the \(chunk.firstSequence - 1) intact actions") == true,
+        "\(command): \(result)")
+    }
+  }
+
   /// `bytes` with `extra` appended to chunk `chunk`'s zstd frame, inside the chunk (its
   /// `frameSize` grown to cover it), resealed.
   static func growingChunk(_ bytes: [UInt8], _ chunk: TraceChunk, by extra: [UInt8]) -> [UInt8] {

@@ -420,8 +420,13 @@ package struct SessionFile: Sendable {
     guard let reader = (source as? TraceSession<D>)?.reader else { return }
     let integrity = reader.integrity
     guard integrity.status == .truncated || integrity.status == .damaged else { return }
-    let key = afterReading ? path + "\u{0}read" : path
-    guard Self.warned.withLock({ $0.insert(key).inserted }) else { return }
+    let isNew = Self.warned.withLock { warned in
+      // Opening's key is taken in either case: an unfinished session's note
+      // (`noteIfUnfinished`) is not given after a warning.
+      let first = warned.insert(path).inserted
+      return afterReading ? warned.insert(path + "\u{0}read").inserted : first
+    }
+    guard isNew else { return }
     // "truncated" says the recording stopped, and the description the journal's actions.
     StandardError.warn(
       "\(path): \(integrity.description); using the \(reader.actionCount) intact actions")
