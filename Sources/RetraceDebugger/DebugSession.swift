@@ -112,7 +112,9 @@ public struct DebugSession<D: Domain> {
       guard let count = count(argument) else {
         return error("next takes a positive number of actions")
       }
-      return move(to: min(position + count, debugger.session.endSequence))
+      // Past the end (even past UInt64.max) stops at the end.
+      let end = debugger.session.endSequence
+      return move(to: count > end - position ? end : position + count)
     case "prev", "p", "previous":
       guard let count = count(argument) else {
         return error("prev takes a positive number of actions")

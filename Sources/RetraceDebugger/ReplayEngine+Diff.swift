@@ -35,6 +35,11 @@ public struct SessionDifference<D: Domain>: Sendable {
   /// Session A's state after ``sequence`` and session B's, which ``stateDiff`` compares:
   /// what `retrace diff --json` lists the changes of.
   package var states: (first: D.State, second: D.State)
+  /// The sequence numbers that session A's and session B's compared states are after:
+  /// ``sequence`` for both, except when the sessions start at different sequence numbers
+  /// (``Reason/initialState``), where each state is the one after the later start, or each
+  /// session's starting state when one session does not hold the other's start.
+  public var statesAfter: (first: UInt64, second: UInt64)
 }
 
 extension ReplayEngine {
@@ -98,6 +103,11 @@ extension ReplayEngine {
   /// Finds the first sequence number at which this debugger's session and `other` differ:
   /// in their initial state, in an action, or because one has ended.
   ///
+  /// Two sessions that start at different sequence numbers (a recorder attached later in
+  /// one) differ from the earlier start on, as ``SessionDifference/Reason/initialState``;
+  /// their states are compared after the later start when both hold it
+  /// (``SessionDifference/statesAfter``).
+  ///
   /// Both are replayed with this debugger's reducer. Since the reducer is deterministic, two
   /// sessions that start from equal states and have equal actions up to a point have equal
   /// states up to that point too; so only actions are compared on the way, and states only
@@ -118,11 +128,31 @@ extension ReplayEngine {
   /// - Returns: The first difference, or `nil` when the sessions are identical.
   public func firstDifference(with other: RecordedSession<D>) -> SessionDifference<D>? {
     let otherDebugger = ReplayEngine(domain: domain, session: other, stateHash: stateHash)
-    if session.startSequence != other.startSequence || session.initialState != other.initialState {
+    if session.startSequence != other.startSequence {
+      // They differ from the earlier start on: one holds what the other does not. Their
+      // states are compared where both have one, after the later start; each session's
+      // starting state when one ends before the other starts.
+      let earlier = min(session.startSequence, other.startSequence)
+      let later = max(session.startSequence, other.startSequence)
+      var states = (first: session.initialState, second: other.initialState)
+      var statesAfter = (first: session.startSequence, second: other.startSequence)
+      if later <= session.endSequence, later <= other.endSequence,
+        let first = try? state(at: later), let second = try? otherDebugger.state(at: later)
+      {
+        states = (first, second)
+        statesAfter = (later, later)
+      }
+      return SessionDifference(
+        sequence: earlier, reason: .initialState, first: nil, second: nil,
+        stateDiff: stateDiff(states.first, states.second), states: states,
+        statesAfter: statesAfter)
+    }
+    if session.initialState != other.initialState {
       return SessionDifference(
         sequence: session.startSequence, reason: .initialState, first: nil, second: nil,
         stateDiff: stateDiff(session.initialState, other.initialState),
-        states: (session.initialState, other.initialState))
+        states: (session.initialState, other.initialState),
+        statesAfter: (session.startSequence, session.startSequence))
     }
     let equal = ActionEquality<D.Action>()
     let common = min(session.actions.count, other.actions.count)
@@ -164,7 +194,8 @@ extension ReplayEngine {
     return SessionDifference(
       sequence: sequence, reason: reason, first: session.action(at: sequence),
       second: other.action(at: sequence), stateDiff: stateDiff(firstState, secondState),
-      states: (firstState, secondState))
+      states: (firstState, secondState),
+      statesAfter: (min(sequence, session.endSequence), min(sequence, other.endSequence)))
   }
 }
 

@@ -59,6 +59,10 @@ public struct Divergence: Sendable, Equatable {
   /// The actions among which the divergence happened: those after the last record whose
   /// hash matched, up to and including ``sequence``.
   public var window: ClosedRange<UInt64>
+  /// The sequence number of the last record whose hash matched (or of the last
+  /// time-travel jump, which sets the state), before ``window``; `nil` when nothing came
+  /// before the mismatch: the hash of the state the session starts from did not match.
+  public var lastMatch: UInt64?
   /// The difference from the recorded state to the replayed one, when a snapshot at
   /// ``sequence`` holds the recorded state; `nil` otherwise.
   public var stateDiff: String?
@@ -145,6 +149,7 @@ extension ReplayEngine {
       report.divergence = Divergence(
         sequence: mark.sequence, kind: mark.kind, recordedHash: mark.hash, replayedHash: hash,
         window: min(first.lastMatch + 1, mark.sequence)...mark.sequence,
+        lastMatch: first.lastMatch < mark.sequence ? first.lastMatch : nil,
         stateDiff: recordedState.flatMap { RetraceDebugger.stateDiff($0, first.state) })
       return report
     }

@@ -39,8 +39,14 @@ extension ShrinkResult {
   ///     type; `<name>Domain` (such as `bankingDomain`) by default.
   ///   - imports: The modules to import besides Foundation, Retrace and Testing; by default
   ///     the module that defines the action type.
+  ///   - domainInitialState: The domain's initial state. The test starts from it when the
+  ///     session does; otherwise (or when it is not given) the test decodes the state the
+  ///     session starts from, embedded as JSON, so that a session recorded from a later
+  ///     point reproduces its failure too.
   /// - Returns: The source of a test file.
-  public func swiftTest(domainExpression: String? = nil, imports: [String]? = nil) -> String {
+  public func swiftTest(
+    domainExpression: String? = nil, imports: [String]? = nil, domainInitialState: D.State? = nil
+  ) -> String {
     let count = actions.count
     let them = count == 1 ? "it" : "any one of them"
     // The session id, the domain's and the invariant's names come from the trace or the
@@ -55,6 +61,7 @@ extension ShrinkResult {
         "// break\(count == 1 ? "s" : "") the invariant `\(invariant.oneLine())` of domain "
           + "\(source.info.domain.oneLine()). Removing \(them) makes the invariant hold.",
       ],
-      domainExpression: domainExpression, imports: imports)
+      domainExpression: domainExpression, imports: imports,
+      startingState: source.initialState == domainInitialState ? nil : source.initialState)
   }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Retrace
 
 /// The source of a Swift Testing test that replays actions from a domain's initial state and
@@ -27,30 +28,47 @@ package enum SwiftTestSource {
   ///   - domainExpression: A Swift expression for the domain value; `<name>Domain` by
   ///     default.
   ///   - imports: The modules to import besides Foundation, Retrace and Testing; by default
-  ///     the module that defines the action type.
+  ///     the modules that define the action type (and the state type, with
+  ///     `startingState`).
+  ///   - startingState: The state the actions start from when it is not the domain's
+  ///     initial state (a session recorded from a later point): embedded as JSON and
+  ///     decoded with the state type's `Codable` conformance.
   /// - Returns: The source of a test file.
   package static func test<D: Domain>(
     _ domain: D.Type, domainName: String, actions: [D.Action], expectation: Expectation,
-    comment: [String], domainExpression: String?, imports: [String]?
+    comment: [String], domainExpression: String?, imports: [String]?,
+    startingState: D.State? = nil
   ) -> String {
     let (module, actionType) = Self.splitTypeName(String(reflecting: D.Action.self))
+    let (stateModule, stateType) = Self.splitTypeName(String(reflecting: D.State.self))
     let expression = domainExpression ?? Self.identifier(domainName) + "Domain"
-    let modules = Set(
-      ["Foundation", "Retrace", "Testing"] + (imports ?? module.map { [$0] } ?? [])
-    ).sorted()
+    let defaultModules = [module, startingState == nil ? nil : stateModule].compactMap { $0 }
+    let modules = Set(["Foundation", "Retrace", "Testing"] + (imports ?? defaultModules)).sorted()
     let writer = JSONLines.ActionWriter<D.Action>()
     let actionLines = actions.map {
       Self.jsonEscapingNonASCII((try? writer.json(for: $0)) ?? "null")
     }
     let json = "[\n" + actionLines.map { "  " + $0 }.joined(separator: ",\n") + "\n]"
+    let stateJSON = startingState.map { state -> String? in
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+      // Line by line: the newlines between values are JSON's whitespace, which must stay
+      // as they are (a newline inside a string is `\n` already).
+      return (try? encoder.encode(state)).map {
+        String(decoding: $0, as: UTF8.self).split(separator: "\n")
+          .map { Self.jsonEscapingNonASCII(String($0)) }.joined(separator: "\n")
+      }
+    }
     // Enough `#`s that no `"#…` in the JSON ends the raw string and no `\#…` in it starts an
     // escape or an interpolation (`\#(…)`), whatever text the actions hold. The JSON is
     // printable ASCII, so its bytes are compared.
     var hashes = "#"
-    while json.utf8.contains(subsequence: "\"" + hashes)
-      || json.utf8.contains(subsequence: "\\" + hashes)
-    {
-      hashes += "#"
+    for text in [json, (stateJSON ?? nil) ?? ""] {
+      while text.utf8.contains(subsequence: "\"" + hashes)
+        || text.utf8.contains(subsequence: "\\" + hashes)
+      {
+        hashes += "#"
+      }
     }
     let (verb, name) =
       switch expectation {
@@ -73,7 +91,27 @@ package enum SwiftTestSource {
     lines += json.split(separator: "\n").map { "      " + $0 }
     lines += [
       "      \"\"\"\(hashes).utf8))",
-      "  var state = domain.initialState",
+    ]
+    switch stateJSON {
+    case nil:
+      lines += ["  var state = domain.initialState"]
+    case .some(nil):
+      lines += [
+        "  #error(\"the session's starting state could not be written as JSON; start from it by hand\")",
+        "  var state = domain.initialState",
+      ]
+    case .some(let state?):
+      lines += [
+        "  // The session starts from a recorded state, not the domain's initial state.",
+        "  var state = try JSONDecoder().decode(",
+        "    \(stateType).self,",
+        "    from: Data(",
+        "      \(hashes)\"\"\"",
+      ]
+      lines += state.split(separator: "\n").map { "      " + $0 }
+      lines += ["      \"\"\"\(hashes).utf8))"]
+    }
+    lines += [
       "  for action in actions {",
       "    _ = domain.reduce(into: &state, action: action)",
       "  }",

@@ -297,6 +297,58 @@ import Testing
     }
   }
 
+  /// Two copies of a trace, each damaged in its fifth chunk, compare equal as far as they
+  /// were read: `diff` said "identical" (exit 0) where the actions after the damage, which
+  /// may differ, were never compared.
+  @Test(arguments: Fixtures.traceFormats)
+  func twoDamagedTracesAreNeverCalledIdentical(format: UInt16) throws {
+    let workspace = try Workspace()
+    var bytes = try Self.chunkedTrace(in: workspace, format: format)
+    let chunk = try TraceReader(bytes: bytes).chunks[4]
+    bytes[chunk.offset + 8 + 48 + 20] ^= 0x04
+    try Data(bytes).write(to: URL(fileURLWithPath: workspace.path("a.trace")))
+    try Data(bytes).write(to: URL(fileURLWithPath: workspace.path("b.trace")))
+    let read = Int(chunk.firstSequence) - 1
+    let diff = try workspace.run("diff a.trace b.trace")
+    #expect(diff.exitCode == 1, "\(diff)")
+    #expect(!diff.stdout.contains("identical"))
+    #expect(
+      diff.stdout.hasPrefix(
+        "no difference in the \(read) actions read, but the sessions could not be read whole"))
+    #expect(diff.stdout.contains("(a.trace could not be read whole: damaged at offset"))
+    #expect(diff.stdout.contains("(b.trace could not be read whole: damaged at offset"))
+    let json = try workspace.run("diff a.trace b.trace --json")
+    #expect(json.exitCode == 1)
+    let report = try json.json()
+    #expect(report["readWhole"] as? Bool == false)
+    #expect((report["damagedTraces"] as? [[String: Any]])?.count == 2)
+    // One damaged, one whole: the answer is the damage's end, and says why.
+    let whole = try workspace.run("diff clean.trace a.trace")
+    #expect(whole.exitCode == 1)
+    #expect(whole.stdout.contains("(a.trace could not be read whole: "))
+  }
+
+  /// A checkpoint of the starting state (sequence 0, which a chunk may hold before its first
+  /// action) whose hash does not match: `replay --verify` says the start does not match,
+  /// where it trapped computing "the last matching record" before 0. The fixture is the
+  /// format-1 counter trace with that record added to its first chunk, resealed.
+  @Test func aStartingStateWhoseHashDoesNotMatchIsReportedNotATrap() throws {
+    let workspace = try Workspace()
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Fixtures/hostile/start-hash-mismatch.trace")
+    try FileManager.default.copyItem(
+      at: fixture, to: URL(fileURLWithPath: workspace.path("start.trace")))
+    let result = try workspace.run("replay start.trace --verify")
+    #expect(result.exitCode == 1, "\(result)")
+    #expect(result.stdout.hasPrefix("DIVERGED start.trace: the checkpoint at 0 does not match"))
+    #expect(
+      result.stdout.contains(
+        "the state the session starts from (after 0) does not match its recorded hash"))
+    let json = try workspace.run("replay start.trace --verify --json")
+    #expect(json.exitCode == 1)
+    #expect(try json.json()["status"] as? String == "diverged")
+  }
+
   /// A session that never closed, whose chunk (its count forged and resealed) fails as it
   /// is read: the warning about the damage is the one line on stderr, not followed by the
   /// note that the session is unfinished.

@@ -33,6 +33,9 @@ import Testing
     #expect(debug.perform("next 100").output.hasPrefix("at 6 of 6"))
     #expect(debug.perform("next").output.contains("(already here)"))
     #expect(debug.perform("prev 100").output.hasPrefix("at 0 of 6"))
+    // A count that overflows the position stops at the end; it trapped before.
+    _ = debug.perform("goto 3")
+    #expect(debug.perform("next 18446744073709551614").output.hasPrefix("at 6 of 6"))
   }
 
   @Test func stateDiffFindAndCheck() {

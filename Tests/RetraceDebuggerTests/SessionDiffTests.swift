@@ -60,6 +60,36 @@ import Testing
     #expect(difference.reason == .initialState)
   }
 
+  /// A session whose recorder was attached after 5 actions, against the whole session: they
+  /// differ from 0 on (whichever comes first), and the states compared are both after 5,
+  /// where they are equal. Before, the late session's starting state (after 5) was shown as
+  /// "the state after 5" beside the whole session's state after 0.
+  @Test func sessionsThatStartAtDifferentPointsCompareTheirStatesAfterTheLaterStart() throws {
+    let (actions, _) = counterDomain.generate(count: 20, seed: 3)
+    let whole = RecordedSession(domain: counterDomain, actions: actions)
+    let engine = ReplayEngine(domain: counterDomain, session: whole)
+    let late = type(of: whole).init(
+      info: whole.info, startSequence: 5, initialState: try engine.state(at: 5),
+      actions: Array(whole.actions.dropFirst(5)))
+    let lateEngine = ReplayEngine(domain: counterDomain, session: late)
+    for difference in [
+      try #require(lateEngine.firstDifference(with: whole)),
+      try #require(engine.firstDifference(with: late)),
+    ] {
+      #expect(difference.sequence == 0)
+      #expect(difference.reason == .initialState)
+      #expect(difference.statesAfter == (5, 5))
+      #expect(difference.stateDiff == nil)
+    }
+    // A session that ends before the other starts: each one's starting state.
+    let short = RecordedSession(domain: counterDomain, actions: Array(actions.prefix(3)))
+    let apart = try #require(lateEngine.firstDifference(with: short))
+    #expect(apart.sequence == 0)
+    #expect(apart.statesAfter == (5, 0))
+    #expect(apart.states.first == late.initialState)
+    #expect(apart.states.second == short.initialState)
+  }
+
   @Test func actionsWithoutEquatableAreComparedByTheirEncoding() throws {
     let a = RecordedSession(
       domain: opaqueDomain, actions: [OpaqueAction(value: 1), OpaqueAction(value: 2)])

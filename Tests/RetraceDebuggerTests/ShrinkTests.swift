@@ -1,3 +1,4 @@
+import Foundation
 import Retrace
 import RetraceDebugger
 import RetraceExamples
@@ -73,5 +74,34 @@ import Testing
     #expect(source.contains("withKnownIssue {"))
     #expect(
       result.swiftTest(domainExpression: "MyApp.counter").contains("let domain = MyApp.counter"))
+    #expect(
+      result.swiftTest(domainInitialState: counterDomain.initialState).contains(
+        "  var state = domain.initialState\n"))
+  }
+
+  /// A session recorded from a later point (its recorder attached after some actions)
+  /// starts from a state that is not the domain's: the emitted test starts from that state,
+  /// embedded as JSON. It started from the domain's initial state, where the actions may not
+  /// break the invariant at all, so the test read as "fixed".
+  @Test func theEmittedTestStartsFromTheStateTheSessionStartsFrom() throws {
+    let start = CounterState(count: 1)
+    let session = type(of: RecordedSession(domain: counterDomain, actions: [])).init(
+      info: RecordedSession(domain: counterDomain, actions: [], sessionID: "late").info,
+      startSequence: 70, initialState: start,
+      actions: [.decrement, .increment, .decrement, .decrement].enumerated().map {
+        TimedAction(sequence: 71 + UInt64($0.offset), time: 0, action: $0.element)
+      })
+    let result = try #require(
+      try ReplayEngine(domain: counterDomain, session: session).shrink(invariant: "non-negative"))
+    #expect(result.actions.count == 2)
+    let source = result.swiftTest(domainInitialState: counterDomain.initialState)
+    #expect(!source.contains("var state = domain.initialState"))
+    #expect(source.contains("  var state = try JSONDecoder().decode(\n    CounterState.self,"))
+    // The embedded JSON is the starting state.
+    let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+    let open = try #require(lines.firstIndex { $0.contains("CounterState.self") }) + 3
+    let close = try #require(lines[open...].firstIndex { $0.contains("\"\"\"#.utf8))") })
+    let json = lines[open..<close].joined(separator: "\n")
+    #expect(try JSONDecoder().decode(CounterState.self, from: Data(json.utf8)) == start)
   }
 }

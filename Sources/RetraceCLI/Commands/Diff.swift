@@ -57,13 +57,15 @@ struct Diff: AsyncParsableCommand {
   mutating func run() async throws {
     let key = try keyOptions.load()
     Terminal.configureColor(colorOptions)
-    // Two points of one trace need only the chunks from their snapshots on.
-    let file = try SessionFile.open(traces[0], usingIndex: traces.count == 1, key: key)
+    // Two points of one trace need only the chunks from their snapshots on. Two traces are
+    // read whole, checked first: "identical" is known only of sessions read to their ends.
+    var file = try SessionFile.open(traces[0], usingIndex: traces.count == 1, key: key)
     let domain = try file.domain()
     if traces.count == 1 {
       try diffPoints(domain, file)
     } else {
-      let otherFile = try SessionFile.open(traces[1], key: key)
+      file = file.checked()
+      let otherFile = try SessionFile.open(traces[1], key: key).checked()
       let other = try otherFile.domain()
       guard other.name == domain.name else {
         throw DebuggerError(
@@ -152,6 +154,10 @@ struct Diff: AsyncParsableCommand {
     let unfinished = [(traces[0], file), (traces[1], otherFile)].compactMap { path, file in
       file.unfinished.map { (path, $0) }
     }
+    // Damage in either: the actions after it were not compared, whatever the answer.
+    let notWhole = [(traces[0], file), (traces[1], otherFile)].compactMap { path, file in
+      file.traceIntegrity.flatMap { $0.isIntact ? nil : (path, $0) }
+    }
     if output.json {
       let found = try difference.map {
         try Self.changes(from: $0.states.first, to: $0.states.second)
@@ -160,6 +166,7 @@ struct Diff: AsyncParsableCommand {
         try ReportJSON.text(
           TracesDiffReport(
             firstDifference: difference?.sequence, reason: difference?.reason.rawValue,
+            statesAfter: difference.map { [$0.statesAfter.first, $0.statesAfter.second] },
             first: try json(difference?.first), second: try json(difference?.second),
             stateDiff: difference?.stateDiff,
             changes: found?.changes ?? [], changesComplete: found?.complete ?? true,
@@ -167,11 +174,19 @@ struct Diff: AsyncParsableCommand {
             unfinishedTraces: unfinished.map { path, unfinished in
               TracesDiffReport.UnfinishedTrace(
                 file: path, recoveredActions: unfinished.recoveredActions)
+            }, readWhole: notWhole.isEmpty,
+            damagedTraces: notWhole.map { path, integrity in
+              TracesDiffReport.DamagedTrace(file: path, integrity: IntegrityJSON(integrity))
             })))
     } else if let difference {
       let what: String
       switch difference.reason {
-      case .initialState: what = "they start from different states"
+      case .initialState:
+        let starts = (first.session.startSequence, second.startSequence)
+        what =
+          starts.0 == starts.1
+          ? "they start from different states"
+          : "they start at different points (\(traces[0]) after action \(starts.0), \(traces[1]) after action \(starts.1))"
       case .action: what = "their actions differ"
       case .onlyInFirst: what = "\(traces[1]) has ended"
       case .onlyInSecond: what = "\(traces[0]) has ended"
@@ -184,22 +199,36 @@ struct Diff: AsyncParsableCommand {
         }
         print("  \(path): \(description ?? "(no action)")".oneLine())
       }
+      let after = difference.statesAfter
+      let point =
+        after.first == after.second
+        ? "after \(after.first)"
+        : "after \(after.first) in \(traces[0]) and after \(after.second) in \(traces[1])"
       if let stateDiff = difference.stateDiff {
-        print("state after \(difference.sequence), from \(traces[0]) to \(traces[1]):")
+        print("state \(point), from \(traces[0]) to \(traces[1]):")
         print(Terminal.colorDiff(displayFormatted(stateDiff, domain.displayFormats)))
       } else {
-        print("the states after \(difference.sequence) are equal")
+        print("the states \(point) are equal")
       }
-    } else {
+    } else if notWhole.isEmpty {
       print("identical: \(first.session.actions.count) actions")
+    } else {
+      print(
+        "no difference in the \(first.session.actions.count) actions read, but the sessions could not be read whole, so the actions after the damage were not compared"
+          .red)
     }
     if !output.json {
+      for (path, integrity) in notWhole {
+        print("(\(path.oneLine()) could not be read whole: \(integrity.summary.oneLine()))")
+      }
       for (path, unfinished) in unfinished {
         print(
           "(\(path.oneLine()): \(unfinished.text): it never closed, so it ends where the recording stopped)"
         )
       }
     }
-    if difference != nil { throw ExitCode(RetraceExitCode.negative.rawValue) }
+    if difference != nil || !notWhole.isEmpty {
+      throw ExitCode(RetraceExitCode.negative.rawValue)
+    }
   }
 }

@@ -483,8 +483,10 @@ struct Replay: AsyncParsableCommand {
         var lines = [
           "DIVERGED".red.bold
             + "\(unfinished) \(path)\(replacement.map { " (replayed as \($0))" } ?? ""): the \(divergence.kind.rawValue) at \(divergence.sequence) does not match: recorded hash \(hex(divergence.recordedHash)), replayed \(hex(divergence.replayedHash))",
-          "the divergence happened among actions \(divergence.window.lowerBound)...\(divergence.window.upperBound)"
-            + " (the last matching record is at \(divergence.window.lowerBound - 1))",
+          divergence.lastMatch.map {
+            "the divergence happened among actions \(divergence.window.lowerBound)...\(divergence.window.upperBound)"
+              + " (the last matching record is at \($0))"
+          } ?? "the state the session starts from (after \(divergence.sequence)) does not match its recorded hash: no action was replayed before the mismatch",
         ]
         if let hint = narrowingHint { lines.append(hint) }
         if let lockstep, let against = lockstepAgainst {
@@ -593,7 +595,7 @@ struct Replay: AsyncParsableCommand {
       {
         // Both reducers agree up to the last matching hash: from there, side by side.
         outcome.lockstep = try debugger.lockstep(
-          against: recorded, from: divergence.window.lowerBound - 1,
+          against: recorded, from: divergence.lastMatch ?? divergence.sequence,
           through: divergence.window.upperBound)
         outcome.lockstepAgainst = partner.name
       } else if report.divergence == nil, let partner = lockstepPartner,

@@ -87,7 +87,10 @@ struct Shrink: AsyncParsableCommand {
       + "(\(shrunk.replays) replays); wrote \(output)"
     if emitTest {
       Terminal.writeError(summary)
-      print(shrunk.swiftTest(domainExpression: domainExpression), terminator: "")
+      print(
+        shrunk.swiftTest(
+          domainExpression: domainExpression, domainInitialState: domain.initialState),
+        terminator: "")
     } else {
       print(summary)
       let writer = JSONLines.ActionWriter<D.Action>()

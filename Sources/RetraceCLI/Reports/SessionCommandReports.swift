@@ -104,6 +104,9 @@ struct TracesDiffReport: VersionedReport {
   var firstDifference: UInt64?
   /// `initialState`, `action`, `onlyInFirst`, `onlyInSecond` or `jump`.
   var reason: String?
+  /// The sequence numbers the first and the second trace's compared states are after:
+  /// both `firstDifference`, except for traces that start at different points.
+  var statesAfter: [UInt64]?
   /// The first trace's action there, as `JSONEncoder` writes it.
   var first: JSONFragment?
   /// The second trace's action there.
@@ -122,11 +125,22 @@ struct TracesDiffReport: VersionedReport {
     var file: String
     var recoveredActions: Int
   }
+  /// Whether both traces were read to their ends; when not, the actions after the damage
+  /// were not compared, and no difference found is no answer.
+  var readWhole: Bool
+  /// Each trace of the two that could not be read whole, with what was wrong.
+  var damagedTraces: [DamagedTrace]
+
+  /// A trace of the two that could not be read whole.
+  struct DamagedTrace: Codable, Sendable, Equatable {
+    var file: String
+    var integrity: IntegrityJSON
+  }
 
   private enum CodingKeys: String, CodingKey {
-    case version, firstDifference, reason, first, second, stateDiff, changes, changesComplete
-    case unfinished
-    case unfinishedTraces
+    case version, firstDifference, reason, statesAfter, first, second, stateDiff, changes
+    case changesComplete, unfinished
+    case unfinishedTraces, readWhole, damagedTraces
   }
 
   func encode(to encoder: any Encoder) throws {
@@ -134,6 +148,7 @@ struct TracesDiffReport: VersionedReport {
     try container.encode(version, forKey: .version)
     try container.encode(firstDifference, forKey: .firstDifference)
     try container.encode(reason, forKey: .reason)
+    try container.encode(statesAfter, forKey: .statesAfter)
     try container.encode(first, forKey: .first)
     try container.encode(second, forKey: .second)
     try container.encode(stateDiff, forKey: .stateDiff)
@@ -141,6 +156,8 @@ struct TracesDiffReport: VersionedReport {
     try container.encode(changesComplete, forKey: .changesComplete)
     try container.encode(unfinished, forKey: .unfinished)
     try container.encode(unfinishedTraces, forKey: .unfinishedTraces)
+    try container.encode(readWhole, forKey: .readWhole)
+    try container.encode(damagedTraces, forKey: .damagedTraces)
   }
 }
 
