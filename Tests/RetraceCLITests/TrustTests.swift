@@ -297,6 +297,49 @@ import Testing
     }
   }
 
+  /// A session recorded by an app whose decrement took two (the bug, since fixed), replayed
+  /// by today's counter: the recorded session broke `non-negative`, today's replay of it
+  /// does not. `bisect` said "holds after every one of the 6 actions" (exit 0) and `shrink`
+  /// "nothing to shrink", about a session that broke it; both now say the replay does not
+  /// reproduce the recording, and `bisect` exits 1.
+  @Test @MainActor func bisectAndShrinkSayWhenTheReplayDoesNotReproduceTheRecording() throws {
+    let workspace = try Workspace()
+    let recorder = try TraceRecorder(path: workspace.path("old.trace"), domain: counterDomain)
+    let store = Store(
+      initialState: counterDomain.initialState,
+      reducer: Reduce<CounterState, CounterAction> { state, action in
+        switch action {
+        case .increment: state.count += 1
+        case .decrement: state.count -= 2
+        case .reset: state.count = 0
+        }
+        return .none
+      })
+    store.attach(recorder)
+    for action in [CounterAction.increment, .increment, .increment, .decrement, .decrement, .increment] {
+      store.send(action)
+    }
+    try recorder.close()
+
+    let bisect = try workspace.run("bisect old.trace --invariant non-negative")
+    #expect(bisect.exitCode == 1, "\(bisect)")
+    #expect(bisect.stdout.contains("holds after every one of the 6 actions"))
+    #expect(
+      bisect.stdout.contains(
+        "(today's replay does not reproduce the recorded session: its state after action "))
+    let json = try workspace.run("bisect old.trace --invariant non-negative --json")
+    #expect(json.exitCode == 1)
+    #expect(try json.json()["reproduced"] as? Bool == false)
+    #expect(try json.json()["divergedAt"] as? Int != nil)
+    let shrink = try workspace.run("shrink old.trace --invariant non-negative -o s.trace")
+    #expect(shrink.exitCode == 1)
+    #expect(shrink.stderr.contains("today's replay does not reproduce the recorded session"))
+    // A session today's reducer reproduces says nothing of the kind.
+    try workspace.run("generate counter --actions 300 --seed 4 -o new.trace")
+    let reproduced = try workspace.run("bisect new.trace --invariant non-negative --json")
+    #expect(try reproduced.json()["reproduced"] as? Bool == true, "\(reproduced)")
+  }
+
   /// Two copies of a trace, each damaged in its fifth chunk, compare equal as far as they
   /// were read: `diff` said "identical" (exit 0) where the actions after the damage, which
   /// may differ, were never compared.

@@ -35,6 +35,12 @@ struct Bisect: AsyncParsableCommand {
     try bisect(try file.domain(), file)
   }
 
+  /// What `bisect` and `shrink` say of a session today's reducer does not reproduce.
+  static func notReproduced(_ divergence: Divergence, trace: String) -> String {
+    "(today's replay does not reproduce the recorded session: its state after action \(divergence.sequence) does not match the recorded hash, so this answer is about the replay, not about what the recorded session did; \(CommandContext.name) replay \(trace) --verify says more)"
+      .oneLine()
+  }
+
   private func bisect<D: Domain>(_ domain: D, _ file: SessionFile) throws {
     let debugger = try file.debugger(as: domain)
     let bar = ProgressBar("checking \(invariant)")
@@ -46,6 +52,10 @@ struct Bisect: AsyncParsableCommand {
       throw error.at(path: trace)
     }
     bar.finish()
+    // The search replays with today's reducer. When that replay does not reproduce the
+    // recorded hashes (an app version that had the bug, replayed by the fixed one), what it
+    // finds is about the replay, not about what the recorded session did.
+    let divergence = debugger.reproduction(progress: ProgressBar("checking the recorded hashes"))
     let writer = JSONLines.ActionWriter<D.Action>()
     let actionJSON = result.action.flatMap { try? writer.json(for: $0.action) }
     // Holding in the starting state alone is no pass: no action was checked.
@@ -66,7 +76,8 @@ struct Bisect: AsyncParsableCommand {
             actions: debugger.session.actions.count, nothingChecked: nothingChecked,
             failsAtJump: failsAtJump, healsAtJump: healsAtJump, readWhole: notWhole == nil,
             integrity: notWhole.map(IntegrityJSON.init), unfinished: file.unfinished != nil,
-            recoveredActions: file.unfinished?.recoveredActions ?? 0)))
+            recoveredActions: file.unfinished?.recoveredActions ?? 0,
+            reproduced: divergence == nil, divergedAt: divergence?.sequence)))
     } else if let violation = result.firstViolation {
       if let action = result.action, actionJSON != nil {
         print(
@@ -105,8 +116,20 @@ struct Bisect: AsyncParsableCommand {
     if !output.json, let unfinished = file.unfinished {
       print("(\(unfinished.text): it never closed, so it ends where the recording stopped)")
     }
-    if result.firstViolation != nil || nothingChecked || notWhole != nil {
+    if !output.json, let divergence {
+      print(Self.notReproduced(divergence, trace: trace).red)
+    }
+    if result.firstViolation != nil || nothingChecked || notWhole != nil || divergence != nil {
       throw ExitCode(RetraceExitCode.negative.rawValue)
     }
+  }
+}
+
+extension ReplayEngine {
+  /// The first recorded hash today's replay of the session does not match, if any: one
+  /// more replay, with the recorded checkpoints and snapshots compared (``verify(progress:)``).
+  func reproduction(progress bar: ProgressBar) -> Divergence? {
+    defer { bar.finish() }
+    return verify(progress: bar.callback).divergence
   }
 }

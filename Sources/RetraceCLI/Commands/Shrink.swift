@@ -63,6 +63,12 @@ struct Shrink: AsyncParsableCommand {
       throw error.at(path: trace)
     }
     bar.finish()
+    // As for `bisect`: an answer about a replay that does not reproduce the recording.
+    let divergence = debugger.reproduction(progress: ProgressBar("checking the recorded hashes"))
+    if let divergence {
+      Terminal.writeError(
+        "\(CommandContext.name): \(trace): " + Bisect.notReproduced(divergence, trace: trace))
+    }
     guard let shrunk else {
       // Of a session without actions, "holds after every action" would claim a check; of
       // one not read whole (damage, a crashed session's journal damaged or missing), it

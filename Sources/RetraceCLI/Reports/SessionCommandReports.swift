@@ -32,10 +32,16 @@ struct BisectReport: VersionedReport {
   var integrity: IntegrityJSON?
   var unfinished: Bool
   var recoveredActions: Int
+  /// Whether today's replay reproduces every recorded hash it reaches: when not, the answer
+  /// is about the replay, not about what the recorded session did.
+  var reproduced: Bool
+  /// The sequence number of the first recorded hash the replay does not match.
+  var divergedAt: UInt64?
 
   private enum CodingKeys: String, CodingKey {
     case version, invariant, firstViolation, action, healedAt, actions, nothingChecked
     case failsAtJump, healsAtJump, readWhole, integrity, unfinished, recoveredActions
+    case reproduced, divergedAt
   }
 
   func encode(to encoder: any Encoder) throws {
@@ -53,6 +59,8 @@ struct BisectReport: VersionedReport {
     try container.encodeIfPresent(integrity, forKey: .integrity)
     try container.encode(unfinished, forKey: .unfinished)
     try container.encode(recoveredActions, forKey: .recoveredActions)
+    try container.encode(reproduced, forKey: .reproduced)
+    try container.encode(divergedAt, forKey: .divergedAt)
   }
 }
 
