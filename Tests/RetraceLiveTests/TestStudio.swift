@@ -160,8 +160,13 @@ struct TestError: Error, CustomStringConvertible {
 }
 
 /// Waits until `condition` holds, checking every few milliseconds; fails after `timeout`.
+///
+/// The timeout is long because a condition that holds returns at once, and while the whole
+/// suite runs on two cores, other suites' synchronous work can hold both of Swift
+/// concurrency's threads for half a minute, during which the stand-in Studio's sockets and
+/// the link's tasks do not run (a CI run timed out here after 20 s).
 func eventually(
-  _ what: String, timeout: Duration = .seconds(20),
+  _ what: String, timeout: Duration = .seconds(90),
   isolation: isolated (any Actor)? = #isolation,
   _ condition: () throws -> Bool
 ) async throws {
