@@ -484,8 +484,8 @@ struct Replay: AsyncParsableCommand {
           "DIVERGED".red.bold
             + "\(unfinished) \(path)\(replacement.map { " (replayed as \($0))" } ?? ""): the \(divergence.kind.rawValue) at \(divergence.sequence) does not match: recorded hash \(hex(divergence.recordedHash)), replayed \(hex(divergence.replayedHash))",
           divergence.lastMatch.map {
-            "the divergence happened among actions \(divergence.window.lowerBound)...\(divergence.window.upperBound)"
-              + " (the last matching record is at \($0))"
+            "the divergence shows among actions \(divergence.window.lowerBound)...\(divergence.window.upperBound)"
+              + " (the last matching record is at \($0); hashes do not see a difference undone before a matching one)"
           } ?? "the state the session starts from (after \(divergence.sequence)) does not match its recorded hash: no action was replayed before the mismatch",
         ]
         if let hint = narrowingHint { lines.append(hint) }
@@ -593,10 +593,11 @@ struct Replay: AsyncParsableCommand {
       if let divergence = report.divergence, let partner = lockstepPartner,
         let recorded = partner.domain as? any Domain<D.State, D.Action>
       {
-        // Both reducers agree up to the last matching hash: from there, side by side.
+        // Side by side from the start through the first hash that does not match: the
+        // hashes before it matched, but a difference undone before one of them does not
+        // show in hashes, and the first difference is what the answer names.
         outcome.lockstep = try debugger.lockstep(
-          against: recorded, from: divergence.lastMatch ?? divergence.sequence,
-          through: divergence.window.upperBound)
+          against: recorded, through: divergence.window.upperBound)
         outcome.lockstepAgainst = partner.name
       } else if report.divergence == nil, let partner = lockstepPartner,
         let recorded = partner.domain as? any Domain<D.State, D.Action>
