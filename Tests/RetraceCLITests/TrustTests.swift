@@ -371,16 +371,37 @@ import Testing
     #expect(whole.stdout.contains("(a.trace could not be read whole: "))
   }
 
+  /// The fixture `name` in Tests/Fixtures/hostile, copied into `workspace` as `as`.
+  static func copyHostile(_ name: String, into workspace: Workspace, as copy: String) throws {
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Fixtures/hostile/\(name)")
+    try FileManager.default.copyItem(at: fixture, to: URL(fileURLWithPath: workspace.path(copy)))
+  }
+
+  /// Damage that only reading every chunk finds (an end record that disagrees with the last
+  /// action, a record after the end record): `verify` finds it, and `upgrade` refuses the
+  /// trace and writes nothing, in either format. It copied or rewrote them with exit 0,
+  /// into traces that read clean.
+  @Test(arguments: ["end-sequence-wrong.trace", "end-record-not-last.trace"])
+  func upgradeRefusesDamageOnlyReadingFinds(_ name: String) throws {
+    let workspace = try Workspace()
+    try Self.copyHostile(name, into: workspace, as: "d.trace")
+    #expect(try workspace.run("verify d.trace").exitCode == 1)
+    for format in ["1", "2"] {
+      let upgrade = try workspace.run("upgrade d.trace --output u.trace --trace-format \(format)")
+      #expect(upgrade.exitCode == 3, "\(format): \(upgrade)")
+      #expect(upgrade.stderr.contains("end record"), "\(format): \(upgrade)")
+      #expect(!FileManager.default.fileExists(atPath: workspace.path("u.trace")), "\(format)")
+    }
+  }
+
   /// A checkpoint of the starting state (sequence 0, which a chunk may hold before its first
   /// action) whose hash does not match: `replay --verify` says the start does not match,
   /// where it trapped computing "the last matching record" before 0. The fixture is the
   /// format-1 counter trace with that record added to its first chunk, resealed.
   @Test func aStartingStateWhoseHashDoesNotMatchIsReportedNotATrap() throws {
     let workspace = try Workspace()
-    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("Fixtures/hostile/start-hash-mismatch.trace")
-    try FileManager.default.copyItem(
-      at: fixture, to: URL(fileURLWithPath: workspace.path("start.trace")))
+    try Self.copyHostile("start-hash-mismatch.trace", into: workspace, as: "start.trace")
     let result = try workspace.run("replay start.trace --verify")
     #expect(result.exitCode == 1, "\(result)")
     #expect(result.stdout.hasPrefix("DIVERGED start.trace: the checkpoint at 0 does not match"))

@@ -287,6 +287,8 @@ struct UpgradeReport: VersionedReport {
   var recoveredActions: Int
   var bytesBefore: Int
   var bytesAfter: Int
+  /// False for an encrypted trace copied without its key: its chunks were not checked.
+  var contentsChecked: Bool
 
   init(file: String, output: String, _ summary: TraceTranscoder.Summary) {
     self.file = file
@@ -301,5 +303,6 @@ struct UpgradeReport: VersionedReport {
     recoveredActions = summary.recoveredActions
     bytesBefore = summary.bytesBefore
     bytesAfter = summary.bytesAfter
+    contentsChecked = summary.contentsChecked
   }
 }

@@ -37,6 +37,9 @@ public enum TraceTranscoder {
     /// Whether the trace was already of ``toVersion`` and closed, and was copied byte for
     /// byte.
     public var copied: Bool
+    /// Whether the chunks' contents were checked before anything was written: not for an
+    /// encrypted trace copied without its key, whose sealed chunks were copied as they are.
+    public var contentsChecked = true
     /// The size of the trace read, in bytes.
     public var bytesBefore: Int
     /// The size of the trace written, in bytes.
@@ -81,6 +84,12 @@ public enum TraceTranscoder {
     }
     let reader = try TraceReader(path: path, key: key)
     if let damage = reader.integrity.damage { throw damage.at(path: path) }
+    // Every check `verify` makes, before anything is written: damage found only by reading
+    // the chunks (an end record that disagrees with the index or the last action) is
+    // refused too, not copied or rewritten into a trace that reads clean.
+    if reader.canReadRecords, let damage = reader.intactPart().integrity.damage {
+      throw damage.at(path: path)
+    }
     if let encryption = reader.header.encryption, !reader.canReadRecords {
       // A closed trace of the format asked for needs no key to be copied.
       if !(reader.hasIndex && reader.formatVersion == formatVersion) {
@@ -102,15 +111,12 @@ public enum TraceTranscoder {
     }
 
     if reader.hasIndex && reader.formatVersion == formatVersion {
-      // Its contents checked as far as they can be read, then copied as they are.
-      if reader.canReadRecords {
-        try reader.forEachChunkContent { chunk, _, _ throws(TraceError) in
-          progress?(chunk.index + 1, reader.chunks.count)
-        }
-      }
+      // Its contents checked above when they can be read, then copied as they are.
       try write(try readFile(path))
       try file.sync()
+      progress?(reader.chunks.count, reader.chunks.count)
       summary.copied = true
+      summary.contentsChecked = reader.canReadRecords
       summary.bytesAfter = offset
       return summary
     }

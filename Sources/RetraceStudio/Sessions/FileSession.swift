@@ -537,7 +537,7 @@ final class FileSession<D: Domain>: StudioSession {
       return ShrinkAnswer(
         invariant: invariant, fails: true, actions: shrunk.actions.count,
         originalCount: shrunk.originalCount, replays: shrunk.replays, jsonl: text,
-        swiftTest: shrunk.swiftTest())
+        swiftTest: shrunk.swiftTest(domainInitialState: domain.initialState))
     }
   }
 
