@@ -395,6 +395,33 @@ import Testing
     }
   }
 
+  /// A damaged trace exported and imported again: the lines end before the damage, and their
+  /// header says so, and so does `import`. `export` said nothing in the file (its header was
+  /// a whole session's) and exited 0, and the imported trace read clean and verified.
+  @Test(arguments: Fixtures.traceFormats)
+  func anExportOfADamagedTraceSaysSoInItsHeader(format: UInt16) throws {
+    let workspace = try Workspace()
+    var bytes = try Self.chunkedTrace(in: workspace, format: format)
+    let chunk = try TraceReader(bytes: bytes).chunks[4]
+    bytes[chunk.offset + 8 + 48 + 20] ^= 0x04
+    try Data(bytes).write(to: URL(fileURLWithPath: workspace.path("d.trace")))
+    let export = try workspace.run("export d.trace --format jsonl -o d.jsonl")
+    #expect(export.exitCode == 1, "\(export)")
+    let lines = try String(contentsOfFile: workspace.path("d.jsonl"), encoding: .utf8)
+      .split(separator: "\n")
+    #expect(lines.count == Int(chunk.firstSequence))  // the header and the intact actions
+    let header = try #require(
+      try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+    #expect((header["damage"] as? String)?.hasPrefix("damaged at offset \(chunk.offset)") == true)
+    let imported = try workspace.run("import d.jsonl -o i.trace")
+    #expect(imported.exitCode == 0)
+    #expect(imported.stderr.contains("exported from a damaged trace, so they end before its damage"))
+    // A clean trace's export has no such key, and exits 0.
+    let clean = try workspace.run("export clean.trace --format jsonl -o c.jsonl")
+    #expect(clean.exitCode == 0)
+    #expect(!(try String(contentsOfFile: workspace.path("c.jsonl"), encoding: .utf8)).contains("\"damage\""))
+  }
+
   /// A checkpoint of the starting state (sequence 0, which a chunk may hold before its first
   /// action) whose hash does not match: `replay --verify` says the start does not match,
   /// where it trapped computing "the last matching record" before 0. The fixture is the

@@ -30,20 +30,27 @@ struct Export: AsyncParsableCommand {
   mutating func run() async throws {
     let key = try keyOptions.load()
     Terminal.configureColor(colorOptions)
-    let file = try SessionFile.open(trace, key: key)
+    // Checked whole first: the lines of a damaged trace end before the damage, and their
+    // header says so.
+    let file = try SessionFile.open(trace, key: key).checked()
     try export(try file.domain(), file)
     file.noteIfUnfinished()
+    if let integrity = file.traceIntegrity, !integrity.isIntact {
+      throw ExitCode(RetraceExitCode.negative.rawValue)
+    }
   }
 
   private func export<D: Domain>(_ domain: D, _ file: SessionFile) throws {
     let session = try file.load(as: domain)
+    let damage = file.traceIntegrity.flatMap { $0.isIntact ? nil : $0.summary.oneLine() }
     // A session that never closed stays one: the lines end where its recording stopped.
     var text: String
     do {
       text =
         try JSONLines.headerLine(
           for: session, domain: domain,
-          unfinishedRecoveredActions: file.unfinished?.recoveredActions) + "\n"
+          unfinishedRecoveredActions: file.unfinished?.recoveredActions, damage: damage)
+        + "\n"
     } catch let error as TraceError where !session.jumps.isEmpty {
       // JSON Lines hold actions alone: the session's time-travel jumps are something the
       // format does not allow, as shrink refuses them (exit 2), not a name or a number

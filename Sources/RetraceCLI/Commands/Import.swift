@@ -47,8 +47,12 @@ struct Import: AsyncParsableCommand {
       header.unfinished == true
       ? " (of an unfinished session: \(header.recoveredActions ?? 0) actions recovered from the journal; the trace written is closed)"
       : ""
+    let damaged =
+      header.damage.map {
+        " (exported from a damaged trace, so they end before its damage: \($0); the trace written is closed)"
+      } ?? ""
     Terminal.writeError(
-      "imported \(session.actions.count) \(domain.name) actions into \(output)\(unfinished)"
+      "imported \(session.actions.count) \(domain.name) actions into \(output)\(unfinished)\(damaged)"
         .oneLine())
   }
 }

@@ -55,6 +55,9 @@ public enum JSONLines {
     public var unfinished: Bool?
     /// Of an unfinished session, how many actions came from its trace's journal.
     public var recoveredActions: Int?
+    /// When the trace the session was exported from was damaged: what was wrong, and so
+    /// why the lines end before the damage; `nil` for a trace read whole.
+    public var damage: String?
 
     /// What the header says of the encryption of the trace a session was exported from.
     public struct Encryption: Codable, Equatable, Sendable {
@@ -81,11 +84,14 @@ public enum JSONLines {
   ///   - unfinishedRecoveredActions: When the session never closed (it was read from an
   ///     unfinished trace), how many of its actions came from the trace's journal: written
   ///     as `"unfinished":true` and `"recoveredActions"`; `nil` for a closed session.
+  ///   - damage: When the trace the session was read from is damaged, what was wrong
+  ///     (written as `"damage"`): the session is the part before the damage.
   /// - Returns: The line.
   /// - Throws: `EncodingError` when the initial state cannot be encoded; ``TraceError`` for a
   ///   session with time-travel jumps (``RecordedSession/jumps``), which JSON Lines cannot hold.
   public static func headerLine<D: Domain>(
-    for session: RecordedSession<D>, domain: D, unfinishedRecoveredActions: Int? = nil
+    for session: RecordedSession<D>, domain: D, unfinishedRecoveredActions: Int? = nil,
+    damage: String? = nil
   ) throws -> String {
     // JSON Lines are actions alone: the states a jump set would be lost, and the file would
     // replay to other states than the session showed.
@@ -118,6 +124,9 @@ public enum JSONLines {
     if let recovered = unfinishedRecoveredActions {
       fields.append(("unfinished", .bool(true)))
       fields.append(("recoveredActions", .int(Int64(recovered))))
+    }
+    if let damage {
+      fields.append(("damage", .string(damage)))
     }
     if session.startSequence != 0 || session.initialState != domain.initialState {
       let encoder = JSONEncoder()
