@@ -422,6 +422,37 @@ import Testing
     #expect(!(try String(contentsOfFile: workspace.path("c.jsonl"), encoding: .utf8)).contains("\"damage\""))
   }
 
+  /// An unfinished encrypted session read without its key: its actions are in its
+  /// journal, whose records are sealed. `info` said "actions 0; unfinished session: 0
+  /// actions recovered from the journal" (exit 0) of a session of 200 actions.
+  @Test @MainActor func anUnfinishedEncryptedSessionWithoutItsKeyIsNotCountedAsEmpty() throws {
+    let workspace = try Workspace()
+    try workspace.run("keygen -o dev")
+    let path = workspace.path("enc.trace")
+    var configuration = TraceRecorderConfiguration()
+    configuration.encryptionKey = try TracePublicKey(contentsOfFile: workspace.path("dev.pub"))
+    let recorder = try TraceRecorder(
+      path: path, domain: counterDomain, configuration: configuration)
+    let store = Store(initialState: counterDomain.initialState, reducer: CounterReducer())
+    store.attach(recorder)
+    for _ in 0..<200 { store.send(.increment) }
+    try recorder.flush()
+    // The process "crashes": the trace is left as it is, its journal beside it.
+    try FileManager.default.copyItem(atPath: path, toPath: workspace.path("c.trace"))
+    try FileManager.default.copyItem(
+      atPath: path + ".journal", toPath: workspace.path("c.trace.journal"))
+    try recorder.close()
+
+    let text = try workspace.run("info c.trace")
+    #expect(!text.stdout.contains("0 actions recovered"), "\(text)")
+    #expect(text.stdout.contains("the actions in its journal are not counted"), "\(text)")
+    let json = try workspace.run("info c.trace --json").json()
+    #expect(json["actions"] is NSNull)
+    #expect(json["recoveredActions"] is NSNull)
+    let keyed = try workspace.run("info c.trace --json --key dev.key").json()
+    #expect(keyed["actions"] as? Int == 200)
+  }
+
   /// A checkpoint of the starting state (sequence 0, which a chunk may hold before its first
   /// action) whose hash does not match: `replay --verify` says the start does not match,
   /// where it trapped computing "the last matching record" before 0. The fixture is the

@@ -97,10 +97,22 @@ struct Info: AsyncParsableCommand {
         ? formatDuration(summary.duration)
           + (summary.firstTime.map { " (first action at \(formatTime($0)))" } ?? "")
         : "-")
-    row(
-      "actions",
-      (count == 0 ? "0" : "\(count) (sequence \(summary.firstSequence)...\(summary.lastSequence))")
-        + (unfinished.map { "; \($0.text)" } ?? ""))
+    if let unfinished, !summary.contentsRead {
+      // The journal's records are sealed: how many actions it holds is not known.
+      row(
+        "actions",
+        (count == 0
+          ? "0 in its chunks"
+          : "\(count) in its chunks (sequence \(summary.firstSequence)...\(summary.lastSequence))")
+          + "; unfinished session: the actions in its journal are not counted, as its records need the private key"
+          + (unfinished.missingJournal.map { " (\($0) is missing)" } ?? ""))
+    } else {
+      row(
+        "actions",
+        (count == 0
+          ? "0" : "\(count) (sequence \(summary.firstSequence)...\(summary.lastSequence))")
+          + (unfinished.map { "; \($0.text)" } ?? ""))
+    }
     let nameWidth = (summary.caseCounts.map(\.name.count).max() ?? 0) + 2
     for (name, caseCount) in summary.caseCounts {
       let share = count == 0 ? 0 : Double(caseCount) * 100 / Double(count)

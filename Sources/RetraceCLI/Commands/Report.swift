@@ -38,12 +38,17 @@ struct Report: AsyncParsableCommand {
         let (trace, journal) = report.trace(at: index)
         return try? TraceReader(bytes: trace, journal: journal, key: key)
       }
+      // An unfinished encrypted session read without its key: its journal's records are
+      // sealed, so how many actions it holds is not known.
+      let counts = traces.map { reader in
+        reader.flatMap { $0.hasIndex || $0.canReadRecords ? $0.actionCount : nil }
+      }
       if output.json {
         let entries = report.entries.enumerated().map { index, entry in
           ReportListReport.Entry(
             number: index + 1, reference: "\(self.report)#\(index + 1)", name: entry.name,
             sessionID: entry.sessionID, domain: entry.domain, keyID: entry.keyID,
-            actions: traces[index]?.actionCount, traceBytes: entry.traceBytes,
+            actions: counts[index], traceBytes: entry.traceBytes,
             journalBytes: entry.journalBytes)
         }
         print(
@@ -64,7 +69,10 @@ struct Report: AsyncParsableCommand {
       }
       print(("note  " + note.description).oneLine())
       for (index, entry) in report.entries.enumerated() {
-        let actions = traces[index].map { "\($0.actionCount) actions" } ?? "unreadable"
+        let actions =
+          counts[index].map { "\($0) actions" + (traces[index]?.hasIndex == false ? " (unfinished)" : "") }
+          ?? (traces[index] == nil
+            ? "unreadable" : "unfinished, its actions not counted: its journal needs the private key")
         let encryption = entry.keyID.map { ", encrypted to key \($0)" } ?? ""
         print(
           "#\(index + 1)  \(entry.name)  \(entry.domain), \(actions), \(entry.traceBytes + entry.journalBytes) bytes\(encryption)"

@@ -18,7 +18,10 @@ struct InfoReport: VersionedReport {
   var sessionID: String
   var startTime: Double
   var duration: Double
-  var actions: Int
+  /// The actions the file holds, those recovered from its journal included; `nil` when
+  /// the journal of an unfinished encrypted trace was not read (no key), so that its count
+  /// is not known.
+  var actions: Int?
   var firstSequence: UInt64
   var lastSequence: UInt64
   /// How many actions of each case the file holds.
@@ -38,7 +41,8 @@ struct InfoReport: VersionedReport {
   var app: [String: String]
   var redaction: String?
   var unfinished: Bool
-  var recoveredActions: Int
+  /// `nil` when the journal was not read, as for ``actions``.
+  var recoveredActions: Int?
 
   /// How a trace is encrypted; for JSON Lines exported from an encrypted trace, only the
   /// key's ID (the suite is `null`, and `opened` true: the file is in clear).
@@ -164,6 +168,9 @@ extension InfoReport {
     bytesPerAction: Double?, unreadable: String
   ) {
     let info = summary.info
+    // An unfinished encrypted trace read without its key: its journal's sealed records
+    // were not read, so how many actions it holds is not known.
+    let journalUnread = unfinished != nil && !summary.contentsRead
     // Without the key, only the framing and the checksums were checked: never "clean".
     let integrity =
       summary.contentsRead
@@ -183,7 +190,7 @@ extension InfoReport {
       domain: info.domain,
       actionSchemaVersion: Int(info.actionSchemaVersion), producer: info.producer,
       sessionID: info.sessionID, startTime: info.startTime, duration: summary.duration,
-      actions: summary.actionCount, firstSequence: summary.firstSequence,
+      actions: journalUnread ? nil : summary.actionCount, firstSequence: summary.firstSequence,
       lastSequence: summary.lastSequence,
       actionCases: ActionCaseCounts(summary.caseCounts),
       blocks: summary.blocks, snapshots: summary.snapshots, checkpoints: summary.checkpoints,
@@ -192,6 +199,6 @@ extension InfoReport {
       bytesPerAction: bytesPerAction.map { ($0 * 100).rounded() / 100 },
       journalBytes: summary.journalBytes, encryption: encryption, integrity: integrity,
       app: info.app, redaction: info.app["redaction"], unfinished: unfinished != nil,
-      recoveredActions: unfinished?.recoveredActions ?? 0)
+      recoveredActions: journalUnread ? nil : unfinished?.recoveredActions ?? 0)
   }
 }
