@@ -152,6 +152,67 @@ import Testing
     #expect(headerDamage.status == .damaged && headerDamage.damage?.offset == 28)
   }
 
+  /// `journal` with a record of `payload` (sealed with the journal's salt) inserted at
+  /// `offset`.
+  static func inserting(_ payload: [UInt8], at offset: Int, into journal: [UInt8]) -> [UInt8] {
+    var record: [UInt8] = []
+    record.appendLittleEndian(UInt32(payload.count))
+    record.appendLittleEndian(CRC32C.checksum(Array(journal[8..<12]) + payload))
+    return Array(journal[..<offset]) + record + payload + Array(journal[offset...])
+  }
+
+  /// Journal records that pass their checksums and are still wrong are damage, not the
+  /// journal's end or something to skip: an action that comes again (a different one for
+  /// a sequence number already given, or the same one), a checkpoint of an earlier action,
+  /// and a header of zeros with records after it. All three were read as an unfinished
+  /// session, the record skipped (a forged action for a repeated sequence number replayed
+  /// instead of the true one when it came first) or the records lost without a word.
+  @Test(arguments: traceFormats)
+  func journalRecordsThatAreWrongAreDamage(format: UInt16) throws {
+    let (_, _, unfinished, journal, _) = Self.fixture(format)
+    let whole = try TraceReader(bytes: unfinished, journal: journal)
+    #expect(whole.integrity.status == .unfinished)
+    let records = Self.recordOffsets(journal) + [Self.recordOffsets(journal).last!]
+    // The action records (`[0, seq, t, action]`), each with the offset of the record after it.
+    let actionRecords = zip(records, records.dropFirst()).filter { offset, _ in
+      journal[offset + 8] == 0x84 && journal[offset + 9] == 0x00
+    }
+    try #require(actionRecords.count >= 3)
+    let (first, afterFirst) = actionRecords[0]
+    let payload = Array(journal[(first + 8)..<afterFirst])
+    // The first record again, after itself.
+    let repeated = try TraceReader(
+      bytes: unfinished, journal: Self.inserting(payload, at: afterFirst, into: journal)
+    ).integrity
+    #expect(repeated.status == .damaged, "\(repeated)")
+    #expect(repeated.damage?.offset == afterFirst)
+    #expect(repeated.damage?.message.contains("comes again") == true, "\(repeated)")
+    // A checkpoint of the first recovered action, after the second action.
+    let third = actionRecords[1].1
+    var checkpoint: [UInt8] = [0x83, 0x02]
+    // The first action's sequence number, as its record holds it (a CBOR unsigned).
+    let head = payload[2]
+    let width = head < 0x18 ? 0 : 1 << Int(head - 0x18)
+    checkpoint += payload[2..<(3 + width)]
+    checkpoint += [0x18, 123]
+    let backward = try TraceReader(
+      bytes: unfinished, journal: Self.inserting(checkpoint, at: third, into: journal)
+    ).integrity
+    #expect(backward.status == .damaged, "\(backward)")
+    #expect(backward.damage?.offset == third)
+    // The header zeroed: the records after it are lost, and that is said.
+    var zeroed = journal
+    for i in 0..<32 { zeroed[i] = 0 }
+    let lost = try TraceReader(bytes: unfinished, journal: zeroed).integrity
+    #expect(lost.status == .damaged, "\(lost)")
+    #expect(lost.damage?.offset == 0)
+    // A journal of zeros alone is one never written: nothing, and no damage.
+    let fresh = try TraceReader(
+      bytes: unfinished, journal: [UInt8](repeating: 0, count: journal.count)
+    ).integrity
+    #expect(fresh.status == .unfinished)
+  }
+
   /// A session read while it is recorded: the trace and its journal change under the
   /// reader (a record torn as its page is copied, a chunk written and the journal reset
   /// between the two files, the journal removed by the close), which must not read as damage.

@@ -39,8 +39,19 @@ struct JournalRecord: Sendable {
       }
       let h = TraceFormat.journalHeaderSize
       // A header never written (the file was created but the process died, or the system
-      // lost the unsynced page) holds no record and promises none.
-      if file.prefix(h).allSatisfy({ $0 == 0 }) { return ([], nil) }
+      // lost the unsynced page) holds no record and promises none; but bytes after it say
+      // it was written, and what they held is lost.
+      if file.prefix(h).allSatisfy({ $0 == 0 }) {
+        guard let written = file.dropFirst(h).firstIndex(where: { $0 != 0 }) else {
+          return ([], nil)
+        }
+        return (
+          [],
+          damage(
+            "the journal's header is zeros, but bytes follow it at offset \(written): nothing in it was read",
+            at: 0)
+        )
+      }
       guard file.count >= h else {
         return ([], damage("the journal is \(file.count) bytes, shorter than its header", at: 0))
       }
@@ -195,7 +206,10 @@ struct JournalRecord: Sendable {
       guard let sequence = try? cursor.readUInt(), let time = try? cursor.readInt(),
         let range = try? cursor.skipItem(), cursor.isAtEnd
       else { return "an action record that passed its checksum does not parse" }
-      if sequence < expected { return nil }  // already in a chunk
+      if sequence < nextSequence { return nil }  // already in a chunk
+      if sequence < expected {
+        return "the action of sequence \(sequence) comes again after action \(expected - 1)"
+      }
       guard sequence == expected else {
         return "the action of sequence \(sequence) follows \(expected - 1): actions are missing"
       }
@@ -208,8 +222,10 @@ struct JournalRecord: Sendable {
       guard let sequence = try? cursor.readUInt(), let hash = try? cursor.readUInt(),
         cursor.isAtEnd
       else { return "a checkpoint record that passed its checksum does not parse" }
-      // Only checkpoints after a recovered action; earlier ones are already in a chunk.
-      if sequence < expected - 1 || expected == nextSequence { return nil }
+      // Only checkpoints after a recovered action; earlier ones are of the chunks' actions.
+      // The recorder writes a checkpoint right after its action, so one of an earlier
+      // recovered action, or of an action not yet read, is damage.
+      if sequence < nextSequence { return nil }
       guard sequence == expected - 1 else {
         return "a checkpoint of sequence \(sequence) follows action \(expected - 1)"
       }
