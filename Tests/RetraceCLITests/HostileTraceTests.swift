@@ -77,11 +77,13 @@ import Testing
     let refused: (String) -> Int32 = { _ in 3 }
     // Damage after the first chunks: the intact prefix is used, with a warning; `verify`
     // and `replay --verify` answer "damaged" (1). `flows` works on the prefix; `bisect` does
-    // too, and answers that it could not read the whole session (1).
+    // too, and answers that it could not read the whole session (1), as `diff` of two
+    // traces (no difference found is no answer) and `export` (its header says so) do.
     let damagedAfterPrefix: (String) -> Int32 = { command in
       switch command {
       // `info` describes the intact part, and answers that the file is not intact.
-      case "info @", "verify @", "replay @ --verify", "bisect @ --invariant non-negative-balance":
+      case "info @", "verify @", "replay @ --verify", "bisect @ --invariant non-negative-balance",
+        "diff @ @", "export @ --format jsonl":
         1
       case "import @ -o imported.jsonl": 3
       case "shrink @ --invariant non-negative-balance -o shrunk.trace": 1

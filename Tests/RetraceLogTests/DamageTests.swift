@@ -213,6 +213,38 @@ import Testing
     #expect(fresh.status == .unfinished)
   }
 
+  /// A journal beside a trace it was not written for (another session's, put there by a
+  /// copy) is damage: it was read as this session's, its actions replayed as this
+  /// session's and its times moved to this session's start. A journal written before
+  /// journals were tied to their traces (0 in its header) is still read.
+  @Test(arguments: traceFormats)
+  func anotherSessionsJournalIsDamage(format: UInt16) throws {
+    let (_, _, unfinished, journal, original) = Self.fixture(format)
+    let directory = temporaryDirectory("anotherSessionsJournal-\(format)")
+    var configuration = smallChunks(format: format)
+    configuration.chunkSize = 8_192
+    let recorder = try TraceRecorder(
+      path: directory + "/other.trace", domain: bankingDomain, sessionID: "another-session",
+      startTime: 1_763_771_000, configuration: configuration)
+    _ = try feed(recorder, bankingDomain, count: 400, seed: 3, close: false)
+    let otherJournal = bytes(of: directory + "/other.trace.journal")
+    try recorder.close()
+    // The same actions at the same times: only the header's session ID tells them apart.
+    let swapped = try TraceReader(bytes: unfinished, journal: otherJournal).integrity
+    #expect(swapped.status == .damaged, "\(swapped)")
+    #expect(swapped.damage?.offset == 6)
+    #expect(swapped.damage?.message.hasPrefix("the journal is another session's") == true)
+    // Its own journal is read, and so is one without a binding.
+    #expect(try TraceReader(bytes: unfinished, journal: journal).integrity.status == .unfinished)
+    var legacy = journal
+    legacy[6] = 0
+    legacy[7] = 0
+    legacy.setLittleEndian(CRC32C.checksum(Array(legacy[0..<28])), at: 28)
+    let read = try #require(actions(unfinished, journal: legacy))
+    #expect(read.integrity.status == .unfinished)
+    #expect(read.actions == original)
+  }
+
   /// A session read while it is recorded: the trace and its journal change under the
   /// reader (a record torn as its page is copied, a chunk written and the journal reset
   /// between the two files, the journal removed by the close), which must not read as damage.

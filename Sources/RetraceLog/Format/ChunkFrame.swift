@@ -151,19 +151,36 @@ enum ChunkFrame {
 
   /// A journal's header, with `salt`, for the records from action `nextSequence` on (the
   /// action before it at time offset `lastTime`), followed by the empty record that marks
-  /// its end: an empty journal. `sealed` for an encrypted trace's.
-  static func journalHeader(sealed: Bool, salt: UInt32, nextSequence: UInt64, lastTime: Int64)
-    -> [UInt8]
-  {
+  /// its end: an empty journal. `sealed` for an encrypted trace's. `binding` ties it to its
+  /// trace (``journalBinding(of:)``).
+  static func journalHeader(
+    sealed: Bool, salt: UInt32, nextSequence: UInt64, lastTime: Int64, binding: UInt16
+  ) -> [UInt8] {
     var header: [UInt8] = []
     header.appendLittleEndian(TraceFormat.journalTag)
     header.appendLittleEndian(UInt16(sealed ? 2 : 1))
-    header.appendLittleEndian(UInt16(0))
+    header.appendLittleEndian(binding)
     header.appendLittleEndian(salt)
     header.appendLittleEndian(nextSequence)
     header.appendLittleEndian(lastTime)
     header.appendLittleEndian(CRC32C.checksum(header))
     header.append(contentsOf: repeatElement(0, count: 8))  // an empty first record: the end
     return header
+  }
+
+  /// What ties a journal to its trace: the header frame's CRC32C (the last four bytes of
+  /// `headerContent`, which is the frame after its magic and length), its two halves
+  /// combined, never 0. A journal whose header holds 0 there was written before journals
+  /// were tied to their traces, and is not checked.
+  ///
+  /// The stored checksum itself, not a checksum of the content with it: a CRC over a
+  /// message followed by its own CRC is the same for every message.
+  static func journalBinding(of headerContent: [UInt8]) -> UInt16 {
+    guard headerContent.count >= 4 else { return 1 }
+    let crc = headerContent.withUnsafeBytes {
+      $0.readLittleEndian(UInt32.self, at: headerContent.count - 4)
+    }
+    let folded = UInt16(truncatingIfNeeded: crc) ^ UInt16(truncatingIfNeeded: crc >> 16)
+    return folded == 0 ? 1 : folded
   }
 }

@@ -181,7 +181,9 @@ public final class TraceReader: Sendable {
     case .read(let bytes, let path):
       // An encrypted journal is read only with the key.
       guard scan.header.encryption == nil || cipher != nil else { return ([], bytes.count, nil) }
-      let read = JournalRecord.read(bytes, nextSequence: next, cipher: cipher)
+      let read = JournalRecord.read(
+        bytes, nextSequence: next, cipher: cipher,
+        binding: ChunkFrame.journalBinding(of: scan.headerContent))
       return (read.records, bytes.count, read.damage?.at(path: path))
     case .unreadable(let error):
       // Only a clean close removes the journal: without it, the actions the session sent

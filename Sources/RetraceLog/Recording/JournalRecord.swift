@@ -28,9 +28,12 @@ struct JournalRecord: Sendable {
   /// A sealed journal (format 2, of an encrypted trace) is read only with the trace's
   /// `cipher`; each of its records holds one or more records, and they end at the first
   /// that does not authenticate.
-  static func read(_ bytes: [UInt8], nextSequence: UInt64, cipher: TraceCipher?)
-    -> (records: [JournalRecord], damage: TraceError?)
-  {
+  ///
+  /// A journal whose header ties it to another trace than the one whose `binding` is given
+  /// (``ChunkFrame/journalBinding(of:)``) is damage: it is another session's.
+  static func read(
+    _ bytes: [UInt8], nextSequence: UInt64, cipher: TraceCipher?, binding: UInt16
+  ) -> (records: [JournalRecord], damage: TraceError?) {
     bytes.withUnsafeBytes { file -> ([JournalRecord], TraceError?) in
       func damage(_ message: String, at offset: Int, sequence: UInt64 = nextSequence)
         -> TraceError
@@ -65,6 +68,16 @@ struct JournalRecord: Sendable {
       let format = file.readLittleEndian(UInt16.self, at: 4)
       guard format == (cipher == nil ? 1 : 2) else {
         return ([], damage("journal format \(format), expected \(cipher == nil ? 1 : 2)", at: 4))
+      }
+      // 0: written before journals were tied to their traces.
+      let tie = file.readLittleEndian(UInt16.self, at: 6)
+      guard tie == 0 || tie == binding else {
+        return (
+          [],
+          damage(
+            "the journal is another session's: its header is tied to another trace (0x\(String(tie, radix: 16)), not 0x\(String(binding, radix: 16)))",
+            at: 6)
+        )
       }
       let salt = file.readLittleEndian(UInt32.self, at: 8)
       var saltBytes: [UInt8] = []

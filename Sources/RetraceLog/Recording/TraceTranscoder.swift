@@ -217,7 +217,8 @@ public enum TraceTranscoder {
       defer { journal.close() }
       try ChunkFrame.journalHeader(
         sealed: cipher != nil, salt: UInt32.random(in: 1...UInt32.max, using: &generator),
-        nextSequence: reader.lastSequence + 1, lastTime: lastTime
+        nextSequence: reader.lastSequence + 1, lastTime: lastTime,
+        binding: ChunkFrame.journalBinding(of: headerContent)
       ).withBytes { bytes throws(TraceError) in try journal.write(bytes, at: 0) }
       try journal.sync()
     }

@@ -53,6 +53,8 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
   }
   /// CRC32C of the salt's four bytes, where every journal record's checksum starts.
   private var saltChecksum: UInt32 = 0
+  /// What ties the journal to this trace's header (``ChunkFrame/journalBinding(of:)``).
+  private var journalBinding: UInt16 = 0
   /// The framed journal record being written; kept to reuse its storage.
   @exclusivity(unchecked) private var journalFrame: [UInt8] = []
   @exclusivity(unchecked) private var journalRecord: [UInt8] = []
@@ -170,6 +172,7 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     }
     let (frame, content) = ChunkFrame.header(version: configuration.formatVersion, cbor: cbor)
     cipher?.headerDigest = Array(SHA256.hash(data: content))
+    journalBinding = ChunkFrame.journalBinding(of: content)
     try writeToFile(frame)
     // The starting snapshot is a chunk of its own, written now: a session that crashes
     // before its first full chunk still has the state its journal's actions start from.
@@ -597,7 +600,8 @@ final class TraceWriter<State: Encodable, Action: Encodable> {
     salt = salt &* 0x9E37_79B1 &+ 0x7F4A_7C15
     if salt == 0 { salt = 1 }
     let header = ChunkFrame.journalHeader(
-      sealed: cipher != nil, salt: salt, nextSequence: lastSequence + 1, lastTime: lastTime)
+      sealed: cipher != nil, salt: salt, nextSequence: lastSequence + 1, lastTime: lastTime,
+      binding: journalBinding)
     try header.withBytes { raw throws(TraceError) in try journal.write(raw, at: 0) }
     journalOffset = TraceFormat.journalHeaderSize
   }
