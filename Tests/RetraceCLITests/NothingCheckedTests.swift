@@ -51,5 +51,10 @@ import Testing
     let json = try workspace.run("bisect c.jsonl --invariant non-negative --json").json()
     #expect(json["nothingChecked"] as? Bool == false)
     #expect(try workspace.run("verify c.jsonl --json").json()["nothingChecked"] as? Bool == false)
+    // JSON Lines hold no hashes, of the starting state either: none is said to match.
+    let replay = try workspace.run("replay c.jsonl --verify")
+    #expect(replay.exitCode == 1)
+    #expect(replay.stdout.contains("(JSON Lines hold no state hashes); no action before them was checked"))
+    #expect(!replay.stdout.contains("matched its hash"), "\(replay)")
   }
 }

@@ -71,6 +71,27 @@ import Testing
   /// A crashed session's trace served without its journal, and with its journal damaged in
   /// the middle: both listed as damaged, naming the journal; a bisection of the damaged one
   /// says it could not read the whole session rather than that the invariant always held.
+  /// A session of no actions: the invariant holds in its starting state, and nothing was
+  /// checked; the page said "holds after all 0 actions".
+  @Test func bisectingASessionWithoutActionsSaysNothingWasChecked() async throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("studio-empty-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let empty = directory.appendingPathComponent("empty.jsonl").path
+    try Data(
+      (#"{"format":"retrace-jsonl","version":1,"domain":"counter","actionSchemaVersion":1,"sessionID":"empty","startTime":1763771000,"producer":"Retrace 0.1.0","firstSequence":0}"#
+        + "\n").utf8
+    ).write(to: URL(fileURLWithPath: empty))
+    let studio = try await StudioHarness.start([], paths: [empty])
+    defer { Task { await studio.stop() } }
+    let bisect = try #require(
+      try await studio.get("/api/sessions/empty/bisect", ["invariant": "non-negative"]).json()
+        as? [String: Any])
+    #expect(bisect["firstViolation"] is NSNull, "\(bisect)")
+    #expect(bisect["nothingChecked"] as? Bool == true, "\(bisect)")
+  }
+
   @Test func aCrashedSessionWithItsJournalMissingOrDamagedIsListedAsDamaged() async throws {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("studio-journal-\(UUID().uuidString)")

@@ -411,7 +411,8 @@ struct Replay: AsyncParsableCommand {
       }
       let before =
         checked == 0
-        ? "no action before them was checked (the starting state matched its hash)"
+        ? "no action before them was checked"
+          + (holdsHashes && hashes > 0 ? " (the starting state matched its hash)" : "")
         : "the \(checked) before them verified against \(hashes) hash\(hashes == 1 ? "" : "es")"
       return
         "actions \(first)...\(last) (\(uncoveredActions) of \(actions)) were replayed but covered by no hash (\(why)); "

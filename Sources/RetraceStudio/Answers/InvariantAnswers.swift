@@ -17,6 +17,9 @@ struct BisectAnswer: StudioAnswer, VersionedReport {
   var readWhole: Bool
   var integrity: IntegrityJSON
   var violations: [Violation]
+  /// True when the session holds no actions: holding in the starting state alone is no
+  /// pass, as `bisect --json` says.
+  var nothingChecked: Bool
 
   struct Violation: Codable, Sendable, Equatable {
     var fails: UInt64

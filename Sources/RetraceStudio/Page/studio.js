@@ -1082,6 +1082,9 @@ async function runInvariant(name, result) {
     if (bisect.firstViolation === null && bisect.readWhole === false) {
       // Not read to its end: nothing is known of the actions after the damage.
       result.replaceChildren(Object.assign(document.createElement('span'), { className: 'bad', textContent: `${bisect.actions ? `holds after the ${bisect.actions.toLocaleString('en')} actions read` : 'nothing was checked'}, but the session could not be read whole: ${integrityText(bisect.integrity)}` }));
+    } else if (bisect.nothingChecked) {
+      // Holding in the starting state alone is no pass.
+      result.replaceChildren(Object.assign(document.createElement('span'), { className: 'bad', textContent: 'nothing was checked: the session holds no actions' }));
     } else if (bisect.firstViolation === null) {
       result.replaceChildren(Object.assign(document.createElement('span'), { className: 'ok', textContent: `holds after all ${bisect.actions.toLocaleString('en')} actions` }));
       // In the Studio's replay: a live session's states past its last checked one may not be the app's.

@@ -440,7 +440,8 @@ final class FileSession<D: Domain>: StudioSession {
         failsAtJump: result.firstViolation.map(debugger.jumped(after:)) ?? false,
         healsAtJump: result.healedAt.map(debugger.jumped(after:)) ?? false,
         readWhole: integrity.isIntact, integrity: IntegrityJSON(integrity),
-        violations: stretches.map { .init(fails: $0.fails, healedAt: $0.healedAt) })
+        violations: stretches.map { .init(fails: $0.fails, healedAt: $0.healedAt) },
+        nothingChecked: result.firstViolation == nil && debugger.session.actions.isEmpty)
     }
   }
 
