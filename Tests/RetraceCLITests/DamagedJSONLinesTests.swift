@@ -44,6 +44,21 @@ import Testing
 
   /// A header whose session ID is 50 MB is refused on line 1, by every command, for what it
   /// is: larger than a trace's header may be. `import` used to blame the trace it writes.
+  /// A file that starts with a UTF-8 byte order mark, as some editors save it: `import`
+  /// read it, every other command said "not a trace" (exit 3). Every command reads it now.
+  @Test func aByteOrderMarkDoesNotHideJSONLines() throws {
+    let workspace = try Workspace()
+    let text = ([Self.header] + Self.intact).joined(separator: "\n") + "\n"
+    try Data([0xEF, 0xBB, 0xBF] + Array(text.utf8)).write(
+      to: URL(fileURLWithPath: workspace.path("bom.jsonl")))
+    let info = try workspace.run("info bom.jsonl --json")
+    #expect(info.exitCode == 0, "\(info)")
+    #expect(try info.json()["actions"] as? Int == 3)
+    let state = try workspace.run("state bom.jsonl --json")
+    #expect(state.exitCode == 0, "\(state)")
+    #expect(try workspace.run("import bom.jsonl -o b.trace").exitCode == 0)
+  }
+
   @Test func aHeaderTooLargeIsNamedOnItsLine() throws {
     let workspace = try Workspace()
     let header = Self.header.replacingOccurrences(

@@ -183,13 +183,20 @@ package struct SessionFile: Sendable {
       throw TraceError(.io, "cannot read the file", path: path)
     }
     defer { try? handle.close() }
+    var atStart = true
     while true {
-      let bytes: Data?
+      var bytes: Data?
       do {
         bytes = try handle.read(upToCount: 4096)
       } catch {
         throw TraceError(.io, "cannot read the file: \(error.localizedDescription)", path: path)
       }
+      // A UTF-8 byte order mark, as some editors write, is not the file's first character:
+      // `import` reads such a file, and so does every command.
+      if atStart, let read = bytes, read.starts(with: [0xEF, 0xBB, 0xBF]) {
+        bytes = read.dropFirst(3)
+      }
+      atStart = false
       guard let bytes, !bytes.isEmpty else { return false }
       if let first = bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) {
         return first == UInt8(ascii: "{")
