@@ -416,6 +416,19 @@ import Testing
     let imported = try workspace.run("import d.jsonl -o i.trace")
     #expect(imported.exitCode == 0)
     #expect(imported.stderr.contains("exported from a damaged trace, so they end before its damage"))
+    // The lines themselves say it to every command: not intact, and not whole.
+    let verify = try workspace.run("verify d.jsonl")
+    #expect(verify.exitCode == 1, "\(verify)")
+    #expect(verify.stdout.contains("exported from a damaged trace"), "\(verify)")
+    let bisect = try workspace.run("bisect d.jsonl --invariant non-negative-balance --json")
+    #expect(bisect.exitCode == 1, "\(bisect)")
+    #expect(try bisect.json()["readWhole"] as? Bool == false)
+    // JSON Lines hold no hashes: whether the replay reproduces the recording is not known.
+    #expect(try bisect.json()["reproduced"] is NSNull)
+    // Exported again, they keep saying so.
+    let again = try workspace.run("export d.jsonl --format jsonl -o e.jsonl")
+    #expect(again.exitCode == 1, "\(again)")
+    #expect(try String(contentsOfFile: workspace.path("e.jsonl"), encoding: .utf8).contains("\"damage\""))
     // A clean trace's export has no such key, and exits 0.
     let clean = try workspace.run("export clean.trace --format jsonl -o c.jsonl")
     #expect(clean.exitCode == 0)

@@ -284,8 +284,16 @@ import Testing
     let read = try #require(DamageTests().actions(unfinished, journal: flipped, key: Self.key))
     #expect(read.actions.count > 0 && read.actions.count < original.count)
     #expect(Array(original.prefix(read.actions.count)) == read.actions)
-    // Without the key, the journal is not read: nothing is said of it.
+    // Without the key, the journal's records are not read: nothing is said of them.
     #expect(try TraceReader(bytes: unfinished, journal: flipped).integrity.status == .unfinished)
+    // Its header is in clear, and is checked without the key: one tied to another trace is
+    // damage. It was not looked at.
+    var another = journal
+    another[6] ^= 0x01
+    another.setLittleEndian(CRC32C.checksum(Array(another[0..<28])), at: 28)
+    let foreign = try TraceReader(bytes: unfinished, journal: another).integrity
+    #expect(foreign.status == .damaged, "\(foreign)")
+    #expect(foreign.damage?.offset == 6)
   }
 
   /// A flipped bit fails the chunk's CRC32C; a byte changed with the CRC32C made to match

@@ -68,9 +68,6 @@ import Testing
     #expect(try bigAnswer.error()?.hasPrefix("\(bigPath): line 1: the header takes") == true)
   }
 
-  /// A crashed session's trace served without its journal, and with its journal damaged in
-  /// the middle: both listed as damaged, naming the journal; a bisection of the damaged one
-  /// says it could not read the whole session rather than that the invariant always held.
   /// A session of no actions: the invariant holds in its starting state, and nothing was
   /// checked; the page said "holds after all 0 actions".
   @Test func bisectingASessionWithoutActionsSaysNothingWasChecked() async throws {
@@ -92,6 +89,9 @@ import Testing
     #expect(bisect["nothingChecked"] as? Bool == true, "\(bisect)")
   }
 
+  /// A crashed session's trace served without its journal, and with its journal damaged in
+  /// the middle: both listed as damaged, naming the journal; a bisection of the damaged one
+  /// says it could not read the whole session rather than that the invariant always held.
   @Test func aCrashedSessionWithItsJournalMissingOrDamagedIsListedAsDamaged() async throws {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("studio-journal-\(UUID().uuidString)")

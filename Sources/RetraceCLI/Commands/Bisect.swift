@@ -55,7 +55,8 @@ struct Bisect: AsyncParsableCommand {
     // The search replays with today's reducer. When that replay does not reproduce the
     // recorded hashes (an app version that had the bug, replayed by the fixed one), what it
     // finds is about the replay, not about what the recorded session did.
-    let divergence = debugger.reproduction(progress: ProgressBar("checking the recorded hashes"))
+    let reproduction = debugger.reproduction(progress: ProgressBar("checking the recorded hashes"))
+    let divergence = reproduction.divergence
     let writer = JSONLines.ActionWriter<D.Action>()
     let actionJSON = result.action.flatMap { try? writer.json(for: $0.action) }
     // Holding in the starting state alone is no pass: no action was checked.
@@ -66,7 +67,7 @@ struct Bisect: AsyncParsableCommand {
     let healsAtJump = result.healedAt.map(debugger.jumped(after:)) ?? false
     let jumpNote = " (the time-travel jump after it set the state: the action alone did not)"
     // Damage in the trace or its journal: the actions after it were not checked.
-    let notWhole = file.traceIntegrity.flatMap { $0.isIntact ? nil : $0 }
+    let notWhole = file.notWhole(intactActions: debugger.session.actions.count)
     if output.json {
       print(
         try ReportJSON.text(
@@ -77,7 +78,9 @@ struct Bisect: AsyncParsableCommand {
             failsAtJump: failsAtJump, healsAtJump: healsAtJump, readWhole: notWhole == nil,
             integrity: notWhole.map(IntegrityJSON.init), unfinished: file.unfinished != nil,
             recoveredActions: file.unfinished?.recoveredActions ?? 0,
-            reproduced: divergence == nil, divergedAt: divergence?.sequence)))
+            // Unknown, not true, when no recorded hash was compared (JSON Lines hold none).
+            reproduced: reproduction.hashesChecked == 0 ? nil : divergence == nil,
+            divergedAt: divergence?.sequence)))
     } else if let violation = result.firstViolation {
       if let action = result.action, actionJSON != nil {
         print(
@@ -126,10 +129,10 @@ struct Bisect: AsyncParsableCommand {
 }
 
 extension ReplayEngine {
-  /// The first recorded hash today's replay of the session does not match, if any: one
-  /// more replay, with the recorded checkpoints and snapshots compared (``verify(progress:)``).
-  func reproduction(progress bar: ProgressBar) -> Divergence? {
+  /// Whether today's replay of the session reproduces the recorded hashes: one more
+  /// replay, with the recorded checkpoints and snapshots compared (``verify(progress:)``).
+  func reproduction(progress bar: ProgressBar) -> VerificationReport {
     defer { bar.finish() }
-    return verify(progress: bar.callback).divergence
+    return verify(progress: bar.callback)
   }
 }

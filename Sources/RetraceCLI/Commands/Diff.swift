@@ -155,8 +155,10 @@ struct Diff: AsyncParsableCommand {
       file.unfinished.map { (path, $0) }
     }
     // Damage in either: the actions after it were not compared, whatever the answer.
-    let notWhole = [(traces[0], file), (traces[1], otherFile)].compactMap { path, file in
-      file.traceIntegrity.flatMap { $0.isIntact ? nil : (path, $0) }
+    let notWhole = [
+      (traces[0], file, first.session.actions.count), (traces[1], otherFile, second.actions.count),
+    ].compactMap { path, file, count in
+      file.notWhole(intactActions: count).map { (path, $0) }
     }
     if output.json {
       let found = try difference.map {

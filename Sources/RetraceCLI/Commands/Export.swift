@@ -33,16 +33,22 @@ struct Export: AsyncParsableCommand {
     // Checked whole first: the lines of a damaged trace end before the damage, and their
     // header says so.
     let file = try SessionFile.open(trace, key: key).checked()
-    try export(try file.domain(), file)
+    let notWhole = try export(try file.domain(), file)
     file.noteIfUnfinished()
-    if let integrity = file.traceIntegrity, !integrity.isIntact {
-      throw ExitCode(RetraceExitCode.negative.rawValue)
-    }
+    if notWhole { throw ExitCode(RetraceExitCode.negative.rawValue) }
   }
 
-  private func export<D: Domain>(_ domain: D, _ file: SessionFile) throws {
+  /// Writes the lines; returns whether the session is not whole (a damaged trace's
+  /// intact part, or lines exported from one, whose header keeps saying so).
+  private func export<D: Domain>(_ domain: D, _ file: SessionFile) throws -> Bool {
     let session = try file.load(as: domain)
-    let damage = file.traceIntegrity.flatMap { $0.isIntact ? nil : $0.summary.oneLine() }
+    let notWhole = file.notWhole(intactActions: session.actions.count)
+    let damage: String? =
+      if case .jsonLines(_, let header) = file.content, let damage = header.damage {
+        damage
+      } else {
+        notWhole?.problemAt.oneLine()
+      }
     // A session that never closed stays one: the lines end where its recording stopped.
     var text: String
     do {
@@ -67,5 +73,6 @@ struct Export: AsyncParsableCommand {
       Terminal.writeError(
         "exported \(session.actions.count) actions to \(output)".oneLine())
     }
+    return notWhole != nil
   }
 }

@@ -41,7 +41,7 @@ struct Report: AsyncParsableCommand {
       // An unfinished encrypted session read without its key: its journal's records are
       // sealed, so how many actions it holds is not known.
       let counts = traces.map { reader in
-        reader.flatMap { $0.hasIndex || $0.canReadRecords ? $0.actionCount : nil }
+        reader.flatMap { !$0.isUnfinished || $0.canReadRecords ? $0.actionCount : nil }
       }
       if output.json {
         let entries = report.entries.enumerated().map { index, entry in
@@ -70,7 +70,7 @@ struct Report: AsyncParsableCommand {
       print(("note  " + note.description).oneLine())
       for (index, entry) in report.entries.enumerated() {
         let actions =
-          counts[index].map { "\($0) actions" + (traces[index]?.hasIndex == false ? " (unfinished)" : "") }
+          counts[index].map { "\($0) actions" + (traces[index]?.isUnfinished == true ? " (unfinished)" : "") }
           ?? (traces[index] == nil
             ? "unreadable" : "unfinished, its actions not counted: its journal needs the private key")
         let encryption = entry.keyID.map { ", encrypted to key \($0)" } ?? ""

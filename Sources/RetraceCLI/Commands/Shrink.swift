@@ -64,7 +64,9 @@ struct Shrink: AsyncParsableCommand {
     }
     bar.finish()
     // As for `bisect`: an answer about a replay that does not reproduce the recording.
-    let divergence = debugger.reproduction(progress: ProgressBar("checking the recorded hashes"))
+    let divergence = debugger.reproduction(
+      progress: ProgressBar("checking the recorded hashes")
+    ).divergence
     if let divergence {
       Terminal.writeError(
         "\(CommandContext.name): \(trace): " + Bisect.notReproduced(divergence, trace: trace))
@@ -75,7 +77,7 @@ struct Shrink: AsyncParsableCommand {
       // would claim the actions after the damage.
       let count = debugger.session.actions.count
       let why: String
-      if let notWhole = file.checked().traceIntegrity, !notWhole.isIntact {
+      if let notWhole = file.checked().notWhole(intactActions: count) {
         why =
           "\(invariant) holds after each of the \(count) actions read, but the session could not be read whole (\(notWhole.summary)); nothing to shrink"
       } else if count == 0 {

@@ -33,8 +33,9 @@ struct BisectReport: VersionedReport {
   var unfinished: Bool
   var recoveredActions: Int
   /// Whether today's replay reproduces every recorded hash it reaches: when not, the answer
-  /// is about the replay, not about what the recorded session did.
-  var reproduced: Bool
+  /// is about the replay, not about what the recorded session did; `nil` when no recorded
+  /// hash was compared (JSON Lines hold none).
+  var reproduced: Bool?
   /// The sequence number of the first recorded hash the replay does not match.
   var divergedAt: UInt64?
 

@@ -64,6 +64,25 @@ package struct SessionFile: Sendable {
     return reader.integrityReport
   }
 
+  /// What keeps the session read from being the whole session, when something does: a
+  /// trace's damage (as ``checked()`` finds it), or, for JSON Lines exported from a
+  /// damaged trace, that damage as its header gives it (`intactActions` is the lines'
+  /// count). `nil` when the session is whole.
+  package func notWhole(intactActions: Int) -> IntegrityReport? {
+    switch content {
+    case .trace(let reader):
+      let integrity = reader.integrityReport
+      return integrity.isIntact ? nil : integrity
+    case .jsonLines(_, let header):
+      return header.damage.map {
+        IntegrityReport(
+          status: .damaged, intactActions: intactActions,
+          problem: "exported from a damaged trace, so its actions end before the damage: \($0)",
+          line: 1)
+      }
+    }
+  }
+
   /// What a session that never closed lacks: ``SessionFile/unfinished``.
   package struct Unfinished: Sendable {
     /// The actions read from the journal beside the trace, which its chunks did not hold.

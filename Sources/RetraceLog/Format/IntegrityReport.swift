@@ -73,13 +73,18 @@ public struct IntegrityReport: Codable, Equatable, Sendable {
       return
         "unfinished: the session never closed; \(recoveredActions) action\(recoveredActions == 1 ? "" : "s") recovered from its journal"
     }
+    return "\(problemAt) (\(intactActions) intact actions before it)"
+  }
+
+  /// The status, the position and the problem (``summary`` without the count of intact
+  /// actions): `damaged at offset 1433, sequence 81: …`.
+  public var problemAt: String {
     var position: [String] = []
     if let file { position.append(file) }
     if let line { position.append("line \(line)") }
     if let offset { position.append("offset \(offset)") }
     if let sequence { position.append("sequence \(sequence)") }
     let at = position.isEmpty ? "" : " at " + position.joined(separator: ", ")
-    return
-      "\(status.rawValue)\(at): \(problem ?? "unknown problem") (\(intactActions) intact actions before it)"
+    return "\(status.rawValue)\(at): \(problem ?? "unknown problem")"
   }
 }

@@ -109,6 +109,9 @@ public struct JSONLinesSession<D: Domain>: SessionSource {
   public let intact: RecordedSession<D>
   /// The first bad line, if any.
   public let damage: JSONLines.Damage?
+  /// What the header says was wrong with the trace the session was exported from
+  /// (``JSONLines/Header/damage``): its actions end before that damage.
+  public let exportedFromDamage: String?
 
   /// Reads a JSON Lines session of `domain` up to its first bad line.
   ///
@@ -118,8 +121,9 @@ public struct JSONLinesSession<D: Domain>: SessionSource {
   ///   - path: The file's name, for errors.
   /// - Throws: ``TraceError`` when the header is missing or bad, or names another domain.
   public init(data: some DataProtocol, domain: D, path: String? = nil) throws(TraceError) {
-    (intact, damage) = try JSONLines.readIntactPrefix(
-      from: Data(data), domain: domain, path: path)
+    let data = Data(data)
+    (intact, damage) = try JSONLines.readIntactPrefix(from: data, domain: domain, path: path)
+    exportedFromDamage = try JSONLines.readHeader(from: data, path: path).damage
     self.domain = domain
     self.path = path
   }
@@ -131,9 +135,17 @@ public struct JSONLinesSession<D: Domain>: SessionSource {
   /// The last intact action's sequence number.
   public var lastSequence: UInt64 { intact.endSequence }
 
-  /// `clean`, or where the first bad line is.
+  /// `clean`, or where the first bad line is; `damaged` at line 1 for a session exported
+  /// from a damaged trace, whose lines are intact but end before that trace's damage.
   public var integrity: IntegrityReport {
     guard let damage else {
+      if let exportedFromDamage {
+        return IntegrityReport(
+          status: .damaged, intactActions: intact.actions.count,
+          problem:
+            "exported from a damaged trace, so its actions end before the damage: \(exportedFromDamage)",
+          line: 1)
+      }
       return IntegrityReport(status: .clean, intactActions: intact.actions.count)
     }
     return IntegrityReport(

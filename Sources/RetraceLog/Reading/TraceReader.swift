@@ -179,11 +179,20 @@ public final class TraceReader: Sendable {
     let next = (scan.chunks.last.map(\.endSequence) ?? scan.header.firstSequence + 1)
     switch journal {
     case .read(let bytes, let path):
-      // An encrypted journal is read only with the key.
-      guard scan.header.encryption == nil || cipher != nil else { return ([], bytes.count, nil) }
-      let read = JournalRecord.read(
-        bytes, nextSequence: next, cipher: cipher,
-        binding: ChunkFrame.journalBinding(of: scan.headerContent))
+      let binding = ChunkFrame.journalBinding(of: scan.headerContent)
+      // An encrypted journal's records are read only with the key; its header, in clear,
+      // is checked without it.
+      guard scan.header.encryption == nil || cipher != nil else {
+        let check = bytes.withUnsafeBytes {
+          JournalRecord.checkHeader($0, sealed: true, binding: binding)
+        }
+        guard case .damaged(let message, let offset) = check else { return ([], bytes.count, nil) }
+        return (
+          [], bytes.count,
+          TraceError(.corrupted, message, path: path, offset: offset, sequence: next)
+        )
+      }
+      let read = JournalRecord.read(bytes, nextSequence: next, cipher: cipher, binding: binding)
       return (read.records, bytes.count, read.damage?.at(path: path))
     case .unreadable(let error):
       // Only a clean close removes the journal: without it, the actions the session sent

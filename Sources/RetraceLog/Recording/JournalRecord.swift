@@ -40,44 +40,10 @@ struct JournalRecord: Sendable {
       {
         TraceError(.corrupted, message, offset: offset, sequence: sequence)
       }
-      let h = TraceFormat.journalHeaderSize
-      // A header never written (the file was created but the process died, or the system
-      // lost the unsynced page) holds no record and promises none; but bytes after it say
-      // it was written, and what they held is lost.
-      if file.prefix(h).allSatisfy({ $0 == 0 }) {
-        guard let written = file.dropFirst(h).firstIndex(where: { $0 != 0 }) else {
-          return ([], nil)
-        }
-        return (
-          [],
-          damage(
-            "the journal's header is zeros, but bytes follow it at offset \(written): nothing in it was read",
-            at: 0)
-        )
-      }
-      guard file.count >= h else {
-        return ([], damage("the journal is \(file.count) bytes, shorter than its header", at: 0))
-      }
-      guard file.readLittleEndian(UInt32.self, at: 0) == TraceFormat.journalTag else {
-        return ([], damage("not a journal (it starts with 0x\(file[0..<4].hex))", at: 0))
-      }
-      guard
-        CRC32C.checksum(UnsafeRawBufferPointer(rebasing: file[0..<28]))
-          == file.readLittleEndian(UInt32.self, at: 28)
-      else { return ([], damage("the journal header's checksum does not match", at: 28)) }
-      let format = file.readLittleEndian(UInt16.self, at: 4)
-      guard format == (cipher == nil ? 1 : 2) else {
-        return ([], damage("journal format \(format), expected \(cipher == nil ? 1 : 2)", at: 4))
-      }
-      // 0: written before journals were tied to their traces.
-      let tie = file.readLittleEndian(UInt16.self, at: 6)
-      guard tie == 0 || tie == binding else {
-        return (
-          [],
-          damage(
-            "the journal is another session's: its header is tied to another trace (0x\(String(tie, radix: 16)), not 0x\(String(binding, radix: 16)))",
-            at: 6)
-        )
+      switch Self.checkHeader(file, sealed: cipher != nil, binding: binding) {
+      case .empty: return ([], nil)
+      case .damaged(let message, let offset): return ([], damage(message, at: offset))
+      case .intact: break
       }
       let salt = file.readLittleEndian(UInt32.self, at: 8)
       var saltBytes: [UInt8] = []
@@ -94,7 +60,7 @@ struct JournalRecord: Sendable {
       }
       var records: [JournalRecord] = []
       var expected = nextSequence
-      var offset = h
+      var offset = TraceFormat.journalHeaderSize
       // Where and why reading stopped: the end, a torn record, or damage.
       var stop: (offset: Int, problem: String)?
       while true {
@@ -147,6 +113,56 @@ struct JournalRecord: Sendable {
           at: stop.offset, sequence: expected)
       )
     }
+  }
+
+  /// What the journal's header says: nothing written, intact, or the damage in it.
+  enum HeaderCheck: Equatable {
+    /// A header of zeros with nothing after it: never written.
+    case empty
+    /// The header holds: its records can be read.
+    case intact
+    /// What is wrong, and where.
+    case damaged(String, at: Int)
+  }
+
+  /// Checks the journal's header, which is in clear in every journal, a sealed one's too:
+  /// its tag, checksum and format (`sealed`: 2, else 1), and that it is tied to the trace
+  /// whose `binding` is given (``ChunkFrame/journalBinding(of:)``), or to none (0: written
+  /// before journals were tied to their traces).
+  static func checkHeader(_ file: UnsafeRawBufferPointer, sealed: Bool, binding: UInt16)
+    -> HeaderCheck
+  {
+    let h = TraceFormat.journalHeaderSize
+    // A header never written (the file was created but the process died, or the system
+    // lost the unsynced page) holds no record and promises none; but bytes after it say
+    // it was written, and what they held is lost.
+    if file.prefix(h).allSatisfy({ $0 == 0 }) {
+      guard let written = file.dropFirst(h).firstIndex(where: { $0 != 0 }) else { return .empty }
+      return .damaged(
+        "the journal's header is zeros, but bytes follow it at offset \(written): nothing in it was read",
+        at: 0)
+    }
+    guard file.count >= h else {
+      return .damaged("the journal is \(file.count) bytes, shorter than its header", at: 0)
+    }
+    guard file.readLittleEndian(UInt32.self, at: 0) == TraceFormat.journalTag else {
+      return .damaged("not a journal (it starts with 0x\(file[0..<4].hex))", at: 0)
+    }
+    guard
+      CRC32C.checksum(UnsafeRawBufferPointer(rebasing: file[0..<28]))
+        == file.readLittleEndian(UInt32.self, at: 28)
+    else { return .damaged("the journal header's checksum does not match", at: 28) }
+    let format = file.readLittleEndian(UInt16.self, at: 4)
+    guard format == (sealed ? 2 : 1) else {
+      return .damaged("journal format \(format), expected \(sealed ? 2 : 1)", at: 4)
+    }
+    let tie = file.readLittleEndian(UInt16.self, at: 6)
+    guard tie == 0 || tie == binding else {
+      return .damaged(
+        "the journal is another session's: its header is tied to another trace (0x\(String(tie, radix: 16)), not 0x\(String(binding, radix: 16)))",
+        at: 6)
+    }
+    return .intact
   }
 
   /// The offset of the first record after `offset` that `isIntact` accepts.
