@@ -200,6 +200,13 @@ import Testing
     ).integrity
     #expect(backward.status == .damaged, "\(backward)")
     #expect(backward.damage?.offset == third)
+    // A checkpoint of an action the chunks hold (0), after recovered actions: damage too,
+    // not skipped as the chunks' own.
+    let chunkHeld = try TraceReader(
+      bytes: unfinished, journal: Self.inserting([0x83, 0x02, 0x00, 0x18, 123], at: third, into: journal)
+    ).integrity
+    #expect(chunkHeld.status == .damaged, "\(chunkHeld)")
+    #expect(chunkHeld.damage?.offset == third)
     // The header zeroed: the records after it are lost, and that is said.
     var zeroed = journal
     for i in 0..<32 { zeroed[i] = 0 }

@@ -60,6 +60,7 @@ struct JournalRecord: Sendable {
       }
       var records: [JournalRecord] = []
       var expected = nextSequence
+      var lastAction: UInt64?
       var offset = TraceFormat.journalHeaderSize
       // Where and why reading stopped: the end, a torn record, or damage.
       var stop: (offset: Int, problem: String)?
@@ -72,7 +73,8 @@ struct JournalRecord: Sendable {
         offset += 8 + stored.count
         guard let cipher else {
           if let problem = Self.parse(
-            stored, expected: &expected, nextSequence: nextSequence, into: &records)
+            stored, expected: &expected, lastAction: &lastAction, nextSequence: nextSequence,
+            into: &records)
           {
             return (records, damage(problem, at: start, sequence: expected))
           }
@@ -91,7 +93,7 @@ struct JournalRecord: Sendable {
             }
             if let problem = Self.parse(
               UnsafeRawBufferPointer(rebasing: batch[range]), expected: &expected,
-              nextSequence: nextSequence, into: &records)
+              lastAction: &lastAction, nextSequence: nextSequence, into: &records)
             {
               return problem
             }
@@ -222,9 +224,17 @@ struct JournalRecord: Sendable {
   /// Parses one journal record's `payload` and appends it to `records` when it continues
   /// them, or skips it when it is already in a chunk; returns what is wrong with it when it
   /// is not a record, or does not continue them (a gap: actions missing).
+  /// Parses one record into `records` when it continues the chunks; returns the problem
+  /// when it is damage.
+  ///
+  /// The recorder journals each action once, in order, and a checkpoint right after its
+  /// action: the journal's action records are numbered one after another (`lastAction`, the
+  /// last one's, whether it is taken or skipped as already in a chunk), and a checkpoint is
+  /// of the last action before it, or, before any action record, of an action the chunks
+  /// hold. Anything else is damage, wherever it is.
   private static func parse(
-    _ payload: UnsafeRawBufferPointer, expected: inout UInt64, nextSequence: UInt64,
-    into records: inout [JournalRecord]
+    _ payload: UnsafeRawBufferPointer, expected: inout UInt64, lastAction: inout UInt64?,
+    nextSequence: UInt64, into records: inout [JournalRecord]
   ) -> String? {
     var cursor = RecordCBOR.Cursor(payload)
     guard let count = try? cursor.readArrayCount(), let kind = try? cursor.readUInt() else {
@@ -235,10 +245,13 @@ struct JournalRecord: Sendable {
       guard let sequence = try? cursor.readUInt(), let time = try? cursor.readInt(),
         let range = try? cursor.skipItem(), cursor.isAtEnd
       else { return "an action record that passed its checksum does not parse" }
-      if sequence < nextSequence { return nil }  // already in a chunk
-      if sequence < expected {
-        return "the action of sequence \(sequence) comes again after action \(expected - 1)"
+      if let last = lastAction, sequence != last &+ 1 {
+        return sequence <= last
+          ? "the action of sequence \(sequence) comes again after action \(last)"
+          : "the action of sequence \(sequence) follows \(last): actions are missing"
       }
+      lastAction = sequence
+      if sequence < nextSequence { return nil }  // already in a chunk
       guard sequence == expected else {
         return "the action of sequence \(sequence) follows \(expected - 1): actions are missing"
       }
@@ -251,11 +264,12 @@ struct JournalRecord: Sendable {
       guard let sequence = try? cursor.readUInt(), let hash = try? cursor.readUInt(),
         cursor.isAtEnd
       else { return "a checkpoint record that passed its checksum does not parse" }
-      // Only checkpoints after a recovered action; earlier ones are of the chunks' actions.
-      // The recorder writes a checkpoint right after its action, so one of an earlier
-      // recovered action, or of an action not yet read, is damage.
+      if let last = lastAction, sequence != last {
+        return "a checkpoint of sequence \(sequence) follows action \(last)"
+      }
+      // Of an action the chunks hold: the chunks have it, or it adds nothing.
       if sequence < nextSequence { return nil }
-      guard sequence == expected - 1 else {
+      guard sequence == expected - 1, lastAction != nil else {
         return "a checkpoint of sequence \(sequence) follows action \(expected - 1)"
       }
       records.append(
