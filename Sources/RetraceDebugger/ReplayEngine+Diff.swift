@@ -104,9 +104,12 @@ extension ReplayEngine {
   /// in their initial state, in an action, or because one has ended.
   ///
   /// Two sessions that start at different sequence numbers (a recorder attached later in
-  /// one) differ from the earlier start on, as ``SessionDifference/Reason/initialState``;
-  /// their states are compared after the later start when both hold it
-  /// (``SessionDifference/statesAfter``).
+  /// one) differ from the earlier start on. Their states are compared after the later start
+  /// when both hold it: when they are equal there, their actions after it are compared as
+  /// for two sessions that start together, and the first difference among them is the
+  /// answer; when none differs, or the states after the later start differ, the answer is
+  /// ``SessionDifference/Reason/initialState`` at the earlier start, with the states
+  /// compared (``SessionDifference/statesAfter``).
   ///
   /// Both are replayed with this debugger's reducer. Since the reducer is deterministic, two
   /// sessions that start from equal states and have equal actions up to a point have equal
@@ -128,12 +131,15 @@ extension ReplayEngine {
   /// - Returns: The first difference, or `nil` when the sessions are identical.
   public func firstDifference(with other: RecordedSession<D>) -> SessionDifference<D>? {
     let otherDebugger = ReplayEngine(domain: domain, session: other, stateHash: stateHash)
+    let later = max(session.startSequence, other.startSequence)
+    // Of sessions that start at different points, when their states after the later start
+    // are equal: the answer if nothing after it differs.
+    var startsDiffer: SessionDifference<D>?
     if session.startSequence != other.startSequence {
       // They differ from the earlier start on: one holds what the other does not. Their
       // states are compared where both have one, after the later start; each session's
       // starting state when one ends before the other starts.
       let earlier = min(session.startSequence, other.startSequence)
-      let later = max(session.startSequence, other.startSequence)
       var states = (first: session.initialState, second: other.initialState)
       var statesAfter = (first: session.startSequence, second: other.startSequence)
       if later <= session.endSequence, later <= other.endSequence,
@@ -142,29 +148,37 @@ extension ReplayEngine {
         states = (first, second)
         statesAfter = (later, later)
       }
-      return SessionDifference(
+      let difference = SessionDifference<D>(
         sequence: earlier, reason: .initialState, first: nil, second: nil,
         stateDiff: stateDiff(states.first, states.second), states: states,
         statesAfter: statesAfter)
-    }
-    if session.initialState != other.initialState {
+      // Their actions after the later start are compared only from equal states there.
+      guard statesAfter == (later, later), states.first == states.second else { return difference }
+      startsDiffer = difference
+    } else if session.initialState != other.initialState {
       return SessionDifference(
         sequence: session.startSequence, reason: .initialState, first: nil, second: nil,
         stateDiff: stateDiff(session.initialState, other.initialState),
         states: (session.initialState, other.initialState),
         statesAfter: (session.startSequence, session.startSequence))
     }
+    // From the later start on, where both sessions hold the same state.
+    let offsets = (Int(later - session.startSequence), Int(later - other.startSequence))
+    let (mine, theirs) = (session.actions.count - offsets.0, other.actions.count - offsets.1)
     let equal = ActionEquality<D.Action>()
-    let common = min(session.actions.count, other.actions.count)
+    let common = min(mine, theirs)
     var index = 0
-    while index < common && equal(session.actions[index].action, other.actions[index].action) {
+    while index < common
+      && equal(
+        session.actions[offsets.0 + index].action, other.actions[offsets.1 + index].action)
+    {
       index += 1
     }
-    var sequence = session.startSequence + UInt64(index) + 1
+    var sequence = later + UInt64(index) + 1
     // The first jump that differs, if it comes before the actions do (a jump after action
     // s changes the state before action s + 1).
-    let jumps = session.jumps.map { [$0.sequence, $0.hash] }
-    let otherJumps = other.jumps.map { [$0.sequence, $0.hash] }
+    let jumps = session.jumps.filter { $0.sequence >= later }.map { [$0.sequence, $0.hash] }
+    let otherJumps = other.jumps.filter { $0.sequence >= later }.map { [$0.sequence, $0.hash] }
     let sameJumps = zip(jumps, otherJumps).prefix { $0 == $1 }.count
     let jumpDifference =
       sameJumps < max(jumps.count, otherJumps.count)
@@ -180,12 +194,12 @@ extension ReplayEngine {
       sequence = jump
     } else if index < common {
       reason = .action
-    } else if session.actions.count > common {
+    } else if mine > common {
       reason = .onlyInFirst
-    } else if other.actions.count > common {
+    } else if theirs > common {
       reason = .onlyInSecond
     } else {
-      return nil
+      return startsDiffer
     }
     // Both sequence numbers are in range: each session holds its start and its end.
     let firstState = (try? state(at: min(sequence, session.endSequence))) ?? session.initialState

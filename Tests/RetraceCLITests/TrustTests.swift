@@ -369,6 +369,8 @@ import Testing
     let whole = try workspace.run("diff clean.trace a.trace")
     #expect(whole.exitCode == 1)
     #expect(whole.stdout.contains("(a.trace could not be read whole: "))
+    // Where the damaged one's actions end is no difference: nothing after it was read.
+    #expect(whole.stdout.hasPrefix("no difference in the \(read) actions read"), "\(whole)")
   }
 
   /// The fixture `name` in Tests/Fixtures/hostile, copied into `workspace` as `as`.

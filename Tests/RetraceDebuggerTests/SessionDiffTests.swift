@@ -81,6 +81,17 @@ import Testing
       #expect(difference.statesAfter == (5, 5))
       #expect(difference.stateDiff == nil)
     }
+    // From equal states after the later start, the actions after it are compared: a late
+    // session whose action 15 differs differs there (it was called equal after 5).
+    var changed = Array(whole.actions.dropFirst(5))
+    changed[9].action = changed[9].action == .reset ? .increment : .reset
+    let lateChanged = type(of: whole).init(
+      info: whole.info, startSequence: 5, initialState: try engine.state(at: 5), actions: changed)
+    let later = try #require(
+      ReplayEngine(domain: counterDomain, session: lateChanged).firstDifference(with: whole))
+    #expect(later.sequence == 15)
+    #expect(later.reason == .action)
+    #expect(later.statesAfter == (15, 15))
     // A session that ends before the other starts: each one's starting state.
     let short = RecordedSession(domain: counterDomain, actions: Array(actions.prefix(3)))
     let apart = try #require(lateEngine.firstDifference(with: short))

@@ -143,7 +143,6 @@ struct Diff: AsyncParsableCommand {
   {
     let first = try file.debugger(as: domain)
     let second = try otherFile.load(as: domain)
-    let difference = first.firstDifference(with: second)
     let writer = JSONLines.ActionWriter<D.Action>()
     func json(_ action: TimedAction<D.Action>?) throws -> JSONFragment? {
       guard let action, let text = try? writer.json(for: action.action) else { return nil }
@@ -160,6 +159,17 @@ struct Diff: AsyncParsableCommand {
     ].compactMap { path, file, count in
       file.notWhole(intactActions: count).map { (path, $0) }
     }
+    // Where a trace that could not be read whole ends, nothing is known to differ: the
+    // actions after its damage were not read.
+    let damaged = Set(notWhole.map(\.0))
+    var difference = first.firstDifference(with: second)
+    if let reason = difference?.reason,
+      (reason == .onlyInFirst && damaged.contains(traces[1]))
+        || (reason == .onlyInSecond && damaged.contains(traces[0]))
+    {
+      difference = nil
+    }
+    let starts = (first.session.startSequence, second.startSequence)
     if output.json {
       let found = try difference.map {
         try Self.changes(from: $0.states.first, to: $0.states.second)
@@ -169,6 +179,7 @@ struct Diff: AsyncParsableCommand {
           TracesDiffReport(
             firstDifference: difference?.sequence, reason: difference?.reason.rawValue,
             statesAfter: difference.map { [$0.statesAfter.first, $0.statesAfter.second] },
+            starts: [starts.0, starts.1],
             first: try json(difference?.first), second: try json(difference?.second),
             stateDiff: difference?.stateDiff,
             changes: found?.changes ?? [], changesComplete: found?.complete ?? true,
@@ -184,7 +195,6 @@ struct Diff: AsyncParsableCommand {
       let what: String
       switch difference.reason {
       case .initialState:
-        let starts = (first.session.startSequence, second.startSequence)
         what =
           starts.0 == starts.1
           ? "they start from different states"
@@ -195,6 +205,11 @@ struct Diff: AsyncParsableCommand {
       case .jump: what = "a time-travel jump after it is in one only, or sets another state"
       }
       print("first difference at \(difference.sequence): \(what)".bold)
+      if starts.0 != starts.1, difference.reason != .initialState {
+        print(
+          "(they start at different points, \(traces[0]) after action \(starts.0) and \(traces[1]) after action \(starts.1); their states after \(max(starts.0, starts.1)) are equal, and their actions are compared from there)"
+            .oneLine())
+      }
       for (path, action) in [(traces[0], difference.first), (traces[1], difference.second)] {
         let description = action.map {
           writer.text(for: $0.action) + ActionDisplayFormats(domain).note(for: $0.action)
@@ -216,7 +231,7 @@ struct Diff: AsyncParsableCommand {
       print("identical: \(first.session.actions.count) actions")
     } else {
       print(
-        "no difference in the \(first.session.actions.count) actions read, but the sessions could not be read whole, so the actions after the damage were not compared"
+        "no difference in the \(min(first.session.actions.count, second.actions.count)) actions read, but the sessions could not be read whole, so the actions after the damage were not compared"
           .red)
     }
     if !output.json {

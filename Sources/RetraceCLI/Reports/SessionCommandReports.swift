@@ -116,6 +116,8 @@ struct TracesDiffReport: VersionedReport {
   /// The sequence numbers the first and the second trace's compared states are after:
   /// both `firstDifference`, except for traces that start at different points.
   var statesAfter: [UInt64]?
+  /// The sequence numbers the two traces start after.
+  var starts: [UInt64]
   /// The first trace's action there, as `JSONEncoder` writes it.
   var first: JSONFragment?
   /// The second trace's action there.
@@ -147,7 +149,7 @@ struct TracesDiffReport: VersionedReport {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case version, firstDifference, reason, statesAfter, first, second, stateDiff, changes
+    case version, firstDifference, reason, statesAfter, starts, first, second, stateDiff, changes
     case changesComplete, unfinished
     case unfinishedTraces, readWhole, damagedTraces
   }
@@ -158,6 +160,7 @@ struct TracesDiffReport: VersionedReport {
     try container.encode(firstDifference, forKey: .firstDifference)
     try container.encode(reason, forKey: .reason)
     try container.encode(statesAfter, forKey: .statesAfter)
+    try container.encode(starts, forKey: .starts)
     try container.encode(first, forKey: .first)
     try container.encode(second, forKey: .second)
     try container.encode(stateDiff, forKey: .stateDiff)
