@@ -282,6 +282,12 @@ public struct DebugSession<D: Domain> {
 
   private func count(_ argument: String?) -> UInt64? {
     guard let argument else { return 1 }
+    // All digits, but past UInt64.max: as many as there are, which moves to an end.
+    if UInt64(argument) == nil, !argument.isEmpty,
+      argument.allSatisfy({ $0.isASCII && $0.isNumber }), argument.contains(where: { $0 != "0" })
+    {
+      return .max
+    }
     guard let value = UInt64(argument), value > 0 else { return nil }
     return value
   }

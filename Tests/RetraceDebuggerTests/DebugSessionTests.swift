@@ -36,6 +36,7 @@ import Testing
     // A count that overflows the position stops at the end; it trapped before.
     _ = debug.perform("goto 3")
     #expect(debug.perform("next 18446744073709551614").output.hasPrefix("at 6 of 6"))
+    #expect(debug.perform("prev 99999999999999999999999").output.hasPrefix("at 0 of 6"))
   }
 
   @Test func stateDiffFindAndCheck() {

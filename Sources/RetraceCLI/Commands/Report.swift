@@ -70,7 +70,7 @@ struct Report: AsyncParsableCommand {
       print(("note  " + note.description).oneLine())
       for (index, entry) in report.entries.enumerated() {
         let actions =
-          counts[index].map { "\($0) actions" + (traces[index]?.isUnfinished == true ? " (unfinished)" : "") }
+          counts[index].map { "\($0) action\($0 == 1 ? "" : "s")" + (traces[index]?.isUnfinished == true ? " (unfinished)" : "") }
           ?? (traces[index] == nil
             ? "unreadable" : "unfinished, its actions not counted: its journal needs the private key")
         let encryption = entry.keyID.map { ", encrypted to key \($0)" } ?? ""
