@@ -90,7 +90,7 @@ package enum SwiftTestSource {
     ]
     lines += json.split(separator: "\n").map { "      " + $0 }
     lines += [
-      "      \"\"\"\(hashes).utf8))",
+      "      \"\"\"\(hashes).utf8))"
     ]
     switch stateJSON {
     case nil:

@@ -54,7 +54,9 @@ import Testing
     // JSON Lines hold no hashes, of the starting state either: none is said to match.
     let replay = try workspace.run("replay c.jsonl --verify")
     #expect(replay.exitCode == 1)
-    #expect(replay.stdout.contains("(JSON Lines hold no state hashes); no action before them was checked"))
+    #expect(
+      replay.stdout.contains("(JSON Lines hold no state hashes); no action before them was checked")
+    )
     #expect(!replay.stdout.contains("matched its hash"), "\(replay)")
   }
 }

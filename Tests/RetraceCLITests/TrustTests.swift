@@ -316,7 +316,9 @@ import Testing
         return .none
       })
     store.attach(recorder)
-    for action in [CounterAction.increment, .increment, .increment, .decrement, .decrement, .increment] {
+    for action in [
+      CounterAction.increment, .increment, .increment, .decrement, .decrement, .increment,
+    ] {
       store.send(action)
     }
     try recorder.close()
@@ -417,7 +419,8 @@ import Testing
     #expect((header["damage"] as? String)?.hasPrefix("damaged at offset \(chunk.offset)") == true)
     let imported = try workspace.run("import d.jsonl -o i.trace")
     #expect(imported.exitCode == 0)
-    #expect(imported.stderr.contains("exported from a damaged trace, so they end before its damage"))
+    #expect(
+      imported.stderr.contains("exported from a damaged trace, so they end before its damage"))
     // The lines themselves say it to every command: not intact, and not whole.
     let verify = try workspace.run("verify d.jsonl")
     #expect(verify.exitCode == 1, "\(verify)")
@@ -430,11 +433,14 @@ import Testing
     // Exported again, they keep saying so.
     let again = try workspace.run("export d.jsonl --format jsonl -o e.jsonl")
     #expect(again.exitCode == 1, "\(again)")
-    #expect(try String(contentsOfFile: workspace.path("e.jsonl"), encoding: .utf8).contains("\"damage\""))
+    #expect(
+      try String(contentsOfFile: workspace.path("e.jsonl"), encoding: .utf8).contains("\"damage\""))
     // A clean trace's export has no such key, and exits 0.
     let clean = try workspace.run("export clean.trace --format jsonl -o c.jsonl")
     #expect(clean.exitCode == 0)
-    #expect(!(try String(contentsOfFile: workspace.path("c.jsonl"), encoding: .utf8)).contains("\"damage\""))
+    #expect(
+      !(try String(contentsOfFile: workspace.path("c.jsonl"), encoding: .utf8)).contains(
+        "\"damage\""))
   }
 
   /// An unfinished encrypted session read without its key: its actions are in its

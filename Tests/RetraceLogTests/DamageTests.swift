@@ -203,7 +203,8 @@ import Testing
     // A checkpoint of an action the chunks hold (0), after recovered actions: damage too,
     // not skipped as the chunks' own.
     let chunkHeld = try TraceReader(
-      bytes: unfinished, journal: Self.inserting([0x83, 0x02, 0x00, 0x18, 123], at: third, into: journal)
+      bytes: unfinished,
+      journal: Self.inserting([0x83, 0x02, 0x00, 0x18, 123], at: third, into: journal)
     ).integrity
     #expect(chunkHeld.status == .damaged, "\(chunkHeld)")
     #expect(chunkHeld.damage?.offset == third)

@@ -487,7 +487,8 @@ struct Replay: AsyncParsableCommand {
           divergence.lastMatch.map {
             "the divergence shows among actions \(divergence.window.lowerBound)...\(divergence.window.upperBound)"
               + " (the last matching record is at \($0); hashes do not see a difference undone before a matching one)"
-          } ?? "the state the session starts from (after \(divergence.sequence)) does not match its recorded hash: no action was replayed before the mismatch",
+          }
+            ?? "the state the session starts from (after \(divergence.sequence)) does not match its recorded hash: no action was replayed before the mismatch",
         ]
         if let hint = narrowingHint { lines.append(hint) }
         if let lockstep, let against = lockstepAgainst {

@@ -70,9 +70,13 @@ struct Report: AsyncParsableCommand {
       print(("note  " + note.description).oneLine())
       for (index, entry) in report.entries.enumerated() {
         let actions =
-          counts[index].map { "\($0) action\($0 == 1 ? "" : "s")" + (traces[index]?.isUnfinished == true ? " (unfinished)" : "") }
+          counts[index].map {
+            "\($0) action\($0 == 1 ? "" : "s")"
+              + (traces[index]?.isUnfinished == true ? " (unfinished)" : "")
+          }
           ?? (traces[index] == nil
-            ? "unreadable" : "unfinished, its actions not counted: its journal needs the private key")
+            ? "unreadable"
+            : "unfinished, its actions not counted: its journal needs the private key")
         let encryption = entry.keyID.map { ", encrypted to key \($0)" } ?? ""
         print(
           "#\(index + 1)  \(entry.name)  \(entry.domain), \(actions), \(entry.traceBytes + entry.journalBytes) bytes\(encryption)"

@@ -61,7 +61,8 @@ struct Upgrade: AsyncParsableCommand {
     if summary.copied {
       return "\(trace) is format \(summary.toVersion) already: copied to \(output) as it is"
         + (summary.contentsChecked
-          ? "" : " (encrypted, and no key given: its sealed chunks were copied unchecked; --key checks them)")
+          ? ""
+          : " (encrypted, and no key given: its sealed chunks were copied unchecked; --key checks them)")
     }
     var text =
       "wrote \(output) in format \(summary.toVersion) from \(trace) (format \(summary.fromVersion)): \(summary.actions) actions in \(summary.chunks) chunks"
