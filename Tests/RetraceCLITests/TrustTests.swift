@@ -180,13 +180,25 @@ import Testing
     try HostileTraceTests.cleanTrace(in: workspace, format: format)
   }
 
+  /// Writes ``chunkedTrace(in:format:)`` to each of `names` in `workspace`, its fifth
+  /// chunk damaged (a byte flipped inside its frame, which its checksum then refuses), and
+  /// returns that chunk.
+  static func damagedTrace(in workspace: Workspace, format: UInt16, as names: String...) throws
+    -> TraceChunk
+  {
+    var bytes = try chunkedTrace(in: workspace, format: format)
+    let chunk = try TraceReader(bytes: bytes).chunks[4]
+    bytes[chunk.offset + 8 + 48 + 20] ^= 0x04
+    for name in names {
+      try Data(bytes).write(to: URL(fileURLWithPath: workspace.path(name)))
+    }
+    return chunk
+  }
+
   @Test(arguments: Fixtures.traceFormats)
   func aDamagedTraceIsNeverVerified(format: UInt16) throws {
     let workspace = try Workspace()
-    var bytes = try Self.chunkedTrace(in: workspace, format: format)
-    let chunk = try TraceReader(bytes: bytes).chunks[4]
-    bytes[chunk.offset + 8 + 48 + 20] ^= 0x04
-    try Data(bytes).write(to: URL(fileURLWithPath: workspace.path("flipped.trace")))
+    let chunk = try Self.damagedTrace(in: workspace, format: format, as: "flipped.trace")
     let replay = try workspace.run("replay flipped.trace --verify")
     #expect(replay.exitCode == 1, "\(replay)")
     #expect(replay.stdout.hasPrefix("DAMAGED flipped.trace: damaged at offset \(chunk.offset)"))
@@ -348,11 +360,7 @@ import Testing
   @Test(arguments: Fixtures.traceFormats)
   func twoDamagedTracesAreNeverCalledIdentical(format: UInt16) throws {
     let workspace = try Workspace()
-    var bytes = try Self.chunkedTrace(in: workspace, format: format)
-    let chunk = try TraceReader(bytes: bytes).chunks[4]
-    bytes[chunk.offset + 8 + 48 + 20] ^= 0x04
-    try Data(bytes).write(to: URL(fileURLWithPath: workspace.path("a.trace")))
-    try Data(bytes).write(to: URL(fileURLWithPath: workspace.path("b.trace")))
+    let chunk = try Self.damagedTrace(in: workspace, format: format, as: "a.trace", "b.trace")
     let read = Int(chunk.firstSequence) - 1
     let diff = try workspace.run("diff a.trace b.trace")
     #expect(diff.exitCode == 1, "\(diff)")
@@ -405,10 +413,7 @@ import Testing
   @Test(arguments: Fixtures.traceFormats)
   func anExportOfADamagedTraceSaysSoInItsHeader(format: UInt16) throws {
     let workspace = try Workspace()
-    var bytes = try Self.chunkedTrace(in: workspace, format: format)
-    let chunk = try TraceReader(bytes: bytes).chunks[4]
-    bytes[chunk.offset + 8 + 48 + 20] ^= 0x04
-    try Data(bytes).write(to: URL(fileURLWithPath: workspace.path("d.trace")))
+    let chunk = try Self.damagedTrace(in: workspace, format: format, as: "d.trace")
     let export = try workspace.run("export d.trace --format jsonl -o d.jsonl")
     #expect(export.exitCode == 1, "\(export)")
     let lines = try String(contentsOfFile: workspace.path("d.jsonl"), encoding: .utf8)
